@@ -1,0 +1,1 @@
+"""The pure Tichu rules engine: no Twisted, no I/O, an injected random generator."""
