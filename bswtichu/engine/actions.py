@@ -1,0 +1,113 @@
+"""Actions a seat can take in a round, as small immutable values with a text form.
+
+Seats are 0..3 inside the engine (partners are ``s`` and ``s + 2``); people
+see them as 1..4.  Every action carries the seat that takes it, so a list of
+actions is a complete, replayable record of a round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, format_cards, rank_text
+
+
+@dataclass(frozen=True, slots=True)
+class CallGrand:
+    """Call Grand Tichu after seeing the first 8 cards."""
+    seat: int
+
+    def notation(self) -> str:
+        return "grand"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineGrand:
+    """Decline Grand Tichu and see the last 6 cards."""
+    seat: int
+
+    def notation(self) -> str:
+        return "nogrand"
+
+
+@dataclass(frozen=True, slots=True)
+class CallTichu:
+    seat: int
+
+    def notation(self) -> str:
+        return "tichu"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Three cards: to the right opponent (seat+1), the partner (seat+2), the left opponent (seat+3)."""
+    seat: int
+    cards: tuple[Card, Card, Card]
+
+    def notation(self) -> str:
+        return "exchange " + " ".join(c.text for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play cards (a lead, a follow or a bomb).
+
+    ``phoenix_as`` names the rank the Phoenix stands for; None takes the
+    default (highest) reading.  The engine records the resolved reading.
+    """
+    seat: int
+    cards: frozenset[Card]
+    phoenix_as: int | None = None
+
+    def __init__(self, seat: int, cards, phoenix_as: int | None = None):
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", frozenset(cards))
+        object.__setattr__(self, "phoenix_as", phoenix_as)
+
+    def notation(self) -> str:
+        text = format_cards(self.cards)
+        if self.phoenix_as is not None:
+            text = text.replace("PH", f"PH={rank_text(self.phoenix_as)}")
+        return "play " + text
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+    def notation(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class MakeWish:
+    """The wish after playing the Mahjong: a rank 2..14, or None for no wish."""
+    seat: int
+    rank: int | None
+
+    def notation(self) -> str:
+        return "wish " + ("none" if self.rank is None else rank_text(self.rank))
+
+
+@dataclass(frozen=True, slots=True)
+class GiveDragon:
+    """Give the trick won with the Dragon to an opponent."""
+    seat: int
+    to: int
+
+    def notation(self) -> str:
+        return f"give {self.to + 1}"
+
+
+Action = CallGrand | DeclineGrand | CallTichu | Exchange | Play | Pass | MakeWish | GiveDragon
+
+
+def action_text(action: Action) -> str:
+    """``seat N: notation`` with the seat as people count it (1..4)."""
+    return f"{action.seat + 1}: {action.notation()}"
+
+
+__all__ = [
+    "Action", "CallGrand", "DeclineGrand", "CallTichu", "Exchange", "Play", "Pass",
+    "MakeWish", "GiveDragon", "action_text",
+]

@@ -1,0 +1,461 @@
+"""Combinations: classifying a set of cards, comparing plays, generating plays from a hand.
+
+A `Combo` is an immutable value: its type, length, rank, cards and, if the
+Phoenix stands in for a rank, which one (``phoenix_as``).  Two readings of the
+same cards (``5 6 7 8 PH`` as 4-8 or 5-9) are two different combos.
+
+Ranks: natural cards 2..14, Mahjong 1, Dragon 15.  A single Phoenix has the
+value half a rank above what it was played on (1.5 when led), so single ranks
+may be ``x.5`` floats (exact in binary).  Multi-card combos rank by their
+triple (full house) or their top card or pair.
+"""
+
+from __future__ import annotations
+
+import enum
+from itertools import combinations, product
+from typing import Iterable, Iterator
+
+from .cards import (
+    ACE, DOG, DRAGON, DRAGON_RANK, MAHJONG, MAHJONG_CARD, NATURAL, PHOENIX, PHOENIX_CARD,
+    Card, format_cards, natural, rank_text, sort_cards,
+)
+from .errors import IllegalActionError
+
+
+class ComboType(enum.Enum):
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    FULL_HOUSE = "full house"
+    STRAIGHT = "straight"
+    STAIRS = "stairs"
+    FOUR_BOMB = "four-of-a-kind bomb"
+    STRAIGHT_FLUSH = "straight-flush bomb"
+    DOG = "dog"
+
+
+BOMB_TYPES = (ComboType.FOUR_BOMB, ComboType.STRAIGHT_FLUSH)
+PHOENIX_LEAD_RANK = 1.5
+
+
+class Combo:
+    """A valid combination of cards with one reading."""
+
+    __slots__ = ("type", "length", "rank", "cards", "phoenix_as", "mask", "_key")
+
+    def __init__(self, type: ComboType, rank: float, cards: Iterable[Card], phoenix_as: int | None = None):
+        self.type = type
+        self.cards = frozenset(cards)
+        self.length = len(self.cards)
+        self.rank = rank
+        self.phoenix_as = phoenix_as
+        m = 0
+        for c in self.cards:
+            m |= c.bit
+        self.mask = m
+        self._key = (m, phoenix_as)
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.type in BOMB_TYPES
+
+    @property
+    def bomb_key(self) -> tuple:
+        """Bomb order of rules.md R9.3: every straight flush beats every four of a kind."""
+        if self.type is ComboType.FOUR_BOMB:
+            return (0, 0, self.rank)
+        return (1, self.length, self.rank)
+
+    def beats(self, top: "Combo | None") -> bool:
+        """Whether this combo may be played onto ``top`` (None: an empty table)."""
+        if top is None:
+            return True
+        if self.type is ComboType.DOG or top.type is ComboType.DOG:
+            return False
+        if self.is_bomb:
+            return not top.is_bomb or self.bomb_key > top.bomb_key
+        if top.is_bomb or self.type is not top.type or self.length != top.length:
+            return False
+        if self.type is ComboType.SINGLE and PHOENIX_CARD in self.cards:
+            return top.rank < DRAGON_RANK
+        return self.rank > top.rank
+
+    def played_over(self, top: "Combo | None") -> "Combo":
+        """The combo as it lies on the table: a single Phoenix takes its value from ``top``."""
+        if self.type is ComboType.SINGLE and PHOENIX_CARD in self.cards:
+            rank = PHOENIX_LEAD_RANK if top is None else top.rank + 0.5
+            if rank != self.rank:
+                return Combo(self.type, rank, self.cards)
+        return self
+
+    def contains_rank(self, rank: int) -> bool:
+        """Whether a natural card of ``rank`` is in the combo (the Phoenix never counts)."""
+        return any(c.rank == rank and c.kind == NATURAL for c in self.cards)
+
+    def sorted_cards(self) -> list[Card]:
+        return sort_cards(self.cards)
+
+    def notation(self) -> str:
+        """Cards as a player types them, with ``PH=x`` when the Phoenix stands for a rank."""
+        text = format_cards(self.cards)
+        if self.phoenix_as is not None:
+            text = text.replace("PH", f"PH={rank_text(self.phoenix_as)}")
+        return text
+
+    def describe(self) -> str:
+        """Readable name: 'pair of 7s', 'straight 4-8', 'single PH (10.5)'."""
+        t = self.type
+        if t is ComboType.SINGLE:
+            if PHOENIX_CARD in self.cards:
+                return f"single PH ({self.rank:g})"
+            return f"single {next(iter(self.cards)).text}"
+        if t is ComboType.DOG:
+            return "the Dog"
+        r = rank_text(int(self.rank))
+        if t is ComboType.PAIR:
+            return f"pair of {r}s"
+        if t is ComboType.TRIPLE:
+            return f"triple {r}s"
+        if t is ComboType.FULL_HOUSE:
+            return f"full house {r}s"
+        if t is ComboType.FOUR_BOMB:
+            return f"bomb: four {r}s"
+        low = int(self.rank) - (self.length // 2 if t is ComboType.STAIRS else self.length) + 1
+        name = {ComboType.STAIRS: "stairs", ComboType.STRAIGHT: "straight",
+                ComboType.STRAIGHT_FLUSH: "bomb: straight flush"}[t]
+        return f"{name} {rank_text(low)}-{r}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Combo) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"Combo({self.describe()!r}, {self.notation()!r})"
+
+
+# --------------------------------------------------------------------------
+# Classification
+# --------------------------------------------------------------------------
+
+def readings(cards: Iterable[Card]) -> list[Combo]:
+    """Every reading of ``cards`` as one combination, highest rank first; [] if none."""
+    cards = list(cards)
+    n = len(cards)
+    if n == 0 or len(set(cards)) != n:
+        return []
+    if n == 1:
+        c = cards[0]
+        if c.kind == DOG:
+            return [Combo(ComboType.DOG, 0, cards)]
+        if c.kind == PHOENIX:
+            return [Combo(ComboType.SINGLE, PHOENIX_LEAD_RANK, cards)]
+        return [Combo(ComboType.SINGLE, c.rank, cards)]
+    kinds = [c.kind for c in cards]
+    if DOG in kinds or DRAGON in kinds:
+        return []
+    has_ph = PHOENIX in kinds
+    has_mj = MAHJONG in kinds
+    naturals = [c for c in cards if c.kind == NATURAL]
+    counts: dict[int, int] = {}
+    for c in naturals:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    out: list[Combo] = []
+    if n >= 5:
+        out.extend(_straight_readings(cards, naturals, counts, has_ph, has_mj))
+    if has_mj:
+        return out
+    if n in (2, 3) and len(counts) == 1:
+        (rank,) = counts
+        kind = ComboType.PAIR if n == 2 else ComboType.TRIPLE
+        out.append(Combo(kind, rank, cards, rank if has_ph else None))
+    elif n == 4 and not has_ph and len(counts) == 1:
+        out.append(Combo(ComboType.FOUR_BOMB, naturals[0].rank, cards))
+    if n == 5:
+        out.extend(_full_house_readings(cards, counts, has_ph))
+    if n >= 4 and n % 2 == 0:
+        out.extend(_stairs_readings(cards, counts, has_ph))
+    out.sort(key=lambda c: c.rank, reverse=True)
+    return out
+
+
+def _straight_readings(cards, naturals, counts, has_ph, has_mj) -> list[Combo]:
+    if any(v > 1 for v in counts.values()):
+        return []
+    ranks = sorted(counts) if not has_mj else [1] + sorted(counts)
+    if len(ranks) != len(set(ranks)):
+        return []
+    n = len(cards)
+    low, high = ranks[0], ranks[-1]
+    if not has_ph:
+        if high - low + 1 != n:
+            return []
+        if not has_mj and len({c.suit for c in naturals}) == 1:
+            return [Combo(ComboType.STRAIGHT_FLUSH, high, cards)]
+        return [Combo(ComboType.STRAIGHT, high, cards)]
+    span = high - low + 1
+    if span == n:  # the Phoenix fills the one gap
+        missing = (set(range(low, high + 1)) - set(ranks)).pop()
+        if missing < 2:
+            return []
+        return [Combo(ComboType.STRAIGHT, high, cards, missing)]
+    if span == n - 1:  # the Phoenix extends one end
+        out = []
+        if high < ACE:
+            out.append(Combo(ComboType.STRAIGHT, high + 1, cards, high + 1))
+        if low > 2:
+            out.append(Combo(ComboType.STRAIGHT, high, cards, low - 1))
+        return out
+    return []
+
+
+def _full_house_readings(cards, counts, has_ph) -> list[Combo]:
+    shape = sorted(counts.values())
+    if not has_ph:
+        if shape == [2, 3]:
+            triple = next(r for r, k in counts.items() if k == 3)
+            return [Combo(ComboType.FULL_HOUSE, triple, cards)]
+        return []
+    if shape == [2, 2]:
+        return [Combo(ComboType.FULL_HOUSE, r, cards, r) for r in counts]
+    if shape == [1, 3]:
+        triple = next(r for r, k in counts.items() if k == 3)
+        single = next(r for r, k in counts.items() if k == 1)
+        return [Combo(ComboType.FULL_HOUSE, triple, cards, single)]
+    return []
+
+
+def _stairs_readings(cards, counts, has_ph) -> list[Combo]:
+    ranks = sorted(counts)
+    if ranks[-1] - ranks[0] + 1 != len(ranks) or len(ranks) * 2 != len(cards):
+        return []
+    singles = [r for r, k in counts.items() if k == 1]
+    if any(k > 2 for k in counts.values()):
+        return []
+    if has_ph:
+        if len(singles) != 1:
+            return []
+        return [Combo(ComboType.STAIRS, ranks[-1], cards, singles[0])]
+    if singles:
+        return []
+    return [Combo(ComboType.STAIRS, ranks[-1], cards)]
+
+
+def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
+    """The combination these cards form: the highest reading, or the one ``PH=x`` names."""
+    cards = list(cards)
+    options = readings(cards)
+    if not options:
+        raise IllegalActionError(f"{format_cards(cards) or 'nothing'} is not a valid combination")
+    if phoenix_as is None:
+        return options[0]
+    for combo in options:
+        if combo.phoenix_as == phoenix_as:
+            return combo
+    named = " or ".join(f"PH={rank_text(c.phoenix_as)}" for c in options if c.phoenix_as is not None)
+    if PHOENIX_CARD not in cards:
+        raise IllegalActionError("PH= names the Phoenix's rank, but the Phoenix is not in the play")
+    raise IllegalActionError(
+        f"the Phoenix cannot stand for {rank_text(phoenix_as)} in {format_cards(cards)}"
+        + (f"; possible: {named}" if named else "")
+    )
+
+
+# --------------------------------------------------------------------------
+# Generating plays from a hand
+# --------------------------------------------------------------------------
+
+class HandIndex:
+    """A hand grouped by rank, built once per query."""
+
+    __slots__ = ("by_rank", "phoenix", "mahjong", "dog", "dragon", "by_suit")
+
+    def __init__(self, hand: Iterable[Card]):
+        self.by_rank: dict[int, list[Card]] = {}
+        self.by_suit: dict[str, set[int]] = {}
+        self.phoenix = self.mahjong = self.dog = self.dragon = None
+        for c in hand:
+            if c.kind == NATURAL:
+                self.by_rank.setdefault(c.rank, []).append(c)
+                self.by_suit.setdefault(c.suit, set()).add(c.rank)
+            elif c.kind == PHOENIX:
+                self.phoenix = c
+            elif c.kind == MAHJONG:
+                self.mahjong = c
+            elif c.kind == DOG:
+                self.dog = c
+            else:
+                self.dragon = c
+
+
+def plays(hand: Iterable[Card], top: Combo | None = None) -> Iterator[Combo]:
+    """Every combination in ``hand`` that may be played onto ``top``, bombs included.
+
+    With ``top`` None this is every lead (the Dog included).  A single Phoenix
+    comes with the value it would take over ``top``.
+    """
+    h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    if top is None:
+        yield from _singles(h, None)
+        yield from _sets(h, 2, 0)
+        yield from _sets(h, 3, 0)
+        yield from _full_houses(h, 0)
+        for length in range(5, 15):
+            yield from _straights(h, length, 0)
+        for pairs in range(2, 8):
+            yield from _stairs(h, pairs, 0)
+        yield from bombs(h, None)
+        return
+    t = top.type
+    if t is ComboType.SINGLE:
+        yield from _singles(h, top)
+    elif t is ComboType.PAIR:
+        yield from _sets(h, 2, top.rank)
+    elif t is ComboType.TRIPLE:
+        yield from _sets(h, 3, top.rank)
+    elif t is ComboType.FULL_HOUSE:
+        yield from _full_houses(h, top.rank)
+    elif t is ComboType.STRAIGHT:
+        yield from _straights(h, top.length, top.rank)
+    elif t is ComboType.STAIRS:
+        yield from _stairs(h, top.length // 2, top.rank)
+    elif t is ComboType.DOG:
+        return
+    yield from bombs(h, top)
+
+
+def _singles(h: HandIndex, top: Combo | None) -> Iterator[Combo]:
+    floor = top.rank if top is not None else 0
+    if top is None:
+        if h.dog:
+            yield Combo(ComboType.DOG, 0, (h.dog,))
+        if h.mahjong:
+            yield Combo(ComboType.SINGLE, 1, (h.mahjong,))
+    for rank, cards in h.by_rank.items():
+        if rank > floor:
+            for c in cards:
+                yield Combo(ComboType.SINGLE, rank, (c,))
+    if h.phoenix and floor < DRAGON_RANK:
+        yield Combo(ComboType.SINGLE, PHOENIX_LEAD_RANK if top is None else floor + 0.5, (h.phoenix,))
+    if h.dragon and floor < DRAGON_RANK:
+        yield Combo(ComboType.SINGLE, DRAGON_RANK, (h.dragon,))
+
+
+def _sets(h: HandIndex, size: int, floor: float) -> Iterator[Combo]:
+    kind = ComboType.PAIR if size == 2 else ComboType.TRIPLE
+    ph = h.phoenix
+    for rank, cards in h.by_rank.items():
+        if rank <= floor:
+            continue
+        if len(cards) >= size:
+            for combo in combinations(cards, size):
+                yield Combo(kind, rank, combo)
+        if ph and len(cards) >= size - 1:
+            for combo in combinations(cards, size - 1):
+                yield Combo(kind, rank, combo + (ph,), rank)
+
+
+def _groups(h: HandIndex, rank: int, size: int, use_phoenix: bool) -> list[tuple]:
+    """The ways to make ``size`` cards of ``rank``: naturals only, or with the Phoenix."""
+    cards = h.by_rank.get(rank, ())
+    if use_phoenix:
+        return [g + (h.phoenix,) for g in combinations(cards, size - 1)] if h.phoenix else []
+    return list(combinations(cards, size))
+
+
+def _full_houses(h: HandIndex, floor: float) -> Iterator[Combo]:
+    ranks = list(h.by_rank)
+    for t in ranks:
+        if t <= floor:
+            continue
+        for p in ranks:
+            if p == t:
+                continue
+            for ph_in in (None, t, p):
+                if ph_in is not None and not h.phoenix:
+                    continue
+                triples = _groups(h, t, 3, ph_in == t)
+                if not triples:
+                    continue
+                pairs = _groups(h, p, 2, ph_in == p)
+                for tr in triples:
+                    for pa in pairs:
+                        yield Combo(ComboType.FULL_HOUSE, t, tr + pa, ph_in)
+
+
+def _run_options(h: HandIndex, low: int, high: int) -> list[list[Card]]:
+    options = []
+    for r in range(low, high + 1):
+        if r == 1:
+            options.append([h.mahjong] if h.mahjong else [])
+        else:
+            options.append(h.by_rank.get(r, []))
+    return options
+
+
+def _straights(h: HandIndex, length: int, floor: float) -> Iterator[Combo]:
+    ph = h.phoenix
+    for high in range(max(length, int(floor) + 1), ACE + 1):
+        low = high - length + 1
+        options = _run_options(h, low, high)
+        missing = [i for i, o in enumerate(options) if not o]
+        if not missing:
+            for cards in product(*options):
+                if cards[0].kind == NATURAL and len({c.suit for c in cards}) == 1:
+                    continue  # a straight flush is a bomb, not a straight
+                yield Combo(ComboType.STRAIGHT, high, cards)
+        if not ph or len(missing) > 1:
+            continue
+        positions = missing if missing else range(len(options))
+        for i in positions:
+            if low + i < 2:
+                continue  # the Phoenix never stands for the Mahjong
+            rest = options[:i] + options[i + 1:]
+            for cards in product(*rest):
+                yield Combo(ComboType.STRAIGHT, high, cards + (ph,), low + i)
+
+
+def _stairs(h: HandIndex, pairs: int, floor: float) -> Iterator[Combo]:
+    ph = h.phoenix
+    for high in range(max(pairs + 1, int(floor) + 1), ACE + 1):
+        low = high - pairs + 1
+        natural_pairs = [list(combinations(h.by_rank.get(r, ()), 2)) for r in range(low, high + 1)]
+        short = [i for i, o in enumerate(natural_pairs) if not o]
+        if not short:
+            for chosen in product(*natural_pairs):
+                yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair])
+        if not ph or len(short) > 1:
+            continue
+        positions = short if short else range(pairs)
+        for i in positions:
+            rank = low + i
+            halves = [(c, ph) for c in h.by_rank.get(rank, ())]
+            if not halves:
+                continue
+            options = natural_pairs[:i] + [halves] + natural_pairs[i + 1:]
+            for chosen in product(*options):
+                yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair], rank)
+
+
+def bombs(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterator[Combo]:
+    """Every bomb in ``hand`` that beats ``top`` (all bombs when ``top`` is None)."""
+    h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    for rank, cards in h.by_rank.items():
+        if len(cards) == 4:
+            combo = Combo(ComboType.FOUR_BOMB, rank, cards)
+            if top is None or combo.beats(top):
+                yield combo
+    for suit, ranks in h.by_suit.items():
+        if len(ranks) < 5:
+            continue
+        for low in sorted(ranks):
+            high = low
+            while high + 1 in ranks:
+                high += 1
+            for top_rank in range(low + 4, high + 1):
+                cards = [natural(r, suit) for r in range(low, top_rank + 1)]
+                combo = Combo(ComboType.STRAIGHT_FLUSH, top_rank, cards)
+                if top is None or combo.beats(top):
+                    yield combo

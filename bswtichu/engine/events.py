@@ -1,0 +1,171 @@
+"""Events: what happened, so a server can tell each seat its own news without the rules.
+
+Every event has ``private_to``: None for news the whole table (and spectators)
+may hear, or the one seat that may hear it (its cards).  ``to_dict`` gives a
+JSON-ready form with cards in rules.md R2.4 notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .cards import Card, sort_cards
+from .combos import Combo
+
+
+def _plain(value):
+    if isinstance(value, Card):
+        return value.text
+    if isinstance(value, Combo):
+        return {"type": value.type.value, "cards": [c.text for c in value.sorted_cards()],
+                "rank": value.rank, "phoenix_as": value.phoenix_as, "text": value.describe()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = sort_cards(value) if value and all(isinstance(v, Card) for v in value) else value
+        return [_plain(v) for v in items]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+class Event:
+    """Base of all events."""
+
+    kind = "event"
+
+    @property
+    def private_to(self) -> int | None:
+        return None
+
+    def to_dict(self) -> dict:
+        data = {"event": self.kind}
+        for f in fields(self):
+            data[f.name] = _plain(getattr(self, f.name))
+        return data
+
+
+@dataclass(frozen=True)
+class CardsDealt(Event):
+    """A seat's new cards: 8 at the deal, its last 6 after the Grand Tichu decision, or all 14."""
+    seat: int
+    cards: tuple[Card, ...]
+    kind = "dealt"
+
+    @property
+    def private_to(self):
+        return self.seat
+
+
+@dataclass(frozen=True)
+class GrandDecided(Event):
+    seat: int
+    called: bool
+    kind = "grand_decided"
+
+
+@dataclass(frozen=True)
+class TichuCalled(Event):
+    seat: int
+    grand: bool
+    kind = "tichu_called"
+
+
+@dataclass(frozen=True)
+class PhaseStarted(Event):
+    """``phase`` is "grand", "exchange" or "play"."""
+    phase: str
+    kind = "phase"
+
+
+@dataclass(frozen=True)
+class ExchangeSubmitted(Event):
+    seat: int
+    kind = "exchange_submitted"
+
+
+@dataclass(frozen=True)
+class CardsReceived(Event):
+    """What a seat got in the exchange, by giver seat."""
+    seat: int
+    received: dict
+    kind = "received"
+
+    @property
+    def private_to(self):
+        return self.seat
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """Someone must act: ``need`` is "lead", "follow", "wish" or "give"."""
+    seat: int
+    need: str
+    kind = "turn"
+
+
+@dataclass(frozen=True)
+class Played(Event):
+    seat: int
+    combo: Combo
+    out_of_turn: bool
+    cards_left: int
+    kind = "played"
+
+
+@dataclass(frozen=True)
+class Passed(Event):
+    seat: int
+    kind = "passed"
+
+
+@dataclass(frozen=True)
+class WishMade(Event):
+    seat: int
+    rank: int | None
+    kind = "wish"
+
+
+@dataclass(frozen=True)
+class WishFulfilled(Event):
+    seat: int
+    rank: int
+    kind = "wish_fulfilled"
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    """Everyone else passed: ``seat`` wins, ``leader`` leads next; bombs may still come (R9.6)."""
+    seat: int
+    leader: int
+    kind = "trick_won"
+
+
+@dataclass(frozen=True)
+class TrickCollected(Event):
+    """The trick's cards went to ``to`` (the winner, or the Dragon gift's receiver)."""
+    winner: int
+    to: int
+    points: int
+    kind = "trick_collected"
+
+
+@dataclass(frozen=True)
+class DragonGiven(Event):
+    seat: int
+    to: int
+    points: int
+    kind = "dragon_given"
+
+
+@dataclass(frozen=True)
+class PlayerOut(Event):
+    seat: int
+    place: int
+    kind = "out"
+
+
+@dataclass(frozen=True)
+class RoundEnded(Event):
+    result: object
+    kind = "round_ended"

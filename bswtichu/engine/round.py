@@ -1,0 +1,689 @@
+"""One round (one deal) of 4-player Tichu as a state machine.
+
+`Round` is built from a deal (a permutation of the 56 cards) and moves only
+through `apply`, which either changes the state and returns the events, or
+raises an error and changes nothing.  `legal_actions(seat)` lists every action
+the rules allow that seat now, and nothing else.  Replaying the same deal and
+action list rebuilds the same state (`Round.replay`).
+
+Phases: "grand" (8 cards each, Grand Tichu decisions), "exchange", "play",
+"over".  Inside "play" the round may wait for a wish (after the Mahjong) or a
+Dragon gift; a trick everyone else passed on is *won but not collected* until
+the next leader acts, so bombs can still come (rules.md R9.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from random import Random
+from typing import Iterator, Sequence
+
+from .actions import (
+    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
+)
+from .cards import (
+    DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, Card, card_points,
+    format_cards, rank_text, sort_cards,
+)
+from .combos import Combo, ComboType, bombs, classify, plays
+from .errors import IllegalActionError
+from .events import (
+    CardsDealt, CardsReceived, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
+    Played, PlayerOut, Passed, RoundEnded, TichuCalled, TrickCollected, TrickWon, TurnStarted,
+    WishFulfilled, WishMade,
+)
+
+GRAND, EXCHANGE, PLAY, OVER = "grand", "exchange", "play", "over"
+TICHU_BONUS = 100
+GRAND_BONUS = 200
+
+
+def team_of(seat: int) -> int:
+    """Team 0 is seats 0 and 2 (people's seats 1 and 3); team 1 is seats 1 and 3."""
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+def seat_name(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and what each team scores (index 0: seats 1+3, index 1: seats 2+4)."""
+
+    finish_order: tuple[int, ...]
+    double_victory: int | None  # the team, or None
+    card_points: tuple[int, int]
+    call_points: tuple[int, int]
+    calls: tuple[str | None, ...]  # per seat: None, "tichu" or "grand"
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.card_points[0] + self.call_points[0], self.card_points[1] + self.call_points[1])
+
+    @property
+    def failed_call_teams(self) -> set[int]:
+        first = self.finish_order[0] if self.finish_order else None
+        return {team_of(s) for s, c in enumerate(self.calls) if c and s != first}
+
+    def to_dict(self) -> dict:
+        return {"finish_order": list(self.finish_order), "double_victory": self.double_victory,
+                "card_points": list(self.card_points), "call_points": list(self.call_points),
+                "calls": list(self.calls), "score": list(self.score)}
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """What one seat (or, with ``seat`` None, a spectator) may know about the round."""
+
+    seat: int | None
+    phase: str
+    hand: tuple[Card, ...] | None
+    hand_counts: tuple[int, ...]
+    calls: tuple[str | None, ...]
+    grand_decided: tuple[bool, ...]
+    exchange_submitted: tuple[bool, ...]
+    top: Combo | None
+    top_seat: int | None
+    trick: tuple[tuple[int, Combo], ...]
+    trick_won: bool
+    turn: int | None
+    need: str | None
+    wish: int | None
+    finish_order: tuple[int, ...]
+    points_taken: tuple[int, ...]
+    result: RoundResult | None
+
+    def to_dict(self) -> dict:
+        from .events import _plain
+        return {
+            "seat": self.seat, "phase": self.phase,
+            "hand": None if self.hand is None else [c.text for c in self.hand],
+            "hand_counts": list(self.hand_counts), "calls": list(self.calls),
+            "grand_decided": list(self.grand_decided),
+            "exchange_submitted": list(self.exchange_submitted),
+            "top": _plain(self.top) if self.top else None, "top_seat": self.top_seat,
+            "trick": [{"seat": s, "combo": _plain(c)} for s, c in self.trick],
+            "trick_won": self.trick_won, "turn": self.turn, "need": self.need,
+            "wish": self.wish, "finish_order": list(self.finish_order),
+            "points_taken": list(self.points_taken),
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+
+class Round:
+    """The state of one deal.  Build it with `deal_random`, `from_deal` or `replay`."""
+
+    def __init__(self, deal: Sequence[Card], grand_tichu: bool = True, double_victory_points: int = 200):
+        deal = tuple(deal)
+        if len(deal) != 56 or set(deal) != set(DECK):
+            raise ValueError("a deal is an ordering of all 56 cards")
+        self.deal = deal
+        self.grand_tichu = grand_tichu
+        self.double_victory_points = double_victory_points
+        self.history: list[Action] = []
+        self.hands: list[set[Card]] = [set() for _ in range(4)]
+        self.calls: list[str | None] = [None] * 4
+        self.grand_decided = [not grand_tichu] * 4
+        self.exchanges: list[tuple[Card, Card, Card] | None] = [None] * 4
+        self.played_any = [False] * 4
+        self.finish_order: list[int] = []
+        self.piles: list[list[Card]] = [[] for _ in range(4)]
+        self.trick: list[tuple[int, Combo]] = []
+        self.trick_cards: list[Card] = []
+        self.loose_cards: list[Card] = []  # the Dog, waiting for the next trick's winner
+        self.top: Combo | None = None
+        self.top_seat: int | None = None
+        self.turn: int | None = None
+        self.passed: set[int] = set()
+        self.trick_won = False
+        self.wish: int | None = None
+        self.wish_pending_seat: int | None = None
+        self.gift_pending_seat: int | None = None
+        self.result: RoundResult | None = None
+        self.opening_events: list[Event] = []
+        if grand_tichu:
+            self.phase = GRAND
+            for seat in range(4):
+                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8])
+                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
+            self.opening_events.append(PhaseStarted(GRAND))
+        else:
+            self.phase = EXCHANGE
+            for seat in range(4):
+                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8]) | set(self._last_six(seat))
+                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
+            self.opening_events.append(PhaseStarted(EXCHANGE))
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def deal_random(cls, rng: Random, **options) -> "Round":
+        """A round dealt by shuffling with the injected random generator."""
+        deal = list(DECK)
+        rng.shuffle(deal)
+        return cls(deal, **options)
+
+    @classmethod
+    def from_deal(cls, deal: Sequence[Card], **options) -> "Round":
+        return cls(deal, **options)
+
+    @classmethod
+    def replay(cls, deal: Sequence[Card], actions: Sequence[Action], **options) -> "Round":
+        """Rebuild a round from its deal and action list (raises on the first illegal action)."""
+        rnd = cls(deal, **options)
+        for action in actions:
+            rnd.apply(action)
+        return rnd
+
+    def _last_six(self, seat: int) -> tuple[Card, ...]:
+        return self.deal[32 + 6 * seat: 38 + 6 * seat]
+
+    # ------------------------------------------------------------------ queries
+
+    def is_active(self, seat: int) -> bool:
+        """A seat still holding cards in the play phase (before it: everyone)."""
+        return seat not in self.finish_order and (self.phase != PLAY or bool(self.hands[seat]))
+
+    def next_active(self, seat: int) -> int:
+        for step in range(1, 5):
+            s = (seat + step) % 4
+            if s not in self.finish_order:
+                return s
+        raise AssertionError("no active player left")
+
+    @property
+    def leader(self) -> int | None:
+        """Who leads next while a won trick waits to be collected."""
+        if not self.trick_won:
+            return None
+        owner = self.top_seat
+        return owner if owner not in self.finish_order else self.next_active(owner)
+
+    def can_call_tichu(self, seat: int) -> bool:
+        if self.phase == OVER or self.calls[seat] or self.played_any[seat]:
+            return False
+        if self.phase == GRAND and not self.grand_decided[seat]:
+            return False  # a normal Tichu needs all 14 cards (rules.md R4.5)
+        return self.gift_pending_seat is None or not self._ending
+
+    @property
+    def need(self) -> str | None:
+        """What the round waits for: "wish", "give", "lead", "follow", or None outside play."""
+        if self.phase != PLAY:
+            return None
+        if self.wish_pending_seat is not None:
+            return "wish"
+        if self.gift_pending_seat is not None:
+            return "give"
+        if self.top is None or self.trick_won:
+            return "lead"
+        return "follow"
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat whose action the round needs next (in play), else None."""
+        need = self.need
+        if need == "wish":
+            return self.wish_pending_seat
+        if need == "give":
+            return self.gift_pending_seat
+        if need in ("lead", "follow"):
+            return self.leader if self.trick_won else self.turn
+        return None
+
+    _ending = False
+
+    def wish_binds(self, seat: int) -> bool:
+        """Whether the wish binds ``seat`` at its regular turn now (rules.md R8.1.3)."""
+        w = self.wish
+        if w is None or self.phase != PLAY:
+            return False
+        hand = self.hands[seat]
+        if not any(c.rank == w and c.kind == NATURAL for c in hand):
+            return False
+        if self._leading(seat):
+            return True
+        return any(c.contains_rank(w) for c in plays(hand, self.top))
+
+    def _leading(self, seat: int) -> bool:
+        if self.trick_won:
+            return seat == self.leader
+        return self.top is None and seat == self.turn
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now.  Exchanges are many (2184): see `iter_legal_actions`."""
+        return list(self.iter_legal_actions(seat))
+
+    def iter_legal_actions(self, seat: int) -> Iterator[Action]:
+        if self.phase == OVER:
+            return
+        if self.can_call_tichu(seat):
+            yield CallTichu(seat)
+        if self.phase == GRAND:
+            if not self.grand_decided[seat]:
+                yield CallGrand(seat)
+                yield DeclineGrand(seat)
+            return
+        if self.phase == EXCHANGE:
+            if self.exchanges[seat] is None:
+                for trio in permutations(sort_cards(self.hands[seat]), 3):
+                    yield Exchange(seat, trio)
+            return
+        for option in self._play_phase_options(seat):
+            yield Play(seat, option.cards, option.phoenix_as) if isinstance(option, Combo) else option
+
+    def _play_phase_options(self, seat: int) -> Iterator[Action | Combo]:
+        if self.wish_pending_seat is not None:
+            if seat == self.wish_pending_seat:
+                yield MakeWish(seat, None)
+                for r in NATURAL_RANKS:
+                    yield MakeWish(seat, r)
+            return
+        if self.gift_pending_seat is not None:
+            if seat == self.gift_pending_seat:
+                yield GiveDragon(seat, (seat + 1) % 4)
+                yield GiveDragon(seat, (seat + 3) % 4)
+            if not self._ending and seat not in self.finish_order:
+                yield from bombs(self.hands[seat], self.top)
+            return
+        if seat in self.finish_order:
+            return
+        hand = self.hands[seat]
+        if self._leading(seat):
+            options = plays(hand, None)
+            if self.wish_binds(seat):
+                options = (c for c in options if c.contains_rank(self.wish))
+            yield from options
+            return
+        if self.top is None:
+            return
+        if seat == self.turn and not self.trick_won:
+            options = plays(hand, self.top)
+            if self.wish_binds(seat):
+                options = (c for c in options if c.is_bomb or c.contains_rank(self.wish))
+            else:
+                yield Pass(seat)
+            yield from options
+            return
+        yield from bombs(hand, self.top)
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action: returns the events, or raises and leaves the state unchanged."""
+        handler = self._HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalActionError(f"{action!r} is not a Tichu action")
+        if not 0 <= action.seat < 4:
+            raise IllegalActionError("seats are 1 to 4")
+        if self.phase == OVER:
+            raise IllegalActionError("the round is over")
+        events = handler(self, action)
+        self.history.append(self._recorded)
+        return events
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `apply` would accept ``action`` (checked on a copy)."""
+        try:
+            self.copy().apply(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def copy(self) -> "Round":
+        """An independent copy (replays the history; cheap enough for checks and bots)."""
+        return Round.replay(self.deal, self.history, grand_tichu=self.grand_tichu,
+                            double_victory_points=self.double_victory_points)
+
+    # Each handler validates completely before it changes anything.
+
+    def _do_grand(self, action) -> list[Event]:
+        seat = action.seat
+        if self.phase != GRAND:
+            raise IllegalActionError("Grand Tichu can only be called right after the first 8 cards"
+                                     + (" (not in a tournament)" if not self.grand_tichu else ""))
+        if self.grand_decided[seat]:
+            raise IllegalActionError("you have already decided about Grand Tichu")
+        called = isinstance(action, CallGrand)
+        self._recorded = action
+        self.grand_decided[seat] = True
+        events: list[Event] = [GrandDecided(seat, called)]
+        if called:
+            self.calls[seat] = "grand"
+            events.append(TichuCalled(seat, grand=True))
+        six = self._last_six(seat)
+        self.hands[seat] |= set(six)
+        events.append(CardsDealt(seat, tuple(sort_cards(six))))
+        if all(self.grand_decided):
+            self.phase = EXCHANGE
+            events.append(PhaseStarted(EXCHANGE))
+        return events
+
+    def _do_tichu(self, action: CallTichu) -> list[Event]:
+        seat = action.seat
+        if self.calls[seat] == "grand":
+            raise IllegalActionError("you have already called Grand Tichu")
+        if self.calls[seat]:
+            raise IllegalActionError("you have already called Tichu")
+        if self.played_any[seat]:
+            raise IllegalActionError("Tichu can only be called before your first card is played")
+        if not self.can_call_tichu(seat):
+            raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
+        self._recorded = action
+        self.calls[seat] = "tichu"
+        return [TichuCalled(seat, grand=False)]
+
+    def _do_exchange(self, action: Exchange) -> list[Event]:
+        seat = action.seat
+        if self.phase != EXCHANGE:
+            raise IllegalActionError("the exchange is not now" if self.phase != GRAND
+                                     else "first decide about Grand Tichu; the exchange comes next")
+        if self.exchanges[seat] is not None:
+            raise IllegalActionError("you have already passed your cards (it cannot be changed)")
+        cards = tuple(action.cards)
+        if len(cards) != 3:
+            raise IllegalActionError("pass exactly 3 cards: to the right opponent, the partner, the left opponent")
+        if len(set(cards)) != 3:
+            raise IllegalActionError("pass 3 different cards")
+        missing = [c for c in cards if c not in self.hands[seat]]
+        if missing:
+            raise IllegalActionError(f"you do not hold {format_cards(missing)}")
+        self._recorded = Exchange(seat, cards)
+        self.exchanges[seat] = cards
+        events: list[Event] = [ExchangeSubmitted(seat)]
+        if all(e is not None for e in self.exchanges):
+            received: list[dict] = [{} for _ in range(4)]
+            for giver, trio in enumerate(self.exchanges):
+                for step, c in enumerate(trio, start=1):
+                    self.hands[giver].discard(c)
+                    received[(giver + step) % 4][giver] = c
+            for s in range(4):
+                self.hands[s] |= set(received[s].values())
+                events.append(CardsReceived(s, received[s]))
+            self.phase = PLAY
+            self.turn = next(s for s in range(4) if MAHJONG_CARD in self.hands[s])
+            events.append(PhaseStarted(PLAY))
+            events.append(TurnStarted(self.turn, "lead"))
+        return events
+
+    def _check_play_phase(self, seat: int) -> None:
+        if self.phase != PLAY:
+            raise IllegalActionError({GRAND: "first decide about Grand Tichu (grand or nogrand)",
+                                      EXCHANGE: "first pass your 3 cards (exchange)"}[self.phase])
+        if self.wish_pending_seat is not None:
+            who = "you" if seat == self.wish_pending_seat else seat_name(self.wish_pending_seat)
+            raise IllegalActionError(f"waiting for {who} to make the wish (wish RANK or wish none)")
+
+    def _do_play(self, action: Play) -> list[Event]:
+        seat = action.seat
+        self._check_play_phase(seat)
+        if seat in self.finish_order:
+            raise IllegalActionError("you are out of this round")
+        hand = self.hands[seat]
+        missing = [c for c in action.cards if c not in hand]
+        if missing:
+            raise IllegalActionError(f"you do not hold {format_cards(missing)}")
+        combo = classify(action.cards, action.phoenix_as)
+        if self.gift_pending_seat is not None:
+            if self._ending:
+                raise IllegalActionError("the round is over: only the Dragon gift remains")
+            if not combo.is_bomb:
+                raise IllegalActionError(
+                    f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick; only a bomb may come now")
+            return self._play_bomb_onto(seat, combo)
+        if self._leading(seat):
+            return self._lead(seat, combo)
+        if self.top is None:
+            raise IllegalActionError(
+                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
+        if self.trick_won:
+            if not combo.is_bomb:
+                raise IllegalActionError(
+                    f"the trick is won; {seat_name(self.leader)} leads next, only a bomb may come now")
+            return self._play_bomb_onto(seat, combo)
+        if seat != self.turn:
+            if not combo.is_bomb:
+                raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")
+            return self._play_bomb_onto(seat, combo)
+        placed = combo.played_over(self.top)
+        if not placed.beats(self.top):
+            raise IllegalActionError(self._why_not_beating(placed))
+        if self.wish_binds(seat) and not combo.is_bomb and not combo.contains_rank(self.wish):
+            raise IllegalActionError(
+                f"you must fulfil the wish for {rank_text(self.wish)}: play a combination with a "
+                f"{rank_text(self.wish)} that beats the table, or a bomb")
+        return self._place(seat, placed, out_of_turn=False)
+
+    def _why_not_beating(self, combo: Combo) -> str:
+        top = self.top
+        if top.is_bomb:
+            return f"{combo.describe()} does not beat the {top.describe()}; only a higher bomb does"
+        if combo.type is ComboType.DOG:
+            return "the Dog can only be led"
+        if combo.type is not top.type or combo.length != top.length:
+            return (f"the table holds a {top.length}-card {top.type.value} ({top.describe()}); "
+                    f"play a higher one of the same kind and length, a bomb, or pass")
+        if top.type is ComboType.SINGLE and top.cards == {DRAGON_CARD}:
+            return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
+        return f"{combo.describe()} does not beat {top.describe()}"
+
+    def _play_bomb_onto(self, seat: int, combo: Combo) -> list[Event]:
+        if not combo.beats(self.top):
+            raise IllegalActionError(self._why_not_beating(combo))
+        return self._place(seat, combo, out_of_turn=seat != self.turn or self.trick_won
+                           or self.gift_pending_seat is not None)
+
+    def _lead(self, seat: int, combo: Combo) -> list[Event]:
+        if self.wish_binds(seat) and not combo.contains_rank(self.wish):
+            raise IllegalActionError(
+                f"you must fulfil the wish for {rank_text(self.wish)}: lead a combination with a {rank_text(self.wish)}")
+        events = self._collect() if self.trick_won else []
+        combo = combo.played_over(None)
+        events += self._place(seat, combo, out_of_turn=False)
+        return events
+
+    def _place(self, seat: int, combo: Combo, out_of_turn: bool) -> list[Event]:
+        """Put a validated combo on the table and run the going-out and end checks."""
+        self._recorded = Play(seat, combo.cards, combo.phoenix_as)
+        hand = self.hands[seat]
+        hand -= combo.cards
+        self.played_any[seat] = True
+        self.trick.append((seat, combo))
+        self.trick_cards.extend(combo.cards)
+        self.top, self.top_seat = combo, seat
+        self.passed = set()
+        self.trick_won = False
+        self.gift_pending_seat = None
+        events: list[Event] = [Played(seat, combo, out_of_turn, len(hand))]
+        if self.wish is not None and combo.contains_rank(self.wish):
+            events.append(WishFulfilled(seat, self.wish))
+            self.wish = None
+        if not hand:
+            self.finish_order.append(seat)
+            events.append(PlayerOut(seat, len(self.finish_order)))
+            if self._round_should_end():
+                return events + self._end_round()
+        if MAHJONG_CARD in combo.cards:
+            self.wish_pending_seat = seat
+            self.turn = self.next_active(seat)
+            events.append(TurnStarted(seat, "wish"))
+            return events
+        if combo.type is ComboType.DOG:
+            self.loose_cards.extend(self.trick_cards)
+            self.trick, self.trick_cards = [], []
+            self.top = self.top_seat = None
+            partner = partner_of(seat)
+            self.turn = partner if partner not in self.finish_order else self.next_active(partner)
+            events.append(TurnStarted(self.turn, "lead"))
+            return events
+        self.turn = self.next_active(seat)
+        events.append(TurnStarted(self.turn, "follow"))
+        return events
+
+    def _round_should_end(self) -> bool:
+        f = self.finish_order
+        return (len(f) >= 2 and team_of(f[0]) == team_of(f[1])) or len(f) >= 3
+
+    def _do_pass(self, action: Pass) -> list[Event]:
+        seat = action.seat
+        self._check_play_phase(seat)
+        if seat in self.finish_order:
+            raise IllegalActionError("you are out of this round")
+        if self.gift_pending_seat is not None:
+            raise IllegalActionError(f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick")
+        if self._leading(seat):
+            raise IllegalActionError("you have the lead and cannot pass: play any combination")
+        if self.top is None or self.trick_won or seat != self.turn:
+            who = self.leader if self.trick_won else self.turn
+            raise IllegalActionError(f"not your turn: {seat_name(who)} is to play")
+        if self.wish_binds(seat):
+            raise IllegalActionError(
+                f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
+        self._recorded = action
+        self.passed.add(seat)
+        events: list[Event] = [Passed(seat)]
+        actives = {s for s in range(4) if s not in self.finish_order}
+        if self.passed >= actives - {self.top_seat}:
+            self.trick_won = True
+            leader = self.leader
+            self.turn = leader
+            events.append(TrickWon(self.top_seat, leader))
+            if self.top.cards == {DRAGON_CARD}:
+                self.gift_pending_seat = self.top_seat
+                events.append(TurnStarted(self.top_seat, "give"))
+            else:
+                events.append(TurnStarted(leader, "lead"))
+        else:
+            self.turn = self.next_active(seat)
+            events.append(TurnStarted(self.turn, "follow"))
+        return events
+
+    def _collect(self, to: int | None = None) -> list[Event]:
+        """Move the trick (and a waiting Dog) into a pile: the winner's, or ``to``'s."""
+        winner = self.top_seat
+        receiver = winner if to is None else to
+        cards = self.trick_cards + self.loose_cards
+        self.piles[receiver].extend(cards)
+        points = card_points(cards)
+        self.trick, self.trick_cards, self.loose_cards = [], [], []
+        self.top = self.top_seat = None
+        self.trick_won = False
+        self.passed = set()
+        return [TrickCollected(winner, receiver, points)]
+
+    def _do_wish(self, action: MakeWish) -> list[Event]:
+        seat = action.seat
+        if self.wish_pending_seat is None:
+            raise IllegalActionError("there is no wish to make: wish only right after playing the Mahjong")
+        if seat != self.wish_pending_seat:
+            raise IllegalActionError(f"only {seat_name(self.wish_pending_seat)}, who played the Mahjong, makes the wish")
+        if action.rank is not None and action.rank not in NATURAL_RANKS:
+            raise IllegalActionError("wish a rank from 2 to A (2-9, T, J, Q, K, A), or none")
+        self._recorded = action
+        self.wish_pending_seat = None
+        self.wish = action.rank
+        events: list[Event] = [WishMade(seat, action.rank)]
+        events.append(TurnStarted(self.turn, "follow"))
+        return events
+
+    def _do_give(self, action: GiveDragon) -> list[Event]:
+        seat = action.seat
+        if self.gift_pending_seat is None:
+            raise IllegalActionError("there is no Dragon trick to give")
+        if seat != self.gift_pending_seat:
+            raise IllegalActionError(f"only {seat_name(self.gift_pending_seat)}, who won with the Dragon, gives it away")
+        if not 0 <= action.to < 4 or team_of(action.to) == team_of(seat):
+            raise IllegalActionError(
+                f"give the Dragon trick to an opponent: seat {(seat + 1) % 4 + 1} or seat {(seat + 3) % 4 + 1}")
+        self._recorded = action
+        self.gift_pending_seat = None
+        points = card_points(self.trick_cards + self.loose_cards)
+        events: list[Event] = [DragonGiven(seat, action.to, points)]
+        events += self._collect(to=action.to)
+        if self._ending:
+            return events + self._finish()
+        self.turn = seat if seat not in self.finish_order else self.next_active(seat)
+        events.append(TurnStarted(self.turn, "lead"))
+        return events
+
+    # ------------------------------------------------------------------ the end
+
+    def _end_round(self) -> list[Event]:
+        """The round ends now (R10.7): settle the open trick, then score."""
+        f = self.finish_order
+        if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
+            return self._finish()
+        self._ending = True
+        if self.top is not None and self.top.cards == {DRAGON_CARD}:
+            self.gift_pending_seat = self.top_seat
+            return [TurnStarted(self.top_seat, "give")]
+        return self._collect() + self._finish()
+
+    def _finish(self) -> list[Event]:
+        f = self.finish_order
+        calls_points = [0, 0]
+        for s, call in enumerate(self.calls):
+            if call:
+                bonus = GRAND_BONUS if call == "grand" else TICHU_BONUS
+                calls_points[team_of(s)] += bonus if f and f[0] == s else -bonus
+        if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
+            winners = team_of(f[0])
+            cards = [0, 0]
+            cards[winners] = self.double_victory_points
+            double = winners
+        else:
+            tail = next(s for s in range(4) if s not in f)
+            self.piles[f[0]].extend(self.piles[tail])
+            self.piles[tail] = []
+            cards = [0, 0]
+            for s in range(4):
+                cards[team_of(s)] += card_points(self.piles[s])
+            cards[1 - team_of(tail)] += card_points(self.hands[tail])
+            double = None
+            f.append(tail)
+        self.phase = OVER
+        self.turn = None
+        self.gift_pending_seat = None
+        self.result = RoundResult(tuple(f), double, (cards[0], cards[1]),
+                                  (calls_points[0], calls_points[1]), tuple(self.calls))
+        return [RoundEnded(self.result)]
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None = None) -> RoundView:
+        """What ``seat`` may see (its own hand); None gives the spectators' view."""
+        hand = None if seat is None else tuple(sort_cards(self.hands[seat]))
+        return RoundView(
+            seat=seat, phase=self.phase, hand=hand,
+            hand_counts=tuple(len(h) for h in self.hands), calls=tuple(self.calls),
+            grand_decided=tuple(self.grand_decided),
+            exchange_submitted=tuple(e is not None for e in self.exchanges),
+            top=self.top, top_seat=self.top_seat, trick=tuple(self.trick),
+            trick_won=self.trick_won, turn=self.waiting_for, need=self.need, wish=self.wish,
+            finish_order=tuple(self.finish_order),
+            points_taken=tuple(card_points(p) for p in self.piles), result=self.result,
+        )
+
+    def all_cards(self) -> list[Card]:
+        """Every card wherever it is (hands, table, piles); for invariant checks."""
+        out = [c for h in self.hands for c in h] + self.trick_cards + self.loose_cards
+        return out + [c for p in self.piles for c in p] + [
+            c for s in range(4) if self.phase == GRAND and not self.grand_decided[s]
+            for c in self._last_six(s)]
+
+    _HANDLERS = {
+        CallGrand: _do_grand, DeclineGrand: _do_grand, CallTichu: _do_tichu,
+        Exchange: _do_exchange, Play: _do_play, Pass: _do_pass, MakeWish: _do_wish,
+        GiveDragon: _do_give,
+    }
+
+
+__all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "GRAND", "EXCHANGE", "PLAY", "OVER"]
