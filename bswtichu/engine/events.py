@@ -169,3 +169,28 @@ class PlayerOut(Event):
 class RoundEnded(Event):
     result: object
     kind = "round_ended"
+
+
+@dataclass(frozen=True)
+class RoundScored(Event):
+    """A round of a game was scored: its result, and the game's standings after it."""
+    number: int
+    result: object
+    totals: tuple
+    standings: tuple
+    kind = "round_scored"
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """``winners``: the players who won (several on a shared first place); empty for a draw."""
+    winners: tuple
+    standings: tuple
+    kind = "game_over"
+
+
+@dataclass(frozen=True)
+class SeatingChanged(Event):
+    """The players in seat order for the next round (tournament rotation, tichujoin swap)."""
+    players: tuple
+    kind = "seating"

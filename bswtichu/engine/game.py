@@ -1,0 +1,206 @@
+"""A game: rounds until the end rules (rules.md §12), the BSW options (§13) and the tournament.
+
+Players are names (any hashable works); the game keeps which player sits
+where in each round.  Normal games have fixed seats and team totals; a
+`turnier` rotates partnerships (R13.3.5) and scores victory points per player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import Hashable, Sequence
+
+from .actions import Action
+from .errors import IllegalActionError
+from .events import Event, GameOver, RoundEnded, RoundScored, SeatingChanged
+from .round import OVER, Round, RoundResult, team_of
+
+TARGET_SCORE = 1000
+TOURNAMENT_ROUNDS = 9
+TOURNAMENT_DOUBLE_VICTORY = 100
+
+#: R13.3.5: which of the base players A, B, C, D (seats at /start) sits in seats 1..4.
+PARTNERSHIPS = {"X": (0, 1, 2, 3), "Y": (0, 2, 1, 3), "Z": (0, 1, 3, 2)}
+#: The cycling schedule of partnerships for the 9 tournament rounds.
+TOURNAMENT_SCHEDULE = ("X", "Y", "Z", "X", "Y", "Z", "X", "Y", "Z")
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """``round_limit``: end after that many rounds (ignored under ``turnier``)."""
+
+    round_limit: int | None = None
+    tichujoin: bool = False
+    turnier: bool = False
+
+    def __post_init__(self):
+        if self.round_limit is not None and self.round_limit < 1:
+            raise ValueError("round X needs a positive number of rounds")
+
+    def describe(self) -> str:
+        parts = []
+        if self.round_limit and not self.turnier:
+            parts.append(f"round {self.round_limit}")
+        if self.tichujoin:
+            parts.append("tichujoin")
+        if self.turnier:
+            parts.append("turnier")
+        return ", ".join(parts) or "none"
+
+
+def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool) -> tuple:
+    """Seat order at the start: join order, or with ``tichujoin`` joiners 1+2 as partners (§13.2)."""
+    if len(joiners) != 4:
+        raise ValueError("a game needs four players")
+    a, b, c, d = joiners
+    return (a, c, b, d) if tichujoin else (a, b, c, d)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in the standings; ``place`` is shared on a full tie."""
+
+    player: Hashable
+    place: int
+    points: int  # team total (normal game) or Tichu points (tournament)
+    victory_points: int | None
+
+    def to_dict(self) -> dict:
+        return {"player": self.player, "place": self.place, "points": self.points,
+                "victory_points": self.victory_points}
+
+
+class Game:
+    """Rounds of one table, from the first deal to the end of the game."""
+
+    def __init__(self, joiners: Sequence[Hashable], options: GameOptions = GameOptions(),
+                 rng: Random | None = None):
+        self.options = options
+        self.rng = rng if rng is not None else Random()
+        self.base_seats = seats_from_join_order(joiners, options.tichujoin)
+        self.rounds: list[Round] = []
+        self.seatings: list[tuple] = []
+        self.totals = [0, 0]  # normal game: team of seats 1+3, team of seats 2+4
+        self.tichu_points = {p: 0 for p in self.base_seats}
+        self.victory_points = {p: 0 for p in self.base_seats}
+        self.over = False
+
+    # ------------------------------------------------------------------ seating
+
+    def seating_for(self, number: int) -> tuple:
+        """Players in seat order for round ``number`` (0-based)."""
+        if not self.options.turnier:
+            return self.base_seats
+        code = TOURNAMENT_SCHEDULE[number % len(TOURNAMENT_SCHEDULE)]
+        return tuple(self.base_seats[i] for i in PARTNERSHIPS[code])
+
+    @property
+    def seating(self) -> tuple:
+        """Players in seat order for the current (or next) round."""
+        return self.seatings[-1] if self.seatings else self.seating_for(0)
+
+    def seat_of(self, player: Hashable) -> int:
+        return self.seating.index(player)
+
+    # ------------------------------------------------------------------ rounds
+
+    @property
+    def round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def start_round(self, deal=None) -> list[Event]:
+        """Deal the next round (from the game's random generator unless a deal is given)."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if self.round is not None and self.round.phase != OVER:
+            raise IllegalActionError("the current round is not finished")
+        number = len(self.rounds)
+        options = dict(grand_tichu=not self.options.turnier,
+                       double_victory_points=TOURNAMENT_DOUBLE_VICTORY if self.options.turnier else 200)
+        rnd = Round(deal, **options) if deal is not None else Round.deal_random(self.rng, **options)
+        seating = self.seating_for(number)
+        events: list[Event] = []
+        if not self.seatings or seating != self.seatings[-1]:
+            events.append(SeatingChanged(seating))
+        self.rounds.append(rnd)
+        self.seatings.append(seating)
+        return events + list(rnd.opening_events)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [] if self.round is None else self.round.legal_actions(seat)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action to the current round; scores the round and the game when it ends."""
+        if self.round is None:
+            raise IllegalActionError("no round has been dealt yet")
+        events = self.round.apply(action)
+        if events and isinstance(events[-1], RoundEnded):
+            events += self._score(self.round.result)
+        return events
+
+    def _score(self, result: RoundResult) -> list[Event]:
+        seating = self.seating
+        score = result.score
+        for seat, player in enumerate(seating):
+            self.tichu_points[player] += score[team_of(seat)]
+        if self.options.turnier:
+            for team, vp in enumerate(tournament_victory_points(result)):
+                for seat in (team, team + 2):
+                    self.victory_points[seating[seat]] += vp
+        else:
+            self.totals[0] += score[0]
+            self.totals[1] += score[1]
+        self.over = self._game_is_over()
+        events: list[Event] = [RoundScored(len(self.rounds), result, tuple(self.totals),
+                                           tuple(self.standings()))]
+        if self.over:
+            events.append(GameOver(self.winners(), tuple(self.standings())))
+        return events
+
+    def _game_is_over(self) -> bool:
+        played = len(self.rounds)
+        if self.options.turnier:
+            return played >= TOURNAMENT_ROUNDS
+        a, b = self.totals
+        if max(a, b) >= TARGET_SCORE and a != b:
+            return True
+        return self.options.round_limit is not None and played >= self.options.round_limit
+
+    # ------------------------------------------------------------------ results
+
+    def standings(self) -> list[Standing]:
+        """Players ordered best first; equal keys share a place (R13.3.4)."""
+        if self.options.turnier:
+            keyed = [(self.victory_points[p], self.tichu_points[p], p) for p in self.base_seats]
+        else:
+            keyed = [(self.totals[team_of(s)], 0, p) for s, p in enumerate(self.base_seats)]
+        keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
+        out, place = [], 0
+        for i, (first, second, player) in enumerate(keyed):
+            if i == 0 or (first, second) != (keyed[i - 1][0], keyed[i - 1][1]):
+                place = i + 1
+            points = second if self.options.turnier else first
+            out.append(Standing(player, place, points, first if self.options.turnier else None))
+        return out
+
+    def winners(self) -> tuple:
+        """The players in first place once the game is over; () for a draw or an open game."""
+        if not self.over:
+            return ()
+        firsts = tuple(s.player for s in self.standings() if s.place == 1)
+        if not self.options.turnier and self.totals[0] == self.totals[1]:
+            return ()
+        return firsts
+
+
+def tournament_victory_points(result: RoundResult) -> tuple[int, int]:
+    """Victory points each player of team 0 and team 1 gets for a round (R13.3.3)."""
+    if result.double_victory is not None:
+        winners = result.double_victory
+        vp = 2 if winners in result.failed_call_teams else 3
+        return (vp, 0) if winners == 0 else (0, vp)
+    a, b = result.score
+    if a == b:
+        return (1, 1)
+    return (2, 0) if a > b else (0, 2)

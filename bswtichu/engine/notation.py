@@ -1,0 +1,94 @@
+"""Reading what a player types: cards with ``PH=x`` and rank-only shorthand (``7 7``).
+
+Shorthand is resolved against the hand deterministically: the choice never
+makes a straight-flush bomb of a typed non-bomb, avoids breaking a bomb in
+the hand, and otherwise takes suits in the order j, s, p, r.  Where the
+choice would break a bomb and several choices exist, it raises
+`AmbiguousError` listing them so the player can name the suits.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Iterable
+
+from .cards import (
+    NATURAL, PHOENIX_CARD, SUITS, Card, format_cards, parse_card, parse_rank, rank_text,
+    split_tokens,
+)
+from .combos import ComboType, bombs, readings
+from .errors import AmbiguousError, ParseError
+
+_RANK_TOKENS = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "A"}
+
+
+def parse_wish(text: str) -> int | None:
+    """``7``, ``T``, ``10``, ``A`` → the rank; ``none`` / ``0`` / ``-`` → None (no wish)."""
+    token = text.strip().upper()
+    if token in ("NONE", "NO", "0", "-"):
+        return None
+    try:
+        return parse_rank(token)
+    except ParseError:
+        raise ParseError(f"'{text}' is not a wish; wish a rank 2-9, T, J, Q, K, A, or 'none'") from None
+
+
+def parse_play(text: str | Iterable[str], hand: Iterable[Card]) -> tuple[list[Card], int | None]:
+    """Cards and Phoenix reading from typed text, resolving shorthand ranks against ``hand``."""
+    tokens = split_tokens(text) if isinstance(text, str) else list(text)
+    if not tokens:
+        raise ParseError("name the cards to play, e.g. 7j 7s (or 7 7), MJ, PH=9")
+    hand = list(hand)
+    explicit: list[Card] = []
+    wanted: list[int] = []
+    phoenix_as = None
+    for token in tokens:
+        upper = token.upper()
+        if upper.startswith("PH") and upper not in ("PH", "PHX", "PHOENIX"):
+            role = upper[3:] if upper.startswith("PH=") else upper[2:]
+            phoenix_as = parse_rank(role)
+            explicit.append(PHOENIX_CARD)
+        elif upper in _RANK_TOKENS:
+            wanted.append(parse_rank(upper))
+        else:
+            explicit.append(parse_card(token))
+    if len(set(explicit)) != len(explicit):
+        raise ParseError("the same card is named twice")
+    if wanted:
+        explicit += _resolve_shorthand(explicit, wanted, hand)
+    return explicit, phoenix_as
+
+
+def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]) -> list[Card]:
+    need: dict[int, int] = {}
+    for rank in wanted:
+        need[rank] = need.get(rank, 0) + 1
+    options_per_rank = []
+    for rank, count in sorted(need.items()):
+        free = sorted((c for c in hand if c.kind == NATURAL and c.rank == rank and c not in explicit),
+                      key=lambda c: SUITS.index(c.suit))
+        if len(free) < count:
+            held = len(free)
+            raise ParseError(f"you hold {held or 'no'} more {rank_text(rank)}{'s' if held != 1 else ''}"
+                             f" than named; you asked for {count}")
+        options_per_rank.append(list(combinations(free, count)))
+    bomb_sets = [b.cards for b in bombs(hand)]
+    scored = []
+    for choice in product(*options_per_rank):
+        chosen = [c for group in choice for c in group]
+        play = explicit + chosen
+        makes_flush = any(r.type is ComboType.STRAIGHT_FLUSH for r in readings(play))
+        broken = sum(1 for b in bomb_sets if b & set(chosen) and not b <= set(play))
+        scored.append(((makes_flush, broken), chosen))
+    scored.sort(key=lambda item: item[0])
+    (flush, broken), best = scored[0]
+    if flush:
+        raise AmbiguousError(
+            "those cards would make a straight-flush bomb; to bomb, name the suits",
+            [format_cards(explicit + best)])
+    if broken:
+        tied = [chosen for key, chosen in scored if key == (flush, broken)]
+        if len(tied) > 1:
+            choices = [format_cards(explicit + c) for c in tied[:8]]
+            raise AmbiguousError("that breaks a bomb in your hand; name the suits: " + " | ".join(choices), choices)
+    return best
