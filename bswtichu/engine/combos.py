@@ -50,10 +50,7 @@ class Combo:
         self.length = len(self.cards)
         self.rank = rank
         self.phoenix_as = phoenix_as
-        m = 0
-        for c in self.cards:
-            m |= c.bit
-        self.mask = m
+        self.mask = m = sum(c.bit for c in self.cards)
         self._key = (m, phoenix_as)
 
     @property
@@ -268,26 +265,51 @@ def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
 # --------------------------------------------------------------------------
 
 class HandIndex:
-    """A hand grouped by rank, built once per query."""
+    """A hand grouped by rank, with bit masks of the ranks present, built once per query."""
 
-    __slots__ = ("by_rank", "phoenix", "mahjong", "dog", "dragon", "by_suit")
+    __slots__ = ("by_rank", "phoenix", "mahjong", "dog", "dragon", "by_suit", "present",
+                 "pairable", "_pairs", "_bombs")
 
     def __init__(self, hand: Iterable[Card]):
-        self.by_rank: dict[int, list[Card]] = {}
-        self.by_suit: dict[str, set[int]] = {}
+        by_rank: list[list[Card]] = [[] for _ in range(16)]
+        self.by_suit: dict[str, int] = {}
         self.phoenix = self.mahjong = self.dog = self.dragon = None
         for c in hand:
-            if c.kind == NATURAL:
-                self.by_rank.setdefault(c.rank, []).append(c)
-                self.by_suit.setdefault(c.suit, set()).add(c.rank)
-            elif c.kind == PHOENIX:
+            kind = c.kind
+            if kind == NATURAL:
+                by_rank[c.rank].append(c)
+                self.by_suit[c.suit] = self.by_suit.get(c.suit, 0) | (1 << c.rank)
+            elif kind == PHOENIX:
                 self.phoenix = c
-            elif c.kind == MAHJONG:
+            elif kind == MAHJONG:
                 self.mahjong = c
-            elif c.kind == DOG:
+                by_rank[1].append(c)
+            elif kind == DOG:
                 self.dog = c
             else:
                 self.dragon = c
+        self.by_rank = by_rank
+        present = pairable = 0
+        for rank in range(1, 15):
+            count = len(by_rank[rank])
+            if count:
+                present |= 1 << rank
+                if count >= 2 and rank > 1:
+                    pairable |= 1 << rank
+        self.present = present
+        self.pairable = pairable
+        self._pairs: dict[int, list[tuple]] = {}
+        self._bombs: list[Combo] | None = None
+
+    def naturals(self, rank: int) -> list[Card]:
+        return self.by_rank[rank] if rank > 1 else []
+
+    def pairs(self, rank: int) -> list[tuple]:
+        """The natural pairs of ``rank`` (cached: stairs ask for them repeatedly)."""
+        found = self._pairs.get(rank)
+        if found is None:
+            found = self._pairs[rank] = list(combinations(self.by_rank[rank], 2))
+        return found
 
 
 def plays(hand: Iterable[Card], top: Combo | None = None) -> Iterator[Combo]:
@@ -328,45 +350,45 @@ def plays(hand: Iterable[Card], top: Combo | None = None) -> Iterator[Combo]:
 
 def _singles(h: HandIndex, top: Combo | None) -> Iterator[Combo]:
     floor = top.rank if top is not None else 0
+    single = ComboType.SINGLE
     if top is None:
         if h.dog:
             yield Combo(ComboType.DOG, 0, (h.dog,))
         if h.mahjong:
-            yield Combo(ComboType.SINGLE, 1, (h.mahjong,))
-    for rank, cards in h.by_rank.items():
-        if rank > floor:
-            for c in cards:
-                yield Combo(ComboType.SINGLE, rank, (c,))
+            yield Combo(single, 1, (h.mahjong,))
+    for rank in range(max(2, int(floor) + 1), ACE + 1):
+        for c in h.by_rank[rank]:
+            yield Combo(single, rank, (c,))
     if h.phoenix and floor < DRAGON_RANK:
-        yield Combo(ComboType.SINGLE, PHOENIX_LEAD_RANK if top is None else floor + 0.5, (h.phoenix,))
+        yield Combo(single, PHOENIX_LEAD_RANK if top is None else floor + 0.5, (h.phoenix,))
     if h.dragon and floor < DRAGON_RANK:
-        yield Combo(ComboType.SINGLE, DRAGON_RANK, (h.dragon,))
+        yield Combo(single, DRAGON_RANK, (h.dragon,))
 
 
 def _sets(h: HandIndex, size: int, floor: float) -> Iterator[Combo]:
     kind = ComboType.PAIR if size == 2 else ComboType.TRIPLE
     ph = h.phoenix
-    for rank, cards in h.by_rank.items():
-        if rank <= floor:
-            continue
-        if len(cards) >= size:
+    for rank in range(max(2, int(floor) + 1), ACE + 1):
+        cards = h.by_rank[rank]
+        n = len(cards)
+        if n >= size:
             for combo in combinations(cards, size):
                 yield Combo(kind, rank, combo)
-        if ph and len(cards) >= size - 1:
+        if ph and n >= size - 1 and n:
             for combo in combinations(cards, size - 1):
                 yield Combo(kind, rank, combo + (ph,), rank)
 
 
 def _groups(h: HandIndex, rank: int, size: int, use_phoenix: bool) -> list[tuple]:
     """The ways to make ``size`` cards of ``rank``: naturals only, or with the Phoenix."""
-    cards = h.by_rank.get(rank, ())
+    cards = h.naturals(rank)
     if use_phoenix:
-        return [g + (h.phoenix,) for g in combinations(cards, size - 1)] if h.phoenix else []
+        return [g + (h.phoenix,) for g in combinations(cards, size - 1)] if h.phoenix and cards else []
     return list(combinations(cards, size))
 
 
 def _full_houses(h: HandIndex, floor: float) -> Iterator[Combo]:
-    ranks = list(h.by_rank)
+    ranks = [r for r in range(2, ACE + 1) if h.by_rank[r]]
     for t in ranks:
         if t <= floor:
             continue
@@ -385,30 +407,29 @@ def _full_houses(h: HandIndex, floor: float) -> Iterator[Combo]:
                         yield Combo(ComboType.FULL_HOUSE, t, tr + pa, ph_in)
 
 
-def _run_options(h: HandIndex, low: int, high: int) -> list[list[Card]]:
-    options = []
-    for r in range(low, high + 1):
-        if r == 1:
-            options.append([h.mahjong] if h.mahjong else [])
-        else:
-            options.append(h.by_rank.get(r, []))
-    return options
-
-
 def _straights(h: HandIndex, length: int, floor: float) -> Iterator[Combo]:
     ph = h.phoenix
+    allowed_gaps = 1 if ph else 0
+    present = h.present
+    by_rank = h.by_rank
+    window = (1 << length) - 1
     for high in range(max(length, int(floor) + 1), ACE + 1):
         low = high - length + 1
-        options = _run_options(h, low, high)
-        missing = [i for i, o in enumerate(options) if not o]
-        if not missing:
-            for cards in product(*options):
-                if cards[0].kind == NATURAL and len({c.suit for c in cards}) == 1:
-                    continue  # a straight flush is a bomb, not a straight
-                yield Combo(ComboType.STRAIGHT, high, cards)
-        if not ph or len(missing) > 1:
+        gaps = length - (present >> low & window).bit_count()
+        if gaps > allowed_gaps:
             continue
-        positions = missing if missing else range(len(options))
+        options = by_rank[low:high + 1]
+        if not gaps:
+            for cards in product(*options):
+                first = cards[0]
+                if first.kind == NATURAL:
+                    suit = first.suit
+                    if all(c.suit == suit for c in cards):
+                        continue  # a straight flush is a bomb, not a straight
+                yield Combo(ComboType.STRAIGHT, high, cards)
+        if not ph:
+            continue
+        positions = [i for i, o in enumerate(options) if not o] if gaps else range(length)
         for i in positions:
             if low + i < 2:
                 continue  # the Phoenix never stands for the Mahjong
@@ -419,43 +440,65 @@ def _straights(h: HandIndex, length: int, floor: float) -> Iterator[Combo]:
 
 def _stairs(h: HandIndex, pairs: int, floor: float) -> Iterator[Combo]:
     ph = h.phoenix
+    window = (1 << pairs) - 1
     for high in range(max(pairs + 1, int(floor) + 1), ACE + 1):
         low = high - pairs + 1
-        natural_pairs = [list(combinations(h.by_rank.get(r, ()), 2)) for r in range(low, high + 1)]
-        short = [i for i, o in enumerate(natural_pairs) if not o]
+        short = pairs - (h.pairable >> low & window).bit_count()
+        if short > (1 if ph else 0):
+            continue
+        if ph and (h.present >> low & window).bit_count() < pairs:
+            continue
+        natural_pairs = [h.pairs(r) for r in range(low, high + 1)]
         if not short:
             for chosen in product(*natural_pairs):
                 yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair])
-        if not ph or len(short) > 1:
+        if not ph:
             continue
-        positions = short if short else range(pairs)
+        positions = [i for i, o in enumerate(natural_pairs) if not o] if short else range(pairs)
         for i in positions:
             rank = low + i
-            halves = [(c, ph) for c in h.by_rank.get(rank, ())]
-            if not halves:
-                continue
+            halves = [(c, ph) for c in h.by_rank[rank]]
             options = natural_pairs[:i] + [halves] + natural_pairs[i + 1:]
             for chosen in product(*options):
                 yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair], rank)
 
 
+def has_bomb(hand: Iterable[Card]) -> bool:
+    """Cheap test: whether ``hand`` holds any bomb at all."""
+    counts: dict = {}
+    for c in hand:
+        if c.kind == NATURAL:
+            counts[c.rank] = counts.get(c.rank, 0) + 1
+            counts[c.suit] = counts.get(c.suit, 0) + 1
+    if not any(v >= 4 for v in counts.values()):
+        return False
+    return next(bombs(hand), None) is not None
+
+
 def bombs(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterator[Combo]:
     """Every bomb in ``hand`` that beats ``top`` (all bombs when ``top`` is None)."""
     h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
-    for rank, cards in h.by_rank.items():
+    if h._bombs is None:
+        h._bombs = list(_all_bombs(h))
+    if top is None:
+        return iter(h._bombs)
+    return (b for b in h._bombs if b.beats(top))
+
+
+def _all_bombs(h: HandIndex) -> Iterator[Combo]:
+    for rank in range(2, ACE + 1):
+        cards = h.by_rank[rank]
         if len(cards) == 4:
-            combo = Combo(ComboType.FOUR_BOMB, rank, cards)
-            if top is None or combo.beats(top):
-                yield combo
+            yield Combo(ComboType.FOUR_BOMB, rank, cards)
     for suit, ranks in h.by_suit.items():
-        if len(ranks) < 5:
+        if ranks.bit_count() < 5:
             continue
-        for low in sorted(ranks):
+        for low in range(2, ACE - 3):
+            if not ranks >> low & 1:
+                continue
             high = low
-            while high + 1 in ranks:
+            while ranks >> (high + 1) & 1:
                 high += 1
             for top_rank in range(low + 4, high + 1):
                 cards = [natural(r, suit) for r in range(low, top_rank + 1)]
-                combo = Combo(ComboType.STRAIGHT_FLUSH, top_rank, cards)
-                if top is None or combo.beats(top):
-                    yield combo
+                yield Combo(ComboType.STRAIGHT_FLUSH, top_rank, cards)

@@ -26,7 +26,7 @@ from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, Card, card_points,
     format_cards, rank_text, sort_cards,
 )
-from .combos import Combo, ComboType, bombs, classify, plays
+from .combos import Combo, ComboType, HandIndex, bombs, classify, plays
 from .errors import IllegalActionError
 from .events import (
     CardsDealt, CardsReceived, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
@@ -146,6 +146,7 @@ class Round:
         self.wish_pending_seat: int | None = None
         self.gift_pending_seat: int | None = None
         self.result: RoundResult | None = None
+        self._indexes: list[HandIndex | None] = [None] * 4
         self.opening_events: list[Event] = []
         if grand_tichu:
             self.phase = GRAND
@@ -249,7 +250,14 @@ class Round:
             return False
         if self._leading(seat):
             return True
-        return any(c.contains_rank(w) for c in plays(hand, self.top))
+        return any(c.contains_rank(w) for c in plays(self._index(seat), self.top))
+
+    def _index(self, seat: int) -> HandIndex:
+        """The seat's hand grouped for play generation; cached until the hand changes."""
+        index = self._indexes[seat]
+        if index is None:
+            index = self._indexes[seat] = HandIndex(self.hands[seat])
+        return index
 
     def _leading(self, seat: int) -> bool:
         if self.trick_won:
@@ -292,13 +300,13 @@ class Round:
                 yield GiveDragon(seat, (seat + 1) % 4)
                 yield GiveDragon(seat, (seat + 3) % 4)
             if not self._ending and seat not in self.finish_order:
-                yield from bombs(self.hands[seat], self.top)
+                yield from self._bombs_beating(seat)
             return
         if seat in self.finish_order:
             return
-        hand = self.hands[seat]
+        index = self._index(seat)
         if self._leading(seat):
-            options = plays(hand, None)
+            options = plays(index, None)
             if self.wish_binds(seat):
                 options = (c for c in options if c.contains_rank(self.wish))
             yield from options
@@ -306,14 +314,17 @@ class Round:
         if self.top is None:
             return
         if seat == self.turn and not self.trick_won:
-            options = plays(hand, self.top)
+            options = plays(index, self.top)
             if self.wish_binds(seat):
                 options = (c for c in options if c.is_bomb or c.contains_rank(self.wish))
             else:
                 yield Pass(seat)
             yield from options
             return
-        yield from bombs(hand, self.top)
+        yield from self._bombs_beating(seat)
+
+    def _bombs_beating(self, seat: int) -> Iterator[Combo]:
+        return bombs(self._index(seat), self.top)
 
     # ------------------------------------------------------------------ applying
 
@@ -409,6 +420,7 @@ class Round:
                 self.hands[s] |= set(received[s].values())
                 events.append(CardsReceived(s, received[s]))
             self.phase = PLAY
+            self._indexes = [None] * 4
             self.turn = next(s for s in range(4) if MAHJONG_CARD in self.hands[s])
             events.append(PhaseStarted(PLAY))
             events.append(TurnStarted(self.turn, "lead"))
@@ -495,6 +507,7 @@ class Round:
         self._recorded = Play(seat, combo.cards, combo.phoenix_as)
         hand = self.hands[seat]
         hand -= combo.cards
+        self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
         self.trick_cards.extend(combo.cards)
