@@ -301,9 +301,6 @@ class HandIndex:
         self._pairs: dict[int, list[tuple]] = {}
         self._bombs: list[Combo] | None = None
 
-    def naturals(self, rank: int) -> list[Card]:
-        return self.by_rank[rank] if rank > 1 else []
-
     def pairs(self, rank: int) -> list[tuple]:
         """The natural pairs of ``rank`` (cached: stairs ask for them repeatedly)."""
         found = self._pairs.get(rank)
@@ -379,32 +376,30 @@ def _sets(h: HandIndex, size: int, floor: float) -> Iterator[Combo]:
                 yield Combo(kind, rank, combo + (ph,), rank)
 
 
-def _groups(h: HandIndex, rank: int, size: int, use_phoenix: bool) -> list[tuple]:
-    """The ways to make ``size`` cards of ``rank``: naturals only, or with the Phoenix."""
-    cards = h.naturals(rank)
-    if use_phoenix:
-        return [g + (h.phoenix,) for g in combinations(cards, size - 1)] if h.phoenix and cards else []
-    return list(combinations(cards, size))
-
-
 def _full_houses(h: HandIndex, floor: float) -> Iterator[Combo]:
-    ranks = [r for r in range(2, ACE + 1) if h.by_rank[r]]
+    ph = h.phoenix
+    full_house = ComboType.FULL_HOUSE
+    by_rank = h.by_rank
+    ranks = [r for r in range(2, ACE + 1) if by_rank[r]]
     for t in ranks:
-        if t <= floor:
+        cards = by_rank[t]
+        if t <= floor or len(cards) < (2 if ph else 3):
             continue
+        triples = list(combinations(cards, 3))
+        ph_triples = [g + (ph,) for g in combinations(cards, 2)] if ph else []
         for p in ranks:
             if p == t:
                 continue
-            for ph_in in (None, t, p):
-                if ph_in is not None and not h.phoenix:
-                    continue
-                triples = _groups(h, t, 3, ph_in == t)
-                if not triples:
-                    continue
-                pairs = _groups(h, p, 2, ph_in == p)
-                for tr in triples:
-                    for pa in pairs:
-                        yield Combo(ComboType.FULL_HOUSE, t, tr + pa, ph_in)
+            pairs = h.pairs(p)
+            for tr in triples:
+                for pa in pairs:
+                    yield Combo(full_house, t, tr + pa)
+                if ph:
+                    for c in by_rank[p]:
+                        yield Combo(full_house, t, tr + (c, ph), p)
+            for tr in ph_triples:
+                for pa in pairs:
+                    yield Combo(full_house, t, tr + pa, t)
 
 
 def _straights(h: HandIndex, length: int, floor: float) -> Iterator[Combo]:
