@@ -69,6 +69,9 @@ class _Lines:
         if raw[-1] != "":
             raise self.error(len(raw), "the last line has no line end: the file is truncated")
         self.texts = [line.rstrip(" \t\r") for line in raw[:-1]]
+        for number, line in enumerate(self.texts, start=1):
+            if "\r" in line:  # a name cannot hold one (see model._check_name)
+                raise self.error(number, "a carriage return inside the line")
         self.position = 0
 
     @property
@@ -94,7 +97,6 @@ class _Lines:
 
 
 def _read_round(lines: _Lines, round_number: int) -> RoundLog:
-    first_line = lines.number
     _expect_header(lines, GRAND_HEADER, round_number)
     grand_names, grand_hands = _read_card_block(lines, GRAND_HAND_SIZE, "Gr.Tichukarten")
     _expect_header(lines, START_HEADER, round_number)
@@ -116,20 +118,17 @@ def _read_round(lines: _Lines, round_number: int) -> RoundLog:
         bomb_holders = _read_bomb_line(lines, seat_names)
     _expect_header(lines, PLAY_HEADER, round_number)
     entries = _read_play_section(lines, seat_names, round_number)
-    try:
-        return RoundLog(
-            seat_names=seat_names,
-            grand_hands=grand_hands,
-            start_hands=start_hands,
-            exchanges=exchanges,
-            entries=entries,
-            grand_tichu_calls=tuple(GrandTichuCall(seat, _as_written(name, seat_names[seat]))
-                                    for seat, name in grand_calls),
-            bomb_holders=bomb_holders,
-            card_block_names=grand_names,
-        )
-    except ValueError as exc:  # e.g. a stray "\r" inside a name: still a format error
-        raise lines.error(first_line, f"round {round_number}: {exc}") from None
+    return RoundLog(
+        seat_names=seat_names,
+        grand_hands=grand_hands,
+        start_hands=start_hands,
+        exchanges=exchanges,
+        entries=entries,
+        grand_tichu_calls=tuple(GrandTichuCall(seat, _as_written(name, seat_names[seat]))
+                                for seat, name in grand_calls),
+        bomb_holders=bomb_holders,
+        card_block_names=grand_names,
+    )
 
 
 def _expect_header(lines: _Lines, header: str, round_number: int) -> None:

@@ -1,6 +1,7 @@
 """Malformed logs raise TchFormatError at the right line; tolerated variants read fine."""
 
 import pytest
+from hypothesis import given, strategies as st
 
 from bswtichu.engine.cards import parse_bsw_card
 from bswtichu.engine.errors import ParseError
@@ -225,3 +226,37 @@ def test_card_blocks_must_agree_on_names():
     text = ROUND.replace("(2)evdokia!! RK BK GK RD", "(2)Ersatz RK BK GK RD")
     assert str(_error(text)) == (
         "line 9: seat (2) is named 'Ersatz' here but 'evdokia!!' in the Gr.Tichukarten block")
+
+
+def test_carriage_return_inside_a_line():
+    assert str(_error(_with(20, "(0)evi\rsea: R2 "))) == (
+        "line 20: a carriage return inside the line")
+
+
+_line_edits = st.lists(st.tuples(
+    st.sampled_from(["replace", "delete", "duplicate", "insert"]),
+    st.integers(0, len(LINES) - 1),
+    st.one_of(st.text(max_size=30), st.sampled_from(LINES).map(lambda line: line[:-3]))),
+    min_size=1, max_size=3)
+
+
+@given(_line_edits)
+def test_any_damaged_log_reads_or_raises_only_tch_format_error(edits):
+    lines = list(LINES)
+    for edit, index, text in edits:
+        index = min(index, len(lines) - 1)
+        if edit == "replace":
+            lines[index] = text
+        elif edit == "delete" and len(lines) > 1:
+            del lines[index]
+        elif edit == "duplicate":
+            lines.insert(index, lines[index])
+        else:
+            lines.insert(index, text)
+    damaged = "\n".join(lines) + "\n"
+    try:
+        log = read_tch(damaged)
+    except TchFormatError as error:
+        assert 1 <= error.line <= damaged.count("\n") + 1
+    else:
+        assert len(log.rounds) == 1

@@ -19,13 +19,9 @@ pytestmark = pytest.mark.skipif(
     len(LOG_PATHS) != 6, reason=f"the six shared BSW logs are not present at {SHARED_LOGS}")
 
 
-def _logs():
-    return [(path, path.read_text(encoding="utf-8"), read_tch_file(path)) for path in LOG_PATHS]
-
-
 @pytest.fixture(scope="module")
 def logs():
-    return _logs()
+    return [(path, path.read_text(encoding="utf-8"), read_tch_file(path)) for path in LOG_PATHS]
 
 
 def test_every_file_parses_to_its_rounds(logs):

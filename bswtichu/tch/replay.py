@@ -1,0 +1,274 @@
+"""Replay `.tch` logs through the rules engine: is every action legal, does the result agree?
+
+A logged round becomes engine actions: the Grand Tichu decisions, the
+exchange, then the play section.  BSW's conventions are translated here:
+the trick winner's own ``passt.`` collects the trick (no engine action), a
+missing ``Wunsch`` line is "no wish", a repeated call line is ignored, and
+the Phoenix in a play that can be read two ways (``G8 S8 Ph B7 S7``) is tried
+both ways, keeping the reading under which the rest of the round replays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine import (
+    CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, IllegalActionError, MakeWish,
+    Pass, Play, Round, TichuError, readings,
+)
+from ..engine.combos import ComboType
+from ..engine.cards import PHOENIX_CARD
+from ..engine.round import OVER, partner_of, team_of
+from . import model
+from .errors import TchFormatError
+from .reader import read_tch_file
+
+BONUS = {"tichu": 100, "grand": 200}
+
+
+@dataclass
+class RoundReport:
+    """The verdict on one logged round."""
+
+    file: str
+    round: int
+    ok: bool
+    complete: bool
+    result: list[int] | None = None
+    logged: list[int] | None = None
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    actions: list = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "round": self.round, "ok": self.ok, "complete": self.complete,
+                "result": self.result, "logged": self.logged, "error": self.error,
+                "notes": list(self.notes)}
+
+
+class _Failure(Exception):
+    """An entry the engine refused; ``line`` is where, ``message`` why."""
+
+    def __init__(self, line: int | None, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+    def text(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+def deal_of(rlog: model.RoundLog) -> list:
+    """The engine deal that gives each seat its logged 8 cards, then the rest of its 14."""
+    deal = [None] * 56
+    for seat in range(4):
+        first, full = rlog.grand_hands[seat], rlog.start_hands[seat]
+        rest = [c for c in full if c not in first]
+        if len(rest) != 6:
+            raise _Failure(None, f"seat {seat}'s 8 Grand Tichu cards are not all in its 14 cards")
+        deal[8 * seat: 8 * seat + 8] = first
+        deal[32 + 6 * seat: 38 + 6 * seat] = rest
+    if len(set(deal)) != 56:
+        raise _Failure(None, "the four 14-card hands do not hold 56 different cards")
+    return deal
+
+
+def replay_round(rlog: model.RoundLog, number: int, source: str = "") -> RoundReport:
+    """Replay one logged round and compare its result with the logged ``Ergebnis``."""
+    report = RoundReport(source, number, ok=False, complete=rlog.is_complete)
+    if rlog.result is not None:
+        report.logged = [rlog.result.team_0_2, rlog.result.team_1_3]
+    try:
+        rnd = Round(deal_of(rlog))
+        for seat in range(4):
+            rnd.apply(CallGrand(seat) if seat in rlog.grand_tichu_callers else DeclineGrand(seat))
+        if len(rlog.grand_tichu_calls) > len(rlog.grand_tichu_callers):
+            report.notes.append("repeated Grosses Tichu line (counted once)")
+        for seat in range(4):
+            rnd.apply(Exchange(seat, tuple(rlog.exchanges[seat])))
+    except (_Failure, TichuError) as exc:
+        report.error = exc.text() if isinstance(exc, _Failure) else f"deal or exchange: {exc}"
+        return report
+    entries = [e for e in rlog.entries if not isinstance(e, model.Result)]
+    try:
+        rnd = _replay_entries(rnd, entries, 0, report.notes)
+    except _Failure as failure:
+        report.error = failure.text()
+        return report
+    report.actions = list(rnd.history)
+    if not rlog.is_complete:
+        report.ok = True
+        report.notes.append("incomplete round: the log ends before its Ergebnis")
+        return report
+    if rnd.phase != OVER:
+        report.error = f"line {rlog.result.line}: Ergebnis, but by the rules the round is not over"
+        return report
+    report.result = list(rnd.result.score)
+    report.ok = _compare(rnd, report)
+    return report
+
+
+def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> Round:
+    """Apply ``entries[start:]``; branch on two-way Phoenix plays.  Returns the final round."""
+    for index in range(start, len(entries)):
+        entry = entries[index]
+        line = entry.line
+        if rnd.wish_pending_seat is not None and not isinstance(entry, model.Wish):
+            _apply(rnd, MakeWish(rnd.wish_pending_seat, None), line)
+        if isinstance(entry, model.Wish):
+            if rnd.wish_pending_seat is None:
+                raise _Failure(line, "a Wunsch line, but no Mahjong was just played")
+            _apply(rnd, MakeWish(rnd.wish_pending_seat, entry.rank), line)
+        elif isinstance(entry, model.TichuCall):
+            if rnd.calls[entry.seat]:
+                notes.append(f"line {line}: repeated call line for seat {entry.seat} (ignored)")
+            else:
+                _apply(rnd, CallTichu(entry.seat), line)
+        elif isinstance(entry, model.Pass):
+            if _is_collection(rnd, entry.seat):
+                continue  # the winner's "passt." takes the trick
+            _apply(rnd, Pass(entry.seat), line)
+        elif isinstance(entry, model.DragonGift):
+            if rnd.gift_pending_seat is None:
+                raise _Failure(line, "a Drache line, but no Dragon trick is waiting to be given")
+            _apply(rnd, GiveDragon(rnd.gift_pending_seat, entry.seat), line)
+        elif isinstance(entry, model.Play):
+            options = _play_options(entry)
+            if len(options) == 1:
+                _apply(rnd, options[0], line)
+                continue
+            return _branch(rnd, entries, index, options, notes)
+    if rnd.wish_pending_seat is not None:
+        _apply(rnd, MakeWish(rnd.wish_pending_seat, None), None)
+    return rnd
+
+
+def _branch(rnd: Round, entries: list, index: int, options: list[Play], notes: list[str]) -> Round:
+    """Try each reading of a two-way Phoenix play; keep the first under which the rest replays."""
+    failures = []
+    for option in options:
+        attempt = rnd.copy()
+        attempt_notes: list[str] = []
+        try:
+            _apply(attempt, option, entries[index].line)
+            final = _replay_entries(attempt, entries, index + 1, attempt_notes)
+        except _Failure as failure:
+            failures.append(failure)
+            continue
+        notes.extend(attempt_notes)
+        return final
+    raise max(failures, key=lambda f: f.line or 0)
+
+
+def _play_options(entry: model.Play) -> list[Play]:
+    """The engine plays a logged play can mean: one per Phoenix reading, the file's own first."""
+    found = readings(entry.cards)
+    if not found:
+        return [Play(entry.seat, entry.cards)]  # the engine will say why it is no combination
+    hinted = _phoenix_position_rank(entry.cards, found[0].type)
+    found.sort(key=lambda c: c.phoenix_as != hinted)
+    return [Play(entry.seat, c.cards, c.phoenix_as) for c in found]
+
+
+def _phoenix_position_rank(cards, kind: ComboType) -> int | None:
+    """The rank BSW's high-to-low listing puts the Phoenix at (straights and stairs only)."""
+    cards = list(cards)
+    if PHOENIX_CARD not in cards:
+        return None
+    i = cards.index(PHOENIX_CARD)
+    if kind is ComboType.STAIRS:
+        return cards[i ^ 1].rank  # listed pair by pair: the Phoenix's pair-mate
+    if kind is ComboType.STRAIGHT:
+        return cards[i - 1].rank - 1 if i > 0 else cards[1].rank + 1
+    return None  # a full house does not say: both readings are tried
+
+
+def _is_collection(rnd: Round, seat: int) -> bool:
+    """Whether ``seat``'s "passt." is BSW's way of taking a won trick."""
+    if not rnd.trick_won:
+        return False
+    return seat == rnd.top_seat or seat == rnd.leader
+
+
+def _apply(rnd: Round, action, line: int | None) -> None:
+    try:
+        rnd.apply(action)
+    except IllegalActionError as exc:
+        raise _Failure(line, f"{action.notation()} by seat {action.seat}: {exc}") from None
+    except TichuError as exc:
+        raise _Failure(line, str(exc)) from None
+
+
+def _compare(rnd: Round, report: RoundReport) -> bool:
+    """Agree, or differ by exactly BSW's known scoring quirk (reported as a note)."""
+    if report.result == report.logged:
+        return True
+    result = rnd.result
+    if result.double_victory is None:
+        first = result.finish_order[0]
+        partner = partner_of(first)
+        call = result.calls[partner]
+        if call:
+            team = team_of(partner)
+            expected = list(report.result)
+            expected[team] += BONUS[call]
+            if expected == report.logged:
+                report.notes.append(
+                    f"BSW scoring quirk: the failed {call} of seat {partner} (partner of the first "
+                    f"player out) was not charged in the log")
+                return True
+    report.error = f"result {report.result[0]} - {report.result[1]} differs from the logged " \
+                   f"{report.logged[0]} - {report.logged[1]}"
+    return False
+
+
+def replay_file(path: str | Path) -> list[RoundReport]:
+    """Replay every round of a file; a file that cannot be read gives one failed report."""
+    path = Path(path)
+    try:
+        log = read_tch_file(path)
+    except TchFormatError as exc:
+        return [RoundReport(path.name, 0, ok=False, complete=False, error=str(exc))]
+    except OSError as exc:
+        return [RoundReport(str(path), 0, ok=False, complete=False, error=f"cannot read: {exc.strerror}")]
+    return [replay_round(r, i, path.name) for i, r in enumerate(log.rounds, start=1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="bswtichu replay",
+        description="Replay BrettspielWelt .tch logs through the rules engine and compare results.")
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".tch log files")
+    parser.add_argument("--json", action="store_true", help="one JSON object per round")
+    args = parser.parse_args(argv)
+    reports = [r for f in args.files for r in replay_file(f)]
+    for r in reports:
+        if args.json:
+            print(json.dumps(r.to_dict(), ensure_ascii=False))
+        else:
+            print(_human_line(r))
+    complete = [r for r in reports if r.complete or r.round == 0]
+    bad = [r for r in complete if not r.ok]
+    if not args.json:
+        incomplete = len(reports) - len(complete)
+        print(f"{len(reports)} rounds in {len(args.files)} files: {len(complete) - len(bad)} ok, "
+              f"{len(bad)} failed, {incomplete} incomplete")
+    return 1 if bad else 0
+
+
+def _human_line(r: RoundReport) -> str:
+    where = f"{r.file} round {r.round}"
+    if r.error:
+        return f"{where}: FAIL {r.error}"
+    if not r.complete:
+        return f"{where}: incomplete (all {len(r.actions)} logged actions legal)"
+    quirk = f" [{'; '.join(r.notes)}]" if r.notes else ""
+    return f"{where}: ok {r.result[0]} - {r.result[1]} (logged {r.logged[0]} - {r.logged[1]}){quirk}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
