@@ -15,7 +15,7 @@ from ..engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
 )
 from ..engine.cards import DOG, DRAGON, MAHJONG, PHOENIX, Card
-from ..engine.combos import classify
+from ..engine.combos import ComboType, classify
 from ..engine.round import OVER
 from . import model
 
@@ -32,6 +32,16 @@ def bsw_order(cards, phoenix_as: int | None = None) -> tuple[Card, ...]:
             return (phoenix_as, -1)
         return (special.get(c.kind, c.rank), "jspr".index(c.suit) if c.suit else 0)
     return tuple(sorted(cards, key=key, reverse=True))
+
+
+def _play_order(action: Play) -> tuple[Card, ...]:
+    """A play's cards in log order; a full house lists its triple first, the Phoenix in its group."""
+    combo = classify(action.cards, action.phoenix_as)
+    cards = bsw_order(action.cards, combo.phoenix_as)
+    if combo.type is ComboType.FULL_HOUSE:
+        in_triple = [c for c in cards if (combo.phoenix_as if c.kind == PHOENIX else c.rank) == combo.rank]
+        cards = tuple(in_triple) + tuple(c for c in cards if c not in in_triple)
+    return cards
 
 
 def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
@@ -62,8 +72,7 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
         elif isinstance(action, Play):
             if shadow.trick_won and action.seat == shadow.leader and shadow.top_seat == action.seat:
                 entries.append(model.Pass(action.seat))  # the winner takes the trick, then leads
-            combo = classify(action.cards, action.phoenix_as)
-            entries.append(model.Play(action.seat, bsw_order(action.cards, combo.phoenix_as)))
+            entries.append(model.Play(action.seat, _play_order(action)))
         elif not isinstance(action, DeclineGrand):
             raise TypeError(f"unknown action {action!r}")
         shadow.apply(action)

@@ -104,12 +104,30 @@ def replay_round(rlog: model.RoundLog, number: int, source: str = "") -> RoundRe
         report.ok = True
         report.notes.append("incomplete round: the log ends before its Ergebnis")
         return report
+    if rnd.phase != OVER and rnd.gift_pending_seat is not None:
+        rnd = _infer_final_gift(rnd, report)
     if rnd.phase != OVER:
         report.error = f"line {rlog.result.line}: Ergebnis, but by the rules the round is not over"
         return report
     report.result = list(rnd.result.score)
     report.ok = _compare(rnd, report)
     return report
+
+
+def _infer_final_gift(rnd: Round, report: RoundReport) -> Round:
+    """A round ended on a Dragon with no Drache line: give it where the Ergebnis says."""
+    giver = rnd.gift_pending_seat
+    options = []
+    for to in ((giver + 1) % 4, (giver + 3) % 4):
+        attempt = rnd.copy()
+        attempt.apply(GiveDragon(giver, to))
+        options.append((list(attempt.result.score) == report.logged, to, attempt))
+    options.sort(key=lambda o: not o[0])
+    matched, to, chosen = options[0]
+    report.notes.append(f"no Drache line for the last trick: given to seat {to}"
+                        + (" (the one that matches the Ergebnis)" if matched else ""))
+    report.actions = list(chosen.history)
+    return chosen
 
 
 def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> Round:
@@ -175,7 +193,7 @@ def _play_options(entry: model.Play) -> list[Play]:
 
 
 def _phoenix_position_rank(cards, kind: ComboType) -> int | None:
-    """The rank BSW's high-to-low listing puts the Phoenix at (straights and stairs only)."""
+    """The rank the listing puts the Phoenix at: a hint, tried first (both are tried)."""
     cards = list(cards)
     if PHOENIX_CARD not in cards:
         return None
@@ -184,7 +202,9 @@ def _phoenix_position_rank(cards, kind: ComboType) -> int | None:
         return cards[i ^ 1].rank  # listed pair by pair: the Phoenix's pair-mate
     if kind is ComboType.STRAIGHT:
         return cards[i - 1].rank - 1 if i > 0 else cards[1].rank + 1
-    return None  # a full house does not say: both readings are tried
+    if kind is ComboType.FULL_HOUSE:  # our writer lists the triple first; BSW's files agree mostly
+        return cards[1 if i == 0 else 0].rank if i < 3 else cards[7 - i].rank
+    return None
 
 
 def _is_collection(rnd: Round, seat: int) -> bool:
@@ -208,6 +228,13 @@ def _compare(rnd: Round, report: RoundReport) -> bool:
     if report.result == report.logged:
         return True
     result = rnd.result
+    if result.double_victory is not None:
+        tournament = list(result.score)
+        tournament[result.double_victory] -= 100
+        if tournament == report.logged:
+            report.notes.append("scored as a tournament round: the double victory is worth 100")
+            report.result = tournament
+            return True
     if result.double_victory is None:
         first = result.finish_order[0]
         partner = partner_of(first)
