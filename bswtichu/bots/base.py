@@ -1,0 +1,59 @@
+"""The computer-player interface: what a driver (the server or the headless runner) calls.
+
+A bot plays one seat of a round and knows only what that seat may know: the
+seat's `RoundView`, its legal actions, and the events the seat was told
+(public ones and those ``private_to`` it).  It never sees a `Round`.
+
+A driver, for each round:
+
+1. ``bot.begin_round(seat)`` when the round is dealt (in a tournament the
+   seat may change between rounds);
+2. ``bot.observe(event)`` for every event the seat may see, in order;
+3. whenever ``must_act(view)`` is true for the seat, ``bot.choose(view, legal)``
+   and apply the returned action;
+4. at other moments it may offer ``bot.interrupt(view, legal)``: the bot
+   returns an out-of-turn action (a bomb, a Tichu call) or None.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Sequence
+
+from ..engine import Action, Event, RoundView
+from ..engine.round import EXCHANGE, GRAND, PLAY
+
+
+def must_act(view: RoundView) -> bool:
+    """Whether the round waits for this view's seat: its Grand Tichu decision, its exchange, its turn."""
+    seat = view.seat
+    if view.phase == GRAND:
+        return not view.grand_decided[seat]
+    if view.phase == EXCHANGE:
+        return not view.exchange_submitted[seat]
+    return view.phase == PLAY and view.turn == seat
+
+
+class Bot:
+    """Base of the computer players; subclasses decide in `choose` (and may `interrupt`)."""
+
+    level = "bot"
+
+    def __init__(self, seat: int, rng: Random):
+        self.seat = seat
+        self.rng = rng
+
+    def begin_round(self, seat: int) -> None:
+        """A new round is dealt and the bot sits at ``seat``; forget the last round."""
+        self.seat = seat
+
+    def observe(self, event: Event) -> None:
+        """An event this seat may see (public, or private to it)."""
+
+    def choose(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        """The action to take now that the round waits for this seat (``must_act(view)``)."""
+        raise NotImplementedError
+
+    def interrupt(self, view: RoundView, legal: Sequence[Action]) -> Action | None:
+        """An action to take although the round does not wait for this seat, or None."""
+        return None

@@ -1,0 +1,302 @@
+"""The `basic` level: a sensible beginner.
+
+Every play is judged by the hand it leaves (`handeval`): the bot plays what
+makes its remaining hand cheapest to play out, leads low, keeps its high
+cards and bombs for when they matter, lets its partner's tricks stand, and
+calls Tichu only with a hand that needs few tricks.  Ties are broken with the
+injected random generator, so a seed fixes every decision.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Sequence
+
+from ..engine import (
+    DECK, Action, Card, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass,
+    Play, RoundView,
+)
+from ..engine.cards import cards_of, mask_of
+from ..engine.events import Event, Played
+from .base import Bot
+from .handeval import combo_count, hand_cost, shape_of
+
+#: Call Tichu when the 14 cards cost at most this much to play out (see handeval).
+TICHU_MAX_COST = 18.0
+#: Call Grand Tichu when the first 8 cards score at least this (see `grand_strength`).
+GRAND_MIN_STRENGTH = 9.0
+#: How much worse a follow may leave the hand and still be played: normally, and under pressure.
+FOLLOW_THRESHOLD = -3.0
+FOLLOW_THRESHOLD_PRESSED = 3.0
+#: An opponent with this few cards is about to go out.
+DANGER_CARDS = 3
+#: An opponent who called Tichu and holds this few cards is worth a bomb.
+TICHU_DANGER_CARDS = 7
+
+
+def is_bomb_play(play: Play) -> bool:
+    """Four of a kind, or five or more natural cards of one suit (only a straight flush can be that)."""
+    cards = play.cards
+    if not all(c.is_natural for c in cards):
+        return False
+    if len(cards) == 4:
+        return len({c.rank for c in cards}) == 1
+    return len(cards) >= 5 and len({c.suit for c in cards}) == 1
+
+
+def single_strength(c: Card) -> float:
+    """How high a card stands as a single: the Phoenix just below the Dragon."""
+    if c.kind == "PH":
+        return 14.5
+    return float(c.rank)
+
+
+def grand_strength(cards: Sequence[Card]) -> float:
+    """Score of the first 8 cards for Grand Tichu: the Dragon, the Phoenix, Aces, Kings and bombs."""
+    worth = {"DR": 3.5, "PH": 3.0}
+    score = 0.0
+    for c in cards:
+        if c.is_natural:
+            score += {14: 2.0, 13: 0.75}.get(c.rank, 0.0)
+        else:
+            score += worth.get(c.kind, 0.0)
+    return score + 4.0 * len(shape_of(cards).bombs)
+
+
+def bomb_order(play: Play) -> tuple:
+    """Straight flushes above fours of a kind, longer ones above shorter, then by rank."""
+    ranks = [c.rank for c in play.cards]
+    return (len(ranks) >= 5, len(ranks), max(ranks))
+
+
+class BasicBot(Bot):
+    level = "basic"
+
+    def __init__(self, seat: int, rng: Random):
+        super().__init__(seat, rng)
+        self.begin_round(seat)
+
+    def begin_round(self, seat: int) -> None:
+        super().begin_round(seat)
+        self.seen: set[Card] = set()  # cards played in public this round
+        self.given_to_partner: Card | None = None
+        self.tichu_considered = False
+        self._costs: dict[int, float] = {}
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, Played):
+            self.seen |= event.combo.cards
+
+    # ------------------------------------------------------------------ the decisions
+
+    def choose(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        if view.phase == "grand":
+            return self._grand(view)
+        if view.phase == "exchange":
+            return self._exchange(view)
+        if not self.tichu_considered and CallTichu(self.seat) in legal:
+            self.tichu_considered = True
+            if self._wants_tichu(view):
+                return CallTichu(self.seat)
+        if view.need == "wish":
+            return self._wish(view)
+        if view.need == "give":
+            return self._give(view)
+        if view.need == "lead":
+            return self._lead(view, legal)
+        return self._follow(view, legal)
+
+    def interrupt(self, view: RoundView, legal: Sequence[Action]) -> Action | None:
+        """Bomb out of turn only to stop an opponent's trick that matters (see `_bomb_worth_it`)."""
+        bombs = [a for a in legal if isinstance(a, Play)]
+        if not bombs or view.top is None or not self._bomb_worth_it(view, bombs):
+            return None
+        return min(bombs, key=bomb_order)
+
+    # ------------------------------------------------------------------ calls
+
+    def _grand(self, view: RoundView) -> Action:
+        partner_called = view.calls[self.partner] is not None
+        if not partner_called and grand_strength(view.hand) >= GRAND_MIN_STRENGTH:
+            return CallGrand(self.seat)
+        return DeclineGrand(self.seat)
+
+    def _wants_tichu(self, view: RoundView) -> bool:
+        if view.calls[self.partner] is not None or len(view.hand) != 14:
+            return False
+        return self._cost(mask_of(view.hand)) <= TICHU_MAX_COST
+
+    # ------------------------------------------------------------------ exchange
+
+    def _exchange(self, view: RoundView) -> Exchange:
+        """Opponents get the cards the hand misses least, the partner a high card we can spare."""
+        hand = list(view.hand)
+        bomb_cards = shape_of(hand).bomb_cards
+        keep = set(hand)
+        to_opponents = []
+        for _ in range(2):
+            base = self._cost(mask_of(keep))
+            options = [c for c in keep if c.kind not in ("PH", "DR")]
+            pick = min(options, key=lambda c: (c in bomb_cards,
+                                               self._cost(mask_of(keep - {c})) - base + 0.3 * c.points,
+                                               c.sort_key()))
+            to_opponents.append(pick)
+            keep.discard(pick)
+        to_partner = self._card_for_partner(view, keep, bomb_cards)
+        low, high = sorted(to_opponents, key=lambda c: c.sort_key())
+        self.given_to_partner = to_partner
+        return Exchange(self.seat, (low, to_partner, high))
+
+    def _card_for_partner(self, view: RoundView, keep: set[Card], bomb_cards: frozenset) -> Card:
+        base = self._cost(mask_of(keep))
+
+        def loss(c: Card) -> float:
+            return self._cost(mask_of(keep - {c})) - base
+
+        if view.calls[self.partner] == "grand":
+            options = [c for c in keep if c not in bomb_cards and c.kind != "DG"]
+            return max(options, key=lambda c: (single_strength(c) if c.kind != "DR" else 16.0,
+                                               -loss(c), c.sort_key()))
+        options = [c for c in keep if c.is_natural and c not in bomb_cards] or [
+            c for c in keep if c.kind not in ("PH", "DR")]
+        if view.calls[self.seat] == "grand":
+            return min(options, key=lambda c: (loss(c), c.sort_key()))
+        return max(options, key=lambda c: (c.rank - 0.5 * max(0.0, loss(c) + 5.0), c.sort_key()))
+
+    # ------------------------------------------------------------------ play
+
+    def _wish(self, view: RoundView) -> MakeWish:
+        """The highest rank we lack, that our partner did not get from us, and that is still out."""
+        held = {c.rank for c in view.hand if c.is_natural}
+        gone = self.seen | set(view.hand)
+        for rank in range(14, 1, -1):
+            if rank in held or (self.given_to_partner and self.given_to_partner.rank == rank):
+                continue
+            if any(c.is_natural and c.rank == rank and c not in gone for c in DECK):
+                return MakeWish(self.seat, rank)
+        return MakeWish(self.seat, None)
+
+    def _give(self, view: RoundView) -> GiveDragon:
+        """The opponent most likely to finish last, whose pile then goes to the first one out."""
+        def worse_placed(opponent: int) -> tuple:
+            active = opponent not in view.finish_order
+            return (active, not view.calls[opponent], view.hand_counts[opponent], -opponent)
+        target = max(self.opponents, key=worse_placed)
+        return GiveDragon(self.seat, target)
+
+    def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
+        options = [p for p in plays if not is_bomb_play(p)] or plays
+        hand_mask = mask_of(view.hand)
+        base = self._cost(hand_mask)
+        opponent_on_one = any(view.hand_counts[o] == 1 for o in self.opponents
+                              if o not in view.finish_order)
+        partner_in = self.partner not in view.finish_order
+
+        def score(play: Play) -> float:
+            rest = hand_mask & ~mask_of(play.cards)
+            value = self._cost(rest) - base - 0.4 * (len(play.cards) - 1)
+            if len(play.cards) == 1:
+                (c,) = play.cards
+                if c.kind == "DG":
+                    if partner_in and view.calls[self.partner]:
+                        value -= 15.0  # hand the lead to the partner who called
+                    elif not partner_in:
+                        value += 5.0
+                elif opponent_on_one:
+                    value += 20.0 - single_strength(c)
+                if rest and self._is_boss(c, view) and combo_count(shape_of(cards_of(rest))) <= 1:
+                    value -= 30.0  # win this trick, then lead out
+            return value
+
+        return self._best(options, score)
+
+    def _follow(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
+        can_pass = Pass(self.seat) in legal
+        hand_mask = mask_of(view.hand)
+        partner_tichu_alive = (view.calls[self.partner] is not None and not view.finish_order)
+        going_out = [p for p in plays if len(p.cards) == len(view.hand)]
+        if going_out and not partner_tichu_alive:
+            return min(going_out, key=is_bomb_play)
+        if can_pass and view.top_seat == self.partner:
+            return Pass(self.seat)
+        base = self._cost(hand_mask)
+
+        def score(play: Play) -> float:
+            return self._cost(hand_mask & ~mask_of(play.cards)) - base
+
+        normal = [p for p in plays if not is_bomb_play(p)]
+        bombs = [p for p in plays if is_bomb_play(p)]
+        if not can_pass:
+            return self._best(normal or plays, score)
+        if normal:
+            pick = self._best(normal, score)
+            if score(pick) <= self._follow_threshold(view):
+                return pick
+        if bombs and self._bomb_worth_it(view, bombs):
+            return min(bombs, key=bomb_order)
+        return Pass(self.seat)
+
+    # ------------------------------------------------------------------ judgement
+
+    def _follow_threshold(self, view: RoundView) -> float:
+        """Fight harder when an opponent is close to going out, has called, or the trick is rich."""
+        pressed = any(o not in view.finish_order and (view.hand_counts[o] <= DANGER_CARDS
+                                                       or (view.calls[o] and not view.finish_order))
+                      for o in self.opponents)
+        if pressed or view.calls[self.seat] or self._trick_points(view) >= 20:
+            return FOLLOW_THRESHOLD_PRESSED
+        return FOLLOW_THRESHOLD
+
+    def _bomb_worth_it(self, view: RoundView, bombs: Sequence[Play]) -> bool:
+        """Bomb an opponent's trick if he is about to go out, his Tichu is near, it is rich, or we go out."""
+        owner = view.top_seat
+        if owner is None or owner % 2 == self.seat % 2:
+            return False
+        owner_in = owner not in view.finish_order
+        if owner_in and view.hand_counts[owner] <= DANGER_CARDS:
+            return True
+        if owner_in and view.calls[owner] and not view.finish_order \
+                and view.hand_counts[owner] <= TICHU_DANGER_CARDS:
+            return True
+        if self._trick_points(view) >= 25:
+            return True
+        hand_mask = mask_of(view.hand)
+        lowest = min(bombs, key=bomb_order)
+        rest = hand_mask & ~mask_of(lowest.cards)
+        return combo_count(shape_of(cards_of(rest))) <= 1
+
+    def _is_boss(self, c: Card, view: RoundView) -> bool:
+        """Whether no card still out can beat this single (bombs aside)."""
+        if c.kind == "DR":
+            return True
+        gone = self.seen | set(view.hand)
+        out = [d for d in DECK if d not in gone]
+        if c.kind == "PH":
+            return all(d.kind != "DR" for d in out)
+        return all(d.kind not in ("DR", "PH") and not (d.is_natural and d.rank > c.rank) for d in out)
+
+    @staticmethod
+    def _trick_points(view: RoundView) -> int:
+        return sum(c.points for _, combo in view.trick for c in combo.cards)
+
+    def _best(self, options: Sequence[Play], score) -> Play:
+        """The lowest-scoring option; equal scores are split by the random generator."""
+        scored = [(round(score(p), 6), p) for p in options]
+        low = min(s for s, _ in scored)
+        return self.rng.choice([p for s, p in scored if s == low])
+
+    def _cost(self, mask: int) -> float:
+        cost = self._costs.get(mask)
+        if cost is None:
+            cost = self._costs[mask] = hand_cost(cards_of(mask))
+        return cost
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def opponents(self) -> tuple[int, int]:
+        return ((self.seat + 1) % 4, (self.seat + 3) % 4)
