@@ -1,0 +1,134 @@
+"""The ``bswtichu`` command: run the server, or hand over to the replay and match tools."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+
+from bswtichu import __version__
+from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config
+
+log = Logger()
+
+# subcommand -> module whose main(argv) does the work (imported only when used)
+DELEGATES = {
+    "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
+    "match": ("bswtichu.bots.match", "let bots play matches against each other"),
+}
+
+# command-line flag -> (ServerConfig field, type, metavar, help)
+SERVE_FLAGS = {
+    "--telnet": ("telnet_endpoint", str, "ENDPOINT", "telnet port, e.g. tcp:4242:interface=127.0.0.1"),
+    "--line": ("line_endpoint", str, "ENDPOINT", "bot line port, e.g. tcp:4243:interface=127.0.0.1"),
+    "--max-line-length": ("max_line_length", int, "BYTES", "longest accepted input line"),
+    "--flood-rate": ("flood_rate", float, "N", "lines per second a client may send"),
+    "--flood-burst": ("flood_burst", int, "N", "lines a client may send at once"),
+    "--idle-timeout": ("idle_timeout", float, "SECONDS", "hang up after this long without input (0: never)"),
+    "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
+    "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),
+    "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
+}
+
+
+def _serve_options() -> argparse.ArgumentParser:
+    """The serve flags, shared by ``bswtichu`` and ``bswtichu serve``.
+
+    Defaults are SUPPRESS so a flag given before the subcommand is not reset by it.
+    """
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help=f"ini file to read (default: {DEFAULT_CONFIG_PATH} if it exists, else built-in defaults)",
+    )
+    for flag, (_, kind, metavar, text) in SERVE_FLAGS.items():
+        options.add_argument(flag, type=kind, default=argparse.SUPPRESS, metavar=metavar, help=text)
+    return options
+
+
+def build_parser() -> argparse.ArgumentParser:
+    serve_options = _serve_options()
+    parser = argparse.ArgumentParser(
+        prog="bswtichu",
+        description="A BrettspielWelt-style Tichu server. Without a subcommand it serves:"
+        " people connect with telnet to the telnet port, bots to the line port"
+        " (see docs/PROTOCOL.md).",
+        parents=[serve_options],
+        epilog="examples: bswtichu | bswtichu --telnet tcp:4000 --line tcp:4001 |"
+        " bswtichu replay --help | bswtichu match --help",
+    )
+    parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser(
+        "serve", parents=[serve_options], help="run the server (the default)",
+        description="Run the server until Ctrl-C or SIGTERM.",
+    )
+    for name, (_, text) in DELEGATES.items():
+        delegate = commands.add_parser(name, help=text, add_help=False)
+        delegate.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    """The config file's settings with the command-line flags on top."""
+    config = load_config(getattr(args, "config", None))
+    changes = {
+        field: getattr(args, flag[2:].replace("-", "_"))
+        for flag, (field, _, _, _) in SERVE_FLAGS.items()
+        if hasattr(args, flag[2:].replace("-", "_"))
+    }
+    return config.replace(**changes) if changes else config
+
+
+def run_delegate(name: str, argv: list[str]) -> int:
+    """Import the subcommand's module only now, and run its main(argv)."""
+    module_name = DELEGATES[name][0]
+    try:
+        module = importlib.import_module(module_name)
+        entry = module.main
+    except (ImportError, AttributeError) as e:
+        print(f"bswtichu {name}: not available ({module_name}: {e})", file=sys.stderr)
+        return 2
+    result = entry(argv)
+    return result if isinstance(result, int) else 0
+
+
+async def serve(reactor, config: ServerConfig) -> None:
+    """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
+    from bswtichu.server.service import makeService
+
+    service = makeService(config, reactor)
+    try:
+        service.startService()
+        await service.whenListening()
+    except Exception as e:
+        log.critical("bswtichu cannot start: {error}", error=e)
+        await service.stopService()
+        raise SystemExit(1)
+    reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
+    log.info("bswtichu {version} is serving; Ctrl-C stops it", version=__version__)
+    await Deferred()  # never fires: react ends when the reactor is stopped
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in DELEGATES:
+        # everything after the subcommand belongs to it, flags and --help included
+        return run_delegate(args_list[0], args_list[1:])
+    args = build_parser().parse_args(args_list)
+    try:
+        config = config_from(args)
+    except ConfigError as e:
+        print(f"bswtichu: {e}", file=sys.stderr)
+        return 2
+    from twisted.internet import task
+
+    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    task.react(serve, [config])
+    return 0  # not reached: react exits

@@ -1,0 +1,1 @@
+"""The bswtichu server: connections, lobby, tables. The rules live in bswtichu.engine."""

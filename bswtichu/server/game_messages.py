@@ -1,0 +1,257 @@
+"""Engine events and views as messages for the table: who played what, whose turn, the score.
+
+Seats in every message are 1..4, as people count them; cards are in the
+notation of rules.md R2.4.  A message is built for one recipient (``viewer``,
+an engine seat 0..3, or None for a spectator) so it can say "you".  Nothing
+here decides who may see what: the table sends an event only to the seats
+the engine allows (`Event.private_to`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bswtichu.engine import (
+    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
+    format_cards, rank_text,
+)
+from bswtichu.engine import events as ev
+from bswtichu.engine.combos import Combo
+from bswtichu.engine.round import RoundResult, RoundView
+from bswtichu.server.messages import Message
+
+NEED_TEXT = {
+    "lead": "lead: /play CARDS",
+    "follow": "play higher (/play CARDS), /bomben CARDS or /pass",
+    "wish": "make the wish: /wish RANK or /wish none",
+    "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
+}
+EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
+
+
+def combo_fields(combo: Combo) -> dict[str, Any]:
+    return {"type": combo.type.value, "cards": [c.text for c in combo.sorted_cards()],
+            "rank": combo.rank, "phoenix_as": combo.phoenix_as, "text": combo.describe()}
+
+
+class GameTexts:
+    """Builds messages about one table's game; ``names`` are the players in seat order."""
+
+    def __init__(self, table: int, names: Sequence[str]):
+        self.table = table
+        self.names = list(names)
+
+    def who(self, seat: int, viewer: int | None) -> str:
+        return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
+
+    def _msg(self, keyword: str, fields: dict, text: str) -> Message:
+        return Message(keyword, {"table": self.table, **fields}, text)
+
+    # ------------------------------------------------------------------ events
+
+    def event(self, event: ev.Event, viewer: int | None) -> Message | None:
+        """The message for one engine event, as ``viewer`` should read it."""
+        handler = getattr(self, "_on_" + type(event).__name__, None)
+        return handler(event, viewer) if handler else None
+
+    def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
+        n = len(e.cards)
+        what = {8: "Your first 8 cards", 6: "Your last 6 cards", 14: "Your 14 cards"}.get(n, "Your cards")
+        return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
+                         f"{what}: {format_cards(e.cards)}")
+
+    def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
+        text = {
+            "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
+            "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
+            "play": "The exchange is done; play begins.",
+        }[e.phase]
+        return self._msg("PHASE", {"phase": e.phase}, text)
+
+    def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
+        if e.called:
+            return None  # the TichuCalled event that follows says it
+        text = f"{self.who(e.seat, viewer).capitalize()} declined Grand Tichu."
+        return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                           "called": False}, text)
+
+    def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
+        call = "Grand Tichu" if e.grand else "Tichu"
+        return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
+                         f"{self.who(e.seat, viewer).capitalize()} called {call}!")
+
+    def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
+        return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
+                         f"{self.who(e.seat, viewer).capitalize()} passed three cards.")
+
+    def _on_CardsReceived(self, e: ev.CardsReceived, viewer):
+        parts = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
+        return self._msg("RECEIVED", {"seat": e.seat + 1,
+                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())}},
+                         "You received: " + ", ".join(parts) + ".")
+
+    def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
+        if e.seat == viewer:
+            text = f"Your turn: {NEED_TEXT[e.need]}."
+        else:
+            doing = {"lead": "lead", "follow": "play", "wish": "make the wish",
+                     "give": "give the Dragon trick"}[e.need]
+            text = f"{self.who(e.seat, viewer).capitalize()} to {doing}."
+        return self._msg("TURN", {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}, text)
+
+    def _on_Played(self, e: ev.Played, viewer):
+        bomb = "BOMB! " if e.combo.is_bomb else ""
+        how = " out of turn" if e.out_of_turn else ""
+        text = (f"{bomb}{self.who(e.seat, viewer).capitalize()} played{how}: {e.combo.describe()}"
+                f" [{format_cards(e.combo.cards)}] ({e.cards_left} cards left).")
+        return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                    "combo": combo_fields(e.combo), "out_of_turn": e.out_of_turn,
+                                    "cards_left": e.cards_left}, text)
+
+    def _on_Passed(self, e: ev.Passed, viewer):
+        return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
+                         f"{self.who(e.seat, viewer).capitalize()} passed.")
+
+    def _on_WishMade(self, e: ev.WishMade, viewer):
+        wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
+        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                  "rank": None if e.rank is None else rank_text(e.rank)},
+                         f"{self.who(e.seat, viewer).capitalize()} made {wished}.")
+
+    def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
+        return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
+                         f"The wish for {rank_text(e.rank)} is fulfilled.")
+
+    def _on_TrickWon(self, e: ev.TrickWon, viewer):
+        text = (f"{self.who(e.seat, viewer).capitalize()} won the trick (bombs may still come);"
+                f" {self.who(e.leader, viewer)} to lead next.")
+        return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                       "leader": e.leader + 1}, text)
+
+    def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
+        return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
+                         f"{self.who(e.to, viewer).capitalize()} took the trick ({e.points} points).")
+
+    def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
+        return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
+                         f"{self.who(e.seat, viewer).capitalize()} gave the Dragon trick to "
+                         f"{self.who(e.to, viewer)} ({e.points} points).")
+
+    def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
+        place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
+        return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
+                         f"{self.who(e.seat, viewer).capitalize()} went out {place}.")
+
+    def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
+        return self.round_result(e.result)
+
+    def _on_SeatingChanged(self, e: ev.SeatingChanged, viewer):
+        names = list(e.players)
+        seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
+        return Message("SEATING", {"table": self.table, "seats": names},
+                       f"Seating for this round: {seating}. Partners: {names[0]} + {names[2]}"
+                       f" against {names[1]} + {names[3]}.")
+
+    def _on_RoundScored(self, e: ev.RoundScored, viewer):
+        return None  # the table reports the standings with the game's own context
+
+    def _on_GameOver(self, e: ev.GameOver, viewer):
+        return None  # likewise: the table adds the log number
+
+    def round_result(self, result: RoundResult) -> Message:
+        score = result.score
+        order = ", ".join(self.names[s] for s in result.finish_order)
+        if result.double_victory is not None:
+            a, b = self.names[result.double_victory], self.names[result.double_victory + 2]
+            how = f"Double victory for {a} + {b}!"
+        else:
+            how = f"Order out: {order}."
+        calls = [f"{self.names[s]} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
+                 for s, c in enumerate(result.calls) if c]
+        text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
+                + (f"; calls: {', '.join(calls)}" if calls else "")
+                + f". Round score: {self.names[0]} + {self.names[2]} {score[0]},"
+                  f" {self.names[1]} + {self.names[3]} {score[1]}.")
+        return self._msg("ROUND_END", {
+            "finish_order": [s + 1 for s in result.finish_order],
+            "double_victory": None if result.double_victory is None else [result.double_victory + 1,
+                                                                          result.double_victory + 3],
+            "card_points": list(result.card_points), "call_points": list(result.call_points),
+            "calls": list(result.calls), "score": list(score)}, text)
+
+    # ------------------------------------------------------------------ views
+
+    def hand(self, view: RoundView) -> Message:
+        cards = view.hand or ()
+        return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
+                         f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
+
+    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict) -> Message:
+        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
+        for seat, name in enumerate(self.names):
+            marks = []
+            if view.calls[seat]:
+                marks.append(view.calls[seat].upper())
+            if seat in view.finish_order:
+                marks.append(f"out {view.finish_order.index(seat) + 1}.")
+            if view.turn == seat:
+                marks.append(f"<- {view.need}")
+            you = " (you)" if seat == view.seat else ""
+            lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
+                         f"{' ' + ' '.join(marks) if marks else ''}")
+        if view.top is not None:
+            won = " (won, bombs may still come)" if view.trick_won else ""
+            lines.append(f"  On the table: {view.top.describe()} [{format_cards(view.top.cards)}]"
+                         f" by {self.names[view.top_seat]}{won}.")
+        elif view.phase == "play":
+            lines.append("  The table is empty.")
+        if view.wish is not None:
+            lines.append(f"  Wish: {rank_text(view.wish)}.")
+        lines.append(f"  {totals_text}")
+        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals}
+        if view.seat is not None:
+            fields["seat"] = view.seat + 1
+        fields["turn"] = None if view.turn is None else view.turn + 1
+        fields["top_seat"] = None if view.top_seat is None else view.top_seat + 1
+        fields["finish_order"] = [s + 1 for s in view.finish_order]
+        fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
+        fields["wish"] = None if view.wish is None else rank_text(view.wish)
+        return self._msg("TABLE", fields, "\n".join(lines))
+
+    def legal(self, seat: int, actions: list[Action]) -> Message:
+        """The seat's legal actions as the commands that take them."""
+        commands = []
+        exchange = False
+        for action in actions:
+            if isinstance(action, Exchange):
+                exchange = True
+                continue
+            commands.append(command_for(action, self.names))
+        if exchange:
+            commands.append("/schupf C1 C2 C3")
+        if not commands:
+            text = "Nothing to do right now."
+        else:
+            text = f"Legal now ({len(commands)}): " + " | ".join(commands)
+        return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
+
+
+def command_for(action: Action, names: Sequence[str]) -> str:
+    """The command line that takes ``action`` (what /legal lists)."""
+    if isinstance(action, Play):
+        return "/play " + action.notation()[len("play "):]
+    if isinstance(action, Pass):
+        return "/pass"
+    if isinstance(action, CallTichu):
+        return "/tichu"
+    if isinstance(action, CallGrand):
+        return "/grand"
+    if isinstance(action, DeclineGrand):
+        return "/nogrand"
+    if isinstance(action, MakeWish):
+        return "/wish " + ("none" if action.rank is None else rank_text(action.rank))
+    if isinstance(action, GiveDragon):
+        return f"/give {action.to + 1}"
+    if isinstance(action, Exchange):
+        return "/schupf " + " ".join(c.text for c in action.cards)
+    raise TypeError(f"unknown action {action!r}")

@@ -1,0 +1,253 @@
+"""The lobby: who is online, names, chat, private messages, and the command set.
+
+``Lobby`` is the server's domain root (the realm, in twisted.words terms). The
+net layer calls ``connect``, ``receive`` and ``disconnect``; everything a client
+is told goes out as ``Message`` values through its ``Session``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from bswtichu import __version__
+from bswtichu.config import ServerConfig
+from bswtichu.server import messages
+from bswtichu.server.commands import Command, CommandRegistry, help_command, usage_error
+from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.render import MODES
+from bswtichu.server.session import Connection, Session
+from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.table_commands import table_commands
+
+SERVER_NAME = "bswtichu"
+NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
+NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
+
+
+class Lobby:
+    """Everyone connected, the tables, and the commands they may use."""
+
+    log = Logger()
+
+    def __init__(
+        self,
+        clock: IReactorTime,
+        config: ServerConfig | None = None,
+        game_factory: GameFactory | None = None,
+    ) -> None:
+        self.clock = clock
+        self.config = config or ServerConfig()
+        self._sessions: list[Session] = []
+        self._by_nick: dict[str, Session] = {}
+        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
+        self.commands = CommandRegistry()
+        self.commands.register(help_command(self.commands))
+        for command in self._lobby_commands():
+            self.commands.register(command)
+        for command in table_commands(self.tables):
+            self.commands.register(command)
+
+    # -- the net layer's entry points ---------------------------------------
+
+    def connect(self, connection: Connection, peer: str = "") -> Session:
+        session = Session(connection, peer)
+        self._sessions.append(session)
+        config = self.config
+        session.send(
+            messages.welcome(
+                SERVER_NAME,
+                __version__,
+                config.max_line_length,
+                config.flood_rate,
+                config.flood_burst,
+                config.idle_timeout,
+            )
+        )
+        return session
+
+    def receive(self, session: Session, line: str) -> None:
+        """Handle one input line: a command, or chat. Never raises."""
+        line = line.strip()
+        if not line or session not in self._sessions:
+            return
+        try:
+            if line.startswith("//"):
+                self.chat(session, line[1:])
+            elif line.startswith("/"):
+                self.commands.dispatch(session, line)
+            else:
+                self.chat(session, line)
+        except Refusal as refusal:
+            session.send(messages.refused(refusal))
+        except Exception:
+            self.log.failure("error handling {line!r} from {session!r}", line=line, session=session)
+            session.send(
+                messages.error("internal", "internal error; the server logged it, please try again")
+            )
+
+    def disconnect(self, session: Session) -> None:
+        """The client is gone: free his name, hold his seat, drop him as spectator."""
+        if session not in self._sessions:
+            return
+        self._sessions.remove(session)
+        session.closed = True
+        if session.nick is None:
+            return
+        del self._by_nick[session.nick.casefold()]
+        if session.table is not None:
+            table, session.table = session.table, None
+            table.disconnect(session.nick)
+
+    def shutdown(self, reason: str) -> None:
+        """Say goodbye to everyone and hang up (the server is stopping)."""
+        for session in list(self._sessions):
+            session.send(messages.bye("shutdown", f"The server is stopping: {reason}."))
+            session.close()
+        self.tables.close_all()
+
+    # -- finding and telling people -----------------------------------------
+
+    def find(self, nick: str) -> Session | None:
+        return self._by_nick.get(nick.casefold())
+
+    def deliver(self, nick: str, message: Message) -> None:
+        """Send ``message`` to the client called ``nick``, if he is online."""
+        session = self.find(nick)
+        if session is not None:
+            session.send(message)
+
+    def online(self) -> list[Session]:
+        """Named sessions, by name."""
+        return sorted(self._by_nick.values(), key=lambda s: s.nick.casefold())
+
+    def chat(self, session: Session, text: str) -> None:
+        """Chat goes to the room the speaker is in: his table, or the lobby."""
+        if session.nick is None:
+            raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
+        table = session.table
+        if table is not None:
+            table.tell_all(messages.chat(table.number, session.nick, text))
+            return
+        message = messages.chat(None, session.nick, text)
+        for listener in self.online():
+            if listener.table is None:
+                listener.send(message)
+
+    # -- lobby commands -----------------------------------------------------
+
+    def _lobby_commands(self) -> list[Command]:
+        return [
+            Command(
+                key="nick",
+                german="name",
+                usage="/nick NAME",
+                summary="choose your name",
+                help=f"Sets your name: {NICK_RULE}. Names are unique, ignoring case."
+                " You cannot change it while you sit at or watch a table.",
+                handler=self._nick,
+                needs_nick=False,
+            ),
+            Command(
+                key="who",
+                german="wer",
+                usage="/who",
+                summary="who is online, and where",
+                help="Lists everyone with a name: in the lobby, at a table (seat), or watching.",
+                handler=self._who,
+            ),
+            Command(
+                key="msg",
+                aliases=("tell",),
+                usage="/msg NAME TEXT",
+                summary="a private message to one person",
+                help="Sends TEXT to NAME only, wherever they are; you get an echo.",
+                handler=self._msg,
+            ),
+            Command(
+                key="mode",
+                german="modus",
+                usage="/mode [human|machine]",
+                summary="readable text, or one JSON line per message",
+                help="human (the default): sentences for people. machine: every message is"
+                " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md."
+                " Without an argument, shows the current mode.",
+                handler=self._mode,
+                needs_nick=False,
+            ),
+            Command(
+                key="quit",
+                german="ende",
+                aliases=("exit", "bye"),
+                usage="/quit",
+                summary="disconnect (a seat at a table stays held for you)",
+                help="Says goodbye and hangs up. Your seat stays held: come back with the same"
+                " name and /join TABLE SEAT.",
+                handler=self._quit,
+                needs_nick=False,
+            ),
+        ]
+
+    def _nick(self, session: Session, args: str) -> None:
+        if not args or " " in args:
+            raise usage_error("/nick NAME", f"a name is {NICK_RULE}")
+        name = args
+        if not NICK_PATTERN.match(name):
+            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
+        if session.table is not None:
+            raise Refusal(
+                "at_table", f"you are at table {session.table.number}; /leave it before renaming"
+            )
+        holder = self.find(name)
+        if holder is not None and holder is not session:
+            raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+        previous = session.nick
+        if previous is not None:
+            del self._by_nick[previous.casefold()]
+        session.nick = name
+        self._by_nick[name.casefold()] = session
+        session.send(messages.nick(name, previous))
+        held = self.tables.held_seat(name)
+        if held is not None:
+            table, seat = held
+            session.send(messages.seat_held(table.number, seat))
+
+    def _who(self, session: Session, args: str) -> None:
+        users = []
+        for other in self.online():
+            table = other.table
+            seat = table.seat_of(other.nick) if table is not None else None
+            users.append(
+                {
+                    "nick": other.nick,
+                    "table": table.number if table is not None else None,
+                    "seat": seat,
+                    "watching": table is not None and seat is None,
+                }
+            )
+        session.send(messages.who(users))
+
+    def _msg(self, session: Session, args: str) -> None:
+        name, _, text = args.partition(" ")
+        text = text.strip()
+        if not name or not text:
+            raise usage_error("/msg NAME TEXT")
+        recipient = self.find(name)
+        if recipient is None:
+            raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
+        recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
+        if recipient is not session:
+            session.send(messages.private(session.nick, recipient.nick, text, echo=True))
+
+    def _mode(self, session: Session, args: str) -> None:
+        if args and args.lower() not in MODES:
+            raise usage_error("/mode [human|machine]", f"no mode {args!r}")
+        if args:
+            session.mode = args.lower()
+        session.send(messages.mode(session.mode))
+
+    def _quit(self, session: Session, args: str) -> None:
+        session.send(messages.bye("quit", "Goodbye."))
+        session.close()

@@ -1,0 +1,306 @@
+"""What the server tells clients, as values: a keyword, plain-data fields, a sentence.
+
+The domain (lobby, tables, later the game) builds these; ``render`` turns them into
+text for people or into one ``KEYWORD {json}`` line for machines. Nothing here
+knows about bytes or connections. Every keyword and field is documented in
+docs/PROTOCOL.md; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One thing to tell a client.
+
+    ``fields`` must be JSON-serialisable plain data; ``text`` is the sentence a
+    person reads (it may span several lines, e.g. a help listing).
+    """
+
+    keyword: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not KEYWORD_PATTERN.match(self.keyword):
+            raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+
+
+class Refusal(Exception):
+    """A request that cannot be done, with a stable code and a sentence saying why.
+
+    Raised by command handlers and domain objects before they change anything;
+    the dispatcher turns it into exactly one ERROR message to the requester.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error(code: str, message: str) -> Message:
+    return Message("ERROR", {"code": code, "message": message}, f"error: {message}")
+
+
+def refused(refusal: Refusal) -> Message:
+    return error(refusal.code, refusal.message)
+
+
+# -- connection and lobby ---------------------------------------------------
+
+
+def welcome(
+    server: str,
+    version: str,
+    max_line_length: int,
+    flood_rate: float,
+    flood_burst: int,
+    idle_timeout: float,
+) -> Message:
+    idle = (
+        f"you are disconnected after {_duration(idle_timeout)} without input"
+        if idle_timeout
+        else "no idle timeout"
+    )
+    text = (
+        f"Welcome to {server} {version}, a Tichu server in the style of BrettspielWelt.\n"
+        "Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you"
+        " down, /start begins once four are seated. /help lists all commands.\n"
+        "Bots: /mode machine makes every message one line KEYWORD {json}.\n"
+        f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
+        f" second (bursts of {flood_burst}); {idle}."
+    )
+    return Message(
+        "WELCOME",
+        {
+            "server": server,
+            "version": version,
+            "max_line_length": max_line_length,
+            "flood_rate": flood_rate,
+            "flood_burst": flood_burst,
+            "idle_timeout": idle_timeout,
+        },
+        text,
+    )
+
+
+def mode(name: str) -> Message:
+    if name == "machine":
+        text = "Mode: machine. Every message is now one line: KEYWORD {json}."
+    else:
+        text = "Mode: human. Messages are now plain sentences."
+    return Message("MODE", {"mode": name}, text)
+
+
+def nick(name: str, previous: str | None) -> Message:
+    text = f"You are now {name}." if previous is None else f"You are now {name} (was {previous})."
+    return Message("NICK", {"nick": name, "previous": previous}, text)
+
+
+def bye(reason: str, text: str) -> Message:
+    return Message("BYE", {"reason": reason}, text)
+
+
+def chat(table: int | None, sender: str, text: str) -> Message:
+    room = "lobby" if table is None else f"table {table}"
+    return Message(
+        "CHAT", {"table": table, "from": sender, "text": text}, f"[{room}] {sender}: {text}"
+    )
+
+
+def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
+    """A /msg: the recipient sees it from the sender; the sender gets an echo."""
+    shown = f"-> *{recipient}* {text}" if echo else f"*{sender}* {text}"
+    return Message("MSG", {"from": sender, "to": recipient, "text": text}, shown)
+
+
+def who(users: list[dict[str, Any]]) -> Message:
+    """``users``: dicts with nick, table (or None), seat (or None), watching."""
+    if not users:
+        return Message("WHO", {"users": []}, "Nobody has chosen a name yet.")
+    parts = []
+    for user in users:
+        if user["table"] is None:
+            where = "lobby"
+        elif user["watching"]:
+            where = f"watching table {user['table']}"
+        else:
+            where = f"table {user['table']} seat {user['seat']}"
+        parts.append(f"{user['nick']} ({where})")
+    return Message("WHO", {"users": users}, f"Online ({len(users)}): " + ", ".join(parts))
+
+
+def help_index(entries: list[dict[str, Any]]) -> Message:
+    """``entries``: dicts with name, usage, summary, aliases."""
+    width = max((len(e["usage"]) for e in entries), default=0)
+    lines = ["Commands (/help COMMAND for details; lines without / are chat):"]
+    lines += [f"  {e['usage']:<{width}}  {e['summary']}" for e in entries]
+    return Message("HELP", {"commands": entries}, "\n".join(lines))
+
+
+def help_entry(name: str, usage: str, help_text: str, aliases: list[str]) -> Message:
+    also = f"\nAlso: {', '.join('/' + a for a in aliases)}" if aliases else ""
+    return Message(
+        "HELP",
+        {"command": name, "usage": usage, "help": help_text, "aliases": aliases},
+        f"{usage}\n{help_text}{also}",
+    )
+
+
+def seat_held(table: int, seat: int) -> Message:
+    return Message(
+        "SEAT_HELD",
+        {"table": table, "seat": seat},
+        f"Your seat {seat} at table {table} is held for you: /join {table} {seat} takes it back.",
+    )
+
+
+# -- tables ----------------------------------------------------------------
+
+
+def tables(views: list[dict[str, Any]]) -> Message:
+    if not views:
+        return Message("TABLES", {"tables": []}, "No tables yet. /join opens one.")
+    return Message("TABLES", {"tables": views}, "\n".join(describe_table(v) for v in views))
+
+
+def describe_table(view: dict[str, Any]) -> str:
+    """One line about a table for people, from its plain-data view."""
+    seats = ", ".join(
+        f"{number} {nick or '-'}{' (away)' if number in view['away'] else ''}"
+        for number, nick in enumerate(view["seats"], start=1)
+    )
+    line = (
+        f"Table {view['table']} [{view['state']}] seats: {seats}"
+        f" | options: {describe_options(view['options'])}"
+    )
+    if view["spectators"]:
+        line += " | watching: " + ", ".join(view["spectators"])
+    return line
+
+
+def describe_options(options: dict[str, Any]) -> str:
+    rounds = options["round"]
+    parts = [
+        f"round {rounds}" if rounds else "round off",
+        "tichujoin " + ("on" if options["tichujoin"] else "off"),
+        "turnier " + ("on" if options["turnier"] else "off"),
+    ]
+    return ", ".join(parts)
+
+
+def joined(view: dict[str, Any], seat: int, player: str) -> Message:
+    number = view["table"]
+    return Message(
+        "JOINED",
+        {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
+        f"{player} sits down at table {number}, seat {seat}.",
+    )
+
+
+def left(view: dict[str, Any], seat: int, player: str, reason: str) -> Message:
+    """A seat became free: ``reason`` is "left" or "timeout" (did not come back in time)."""
+    number = view["table"]
+    why = " (did not come back in time)" if reason == "timeout" else ""
+    return Message(
+        "LEFT",
+        {"table": number, "seat": seat, "nick": player, "reason": reason, "seats": view["seats"]},
+        f"{player} leaves seat {seat} at table {number}{why}.",
+    )
+
+
+def away(number: int, seat: int, player: str, grace: float | None) -> Message:
+    """A seated player is gone but keeps the seat; ``grace`` is None if held until he returns."""
+    held = (
+        f"held for {_duration(grace)}" if grace is not None else "held until the player returns"
+    )
+    return Message(
+        "AWAY",
+        {"table": number, "seat": seat, "nick": player, "grace": grace},
+        f"{player} (seat {seat}) is away; the seat is {held}: /join {number} {seat} returns.",
+    )
+
+
+def returned(view: dict[str, Any], seat: int, player: str) -> Message:
+    number = view["table"]
+    return Message(
+        "RETURNED",
+        {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
+        f"{player} is back at table {number}, seat {seat}.",
+    )
+
+
+def spectator_joined(view: dict[str, Any], spectator: str) -> Message:
+    number = view["table"]
+    return Message(
+        "SPECTATOR_JOINED",
+        {"table": number, "nick": spectator, "seats": view["seats"]},
+        f"{spectator} is watching table {number}.",
+    )
+
+
+def spectator_left(number: int, spectator: str) -> Message:
+    return Message(
+        "SPECTATOR_LEFT",
+        {"table": number, "nick": spectator},
+        f"{spectator} stops watching table {number}.",
+    )
+
+
+def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
+    shown = {True: "on", False: "off", None: "off"}.get(value, value)
+    note = ""
+    if name == "round" and options["turnier"] and value is not None:
+        note = " (ignored while turnier is on: a tournament is 9 hands)"
+    return Message(
+        "OPTION",
+        {"table": number, "name": name, "value": value, "by": by, "options": options},
+        f"{by} sets {name} {shown} at table {number}{note}. Options: {describe_options(options)}.",
+    )
+
+
+def options(number: int, values: dict[str, Any]) -> Message:
+    return Message(
+        "OPTIONS",
+        {"table": number, "options": values},
+        f"Table {number} options: {describe_options(values)}.",
+    )
+
+
+def started(view: dict[str, Any], swapped: bool) -> Message:
+    number, seats = view["table"], view["seats"]
+    seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
+    swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
+    text = (
+        f"Table {number} starts{swap}: {seating}. Partners: {seats[0]} + {seats[2]}"
+        f" (seats 1+3) against {seats[1]} + {seats[3]} (seats 2+4)."
+    )
+    return Message(
+        "STARTED",
+        {
+            "table": number,
+            "seats": seats,
+            "teams": [[1, 3], [2, 4]],
+            "swapped": swapped,
+            "options": view["options"],
+        },
+        text,
+    )
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{_number(seconds)} seconds"

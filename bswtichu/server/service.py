@@ -1,0 +1,98 @@
+"""Service wiring: one lobby, two listening ports, from a ServerConfig.
+
+Kept apart from the protocols and the domain, as in twisted.words: this is the
+only place that knows which factory listens where.
+"""
+
+from __future__ import annotations
+
+from twisted.application.service import Service
+from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
+from twisted.internet.endpoints import serverFromString
+from twisted.internet.interfaces import IListeningPort
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from bswtichu.config import ServerConfig
+from bswtichu.server.lobby import Lobby
+from bswtichu.server.net.line import BotLineFactory
+from bswtichu.server.net.telnet import TelnetFactory
+from bswtichu.server.table import GameFactory
+
+
+class TichuService(Service):
+    """Listens on the telnet and the line endpoint; both feed one lobby."""
+
+    log = Logger()
+    name = "bswtichu"
+
+    def __init__(self, config: ServerConfig, reactor, game_factory: GameFactory | None = None):
+        self.config = config
+        self.reactor = reactor
+        self.lobby = Lobby(reactor, config, game_factory)
+        self.ports: dict[str, IListeningPort] = {}
+        self._outcome: object = None  # ports dict or Failure, once both attempts settled
+        self._waiting: list[Deferred] | None = None
+
+    def startService(self) -> None:
+        super().startService()
+        factories = {
+            "telnet": (self.config.telnet_endpoint, TelnetFactory),
+            "line": (self.config.line_endpoint, BotLineFactory),
+        }
+        attempts = []
+        for name, (description, factory_class) in factories.items():
+            endpoint = serverFromString(self.reactor, description)
+            factory = factory_class(self.lobby, self.config, self.reactor)
+            attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
+        self._waiting = []
+        gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _settled(self, result: object) -> None:
+        if isinstance(result, Failure):
+            result = result.value.subFailure if result.check(FirstError) else result
+            self.log.error("cannot listen: {error}", error=result.getErrorMessage())
+        else:
+            result = self.ports
+        self._outcome = result
+        waiting, self._waiting = self._waiting, None
+        for waiter in waiting or ():
+            self._fire(waiter)
+
+    def _fire(self, waiter: Deferred) -> None:
+        if isinstance(self._outcome, Failure):
+            waiter.errback(self._outcome)
+        else:
+            waiter.callback(self._outcome)
+
+    def _listened(self, port: IListeningPort, name: str, description: str) -> IListeningPort:
+        self.ports[name] = port
+        self.log.info("{name} port listening on {where} ({description})",
+                      name=name, where=port.getHost(), description=description)
+        return port
+
+    def whenListening(self) -> Deferred:
+        """Fires with ``ports`` ({"telnet": port, "line": port}) once both listen,
+        or fails with the first reason one cannot."""
+        if self._outcome is None and self._waiting is None:
+            raise RuntimeError("the service has not been started")
+        waiter: Deferred = Deferred()
+        if self._waiting is not None:
+            self._waiting.append(waiter)
+        else:
+            self._fire(waiter)
+        return waiter
+
+    def stopService(self) -> Deferred:
+        super().stopService()
+        self.lobby.shutdown("the server is shutting down")
+        stopping = [port.stopListening() for port in self.ports.values()]
+        self.ports = {}
+        return DeferredList([d for d in stopping if d is not None])
+
+
+def makeService(config: ServerConfig, reactor=None, game_factory: GameFactory | None = None) -> TichuService:
+    """The bswtichu service for ``config`` (``reactor`` defaults to the global one)."""
+    if reactor is None:
+        from twisted.internet import reactor
+    return TichuService(config, reactor, game_factory)

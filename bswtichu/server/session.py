@@ -1,0 +1,48 @@
+"""One connected client as the domain sees it: a name, a render mode, a place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from bswtichu.server.messages import Message
+from bswtichu.server.render import HUMAN, render
+
+if TYPE_CHECKING:
+    from bswtichu.server.table import Table
+
+
+class Connection(Protocol):
+    """What a session needs from the net layer: send text lines, hang up."""
+
+    def send_lines(self, lines: list[str]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Session:
+    """A client between connect and disconnect.
+
+    ``nick`` is None until the client has chosen a name; ``table`` is the table
+    the client sits at or watches (None in the lobby).
+    """
+
+    def __init__(self, connection: Connection, peer: str = "") -> None:
+        self._connection = connection
+        self.peer = peer
+        self.nick: str | None = None
+        self.mode = HUMAN
+        self.table: Table | None = None
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Session {self.nick or '(no name)'} {self.peer}>"
+
+    def send(self, message: Message) -> None:
+        if not self.closed:
+            self._connection.send_lines(render(message, self.mode))
+
+    def close(self) -> None:
+        """Hang up; the lobby hears of it through the connection's loss."""
+        if not self.closed:
+            self.closed = True
+            self._connection.close()

@@ -1,0 +1,387 @@
+"""Tables: four seats, spectators, options, and the moment a game starts.
+
+Domain only: a table speaks in nicks, seats and ``Message`` values, and reaches
+clients through the ``deliver(nick, message)`` callable it was given. Its state
+is plain data (``Table.view``), ready to be stored later.
+
+Seats are numbered 1-4 as players see them; partners sit opposite (1+3, 2+4).
+Seats fill in join order. With ``tichujoin`` the first two joiners are partners:
+they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from bswtichu.server import messages
+from bswtichu.server.messages import Message, Refusal
+
+SEAT_COUNT = 4
+SEATS = range(1, SEAT_COUNT + 1)
+PARTNER_SEATS = ((1, 3), (2, 4))
+MAX_ROUNDS = 100
+OPTION_NAMES = ("round", "tichujoin", "turnier")
+
+Deliver = Callable[[str, Message], None]
+GameFactory = Callable[["Table"], Any]
+
+
+@dataclass
+class TableOptions:
+    """BSW table options (rules.md §13). ``round`` None means: play to 1000."""
+
+    round: int | None = None
+    tichujoin: bool = False
+    turnier: bool = False
+
+    def as_data(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class Table:
+    """One table: who sits where, who watches, the options, whether it started.
+
+    ``game_factory(table)`` is called once by ``start`` after the final seating is
+    announced; it is where the game wiring builds the engine's game and keeps it
+    in ``table.game``. Without one, a started table only holds its seats.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        number: int,
+        deliver: Deliver,
+        clock: IReactorTime,
+        reconnect_grace: float,
+        on_abandoned: Callable[[Table], None] = lambda table: None,
+        game_factory: GameFactory | None = None,
+    ) -> None:
+        self.number = number
+        self.seats: list[str | None] = [None] * SEAT_COUNT
+        self.spectators: list[str] = []
+        self.options = TableOptions()
+        self.started = False
+        self.game: Any = None
+        # seat -> pending grace timer, or None once the grace has run out
+        self._away: dict[int, IDelayedCall | None] = {}
+        self._deliver = deliver
+        self._clock = clock
+        self._grace = reconnect_grace
+        self._on_abandoned = on_abandoned
+        self._game_factory = game_factory
+
+    def __repr__(self) -> str:
+        return f"<Table {self.number} {self.state} {self.seats}>"
+
+    # -- who is here --------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """"open" (free seats), "full" (four seated, not started) or "started"."""
+        if self.started:
+            return "started"
+        return "full" if None not in self.seats else "open"
+
+    def seat_of(self, nick: str) -> int | None:
+        key = nick.casefold()
+        for seat, sitting in zip(SEATS, self.seats):
+            if sitting is not None and sitting.casefold() == key:
+                return seat
+        return None
+
+    def nick_at(self, seat: int) -> str | None:
+        return self.seats[seat - 1]
+
+    def is_away(self, seat: int) -> bool:
+        return seat in self._away
+
+    def is_watching(self, nick: str) -> bool:
+        return nick.casefold() in (s.casefold() for s in self.spectators)
+
+    def players(self) -> list[tuple[int, str]]:
+        """(seat, nick) for every taken seat, away players included."""
+        return [(seat, nick) for seat, nick in zip(SEATS, self.seats) if nick is not None]
+
+    def view(self) -> dict[str, Any]:
+        """The table as plain data: what /tables shows and what a store would keep."""
+        return {
+            "table": self.number,
+            "state": self.state,
+            "seats": list(self.seats),
+            "away": sorted(self._away),
+            "spectators": list(self.spectators),
+            "options": self.options.as_data(),
+        }
+
+    # -- telling people -----------------------------------------------------
+
+    def tell_seat(self, seat: int, message: Message) -> None:
+        """Tell the player in ``seat``, if he is there (away players miss it)."""
+        nick = self.seats[seat - 1]
+        if nick is not None and seat not in self._away:
+            self._deliver(nick, message)
+
+    def tell_players(self, message: Message) -> None:
+        for seat in SEATS:
+            self.tell_seat(seat, message)
+
+    def tell_spectators(self, message: Message) -> None:
+        for nick in self.spectators:
+            self._deliver(nick, message)
+
+    def tell_all(self, message: Message) -> None:
+        """Tell everyone at the table: present players and spectators."""
+        self.tell_players(message)
+        self.tell_spectators(message)
+
+    # -- changes ------------------------------------------------------------
+
+    def sit(self, nick: str, seat: int | None = None) -> int:
+        """Seat ``nick`` (the next free seat if none is named) or bring him back to his seat."""
+        own = self.seat_of(nick)
+        if own is not None:
+            if seat is not None and seat != own:
+                raise Refusal(
+                    "seat_mismatch", f"your seat at table {self.number} is {own}: /join {self.number} {own}"
+                )
+            if own not in self._away:
+                raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
+            self._come_back(nick, own)
+            return own
+        if self.started:
+            raise Refusal(
+                "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
+            )
+        free = [s for s in SEATS if self.seats[s - 1] is None]
+        if seat is None:
+            if not free:
+                raise Refusal(
+                    "table_full",
+                    f"table {self.number} is full; /watch {self.number} to watch, or /join alone"
+                    " to open a new table",
+                )
+            seat = free[0]
+        elif seat not in SEATS:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{SEAT_COUNT}")
+        elif seat not in free:
+            taken_by = self.seats[seat - 1]
+            held = " (away, seat held)" if seat in self._away else ""
+            offer = f"free seats: {', '.join(map(str, free))}" if free else "no seat is free"
+            raise Refusal("seat_taken", f"seat {seat} is taken by {taken_by}{held}; {offer}")
+        self._drop_spectator(nick)
+        self.seats[seat - 1] = nick
+        self.tell_all(messages.joined(self.view(), seat, nick))
+        return seat
+
+    def watch(self, nick: str) -> None:
+        if self.seat_of(nick) is not None:
+            raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
+        if self.is_watching(nick):
+            raise Refusal("already_watching", f"you already watch table {self.number}")
+        self.spectators.append(nick)
+        self.tell_all(messages.spectator_joined(self.view(), nick))
+
+    def leave(self, nick: str) -> None:
+        """``nick`` goes back to the lobby: a seat before the start is freed, after it held."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            self._stop_watching(nick)
+        elif self.started:
+            self._deliver(nick, self._go_away(seat, grace=False))
+        else:
+            self._free(seat, "left")
+        self._close_if_abandoned()
+
+    def disconnect(self, nick: str) -> None:
+        """``nick`` lost his connection: his seat is held for him, a spectator just goes."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            self._stop_watching(nick)
+        else:
+            self._go_away(seat, grace=True)
+        self._close_if_abandoned()
+
+    def set_option(self, nick: str, name: str, value: Any) -> None:
+        """Set an option before the start; ``value`` None toggles tichujoin/turnier."""
+        self._require_present_player(nick, f"change options at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; options are fixed")
+        if name == "round":
+            if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
+                raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+        elif name in ("tichujoin", "turnier"):
+            if value is None:
+                value = not getattr(self.options, name)
+            elif not isinstance(value, bool):
+                raise Refusal("bad_option", f"{name} is on or off")
+        else:
+            raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
+        setattr(self.options, name, value)
+        self.tell_all(messages.option_set(self.number, name, value, nick, self.options.as_data()))
+
+    def start(self, nick: str) -> None:
+        """Fix the seating (tichujoin swap), announce it, then let the game factory build the game."""
+        self._require_present_player(nick, f"start table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has already started")
+        seated = sum(1 for n in self.seats if n is not None)
+        if seated < SEAT_COUNT:
+            raise Refusal(
+                "not_enough_players",
+                f"table {self.number} has {seated} of {SEAT_COUNT} players; /start needs four",
+            )
+        if self._away:
+            names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
+            raise Refusal("player_away", f"cannot start while {names} is away")
+        swapped = self.options.tichujoin
+        if swapped:
+            self.seats[1], self.seats[2] = self.seats[2], self.seats[1]
+        self.started = True
+        self.tell_all(messages.started(self.view(), swapped))
+        if self._game_factory is not None:
+            self.game = self._game_factory(self)
+
+    def close(self) -> None:
+        """Cancel pending timers; the hall forgets the table."""
+        for timer in self._away.values():
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._away.clear()
+
+    # -- internals ----------------------------------------------------------
+
+    def _require_present_player(self, nick: str, what: str) -> None:
+        if self.seat_of(nick) is None:
+            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+
+    def _go_away(self, seat: int, grace: bool) -> Message:
+        """Hold ``seat`` for its player and say so; before the start only for ``reconnect_grace``."""
+        nick = self.seats[seat - 1]
+        assert nick is not None
+        if grace or not self.started:
+            timer = self._clock.callLater(self._grace, self._grace_over, seat)
+        else:
+            timer = None
+        self._away[seat] = timer
+        message = messages.away(self.number, seat, nick, None if self.started else self._grace)
+        self.tell_all(message)
+        return message
+
+    def _grace_over(self, seat: int) -> None:
+        self._away[seat] = None
+        if not self.started:
+            self._free(seat, "timeout")
+        self._close_if_abandoned()
+
+    def _come_back(self, nick: str, seat: int) -> None:
+        timer = self._away.pop(seat)
+        if timer is not None and timer.active():
+            timer.cancel()
+        self._drop_spectator(nick)
+        self.seats[seat - 1] = nick
+        self.tell_all(messages.returned(self.view(), seat, nick))
+
+    def _free(self, seat: int, reason: str) -> None:
+        nick = self.seats[seat - 1]
+        assert nick is not None
+        timer = self._away.pop(seat, None)
+        if timer is not None and timer.active():
+            timer.cancel()
+        self.seats[seat - 1] = None
+        message = messages.left(self.view(), seat, nick, reason)
+        self.tell_all(message)
+        if reason == "left":
+            self._deliver(nick, message)
+
+    def _stop_watching(self, nick: str) -> None:
+        if self._drop_spectator(nick):
+            message = messages.spectator_left(self.number, nick)
+            self.tell_all(message)
+            self._deliver(nick, message)
+
+    def _drop_spectator(self, nick: str) -> bool:
+        key = nick.casefold()
+        for index, spectator in enumerate(self.spectators):
+            if spectator.casefold() == key:
+                del self.spectators[index]
+                return True
+        return False
+
+    def _close_if_abandoned(self) -> None:
+        """An unstarted table closes once empty; a started one once nobody is left or expected."""
+        if self.spectators:
+            return
+        if self.started:
+            waiting = any(timer is not None for timer in self._away.values())
+            present = any(s not in self._away for s, _ in self.players())
+            if present or waiting:
+                return
+        elif self.players():
+            return
+        self.log.info("table {number} closes: nobody is left", number=self.number)
+        self.close()
+        self._on_abandoned(self)
+
+
+class TableHall:
+    """All tables by number; opens new ones at the lowest free number."""
+
+    def __init__(
+        self,
+        deliver: Deliver,
+        clock: IReactorTime,
+        reconnect_grace: float,
+        game_factory: GameFactory | None = None,
+    ) -> None:
+        self._tables: dict[int, Table] = {}
+        self._deliver = deliver
+        self._clock = clock
+        self._grace = reconnect_grace
+        self._game_factory = game_factory
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(sorted(self._tables.values(), key=lambda t: t.number))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def get(self, number: int) -> Table | None:
+        return self._tables.get(number)
+
+    def open(self) -> Table:
+        number = 1
+        while number in self._tables:
+            number += 1
+        table = Table(
+            number,
+            self._deliver,
+            self._clock,
+            self._grace,
+            on_abandoned=self._forget,
+            game_factory=self._game_factory,
+        )
+        self._tables[number] = table
+        return table
+
+    def held_seat(self, nick: str) -> tuple[Table, int] | None:
+        """The table and seat held for ``nick`` while he is away, if any."""
+        for table in self:
+            seat = table.seat_of(nick)
+            if seat is not None and table.is_away(seat):
+                return table, seat
+        return None
+
+    def close_all(self) -> None:
+        for table in list(self._tables.values()):
+            table.close()
+        self._tables.clear()
+
+    def _forget(self, table: Table) -> None:
+        self._tables.pop(table.number, None)

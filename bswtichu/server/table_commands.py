@@ -1,0 +1,236 @@
+"""The commands around tables: list, join, leave, watch, options, start.
+
+They parse arguments and keep ``Session.table`` in step; the rules about seats
+and options live in ``Table``. ``seated_at`` is the helper later game commands
+use to find the table and seat of the player who typed them.
+"""
+
+from __future__ import annotations
+
+from bswtichu.server import messages
+from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.messages import Refusal
+from bswtichu.server.session import Session
+from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
+
+ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
+OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
+
+
+def current_table(session: Session) -> Table:
+    """The table the session sits at or watches, or a refusal saying how to get one."""
+    if session.table is None:
+        raise Refusal("not_at_table", "you are not at a table; /tables lists them, /join sits you down")
+    return session.table
+
+
+def seated_at(session: Session) -> tuple[Table, int]:
+    """The table and seat (1-4) of a seated player, or a refusal for anyone else."""
+    table = current_table(session)
+    seat = table.seat_of(session.nick)
+    if seat is None:
+        raise Refusal("not_seated", f"you watch table {table.number}; only its players can do that")
+    return table, seat
+
+
+def _numbers(args: str, usage: str, names: tuple[str, ...]) -> list[int]:
+    words = args.split()
+    if len(words) > len(names):
+        raise usage_error(usage, "too many arguments")
+    numbers = []
+    for name, word in zip(names, words):
+        if not word.isdigit():
+            raise usage_error(usage, f"{name} must be a number, not {word!r}")
+        numbers.append(int(word))
+    return numbers
+
+
+def _switch(word: str, usage: str) -> bool | None:
+    """"on"/"off" (German an/aus too) to a bool; nothing means toggle (None)."""
+    if not word:
+        return None
+    value = {**ON_WORDS, **OFF_WORDS}.get(word.lower())
+    if value is None:
+        raise usage_error(usage, f"say on or off, not {word!r}")
+    return value
+
+
+def _round_value(word: str, usage: str) -> int | None:
+    if word.lower() in OFF_WORDS:
+        return None
+    if not word.isdigit() or not 1 <= int(word) <= MAX_ROUNDS:
+        raise usage_error(usage, f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
+    return int(word)
+
+
+def table_commands(hall: TableHall) -> list[Command]:
+    """The table commands, working on the tables in ``hall``."""
+
+    def list_tables(session: Session, args: str) -> None:
+        session.send(messages.tables([table.view() for table in hall]))
+
+    def join(session: Session, args: str) -> None:
+        usage = "/join [TABLE] [SEAT]"
+        numbers = _numbers(args, usage, ("TABLE", "SEAT"))
+        wanted = numbers[0] if numbers else None
+        seat = numbers[1] if len(numbers) > 1 else None
+        if seat is not None and not 1 <= seat <= SEAT_COUNT:
+            raise usage_error(usage, f"seats are 1-{SEAT_COUNT}")
+        here = session.table
+        if here is not None and here.number != wanted:
+            raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
+        held = hall.held_seat(session.nick)
+        if held is not None and held[0].number != wanted:
+            table, own = held
+            raise Refusal(
+                "seat_held",
+                f"your seat {own} at table {table.number} is held for you: /join {table.number} {own}",
+            )
+        if wanted is None:
+            table = hall.open()
+        else:
+            table = hall.get(wanted)
+            if table is None:
+                raise Refusal(
+                    "no_such_table",
+                    f"there is no table {wanted}; /tables lists them, /join alone opens a new one",
+                )
+        table.sit(session.nick, seat)
+        session.table = table
+
+    def leave(session: Session, args: str) -> None:
+        table = current_table(session)
+        table.leave(session.nick)
+        session.table = None
+
+    def watch(session: Session, args: str) -> None:
+        usage = "/watch TABLE"
+        numbers = _numbers(args, usage, ("TABLE",))
+        if not numbers:
+            raise usage_error(usage, "which table? /tables lists them")
+        table = hall.get(numbers[0])
+        if table is None:
+            raise Refusal("no_such_table", f"there is no table {numbers[0]}; /tables lists them")
+        if session.table is not None:
+            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+        table.watch(session.nick)
+        session.table = table
+
+    def set_round(session: Session, args: str) -> None:
+        usage = "/round X|off"
+        if not args or " " in args:
+            raise usage_error(usage, "how many hands?")
+        current_table(session).set_option(session.nick, "round", _round_value(args, usage))
+
+    def switcher(name: str):
+        usage = f"/{name} [on|off]"
+
+        def handle(session: Session, args: str) -> None:
+            current_table(session).set_option(session.nick, name, _switch(args, usage))
+
+        return handle
+
+    def option(session: Session, args: str) -> None:
+        usage = "/option [round X|off | tichujoin [on|off] | turnier [on|off]]"
+        table = current_table(session)
+        name, _, value = args.partition(" ")
+        value = value.strip()
+        name = {"tournament": "turnier", "rounds": "round"}.get(name.lower(), name.lower())
+        if not name:
+            session.send(messages.options(table.number, table.options.as_data()))
+        elif name == "round":
+            if not value:
+                raise usage_error(usage, "round needs X")
+            table.set_option(session.nick, "round", _round_value(value, usage))
+        elif name in OPTION_NAMES:
+            table.set_option(session.nick, name, _switch(value, usage))
+        else:
+            raise usage_error(usage, f"no option {name!r}")
+
+    def start(session: Session, args: str) -> None:
+        current_table(session).start(session.nick)
+
+    return [
+        Command(
+            key="tables",
+            german="tische",
+            usage="/tables",
+            summary="list the tables: seats, options, state",
+            help="One line per table: number, state (open, full, started), who sits in"
+            " seats 1-4 (away players keep their seat), options, spectators.",
+            handler=list_tables,
+        ),
+        Command(
+            key="join",
+            usage="/join [TABLE] [SEAT]",
+            summary="sit down (alone: open a new table)",
+            help="/join opens a new table and seats you. /join TABLE takes the next free seat"
+            " there (seats fill in join order); /join TABLE SEAT takes seat 1-4. Partners sit"
+            " opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
+            " the same name puts you back in your seat.",
+            handler=join,
+        ),
+        Command(
+            key="leave",
+            german="verlassen",
+            usage="/leave",
+            summary="stand up or stop watching; back to the lobby",
+            help="Before the start your seat is freed. At a started table your seat stays"
+            " held for you: /join TABLE SEAT returns.",
+            handler=leave,
+        ),
+        Command(
+            key="watch",
+            german="zuschauen",
+            aliases=("spectate",),
+            usage="/watch TABLE",
+            summary="watch a table as a spectator",
+            help="You see the table's announcements and chat; /leave stops watching.",
+            handler=watch,
+        ),
+        Command(
+            key="round",
+            german="runden",
+            aliases=("rounds",),
+            usage="/round X|off",
+            summary="option: end the game after X hands",
+            help=f"The game ends after X hands (1-{MAX_ROUNDS}) even below 1000 points; off"
+            " plays to 1000. Ignored under turnier. Players only, before the start.",
+            handler=set_round,
+        ),
+        Command(
+            key="tichujoin",
+            usage="/tichujoin [on|off]",
+            summary="option: the first two joiners are partners",
+            help="The first two joiners take seats 1 and 2; at /start seats 2 and 3 swap, so"
+            " they sit opposite as partners. Without on/off it toggles.",
+            handler=switcher("tichujoin"),
+        ),
+        Command(
+            key="turnier",
+            aliases=("tournament",),
+            usage="/turnier [on|off]",
+            summary="option: tournament of 9 hands",
+            help="Nine hands; everyone partners everyone three times; victory points decide,"
+            " then Tichu points. No Grand Tichu. Without on/off it toggles.",
+            handler=switcher("turnier"),
+        ),
+        Command(
+            key="option",
+            aliases=("options",),
+            usage="/option [NAME [VALUE]]",
+            summary="show the table's options, or set one",
+            help="Alone, shows the options of your table. /option round X|off,"
+            " /option tichujoin [on|off] and /option turnier [on|off] do the same as"
+            " /round, /tichujoin and /turnier.",
+            handler=option,
+        ),
+        Command(
+            key="start",
+            usage="/start",
+            summary="start the game once four are seated",
+            help="Any seated player may start once all four seats are taken and nobody is"
+            " away. The final seating is announced: partners are seats 1+3 and 2+4.",
+            handler=start,
+        ),
+    ]
