@@ -1,0 +1,142 @@
+"""``bswtichu match``: let two bot levels play many games and print how they fared.
+
+Side 1 plays the first level, side 2 the second.  The sides change seats every
+game (even games: side 1 in seats 1+3; odd games: side 1 in seats 2+4), so
+neither level keeps a seat advantage.  Game i is played with the seed
+``"S/i"``, so a run is repeated exactly by the same ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Sequence, TextIO
+
+from ..engine import GameOptions
+from .runner import DEFAULT_MAX_ROUNDS, LEVELS, GameSummary, play_game
+
+PROGRESS_WIDTH = 30
+
+
+@dataclass
+class SideTally:
+    """One side's results over the match (two players per game)."""
+
+    level: str
+    wins: int = 0
+    points: int = 0  # each player's points summed; halved per round when printed
+    victory_points: int = 0
+    calls: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
+    made: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
+
+
+@dataclass
+class MatchTally:
+    sides: tuple[SideTally, SideTally]
+    games: int = 0
+    draws: int = 0
+    unfinished: int = 0
+    rounds: int = 0
+
+    def add(self, summary: GameSummary, side_of_player: Sequence[int]) -> None:
+        self.games += 1
+        self.rounds += summary.rounds
+        for player, record in enumerate(summary.players):
+            side = self.sides[side_of_player[player]]
+            side.points += record.points
+            side.victory_points += record.victory_points or 0
+            side.calls["tichu"] += record.tichu_calls
+            side.made["tichu"] += record.tichu_won
+            side.calls["grand"] += record.grand_calls
+            side.made["grand"] += record.grand_won
+        winning_sides = {side_of_player[p] for p in summary.winners}
+        if not summary.finished:
+            self.unfinished += 1
+        elif len(winning_sides) == 1:
+            self.sides[winning_sides.pop()].wins += 1
+        else:
+            self.draws += 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bswtichu match",
+        description="Let two bot levels play complete games against each other. Side 1 plays"
+        " LEVEL1, side 2 LEVEL2; the sides swap seats every game (side 1 sits in seats 1+3 in"
+        " even games, in seats 2+4 in odd ones).",
+        epilog="example: bswtichu match --games 200 --seed 7 basic random")
+    parser.add_argument("level1", metavar="LEVEL1", choices=sorted(LEVELS),
+                        help="level of side 1: " + ", ".join(sorted(LEVELS)))
+    parser.add_argument("level2", metavar="LEVEL2", choices=sorted(LEVELS), help="level of side 2")
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the whole match (default 0)")
+    parser.add_argument("--rounds", type=int, default=None, metavar="X",
+                        help="end each game after X rounds (the BSW 'round X' option)")
+    parser.add_argument("--turnier", action="store_true",
+                        help="tournament games: 9 rounds, rotating partners, victory points")
+    parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, metavar="R",
+                        help="stop a game that has not ended after R rounds and count it as"
+                        f" unfinished (default {DEFAULT_MAX_ROUNDS})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1:
+        parser.error("--games, --rounds and --max-rounds need positive numbers")
+    options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
+    tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
+    started = time.perf_counter()
+    for number in range(args.games):
+        side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
+        levels = [tally.sides[side].level for side in side_of_player]
+        tally.add(play_game(levels, options, seed=f"{args.seed}/{number}", max_rounds=args.max_rounds),
+                  side_of_player)
+        if not args.no_progress:
+            show_progress(number + 1, args.games, sys.stderr)
+    print_summary(tally, args, time.perf_counter() - started, sys.stdout)
+    return 0
+
+
+def show_progress(done: int, total: int, out: TextIO) -> None:
+    filled = PROGRESS_WIDTH * done // total
+    out.write(f"\r[{'#' * filled}{'.' * (PROGRESS_WIDTH - filled)}] {done}/{total} games")
+    if done == total:
+        out.write("\n")
+    out.flush()
+
+
+def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, out: TextIO) -> None:
+    one, two = tally.sides
+    rounds = max(tally.rounds, 1)
+    games = "game" if tally.games == 1 else "games"
+    mode = f"tournament {games}" if args.turnier else (
+        f"{games} of at most {args.rounds} rounds" if args.rounds else f"{games} to 1000")
+    rows = [
+        ("", f"side 1: {one.level}", f"side 2: {two.level}"),
+        ("games won", one.wins, two.wins),
+        ("points per round", f"{one.points / 2 / rounds:.1f}", f"{two.points / 2 / rounds:.1f}"),
+    ]
+    if args.turnier:
+        rows.append(("victory points per game", f"{one.victory_points / 2 / tally.games:.1f}",
+                     f"{two.victory_points / 2 / tally.games:.1f}"))
+    for call, name in (("tichu", "Tichu"), ("grand", "Grand Tichu")):
+        rows.append((f"{name} called / made", f"{one.calls[call]} / {one.made[call]}",
+                     f"{two.calls[call]} / {two.made[call]}"))
+    print(f"{one.level} vs {two.level}: {tally.games} {mode}, seed {args.seed}"
+          " (the sides swap seats every game)", file=out)
+    for label, a, b in rows:
+        print(f"  {label:<26}{a!s:>16}{b!s:>16}", file=out)
+    print(f"  draws: {tally.draws}", end="", file=out)
+    if tally.unfinished:
+        print(f", unfinished after {args.max_rounds} rounds: {tally.unfinished}", end="", file=out)
+    print(f"; {tally.rounds} rounds ({tally.rounds / tally.games:.1f} per game)"
+          f" in {seconds:.1f} s ({tally.games / seconds:.2f} games/s)", file=out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Bots in whole games: only legal actions, only their own information, games and tournaments end."""
+
+import copy
+from random import Random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bswtichu.bots import (
+    Bot, BasicBot, IllegalBotAction, RandomBot, make_bot, must_act, next_action, play_game, run_game,
+)
+from bswtichu.engine import DeclineGrand, Game, GameOptions
+from bswtichu.engine.round import OVER
+
+
+class Referee(Bot):
+    """Wraps a bot and records every action it takes and every event it is shown."""
+
+    def __init__(self, inner: Bot):
+        super().__init__(inner.seat, inner.rng)
+        self.inner = inner
+        self.level = inner.level
+        self.illegal: list = []
+        self.foreign_events: list = []
+        self.actions = 0
+
+    def begin_round(self, seat):
+        super().begin_round(seat)
+        self.inner.begin_round(seat)
+
+    def observe(self, event):
+        if event.private_to not in (None, self.seat):
+            self.foreign_events.append(event)
+        self.inner.observe(event)
+
+    def choose(self, view, legal):
+        action = self.inner.choose(view, legal)
+        self._check(action, legal)
+        return action
+
+    def interrupt(self, view, legal):
+        action = self.inner.interrupt(view, legal)
+        if action is not None:
+            self._check(action, legal)
+        return action
+
+    def _check(self, action, legal):
+        self.actions += 1
+        if action not in legal or action.seat != self.seat:
+            self.illegal.append(action)
+
+
+LEVEL_MIXES = [("random",) * 4, ("basic",) * 4, ("basic", "random") * 2, ("random", "basic") * 2]
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 2**32), mix=st.sampled_from(LEVEL_MIXES), turnier=st.booleans())
+def test_bots_only_take_legal_actions_and_only_see_their_events(seed, mix, turnier):
+    master = Random(seed)
+    bots = [Referee(make_bot(level, s, Random(master.getrandbits(32)))) for s, level in enumerate(mix)]
+    options = GameOptions(round_limit=1) if not turnier else GameOptions(turnier=True)
+    summary = run_game(bots, options, Random(master.getrandbits(32)), max_rounds=2)
+    assert summary.rounds == (2 if turnier else 1)
+    assert all(b.actions > 0 for b in bots)
+    assert [b.illegal for b in bots] == [[]] * 4
+    assert [b.foreign_events for b in bots] == [[]] * 4
+
+
+class WrongSeat(Bot):
+    """Answers for its neighbour, which the runner must refuse."""
+
+    def choose(self, view, legal):
+        return DeclineGrand((self.seat + 1) % 4)
+
+
+def test_the_runner_refuses_an_illegal_bot_action():
+    bots = [WrongSeat(s, Random(s)) for s in range(4)]
+    with pytest.raises(IllegalBotAction):
+        run_game(bots, GameOptions(round_limit=1), Random(1))
+
+
+def scrambled(rnd, seat, rng):
+    """A copy of the round where the other seats' cards are dealt out among them anew."""
+    other = rnd.copy()
+    seats = [s for s in range(4) if s != seat]
+    pool = [c for s in seats for c in other.hands[s]]
+    rng.shuffle(pool)
+    for s in seats:
+        size = len(other.hands[s])
+        other.hands[s], pool = set(pool[:size]), pool[size:]
+    return other
+
+
+@pytest.mark.parametrize("level", ["basic", "random"])
+def test_bot_choices_do_not_depend_on_the_hidden_cards(level):
+    game = Game(tuple(range(4)), GameOptions(round_limit=1), Random(5))
+    bots = [make_bot(level, s, Random(10 + s)) for s in range(4)]
+    for event in game.start_round():
+        for s, bot in enumerate(bots):
+            if event.private_to in (None, s):
+                bot.observe(event)
+    rnd, shuffler, compared = game.round, Random(99), 0
+    while rnd.phase != OVER:
+        for seat in range(4):
+            view = rnd.view(seat)
+            if not must_act(view):
+                continue
+            other = scrambled(rnd, seat, shuffler)
+            assert other.view(seat) == view
+            mine = copy.deepcopy(bots[seat]).choose(view, rnd.legal_actions(seat))
+            theirs = copy.deepcopy(bots[seat]).choose(other.view(seat), other.legal_actions(seat))
+            assert mine == theirs
+            compared += 1
+        events = game.apply(next_action(rnd, bots))
+        for event in events:
+            for s, bot in enumerate(bots):
+                if event.private_to in (None, s):
+                    bot.observe(event)
+    assert compared > 20
+
+
+def test_basic_bots_finish_a_full_game():
+    summary = play_game(["basic"] * 4, GameOptions(), seed=11)
+    assert summary.finished
+    assert max(summary.totals) >= 1000
+    assert set(summary.winners) in ({0, 2}, {1, 3})
+
+
+def test_bots_finish_a_full_tournament():
+    summary = play_game(["basic", "random", "basic", "random"], GameOptions(turnier=True), seed=4)
+    assert summary.finished and summary.rounds == 9
+    assert all(p.victory_points is not None for p in summary.players)
+    assert summary.winners
+
+
+def test_a_game_that_does_not_end_is_stopped_unfinished():
+    summary = play_game(["random"] * 4, GameOptions(), seed=1, max_rounds=2)
+    assert summary.rounds == 2 and not summary.finished and summary.winners == ()
+
+
+def test_the_same_seed_plays_the_same_game():
+    first = play_game(["basic", "random"] * 2, GameOptions(round_limit=2), seed=8)
+    again = play_game(["basic", "random"] * 2, GameOptions(round_limit=2), seed=8)
+    other = play_game(["basic", "random"] * 2, GameOptions(round_limit=2), seed=9)
+    assert first == again
+    assert first != other
+
+
+def test_basic_beats_random_in_a_small_sample():
+    wins = 0
+    for seed in range(6):
+        basic_seats = (0, 2) if seed % 2 == 0 else (1, 3)
+        levels = ["basic" if s in basic_seats else "random" for s in range(4)]
+        summary = play_game(levels, GameOptions(), seed=seed)
+        wins += set(summary.winners) == set(basic_seats)
+    assert wins >= 5
+
+
+def test_levels_are_made_by_name():
+    assert isinstance(make_bot("basic", 2, Random(0)), BasicBot)
+    assert isinstance(make_bot("random", 1, Random(0)), RandomBot)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("expert", 0, Random(0))

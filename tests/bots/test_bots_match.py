@@ -1,0 +1,42 @@
+"""The ``bswtichu match`` command."""
+
+import pytest
+
+from bswtichu.bots.match import main
+
+
+def test_match_prints_its_summary(capsys):
+    assert main(["--games", "2", "--rounds", "2", "--seed", "5", "--no-progress", "basic", "random"]) == 0
+    out, err = capsys.readouterr()
+    assert "basic vs random: 2 games of at most 2 rounds, seed 5" in out
+    for label in ("games won", "points per round", "Tichu called / made",
+                  "Grand Tichu called / made", "draws:"):
+        assert label in out
+    assert err == ""
+
+
+def test_match_counts_every_game_once(capsys):
+    main(["--games", "3", "--rounds", "1", "--no-progress", "random", "random"])
+    out = capsys.readouterr().out
+    won = next(line for line in out.splitlines() if "games won" in line).split()[-2:]
+    draws = int(out.split("draws: ")[1].split(";")[0].split(",")[0])
+    assert sum(map(int, won)) + draws == 3
+
+
+def test_match_shows_progress_on_stderr(capsys):
+    main(["--games", "2", "--rounds", "1", "random", "basic"])
+    err = capsys.readouterr().err
+    assert "2/2 games" in err
+
+
+def test_turnier_match_reports_victory_points(capsys):
+    main(["--games", "1", "--turnier", "--no-progress", "basic", "random"])
+    out = capsys.readouterr().out
+    assert "1 tournament game," in out and "victory points per game" in out
+
+
+def test_match_rejects_unknown_levels(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["expert", "random"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
