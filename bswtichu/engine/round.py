@@ -510,7 +510,7 @@ class Round:
         self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
-        self.trick_cards.extend(combo.cards)
+        self.trick_cards.extend(sort_cards(combo.cards))  # a fixed order: replays rebuild equal piles
         self.top, self.top_seat = combo, seat
         self.passed = set()
         self.trick_won = False

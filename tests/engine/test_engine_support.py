@@ -154,7 +154,7 @@ def rejected(rnd: Round, action) -> bool:
 def snapshot(rnd: Round):
     return (tuple(rnd.view(s) for s in (None, 0, 1, 2, 3)), tuple(rnd.history),
             tuple(frozenset(h) for h in rnd.hands), tuple(tuple(p) for p in rnd.piles),
-            tuple(rnd.all_cards()))
+            tuple(sorted(rnd.all_cards(), key=lambda c: c.index)))
 
 
 def legal_plays(rnd: Round, seat: int) -> set:
