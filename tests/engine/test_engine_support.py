@@ -198,5 +198,66 @@ def play_out(rnd: Round, rng: Random, max_steps: int = 2000) -> Round:
 __all__ = [
     "C", "cards", "complete_hands", "deal_for", "position", "play", "run", "rejected",
     "snapshot", "legal_plays", "legal_card_sets", "can_pass", "random_trio", "random_step",
-    "play_out", "natural", "GRAND", "EXCHANGE", "PLAY", "OVER",
+    "play_out", "natural", "GRAND", "EXCHANGE", "PLAY", "OVER", "run13", "play_scripted",
+    "NORMAL_HANDS", "NORMAL_SCRIPT", "DOUBLE_HANDS", "DOUBLE_SCRIPT",
 ]
+
+
+# ---------------------------------------------------------------- scripted whole rounds
+
+def run13(offset: int, extra: str = "") -> str:
+    """The 13 naturals 2..A, rank r in suit (r + offset) % 4 (never a straight flush), plus extras."""
+    text = " ".join(natural(r, SUITS[(r + offset) % 4]).text for r in range(2, 15))
+    return text + (" " + extra if extra else "")
+
+
+def _spr(offset: int) -> str:
+    return " ".join(natural(r, "spr"[(r + offset) % 3]).text for r in range(2, 15))
+
+
+def _shifted(script: str, shift: int) -> str:
+    """People's seat numbers in ``N:`` and ``give N`` moved ``shift`` seats on."""
+    import re
+    move = lambda m: str((int(m.group(1)) - 1 + shift) % 4 + 1)
+    script = re.sub(r"(?<![\w=])([1-4]):", lambda m: move(m) + ":", script)
+    return re.sub(r"give ([1-4])", lambda m: "give " + move(m), script)
+
+
+NORMAL_HANDS = {0: "MJ " + run13(0), 1: run13(1, "DG"), 2: run13(2, "PH"), 3: run13(3, "DR")}
+#: First out: seat 1, then 2, then 4; seat 3 is the tail-ender.  Cards 50 : 50.
+NORMAL_SCRIPT = ("1: MJ " + run13(0) + "; wish none; 2: pass; 3: pass; 4: pass; "
+                 "2: " + run13(1) + "; 3: pass; 4: pass; 2: DG; "
+                 "4: " + run13(3) + "; 3: pass; 4: DR; 4: give 1")
+
+DOUBLE_HANDS = {2: "MJ " + _spr(0), 0: " ".join(natural(r, "j").text for r in range(2, 15)) + " DG",
+                1: _spr(1) + " DR"}
+#: Seat 3 goes out first, seat 1 second: a double victory for seats 1 and 3.
+DOUBLE_SCRIPT = ("3: MJ " + _spr(0) + "; wish none; 4: pass; 1: pass; 2: pass; 4: 2p; "
+                 "1: " + " ".join(natural(r, "j").text for r in range(2, 15)) + "; 2: pass; 4: pass; 1: DG")
+
+
+def play_scripted(target, hands: dict, script: str, shift: int = 0, calls: str = "",
+                  grand: bool = True):
+    """Deal ``hands`` (moved ``shift`` seats on) into a `Game` or play them on a `Round`.
+
+    ``target`` is a Game (a new round is started) or None (a new Round is made).
+    ``calls`` is a script of calls made before the first play (seats also shifted).
+    """
+    moved = {(s + shift) % 4: h for s, h in hands.items()}
+    deal, exchanges = deal_for(moved)
+    if target is None:
+        target = Round(deal, grand_tichu=grand)
+        rnd = target
+    else:
+        target.start_round(deal)
+        rnd = target.round
+    if rnd.phase == GRAND:
+        for s in range(4):
+            target.apply(DeclineGrand(s))
+    for e in exchanges:
+        target.apply(e)
+    if calls:
+        run(target, _shifted(calls, shift))
+    run(target, _shifted(script, shift))
+    assert rnd.phase == OVER
+    return rnd
