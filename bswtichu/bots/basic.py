@@ -71,6 +71,8 @@ def bomb_order(play: Play) -> tuple:
 
 class BasicBot(Bot):
     level = "basic"
+    tichu_max_cost = TICHU_MAX_COST
+    grand_min_strength = GRAND_MIN_STRENGTH
 
     def __init__(self, seat: int, rng: Random):
         super().__init__(seat, rng)
@@ -117,14 +119,14 @@ class BasicBot(Bot):
 
     def _grand(self, view: RoundView) -> Action:
         partner_called = view.calls[self.partner] is not None
-        if not partner_called and grand_strength(view.hand) >= GRAND_MIN_STRENGTH:
+        if not partner_called and grand_strength(view.hand) >= self.grand_min_strength:
             return CallGrand(self.seat)
         return DeclineGrand(self.seat)
 
     def _wants_tichu(self, view: RoundView) -> bool:
         if view.calls[self.partner] is not None or len(view.hand) != 14:
             return False
-        return self._cost(mask_of(view.hand)) <= TICHU_MAX_COST
+        return self._cost(mask_of(view.hand)) <= self.tichu_max_cost
 
     # ------------------------------------------------------------------ exchange
 
