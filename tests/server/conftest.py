@@ -82,8 +82,14 @@ def config() -> ServerConfig:
 
 
 @pytest.fixture
-def lobby(clock: Clock, config: ServerConfig) -> Lobby:
-    return Lobby(clock, config)
+def game_factory():
+    """No game by default; a test may parametrize ``game_factory`` to supply one."""
+    return None
+
+
+@pytest.fixture
+def lobby(clock: Clock, config: ServerConfig, game_factory) -> Lobby:
+    return Lobby(clock, config, game_factory)
 
 
 @pytest.fixture

@@ -1,0 +1,89 @@
+"""Configuration file and the command line (no server is started here)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bswtichu import cli
+from bswtichu.config import ConfigError, ServerConfig, load_config, parse_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_shipped_config_equals_the_builtin_defaults():
+    assert load_config(REPO / "config" / "bswtichu.ini") == ServerConfig()
+
+
+def test_config_values_are_read_and_typed():
+    config = parse_config("[listen]\ntelnet = tcp:5000\n[limits]\nflood_rate = 2.5\nmax_line_length = 100\n")
+    assert config.telnet_endpoint == "tcp:5000"
+    assert config.flood_rate == 2.5
+    assert config.max_line_length == 100
+    assert config.line_endpoint == ServerConfig().line_endpoint
+
+
+@pytest.mark.parametrize(
+    "text, complaint",
+    [
+        ("[limits]\nflood_rat = 2\n", "unknown setting [limits] flood_rat"),
+        ("[limits]\nmax_line_length = many\n", "is not a int"),
+        ("[limits]\nflood_burst = 0\n", "flood_burst must be at least 1"),
+        ("no section\n", "File contains no section headers"),
+    ],
+)
+def test_bad_config_says_what_is_wrong(text, complaint):
+    with pytest.raises(ConfigError, match=re.escape(complaint)):
+        parse_config(text)
+
+
+def test_missing_config_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "absent.ini")
+
+
+def test_help_lists_subcommands_and_flags(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for word in ("serve", "replay", "match", "--config", "--telnet", "--line", "--idle-timeout"):
+        assert word in out
+
+
+def test_flags_override_the_config_file(tmp_path):
+    ini = tmp_path / "my.ini"
+    ini.write_text("[limits]\nflood_burst = 7\nflood_rate = 3\n")
+    args = cli.build_parser().parse_args(["--config", str(ini), "serve", "--telnet", "tcp:6000", "--flood-rate", "9"])
+    config = cli.config_from(args)
+    assert (config.telnet_endpoint, config.flood_rate, config.flood_burst) == ("tcp:6000", 9.0, 7)
+
+
+def test_flag_before_subcommand_survives():
+    args = cli.build_parser().parse_args(["--line", "tcp:7000", "serve"])
+    assert cli.config_from(args).line_endpoint == "tcp:7000"
+
+
+def test_bad_flag_value_exits_2(capsys):
+    assert cli.main(["--flood-burst", "0"]) == 2
+    assert "flood_burst must be at least 1" in capsys.readouterr().err
+
+
+def test_missing_subcommand_module_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "bswtichu.tch.replay", None)  # makes the import fail
+    assert cli.main(["replay", "game.tch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bswtichu replay: not available" in err
+
+
+def test_subcommand_gets_the_remaining_arguments(monkeypatch):
+    seen = []
+    fake = types.ModuleType("bswtichu.bots.match")
+    fake.main = lambda argv: seen.append(argv) or 3
+    monkeypatch.setitem(sys.modules, "bswtichu.bots.match", fake)
+    assert cli.main(["match", "--games", "5", "--help"]) == 3
+    assert seen == [["--games", "5", "--help"]]

@@ -1,0 +1,221 @@
+"""The two ports over StringTransport with a fake clock: bytes in, bytes out."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.conch.telnet import DO, DONT, IAC, NAWS, WILL, WONT
+from twisted.internet.testing import StringTransport
+
+from bswtichu.server.lobby import Lobby
+from bswtichu.server.net.line import BotLineFactory
+from bswtichu.server.net.lines import FloodGate, LineFramer, TOO_LONG, decode_line
+from bswtichu.server.net.telnet import TelnetFactory
+
+ECHO_OPTION = b"\x01"
+LINEMODE = b"\x22"
+
+
+class Wire:
+    """One protocol on a StringTransport; ``lines()`` splits what the server wrote."""
+
+    def __init__(self, factory) -> None:
+        self.transport = StringTransport()
+        self.protocol = factory.buildProtocol(None)
+        self.protocol.makeConnection(self.transport)
+
+    def send(self, data: bytes) -> None:
+        self.protocol.dataReceived(data)
+
+    def take(self) -> bytes:
+        data = self.transport.value()
+        self.transport.clear()
+        return data
+
+    def lines(self) -> list[str]:
+        data = self.take()
+        assert data.endswith(b"\r\n") or not data
+        return data.decode("utf-8").split("\r\n")[:-1]
+
+
+@pytest.fixture
+def telnet(lobby, config, clock):
+    return lambda: Wire(TelnetFactory(lobby, config, clock))
+
+
+@pytest.fixture
+def bot(lobby, config, clock):
+    return lambda: Wire(BotLineFactory(lobby, config, clock))
+
+
+# -- framing, decoding, flood gate (pure) ----------------------------------
+
+
+def test_framer_accepts_crlf_lf_and_bare_cr():
+    framer = LineFramer(100)
+    assert framer.feed(b"a\r\nb\nc\rd\r") == [b"a", b"b", b"c", b"d"]
+    assert framer.feed(b"\ne\r\n") == [b"e"]  # the LF after a chunk-final CR is not a line
+
+
+def test_framer_drops_overlong_line_once_and_recovers():
+    framer = LineFramer(4)
+    assert framer.feed(b"abcdefgh") == [TOO_LONG]
+    assert framer.feed(b"ijkl\nok\n") == [b"ok"]
+
+
+def test_decode_falls_back_to_latin1_and_strips_controls():
+    assert decode_line("Zoë".encode()) == "Zoë"
+    assert decode_line(b"Zo\xeb") == "Zoë"
+    assert decode_line(b"\xff\xfe") == "ÿþ"
+    assert decode_line(b"a\tb\x1b[31mc\x00") == "a b[31mc"
+
+
+def test_flood_gate_allows_a_burst_then_the_rate(clock):
+    gate = FloodGate(rate=2, burst=3, clock=clock)
+    assert [gate.admit() for _ in range(4)] == [True, True, True, False]
+    clock.advance(0.5)
+    assert [gate.admit(), gate.admit()] == [True, False]
+
+
+# -- telnet port ------------------------------------------------------------
+
+
+def test_telnet_lines_end_in_crlf_without_doubled_cr(telnet):
+    wire = telnet()
+    greeting = wire.take()
+    assert greeting.startswith(b"Welcome to bswtichu")
+    assert greeting.endswith(b"\r\n")
+    assert b"\r\r" not in greeting
+    assert greeting.count(b"\n") == greeting.count(b"\r\n")
+
+
+def test_telnet_refuses_options_it_does_not_implement(telnet):
+    wire = telnet()
+    wire.take()
+    wire.send(IAC + WILL + NAWS)
+    assert wire.take() == IAC + DONT + NAWS
+    wire.send(IAC + DO + ECHO_OPTION)
+    assert wire.take() == IAC + WONT + ECHO_OPTION
+    wire.send(IAC + WILL + LINEMODE + b"/nick Ann\r\n")
+    assert wire.take() == IAC + DONT + LINEMODE + b"You are now Ann.\r\n"
+
+
+def test_telnet_survives_a_malformed_command(telnet):
+    wire = telnet()
+    wire.send(IAC + b"\x01junk\r\n")
+    wire.take()
+    wire.send(b"/nick Ann\r\n")
+    assert wire.lines() == ["You are now Ann."]
+
+
+def test_telnet_accepts_lf_bare_cr_and_cr_nul(telnet):
+    wire = telnet()
+    wire.take()
+    wire.send(b"/nick Ann\n")
+    wire.send(b"one\r")
+    wire.send(b"\ntwo\r\0three\r\n")
+    assert wire.lines() == ["You are now Ann.", "[lobby] Ann: one", "[lobby] Ann: two", "[lobby] Ann: three"]
+
+
+def test_telnet_overlong_line_gets_one_error_and_connection_stays(telnet, config):
+    wire = telnet()
+    wire.send(b"/nick Ann\r\n")
+    wire.take()
+    wire.send(b"x" * (config.max_line_length + 1) + b"y" * 2000 + b"\r\n")
+    assert wire.lines() == [f"error: line dropped: lines may be at most {config.max_line_length} bytes"]
+    wire.send(b"still here\r\n")
+    assert wire.lines() == ["[lobby] Ann: still here"]
+    assert not wire.transport.disconnecting
+
+
+def test_telnet_invalid_utf8_is_read_as_latin1(telnet):
+    wire = telnet()
+    wire.send(b"/nick Ann\r\n")
+    wire.take()
+    wire.send(b"caf\xe9 \xff\xff\r\n")  # IAC IAC is a literal 0xFF byte in telnet
+    assert wire.lines() == ["[lobby] Ann: café ÿ"]
+
+
+def test_telnet_idle_timeout_says_bye_and_hangs_up(telnet, clock, config):
+    wire = telnet()
+    clock.advance(config.idle_timeout - 1)
+    wire.send(b"/nick Ann\r\n")
+    clock.advance(config.idle_timeout - 1)
+    assert not wire.transport.disconnecting
+    wire.take()
+    clock.advance(1)
+    assert wire.lines() == [f"No input for {config.idle_timeout:g} seconds; goodbye."]
+    assert wire.transport.disconnecting
+
+
+def test_connection_loss_frees_the_name(telnet, lobby):
+    wire = telnet()
+    wire.send(b"/nick Ann\r\n")
+    wire.protocol.connectionLost(None)
+    assert lobby.find("Ann") is None
+
+
+# -- bot line port ------------------------------------------------------------
+
+
+def test_bot_port_sends_no_telnet_bytes_and_writes_crlf(bot):
+    wire = bot()
+    wire.send(b"/mode machine\r\n/nick Robo\r\n/tables\r\n")
+    data = wire.take()
+    assert b"\xff" not in data
+    lines = data.split(b"\r\n")
+    assert lines[-1] == b""
+    assert not any(b"\r" in line or b"\n" in line for line in lines)
+    assert lines[-4:-1] == [b'MODE {"mode":"machine"}', b'NICK {"nick":"Robo","previous":null}', b'TABLES {"tables":[]}']
+
+
+def test_bot_port_treats_iac_as_data(bot):
+    wire = bot()
+    wire.send(b"/nick Robo\n")
+    wire.take()
+    wire.send(IAC + WILL + NAWS + b"\n")
+    # no negotiation: the bytes are chat, read as Latin-1 (NAWS is 0x1F, a control, dropped)
+    assert wire.lines() == ["[lobby] Robo: ÿû"]
+
+
+def test_bot_flood_is_dropped_with_one_error(bot, config, clock):
+    wire = bot()
+    wire.send(b"/mode machine\n/nick Robo\n")
+    wire.take()
+    wire.send(b"spam\n" * (config.flood_burst + 10))
+    lines = wire.lines()
+    chats = [line for line in lines if line.startswith("CHAT ")]
+    errors = [line for line in lines if line.startswith("ERROR ")]
+    assert len(chats) == config.flood_burst - 2
+    assert errors == [
+        'ERROR {"code":"flood","message":"too many lines: at most 5 per second (bursts of 20); lines dropped"}'
+    ]
+    clock.advance(1)
+    wire.send(b"calm again\n")
+    assert wire.lines() == ['CHAT {"from":"Robo","table":null,"text":"calm again"}']
+
+
+def test_bot_machine_error_is_one_line(bot):
+    wire = bot()
+    wire.send(b"/mode machine\r\n")
+    wire.take()
+    wire.send(b"/join\r\n")
+    assert wire.lines() == [
+        'ERROR {"code":"nick_required","message":"choose a name first with /nick NAME; /join needs one"}'
+    ]
+
+
+def test_server_keeps_serving_others_after_bad_input(bot, telnet):
+    rude, polite = bot(), telnet()
+    polite.send(b"/nick Ann\r\n")
+    rude.send(b"\xff\xfe\x00" * 100 + b"\n/nope\n" + b"z" * 5000 + b"\n")
+    polite.take()
+    polite.send(b"hello\r\n")
+    assert polite.lines() == ["[lobby] Ann: hello"]
+    assert not rude.transport.disconnecting
+
+
+def test_quit_closes_the_connection(bot, lobby: Lobby):
+    wire = bot()
+    wire.send(b"/nick Robo\n/quit\n")
+    assert wire.lines()[-1] == "Goodbye."
+    assert wire.transport.disconnecting
