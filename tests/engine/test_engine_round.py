@@ -882,3 +882,34 @@ def test_phoenix_single_value_over_a_ten():
     assert rnd.view().top.rank == 10.5
     assert rejected(rnd, Play(2, C("Ts")))
     run(rnd, "3: Js")
+
+
+def test_dog_as_last_card_of_the_third_player_ends_the_hand():
+    # R8.3.4: going-out checks come before the next leader is found
+    hands = {0: "MJ " + run13(0), 1: run13(1, "PH"), 2: run13(2, "DG"), 3: run13(3, "DR")}
+    rnd = position(hands)
+    run(rnd, "1: MJ " + run13(0) + "; wish none; 2: pass; 3: pass; 4: pass")
+    run(rnd, "2: " + run13(1) + "; 3: pass; 4: pass; 2: PH; 3: pass; 4: pass")
+    assert rnd.view().turn == 2  # the winner (seat 2) is out: seat 3 leads
+    run(rnd, "3: " + run13(2) + "; 4: pass; 3: DG")
+    assert rnd.phase == OVER
+    res = rnd.result
+    assert res.finish_order == (0, 1, 2, 3)
+    # seat 1: 25; seat 2: 25 - 25 (its Phoenix trick); seat 3: 25; tail seat 4 holds 25 + Dragon 25
+    assert res.card_points == (100, 0)
+
+
+def test_simultaneous_bombs_second_must_beat_the_first():
+    # R9.8: commands apply in arrival order
+    rnd = position({0: "MJ 2j", 2: "9j 9s 9p 9r", 3: "3j 3s 3p 3r"})
+    run(rnd, "1: 2j; 3: 9j 9s 9p 9r")
+    assert rejected(rnd, Play(3, C("3j 3s 3p 3r")))
+
+
+def test_played_events_mark_out_of_turn_bombs():
+    from bswtichu.engine.events import Played
+    rnd = position({0: "MJ 2j", 2: "9j 9s 9p 9r"})
+    events = rnd.apply(Play(0, C("2j")))
+    assert [e.out_of_turn for e in events if isinstance(e, Played)] == [False]
+    events = rnd.apply(Play(2, C("9j 9s 9p 9r")))
+    assert [e.out_of_turn for e in events if isinstance(e, Played)] == [True]
