@@ -255,7 +255,7 @@ def spectator_left(number: int, spectator: str) -> Message:
 
 
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
-    shown = {True: "on", False: "off", None: "off"}.get(value, value)
+    shown = "off" if value in (None, False) else "on" if value is True else value
     note = ""
     if name == "round" and options["turnier"] and value is not None:
         note = " (ignored while turnier is on: a tournament is 9 hands)"

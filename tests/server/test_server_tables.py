@@ -409,3 +409,15 @@ def test_tables_listing_human(connect):
     assert ann.connection.lines == [
         "Table 1 [open] seats: 1 Ann, 2 -, 3 -, 4 - | options: round 3, tichujoin off, turnier off"
     ]
+
+
+def test_option_announcement_human(four):
+    ann = four[0]
+    ann.say("/mode human")
+    ann.say("/turnier")
+    ann.clear()
+    ann.say("/round 1")
+    assert ann.connection.lines == [
+        "Ann sets round 1 at table 1 (ignored while turnier is on: a tournament is 9 hands)."
+        " Options: round 1, tichujoin off, turnier on."
+    ]
