@@ -40,7 +40,7 @@ class Lobby:
     ) -> None:
         self.clock = clock
         self.config = config or ServerConfig()
-        self._sessions: list[Session] = []
+        self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
         self.commands = CommandRegistry()
@@ -54,7 +54,7 @@ class Lobby:
 
     def connect(self, connection: Connection, peer: str = "") -> Session:
         session = Session(connection, peer)
-        self._sessions.append(session)
+        self._sessions.add(session)
         config = self.config
         session.send(
             messages.welcome(
@@ -102,8 +102,13 @@ class Lobby:
             table.disconnect(session.nick)
 
     def shutdown(self, reason: str) -> None:
-        """Say goodbye to everyone and hang up (the server is stopping)."""
-        for session in list(self._sessions):
+        """Say goodbye to everyone and hang up (the server is stopping).
+
+        Sessions are forgotten first, so the hang-ups that follow start no grace timers.
+        """
+        sessions, self._sessions = self._sessions, set()
+        self._by_nick.clear()
+        for session in sessions:
             session.send(messages.bye("shutdown", f"The server is stopping: {reason}."))
             session.close()
         self.tables.close_all()

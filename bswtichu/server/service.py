@@ -51,7 +51,6 @@ class TichuService(Service):
     def _settled(self, result: object) -> None:
         if isinstance(result, Failure):
             result = result.value.subFailure if result.check(FirstError) else result
-            self.log.error("cannot listen: {error}", error=result.getErrorMessage())
         else:
             result = self.ports
         self._outcome = result

@@ -237,3 +237,13 @@ def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect)
     assert ann.error_code() == "internal"
     bob.say("still here")
     assert bob.only("CHAT")["text"] == "still here"
+
+
+def test_shutdown_says_bye_and_leaves_no_timers(four, lobby, clock):
+    lobby.shutdown("maintenance")
+    for player in four:
+        assert player.keywords() == ["BYE"]
+        assert player.connection.closed
+        player.hang_up()  # the connection loss arrives afterwards
+    assert clock.getDelayedCalls() == []
+    assert len(lobby.tables) == 0

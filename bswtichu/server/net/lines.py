@@ -17,7 +17,6 @@ from __future__ import annotations
 import unicodedata
 
 from twisted.internet.interfaces import IReactorTime
-from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
@@ -111,9 +110,6 @@ class LineConnection(TimeoutMixin):
     ``stop`` from their protocol events and implement ``write_text``.
     """
 
-    log = Logger()
-    transport = None
-
     def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
@@ -141,7 +137,8 @@ class LineConnection(TimeoutMixin):
 
     def start(self) -> None:
         peer = self.transport.getPeer()
-        self.session = self.lobby.connect(self, f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}")
+        where = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
+        self.session = self.lobby.connect(self, where)
         self.setTimeout(self.config.idle_timeout or None)
 
     def bytes_received(self, data: bytes) -> None:
