@@ -20,11 +20,15 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Session
 from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.game_commands import game_commands
+from bswtichu.server.game_table import GameWiring
+from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
 
 SERVER_NAME = "bswtichu"
 NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
 NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
+BOT_PREFIX = "bot-"
 
 
 class Lobby:
@@ -42,12 +46,18 @@ class Lobby:
         self.config = config or ServerConfig()
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
+        self.logs = GameLogStore(self.config.log_folder)
+        if game_factory is None:
+            game_factory = GameWiring(clock, self.logs, self.config.bot_delay,
+                                      self.config.reconnect_grace)
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
             self.commands.register(command)
         for command in table_commands(self.tables):
+            self.commands.register(command)
+        for command in game_commands(self.tables, self.logs):
             self.commands.register(command)
 
     # -- the net layer's entry points ---------------------------------------
@@ -201,6 +211,8 @@ class Lobby:
         name = args
         if not NICK_PATTERN.match(name):
             raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
+        if name.casefold().startswith(BOT_PREFIX):
+            raise Refusal("nick_invalid", f"names starting with {BOT_PREFIX} are kept for bots")
         if session.table is not None:
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"

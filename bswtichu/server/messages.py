@@ -206,9 +206,9 @@ def joined(view: dict[str, Any], seat: int, player: str) -> Message:
 
 
 def left(view: dict[str, Any], seat: int, player: str, reason: str) -> Message:
-    """A seat became free: ``reason`` is "left" or "timeout" (did not come back in time)."""
+    """A seat became free: ``reason`` is "left", "timeout" (did not come back in time) or "kicked"."""
     number = view["table"]
-    why = " (did not come back in time)" if reason == "timeout" else ""
+    why = {"timeout": " (did not come back in time)", "kicked": " (removed)"}.get(reason, "")
     return Message(
         "LEFT",
         {"table": number, "seat": seat, "nick": player, "reason": reason, "seats": view["seats"]},
@@ -234,6 +234,24 @@ def returned(view: dict[str, Any], seat: int, player: str) -> Message:
         "RETURNED",
         {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
         f"{player} is back at table {number}, seat {seat}.",
+    )
+
+
+def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str) -> Message:
+    number = view["table"]
+    return Message(
+        "JOINED",
+        {"table": number, "seat": seat, "nick": name, "seats": view["seats"], "bot": level, "by": by},
+        f"{by} seats a {level} bot, {name}, at table {number}, seat {seat}.",
+    )
+
+
+def table_reopened(view: dict[str, Any]) -> Message:
+    number = view["table"]
+    return Message(
+        "TABLE_OPEN",
+        {"table": number, "seats": view["seats"], "options": view["options"]},
+        f"Table {number} is open again: change options, or /start a new game with the same seats.",
     )
 
 

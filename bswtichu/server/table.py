@@ -69,6 +69,7 @@ class Table:
         self.options = TableOptions()
         self.started = False
         self.game: Any = None
+        self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
         self._deliver = deliver
@@ -118,6 +119,7 @@ class Table:
             "away": sorted(self._away),
             "spectators": list(self.spectators),
             "options": self.options.as_data(),
+            "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
         }
 
     # -- telling people -----------------------------------------------------
@@ -248,8 +250,49 @@ class Table:
         if self._game_factory is not None:
             self.game = self._game_factory(self)
 
+    def add_bot(self, nick: str, seat: int | None, level: str, name: str) -> int:
+        """Seat a computer player called ``name`` (a free seat if none is named)."""
+        self._require_present_player(nick, f"seat a bot at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; bots join before /start")
+        free = [s for s in SEATS if self.seats[s - 1] is None]
+        if seat is None:
+            if not free:
+                raise Refusal("table_full", f"table {self.number} is full")
+            seat = free[0]
+        elif seat not in free:
+            raise Refusal("seat_taken", f"seat {seat} is taken; free seats: {', '.join(map(str, free)) or 'none'}")
+        self.seats[seat - 1] = name
+        self.bots[seat] = (name, level)
+        self.tell_all(messages.bot_joined(self.view(), seat, name, level, nick))
+        return seat
+
+    def kick(self, nick: str, seat: int) -> None:
+        """Remove the bot in ``seat`` before the start."""
+        self._require_present_player(nick, f"remove a bot at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; bots stay until the end")
+        if seat not in self.bots:
+            who = self.seats[seat - 1] if seat in SEATS else None
+            raise Refusal("not_a_bot", f"seat {seat} holds {'no bot' if who is None else who + ', not a bot'};"
+                                       " /kick removes bots only")
+        name, _ = self.bots.pop(seat)
+        self.seats[seat - 1] = None
+        self.tell_all(messages.left(self.view(), seat, name, "kicked"))
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def end_game(self) -> None:
+        """The game is over: the table is open for options and a new /start."""
+        self.started = False
+        self.game = None
+        self.tell_all(messages.table_reopened(self.view()))
+
     def close(self) -> None:
         """Cancel pending timers; the hall forgets the table."""
+        if self.game is not None:
+            self.game.stop()
         for timer in self._away.values():
             if timer is not None and timer.active():
                 timer.cancel()
@@ -272,6 +315,8 @@ class Table:
         self._away[seat] = timer
         message = messages.away(self.number, seat, nick, None if self.started else self._grace)
         self.tell_all(message)
+        if self.game is not None:
+            self.game.player_away(nick)
         return message
 
     def _grace_over(self, seat: int) -> None:
@@ -287,6 +332,8 @@ class Table:
         self._drop_spectator(nick)
         self.seats[seat - 1] = nick
         self.tell_all(messages.returned(self.view(), seat, nick))
+        if self.game is not None:
+            self.game.player_back(nick)
 
     def _free(self, seat: int, reason: str) -> None:
         nick = self.seats[seat - 1]
@@ -320,10 +367,10 @@ class Table:
             return
         if self.started:
             waiting = any(timer is not None for timer in self._away.values())
-            present = any(s not in self._away for s, _ in self.players())
+            present = any(s not in self._away and s not in self.bots for s, _ in self.players())
             if present or waiting:
                 return
-        elif self.players():
+        elif any(s not in self.bots for s, _ in self.players()):
             return
         self.log.info("table {number} closes: nobody is left", number=self.number)
         self.close()

@@ -77,14 +77,14 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def config() -> ServerConfig:
-    return ServerConfig(reconnect_grace=60.0)
+def config(tmp_path) -> ServerConfig:
+    return ServerConfig(reconnect_grace=60.0, log_folder=str(tmp_path / "logs"))
 
 
 @pytest.fixture
 def game_factory():
-    """No game by default; a test may parametrize ``game_factory`` to supply one."""
-    return None
+    """No game by default (these tests are about seats); a test may parametrize one."""
+    return lambda table: None
 
 
 @pytest.fixture

@@ -221,9 +221,9 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     def refuse(session, args):
         raise Refusal("no_cards", "you have no cards yet")
 
-    lobby.commands.register(Command(key="hand", usage="/hand", summary="", help="", handler=refuse))
+    lobby.commands.register(Command(key="refuse", usage="/refuse", summary="", help="", handler=refuse))
     ann = connect("Ann")
-    ann.say("/hand")
+    ann.say("/refuse")
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 

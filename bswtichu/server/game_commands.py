@@ -1,0 +1,245 @@
+"""The playing commands: BrettspielWelt's names and English aliases, parsed into engine actions.
+
+Each handler finds the player's table and game, turns the arguments into an
+action for his engine seat, and lets `TableGame.act` apply it.  Every bad
+input becomes one `Refusal` before anything changes.
+"""
+
+from __future__ import annotations
+
+from bswtichu.bots import LEVELS
+from bswtichu.engine import (
+    CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
+    classify, parse_card, parse_play, parse_wish, team_of,
+)
+from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
+from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.game_table import TableGame, refusal_for
+from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.session import Session
+from bswtichu.server.table import SEAT_COUNT, TableHall
+from bswtichu.server.table_commands import current_table, seated_at
+
+WISH_WORDS = ("wish", "wunsch")
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
+
+
+def _game(session: Session) -> TableGame:
+    table = current_table(session)
+    if table.game is None:
+        raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
+    return table.game
+
+
+def _player_game(session: Session) -> TableGame:
+    table, _ = seated_at(session)
+    return _game(session)
+
+
+def _split_wish(args: str) -> tuple[str, str | None]:
+    words = args.split()
+    for index, word in enumerate(words):
+        if word.lower() in WISH_WORDS:
+            if index + 2 != len(words):
+                raise usage_error("/play CARDS [wish RANK]", "wish takes one rank at the end")
+            return " ".join(words[:index]), words[index + 1]
+    return args, None
+
+
+def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
+    """The commands for playing, watching a game, bots and logs."""
+
+    def simple(action_class, usage: str):
+        def handle(session: Session, args: str) -> None:
+            if args:
+                raise usage_error(usage, "it takes no arguments")
+            _player_game(session).act(session.nick, action_class)
+        return handle
+
+    def exchange(session: Session, args: str) -> None:
+        usage = "/schupf C1 C2 C3"
+        game = _player_game(session)
+        tokens = split_tokens(args)
+        if len(tokens) != 3:
+            raise usage_error(usage, "name three cards: to the right opponent, the partner,"
+                                     " the left opponent (e.g. /schupf 2j 9s 3p)")
+        try:
+            cards = tuple(parse_card(t) for t in tokens)
+        except TichuError as error:
+            raise refusal_for(error) from None
+        game.act(session.nick, lambda seat: Exchange(seat, cards))
+
+    def play(session: Session, args: str, bomb_only: bool = False) -> None:
+        usage = "/bomben CARDS" if bomb_only else "/play CARDS [wish RANK]"
+        game = _player_game(session)
+        if not args:
+            raise usage_error(usage, "which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
+        text, wish_word = _split_wish(args)
+
+        def build(seat: int):
+            cards, phoenix_as = parse_play(text, game.game.round.hands[seat])
+            if bomb_only and not classify(cards, phoenix_as).is_bomb:
+                raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
+                                            " flush of 5 or more; /play plays other combinations")
+            actions = [Play(seat, cards, phoenix_as)]
+            if wish_word is not None:
+                if MAHJONG_CARD not in cards:
+                    raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
+                actions.append(MakeWish(seat, parse_wish(wish_word)))
+            return actions
+        game.act(session.nick, build)
+
+    def wish(session: Session, args: str) -> None:
+        if not args or " " in args.strip():
+            raise usage_error("/wish RANK|none", "name one rank: 2-9, T, J, Q, K, A, or none")
+        game = _player_game(session)
+        rank = _parse(parse_wish, args)
+        game.act(session.nick, lambda seat: MakeWish(seat, rank))
+
+    def give(session: Session, args: str) -> None:
+        usage = "/give NAME|SEAT"
+        game = _player_game(session)
+        target = args.strip()
+        if not target or " " in target:
+            raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
+        seating = game.game.seating
+        if target.isdigit():
+            to = int(target) - 1
+            if not 0 <= to < SEAT_COUNT:
+                raise usage_error(usage, "seats are 1-4")
+        else:
+            names = [n.casefold() for n in seating]
+            if target.casefold() not in names:
+                raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are"
+                                                f" {_opponents(game, session.nick)}")
+            to = names.index(target.casefold())
+        game.act(session.nick, lambda seat: GiveDragon(seat, to))
+
+    def hand(session: Session, args: str) -> None:
+        game = _player_game(session)
+        seat = game.seat_of(session.nick)
+        session.send(game.texts.hand(game.game.round.view(seat)))
+
+    def table_view(session: Session, args: str) -> None:
+        game = _game(session)
+        seat = game.table.seat_of(session.nick)
+        session.send(game.table_message(None if seat is None else game.seat_of(session.nick)))
+
+    def legal(session: Session, args: str) -> None:
+        game = _player_game(session)
+        session.send(game.legal_message(game.seat_of(session.nick)))
+
+    def score(session: Session, args: str) -> None:
+        session.send(_game(session).score_message())
+
+    def add_bot(session: Session, args: str) -> None:
+        usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
+        seat, level = None, "basic"
+        for word in args.split():
+            if word.isdigit():
+                seat = int(word)
+                if not 1 <= seat <= SEAT_COUNT:
+                    raise usage_error(usage, "seats are 1-4")
+            elif word.lower() in LEVELS:
+                level = word.lower()
+            else:
+                raise usage_error(usage, f"{word!r} is neither a seat nor a level")
+        table = current_table(session)
+        taken = {name for name in table.seats if name}
+        name = next(f"bot-{level}-{n}" for n in BOT_NAMES if f"bot-{level}-{n}" not in taken)
+        table.add_bot(session.nick, seat, level, name)
+
+    def kick(session: Session, args: str) -> None:
+        usage = "/kick SEAT"
+        if not args.strip().isdigit():
+            raise usage_error(usage, "which seat (1-4)?")
+        current_table(session).kick(session.nick, int(args))
+
+    def show_log(session: Session, args: str) -> None:
+        usage = "/log N"
+        if not args.strip().isdigit():
+            raise usage_error(usage, "which game? its number was announced at its start and end")
+        number = int(args)
+        if logs.is_open(number):
+            raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
+        text = logs.read(number)
+        if text is None:
+            raise Refusal("no_such_log", f"there is no log of game {number}")
+        session.send(Message("LOG", {"number": number, "text": text},
+                             f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}"))
+
+    play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
+                 " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
+                 " Mahjong add 'wish RANK' (or /wish afterwards). Out of turn only a bomb may be"
+                 " played (see /bomben).")
+    return [
+        Command(key="grand", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
+                help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
+                handler=simple(CallGrand, "/grand")),
+        Command(key="nogrand", german="keingrosses", usage="/nogrand",
+                summary="decline Grand Tichu and see your last 6 cards",
+                help="Declines Grand Tichu; your other 6 cards are dealt at once.",
+                handler=simple(DeclineGrand, "/nogrand")),
+        Command(key="tichu", usage="/tichu", summary="call Tichu (before your first card)",
+                help="Bets 100 that you go out first. Any time before you play your first card,"
+                " once you hold 14 cards; in turn or not.", handler=simple(CallTichu, "/tichu")),
+        Command(key="exchange", german="schupf", aliases=("schupfen",), usage="/schupf C1 C2 C3",
+                summary="pass 3 cards: right opponent, partner, left opponent",
+                help="C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
+                " left opponent. Final once sent; the cards move when all four have sent.",
+                handler=exchange),
+        Command(key="play", german="spielen", aliases=("p",), usage="/play CARDS [wish RANK]",
+                summary="play cards (lead or beat the table)", help=play_help, handler=play),
+        Command(key="pass", german="passen", aliases=("passe",), usage="/pass",
+                summary="pass (the table must hold a combination)",
+                help="Not when you lead, and not while the wish binds you.",
+                handler=simple(Pass, "/pass")),
+        Command(key="bomb", german="bomben", usage="/bomben CARDS",
+                summary="play a bomb, in turn or out of turn",
+                help="Four of a kind or a straight flush (5+ cards of one suit), over any"
+                " combination on the table, in or out of turn; also after the last pass until"
+                " the next lead.", handler=lambda s, a: play(s, a, bomb_only=True)),
+        Command(key="wish", german="wunsch", usage="/wish RANK|none",
+                summary="the wish after your Mahjong",
+                help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.",
+                handler=wish),
+        Command(key="give", german="geben", aliases=("verschenken",), usage="/give NAME|SEAT",
+                summary="give the Dragon trick to an opponent",
+                help="After winning a trick with the Dragon: give it to an opponent, by name or seat.",
+                handler=give),
+        Command(key="hand", german="karten", aliases=("cards",), usage="/hand",
+                summary="your cards", help="Shows your hand, sorted by rank.", handler=hand),
+        Command(key="table", german="tisch", usage="/table",
+                summary="the game: turn, trick, cards left, calls, wish, scores",
+                help="Whose turn it is, the combination on the table, each player's card count and"
+                " call, the wish and the scores. Spectators may use it too.", handler=table_view),
+        Command(key="legal", aliases=("moves",), usage="/legal",
+                summary="your legal actions now, as commands",
+                help="Lists every command you may give now (for beginners and bots).", handler=legal),
+        Command(key="score", german="punkte", aliases=("standings",), usage="/score",
+                summary="the score (tournament: standings)",
+                help="Team totals, or in turnier the players' victory and Tichu points.",
+                handler=score),
+        Command(key="bot", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
+                help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
+                " in SEAT or the next free seat.", handler=add_bot),
+        Command(key="kick", usage="/kick SEAT", summary="remove a bot before the start",
+                help="Frees the seat of a bot. People leave by themselves (/leave).", handler=kick),
+        Command(key="log", german="protokoll", usage="/log N",
+                summary="a finished game's log (.tch)",
+                help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
+                " when a game starts and ends.", handler=show_log),
+    ]
+
+
+def _parse(parser, text: str):
+    try:
+        return parser(text)
+    except TichuError as error:
+        raise refusal_for(error) from None
+
+
+def _opponents(game: TableGame, nick: str) -> str:
+    seat = game.seat_of(nick)
+    return " and ".join(n for s, n in enumerate(game.game.seating) if team_of(s) != team_of(seat))

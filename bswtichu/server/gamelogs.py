@@ -1,0 +1,64 @@
+"""Numbered game logs in BrettspielWelt's .tch format, one file per game, in a folder.
+
+Numbers continue after the highest file already in the folder, so a restart
+never reuses one.  A game's file is rewritten after every round; a number
+whose game still runs is "open", and `/log N` shows only finished games.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from bswtichu.tch import GameLog, write_tch
+
+_NAME = re.compile(r"^game-(\d+)\.tch$")
+
+
+class GameLogStore:
+    """The folder of game logs; it creates the folder on first use."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self._open: set[int] = set()
+        self._next: int | None = None
+
+    def _highest_on_disk(self) -> int:
+        if not self.folder.is_dir():
+            return 0
+        numbers = [int(m.group(1)) for p in self.folder.iterdir() if (m := _NAME.match(p.name))]
+        return max(numbers, default=0)
+
+    def path(self, number: int) -> Path:
+        return self.folder / f"game-{number:06d}.tch"
+
+    def reserve(self) -> int:
+        """A new game's number; its log stays open until `finish`."""
+        if self._next is None:
+            self._next = self._highest_on_disk() + 1
+        number = self._next
+        self._next += 1
+        self._open.add(number)
+        return number
+
+    def save(self, number: int, log: GameLog) -> None:
+        """Write the game's log so far (atomically: a reader never sees half a file)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.path(number)
+        partial = target.with_suffix(".tch.partial")
+        partial.write_text(write_tch(log), encoding="utf-8")
+        os.replace(partial, target)
+
+    def finish(self, number: int) -> None:
+        self._open.discard(number)
+
+    def is_open(self, number: int) -> bool:
+        return number in self._open
+
+    def read(self, number: int) -> str | None:
+        """A finished game's log text, or None if there is no such file."""
+        path = self.path(number)
+        if not path.is_file():
+            return None
+        return path.read_text(encoding="utf-8")
