@@ -146,8 +146,8 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             else:
                 raise usage_error(usage, f"{word!r} is neither a seat nor a level")
         table = current_table(session)
-        taken = {name for name in table.seats if name}
-        name = next(f"bot-{level}-{n}" for n in BOT_NAMES if f"bot-{level}-{n}" not in taken)
+        taken = {name.rsplit("-", 1)[-1] for name in table.seats if name}
+        name = f"bot-{level}-" + next(n for n in BOT_NAMES if n not in taken)
         table.add_bot(session.nick, seat, level, name)
 
     def kick(session: Session, args: str) -> None:

@@ -42,6 +42,11 @@ class GameTexts:
         self.names = list(names)
 
     def who(self, seat: int, viewer: int | None) -> str:
+        """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
+        return "You" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
+
+    def whom(self, seat: int, viewer: int | None) -> str:
+        """The same inside a sentence."""
         return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
 
     def _msg(self, keyword: str, fields: dict, text: str) -> Message:
@@ -71,18 +76,18 @@ class GameTexts:
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
         if e.called:
             return None  # the TichuCalled event that follows says it
-        text = f"{self.who(e.seat, viewer).capitalize()} declined Grand Tichu."
+        text = f"{self.who(e.seat, viewer)} declined Grand Tichu."
         return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                            "called": False}, text)
 
     def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
         call = "Grand Tichu" if e.grand else "Tichu"
         return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
-                         f"{self.who(e.seat, viewer).capitalize()} called {call}!")
+                         f"{self.who(e.seat, viewer)} called {call}!")
 
     def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         f"{self.who(e.seat, viewer).capitalize()} passed three cards.")
+                         f"{self.who(e.seat, viewer)} passed three cards.")
 
     def _on_CardsReceived(self, e: ev.CardsReceived, viewer):
         parts = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
@@ -96,13 +101,13 @@ class GameTexts:
         else:
             doing = {"lead": "lead", "follow": "play", "wish": "make the wish",
                      "give": "give the Dragon trick"}[e.need]
-            text = f"{self.who(e.seat, viewer).capitalize()} to {doing}."
+            text = f"{self.who(e.seat, viewer)} to {doing}."
         return self._msg("TURN", {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}, text)
 
     def _on_Played(self, e: ev.Played, viewer):
         bomb = "BOMB! " if e.combo.is_bomb else ""
         how = " out of turn" if e.out_of_turn else ""
-        text = (f"{bomb}{self.who(e.seat, viewer).capitalize()} played{how}: {e.combo.describe()}"
+        text = (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
                 f" [{format_cards(e.combo.cards)}] ({e.cards_left} cards left).")
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": combo_fields(e.combo), "out_of_turn": e.out_of_turn,
@@ -110,37 +115,37 @@ class GameTexts:
 
     def _on_Passed(self, e: ev.Passed, viewer):
         return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         f"{self.who(e.seat, viewer).capitalize()} passed.")
+                         f"{self.who(e.seat, viewer)} passed.")
 
     def _on_WishMade(self, e: ev.WishMade, viewer):
         wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
         return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
                                   "rank": None if e.rank is None else rank_text(e.rank)},
-                         f"{self.who(e.seat, viewer).capitalize()} made {wished}.")
+                         f"{self.who(e.seat, viewer)} made {wished}.")
 
     def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
         return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
                          f"The wish for {rank_text(e.rank)} is fulfilled.")
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
-        text = (f"{self.who(e.seat, viewer).capitalize()} won the trick (bombs may still come);"
-                f" {self.who(e.leader, viewer)} to lead next.")
+        text = (f"{self.who(e.seat, viewer)} won the trick (bombs may still come);"
+                f" {self.whom(e.leader, viewer)} to lead next.")
         return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
                                        "leader": e.leader + 1}, text)
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         f"{self.who(e.to, viewer).capitalize()} took the trick ({e.points} points).")
+                         f"{self.who(e.to, viewer)} took the trick ({e.points} points).")
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
-                         f"{self.who(e.seat, viewer).capitalize()} gave the Dragon trick to "
-                         f"{self.who(e.to, viewer)} ({e.points} points).")
+                         f"{self.who(e.seat, viewer)} gave the Dragon trick to "
+                         f"{self.whom(e.to, viewer)} ({e.points} points).")
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
         place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
-                         f"{self.who(e.seat, viewer).capitalize()} went out {place}.")
+                         f"{self.who(e.seat, viewer)} went out {place}.")
 
     def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
         return self.round_result(e.result)
