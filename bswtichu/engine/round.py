@@ -146,6 +146,7 @@ class Round:
         self.wish_pending_seat: int | None = None
         self.gift_pending_seat: int | None = None
         self.result: RoundResult | None = None
+        self.ending = False  # the round has ended but for the last trick's Dragon gift
         self._indexes: list[HandIndex | None] = [None] * 4
         self.opening_events: list[Event] = []
         if grand_tichu:
@@ -211,7 +212,7 @@ class Round:
             return False
         if self.phase == GRAND and not self.grand_decided[seat]:
             return False  # a normal Tichu needs all 14 cards (rules.md R4.5)
-        return self.gift_pending_seat is None or not self._ending
+        return self.gift_pending_seat is None or not self.ending
 
     @property
     def need(self) -> str | None:
@@ -238,7 +239,6 @@ class Round:
             return self.leader if self.trick_won else self.turn
         return None
 
-    _ending = False
 
     def wish_binds(self, seat: int) -> bool:
         """Whether the wish binds ``seat`` at its regular turn now (rules.md R8.1.3)."""
@@ -299,7 +299,7 @@ class Round:
             if seat == self.gift_pending_seat:
                 yield GiveDragon(seat, (seat + 1) % 4)
                 yield GiveDragon(seat, (seat + 3) % 4)
-            if not self._ending and seat not in self.finish_order:
+            if not self.ending and seat not in self.finish_order:
                 yield from self._bombs_beating(seat)
             return
         if seat in self.finish_order:
@@ -445,7 +445,7 @@ class Round:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         combo = classify(action.cards, action.phoenix_as)
         if self.gift_pending_seat is not None:
-            if self._ending:
+            if self.ending:
                 raise IllegalActionError("the round is over: only the Dragon gift remains")
             if not combo.is_bomb:
                 raise IllegalActionError(
@@ -621,7 +621,7 @@ class Round:
         points = card_points(self.trick_cards + self.loose_cards)
         events: list[Event] = [DragonGiven(seat, action.to, points)]
         events += self._collect(to=action.to)
-        if self._ending:
+        if self.ending:
             return events + self._finish()
         self.turn = seat if seat not in self.finish_order else self.next_active(seat)
         events.append(TurnStarted(self.turn, "lead"))
@@ -634,7 +634,7 @@ class Round:
         f = self.finish_order
         if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
             return self._finish()
-        self._ending = True
+        self.ending = True
         if self.top is not None and self.top.cards == {DRAGON_CARD}:
             self.gift_pending_seat = self.top_seat
             return [TurnStarted(self.top_seat, "give")]

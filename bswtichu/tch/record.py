@@ -66,7 +66,7 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
             if action.rank is not None:
                 entries.append(model.Wish(action.rank))
         elif isinstance(action, GiveDragon):
-            if shadow.top_seat not in shadow.finish_order and not shadow._ending:
+            if shadow.top_seat not in shadow.finish_order and not shadow.ending:
                 entries.append(model.Pass(shadow.top_seat))
             entries.append(model.DragonGift(action.to))
         elif isinstance(action, Play):
