@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from twisted.internet.interfaces import IReactorTime
+from twisted.internet.protocol import ServerFactory
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
@@ -106,8 +107,8 @@ class FloodGate:
 class LineConnection(TimeoutMixin):
     """What both ports share: lines in (with limits), text lines out, one session.
 
-    Subclasses are Twisted protocols; they call ``start``, ``bytes_received`` and
-    ``stop`` from their protocol events and implement ``write_text``.
+    Mixed into a Twisted protocol: it handles the protocol events itself, and the
+    subclass only says how lines go on the wire (``write_text``).
     """
 
     def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
@@ -134,6 +135,15 @@ class LineConnection(TimeoutMixin):
         raise NotImplementedError
 
     # -- protocol events ------------------------------------------------------
+
+    def connectionMade(self) -> None:
+        self.start()
+
+    def dataReceived(self, data: bytes) -> None:
+        self.bytes_received(data)
+
+    def connectionLost(self, reason: object = None) -> None:
+        self.stop()
 
     def start(self) -> None:
         peer = self.transport.getPeer()
@@ -179,3 +189,12 @@ class LineConnection(TimeoutMixin):
                 messages.bye("idle", f"No input for {self.config.idle_timeout:g} seconds; goodbye.")
             )
             self.session.close()
+
+
+class LobbyFactory(ServerFactory):
+    """What both ports' factories share: the lobby, the settings and the clock."""
+
+    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
+        self.lobby = lobby
+        self.config = config
+        self.clock = clock

@@ -9,12 +9,8 @@ kept on purpose). ``TelnetTransport.write`` turns "\\n" into "\\r\\n" and double
 from __future__ import annotations
 
 from twisted.conch.telnet import TelnetProtocol, TelnetTransport
-from twisted.internet.interfaces import IReactorTime
-from twisted.internet.protocol import ServerFactory
 
-from bswtichu.config import ServerConfig
-from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.lines import LineConnection
+from bswtichu.server.net.lines import LineConnection, LobbyFactory
 
 
 class LenientTelnetTransport(TelnetTransport):
@@ -48,26 +44,12 @@ class LenientTelnetTransport(TelnetTransport):
 class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     """Lines from a telnet client, text back with CRLF (through TelnetTransport)."""
 
-    def connectionMade(self) -> None:
-        self.start()
-
-    def dataReceived(self, data: bytes) -> None:
-        self.bytes_received(data)
-
-    def connectionLost(self, reason: object = None) -> None:
-        self.stop()
-
     def write_text(self, lines: list[str]) -> None:
         self.transport.write("".join(line + "\n" for line in lines).encode("utf-8"))
 
 
-class TelnetFactory(ServerFactory):
+class TelnetFactory(LobbyFactory):
     """Builds a telnet transport with a HumanTelnetProtocol behind it per connection."""
-
-    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
-        self.lobby = lobby
-        self.config = config
-        self.clock = clock
 
     def buildProtocol(self, addr: object) -> LenientTelnetTransport:
         transport = LenientTelnetTransport(HumanTelnetProtocol, self.lobby, self.config, self.clock)
