@@ -30,8 +30,14 @@ def rate(label: str, work, items, seconds: float) -> float:
         done += len(items)
     elapsed = time.perf_counter() - start
     per_second = done / elapsed
-    print(f"{label:<46} {per_second:>12,.0f} /s   ({done:,} in {elapsed:.2f} s)")
+    print(f"{label:<48} {per_second:>10,.0f} /s   ({done:,} in {elapsed:.2f} s)")
     return per_second
+
+
+def is_legal_on(cards, top) -> bool:
+    """One legal-play query: do these cards form a combination that beats ``top``?"""
+    options = readings(cards)
+    return bool(options) and options[0].played_over(top).beats(top)
 
 
 def random_round(rng: random.Random) -> int:
@@ -74,6 +80,14 @@ def main() -> None:
         tops.append((hand, rng.choice(options)))
     rate("legal-play enumerations, following (14 cards)",
          lambda pair: sum(1 for _ in plays(pair[0], pair[1])), tops, args.seconds)
+    queries = []  # half real legal plays, half random card sets of the table's size
+    for hand, top in tops:
+        legal = [c for c in plays(hand, top)]
+        if legal:
+            queries.append((list(rng.choice(legal).cards), top))
+        queries.append((rng.sample(hand, min(top.length, len(hand))), top))
+    rate("legality checks (these cards on this table?)", lambda q: is_legal_on(*q), queries,
+         args.seconds)
     counts = [sum(1 for _ in plays(h)) for h in hands]
     print(f"  (a 14-card hand has {sum(counts) / len(counts):.1f} leads on average, "
           f"{max(counts)} at most in this sample)")
