@@ -25,8 +25,8 @@ class ServerConfig:
     telnet_endpoint: str = "tcp:4242:interface=127.0.0.1"
     line_endpoint: str = "tcp:4243:interface=127.0.0.1"
     max_line_length: int = 512
-    flood_rate: float = 5.0
-    flood_burst: int = 20
+    flood_rate: float = 10.0
+    flood_burst: int = 40
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
     log_folder: str = "logs"

@@ -187,7 +187,8 @@ def test_bot_flood_is_dropped_with_one_error(bot, config, clock):
     errors = [line for line in lines if line.startswith("ERROR ")]
     assert len(chats) == config.flood_burst - 2
     assert errors == [
-        'ERROR {"code":"flood","message":"too many lines: at most 5 per second (bursts of 20); lines dropped"}'
+        'ERROR {"code":"flood","message":"too many lines: at most'
+        f' {config.flood_rate:g} per second (bursts of {config.flood_burst}); lines dropped"}}'
     ]
     clock.advance(1)
     wire.send(b"calm again\n")
