@@ -28,6 +28,8 @@ SERVE_FLAGS = {
     "--max-line-length": ("max_line_length", int, "BYTES", "longest accepted input line"),
     "--flood-rate": ("flood_rate", float, "N", "lines per second a client may send"),
     "--flood-burst": ("flood_burst", int, "N", "lines a client may send at once"),
+    "--line-flood-rate": ("line_flood_rate", float, "N", "lines per second a bot-port client may send"),
+    "--line-flood-burst": ("line_flood_burst", int, "N", "lines a bot-port client may send at once"),
     "--idle-timeout": ("idle_timeout", float, "SECONDS", "hang up after this long without input (0: never)"),
     "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
     "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),

@@ -27,6 +27,8 @@ class ServerConfig:
     max_line_length: int = 512
     flood_rate: float = 10.0
     flood_burst: int = 40
+    line_flood_rate: float = 50.0
+    line_flood_burst: int = 200
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
@@ -38,8 +40,10 @@ class ServerConfig:
             problems.append("max_line_length must be at least 16")
         if self.flood_rate <= 0:
             problems.append("flood_rate must be above 0")
-        if self.flood_burst < 1:
-            problems.append("flood_burst must be at least 1")
+        if self.flood_burst < 1 or self.line_flood_burst < 1:
+            problems.append("flood_burst and line_flood_burst must be at least 1")
+        if self.line_flood_rate <= 0:
+            problems.append("line_flood_rate must be above 0")
         if self.idle_timeout < 0:
             problems.append("idle_timeout must be 0 (off) or more")
         if self.reconnect_grace < 0:
@@ -55,6 +59,10 @@ class ServerConfig:
         """A copy with some settings changed (and checked again)."""
         return dataclasses.replace(self, **changes)
 
+    def for_line_port(self) -> ServerConfig:
+        """The settings as the bot port applies them: its own, wider flood limit."""
+        return self.replace(flood_rate=self.line_flood_rate, flood_burst=self.line_flood_burst)
+
 
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
@@ -63,6 +71,8 @@ _KEYS = {
     ("limits", "max_line_length"): ("max_line_length", int),
     ("limits", "flood_rate"): ("flood_rate", float),
     ("limits", "flood_burst"): ("flood_burst", int),
+    ("limits", "line_flood_rate"): ("line_flood_rate", float),
+    ("limits", "line_flood_burst"): ("line_flood_burst", int),
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("game", "log_folder"): ("log_folder", str),

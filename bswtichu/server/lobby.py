@@ -62,10 +62,11 @@ class Lobby:
 
     # -- the net layer's entry points ---------------------------------------
 
-    def connect(self, connection: Connection, peer: str = "") -> Session:
+    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
+        """A new client; ``limits`` are its port's settings, for the greeting."""
         session = Session(connection, peer)
         self._sessions.add(session)
-        config = self.config
+        config = limits or self.config
         session.send(
             messages.welcome(
                 SERVER_NAME,

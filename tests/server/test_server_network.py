@@ -190,7 +190,7 @@ async def test_reconnect_to_the_same_seat_over_tcp():
 
 @pytest_twisted.ensureDeferred
 async def test_flood_over_tcp_gets_one_error():
-    async with RunningServer(flood_burst=5, flood_rate=0.01) as server:
+    async with RunningServer(line_flood_burst=5, line_flood_rate=0.01) as server:
         robo = await server.bot("Robo")  # /mode and /nick used two of the five tokens
         robo.transport.write(b"spam\r\n" * 30)
         assert (await robo.message("ERROR"))["code"] == "flood"

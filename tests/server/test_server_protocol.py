@@ -178,6 +178,7 @@ def test_bot_port_treats_iac_as_data(bot):
 
 
 def test_bot_flood_is_dropped_with_one_error(bot, config, clock):
+    config = config.for_line_port()  # the bot port's own limit
     wire = bot()
     wire.send(b"/mode machine\n/nick Robo\n")
     wire.take()
@@ -190,7 +191,7 @@ def test_bot_flood_is_dropped_with_one_error(bot, config, clock):
         'ERROR {"code":"flood","message":"too many lines: at most'
         f' {config.flood_rate:g} per second (bursts of {config.flood_burst}); lines dropped"}}'
     ]
-    clock.advance(1)
+    clock.advance(1 / config.flood_rate)
     wire.send(b"calm again\n")
     assert wire.lines() == ['CHAT {"from":"Robo","table":null,"text":"calm again"}']
 
@@ -220,3 +221,11 @@ def test_quit_closes_the_connection(bot, lobby: Lobby):
     wire.send(b"/nick Robo\n/quit\n")
     assert wire.lines()[-1] == "Goodbye."
     assert wire.transport.disconnecting
+
+
+def test_each_port_greets_with_its_own_flood_limit(bot, telnet, config):
+    bot_limits = [line for line in bot().lines() if line.startswith("Limits:")]
+    people_limits = [line for line in telnet().lines() if line.startswith("Limits:")]
+    assert f"{config.line_flood_rate:g} lines per second (bursts of {config.line_flood_burst})" in bot_limits[0]
+    assert f"{config.flood_rate:g} lines per second (bursts of {config.flood_burst})" in people_limits[0]
+    assert config.line_flood_rate > config.flood_rate

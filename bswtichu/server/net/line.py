@@ -16,6 +16,6 @@ class BotLineProtocol(LineConnection, Protocol):
 
 class BotLineFactory(LobbyFactory):
     def buildProtocol(self, addr: object) -> BotLineProtocol:
-        protocol = BotLineProtocol(self.lobby, self.config, self.clock)
+        protocol = BotLineProtocol(self.lobby, self.config.for_line_port(), self.clock)
         protocol.factory = self
         return protocol

@@ -148,7 +148,7 @@ class LineConnection(TimeoutMixin):
     def start(self) -> None:
         peer = self.transport.getPeer()
         where = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
-        self.session = self.lobby.connect(self, where)
+        self.session = self.lobby.connect(self, where, self.config)
         self.setTimeout(self.config.idle_timeout or None)
 
     def bytes_received(self, data: bytes) -> None:
