@@ -148,6 +148,8 @@ class Recorder:
 
 # "pair of 7s", "triple As", "bomb: four Ts" name a rank, not the card 7s (seven of Swords)
 RANK_PLURAL = re.compile(r"(pair of|triple|full house|four) [2-9TJQKA]s\b")
+# cards the server's usage hints name as examples (e.g. "write rank then suit (7j, Tr, 10r, As)")
+EXAMPLE_CARDS = {"7j", "7s", "Tr", "As", "2j", "9s", "3p", "MJ", "DG", "PH", "DR"}
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
 
 
@@ -170,6 +172,7 @@ class SecrecyCheck:
         self.recorders = {id(c): Recorder(c.session) for c in [*players.values(), *watchers]}
         self.before = self.hands()
         self.checked = Counter()
+        self.typed: set[str] = set()  # card tokens in the command being checked
 
     def hands(self) -> dict[str, set[str]]:
         table = self.lobby.tables.get(self.number)
@@ -210,7 +213,10 @@ class SecrecyCheck:
                 seating = game.game.seating if game is not None else None
                 if seating is not None:
                     assert seating[message.fields["seat"] - 1] == private_seat, (who, message)
-            leaked = sorted(secret & mentioned_cards(message))
+            named = mentioned_cards(message)
+            if message.keyword == "ERROR":
+                named -= EXAMPLE_CARDS | self.typed  # usage examples, and what the sender typed
+            leaked = sorted(secret & named)
             assert not leaked, f"{who} was told {leaked}, held by another player: {message}"
 
 
@@ -259,22 +265,45 @@ class GameDriver:
         assert [k for k, _ in answer] == ["LEGAL"], answer
         return answer[0][1]["commands"]
 
-    def say(self, player: Client, line: str) -> list[tuple[str, dict]]:
-        """Send one command; it must not be refused; returns what that player got."""
+    def send(self, player: Client, line: str) -> list[tuple[str, dict]]:
+        """Send one line; returns what that player got (everyone's messages are checked)."""
         self.collect()
+        self.secrecy.typed = set(CARD_TOKEN.findall(line))
         player.say(line)
         got = player.received()
+        self.collect()
+        self.secrecy.typed = set()
+        return got
+
+    def say(self, player: Client, line: str) -> list[tuple[str, dict]]:
+        """Send one command that must not be refused; returns what that player got."""
+        got = self.send(player, line)
         errors = [fields for keyword, fields in got if keyword == "ERROR"]
         assert not errors, f"{player.session.nick} {line!r} refused: {errors}"
         self.sent.append(line)
-        self.collect()
         return got
 
-    def step(self) -> bool:
-        """One command by one player; False once nobody has anything to do."""
+    def options(self) -> list[tuple[int, str]]:
+        """(player index, command) for every player's /legal commands."""
         options = []
         for index, player in enumerate(self.players):
             options += [(index, command) for command in self.legal(player)]
+        return options
+
+    def play_until(self, wanted, max_steps: int = 5000) -> list[tuple[int, str]]:
+        """Play on until ``wanted(options)`` holds for the legal options; returns them."""
+        for _ in range(max_steps):
+            options = self.options()
+            if wanted(options):
+                return options
+            assert self.game_over is None, "the game ended first"
+            self.step(options)
+        raise AssertionError("never reached")
+
+    def step(self, options=None) -> bool:
+        """One command by one player; False once nobody has anything to do."""
+        if options is None:
+            options = self.options()
         if not options:
             return False
         index, command = self.chooser.pick(options)
