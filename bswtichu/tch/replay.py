@@ -135,6 +135,9 @@ def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> 
     for index in range(start, len(entries)):
         entry = entries[index]
         line = entry.line
+        if rnd.phase == OVER:
+            notes.append(f"line {line}: a line after the round ended by the rules (ignored)")
+            continue
         if rnd.wish_pending_seat is not None and not isinstance(entry, model.Wish):
             _apply(rnd, MakeWish(rnd.wish_pending_seat, None), line)
         if isinstance(entry, model.Wish):
@@ -153,7 +156,8 @@ def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> 
         elif isinstance(entry, model.DragonGift):
             if rnd.gift_pending_seat is None:
                 raise _Failure(line, "a Drache line, but no Dragon trick is waiting to be given")
-            _apply(rnd, GiveDragon(rnd.gift_pending_seat, entry.seat), line)
+            else:
+                _apply(rnd, GiveDragon(rnd.gift_pending_seat, entry.seat), line)
         elif isinstance(entry, model.Play):
             options = _play_options(entry)
             if len(options) == 1:

@@ -226,3 +226,13 @@ def test_round_log_of_an_unfinished_round_has_no_result():
         rnd.apply(Exchange(seat, tuple(sorted(rnd.hands[seat], key=lambda c: c.index)[:3])))
     rlog = round_log(rnd, NAMES)
     assert not rlog.is_complete and rlog.entries == ()
+
+
+def test_a_line_after_the_round_ended_is_noted_and_ignored():
+    rnd = random_round(11)
+    text = logged_text(rnd)
+    head, _, last = text.rstrip("\n").rpartition("\n")
+    extra = head + "\nDrache an: (1)bob\n" + last + "\n"
+    report = replay_round(read_tch(extra).rounds[0], 1)
+    assert report.ok and report.result == list(rnd.result.score)
+    assert any("after the round ended" in n for n in report.notes)
