@@ -308,8 +308,9 @@ class TableGame:
         self._away_calls.clear()
 
     def stop(self) -> None:
-        """The table closes: no more bot moves."""
+        """The table closes: no more bot moves; the rounds played so far are a finished log."""
         self._cancel_timers()
+        self.logs.finish(self.log_number)
 
 
 def _check_in_order(rnd, actions: list[Action]) -> None:

@@ -284,10 +284,18 @@ class Table:
         return seat in self.bots
 
     def end_game(self) -> None:
-        """The game is over: the table is open for options and a new /start."""
+        """The game is over: the table is open for options and a new /start.
+
+        A player still away whose grace ran out (or who left the started table) loses
+        his seat now, as he would before a start; one still within the grace keeps it
+        until the grace ends.
+        """
         self.started = False
         self.game = None
         self.tell_all(messages.table_reopened(self.view()))
+        for seat in sorted(s for s, timer in self._away.items() if timer is None):
+            self._free(seat, "timeout")
+        self._close_if_abandoned()
 
     def close(self) -> None:
         """Cancel pending timers; the hall forgets the table."""

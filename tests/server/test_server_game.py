@@ -241,6 +241,14 @@ class GameDriver:
         self.sent: list[str] = []
         self.game_over: dict | None = None
 
+    def join(self, client: Client) -> None:
+        """A client (e.g. a player back on a new connection) whose messages are checked too."""
+        nick = client.session.nick
+        client.clear()
+        self.secrecy.players[nick] = client
+        self.secrecy.recorders[id(client)] = Recorder(client.session)
+        self.log[nick] = []
+
     def collect(self) -> None:
         new = []
         for player in self.players:
@@ -372,7 +380,9 @@ def seeded_lobby(tmp_path, seed: int, clock: Clock | None = None, bot_delay: flo
     config = ServerConfig(reconnect_grace=grace, log_folder=str(tmp_path / "logs"), bot_delay=bot_delay)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay, grace,
                         rng_factory=lambda: Random(seeds.random()))
-    return Lobby(clock, config, wiring)
+    lobby = Lobby(clock, config, wiring)
+    wiring.logs = lobby.logs  # one store, so /log knows which games still run
+    return lobby
 
 
 def seat_four(lobby: Lobby, options: list[str], names=NAMES) -> list[Client]:
