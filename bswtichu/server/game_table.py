@@ -153,6 +153,8 @@ class TableGame:
         except OSError as error:
             self.log.error("cannot write game log {number}: {error}", number=self.log_number,
                            error=error)
+        except Exception:  # a bug in the log writer must not stop the game
+            self.log.failure("cannot record game log {number}", number=self.log_number)
 
     def score_message(self, heading: str = "Score") -> Message:
         game = self.game
