@@ -16,7 +16,6 @@ import re
 from collections import Counter
 from random import Random
 
-import pytest
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
@@ -24,8 +23,6 @@ from bswtichu.engine import bombs, classify, parse_cards
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
-from bswtichu.tch import read_tch
-from bswtichu.tch.replay import replay_round
 
 from conftest import Client
 

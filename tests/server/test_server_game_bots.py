@@ -247,7 +247,7 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
         assert all(c == "/tichu" for c in driver.legal(player))
         table_now = driver.send(player, "/table")[0][1]
         assert table_now["turn"] == seat and table_now["need"] == "lead"
-    lobby.tables.get(1).view()["seats"][seat - 1] == name
+    assert lobby.tables.get(1).view()["seats"][seat - 1] == name
     back = Client(lobby, name)
     assert back.session.nick == name
     back.say(f"/join 1 {seat}")
