@@ -18,7 +18,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import make_bot, must_act
-from bswtichu.engine import Action, Game, GameOptions, TichuError
+from bswtichu.engine import Action, Game, GameOptions, MakeWish, TichuError
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import OVER
 from bswtichu.server.game_messages import GameTexts
@@ -187,7 +187,7 @@ class TableGame:
             if not isinstance(actions, list):
                 actions = [actions]
             if len(actions) > 1:
-                _check_in_order(self.game.round, actions)
+                actions = _check_in_order(self.game.round, actions)
         except TichuError as error:
             raise refusal_for(error) from None
         for action in actions:
@@ -315,11 +315,19 @@ class TableGame:
         self.logs.finish(self.log_number)
 
 
-def _check_in_order(rnd, actions: list[Action]) -> None:
-    """Try a multi-step request (play, then wish) on a copy, so a bad wish changes nothing."""
+def _check_in_order(rnd, actions: list[Action]) -> list[Action]:
+    """Try a multi-step request (play, then wish) on a copy, so a bad wish changes nothing.
+
+    A wish typed with a Mahjong that ends the round is dropped: nobody is left to bind.
+    """
     trial = rnd.copy()
+    done = []
     for action in actions:
+        if isinstance(action, MakeWish) and trial.phase == OVER:
+            continue
         trial.apply(action)
+        done.append(action)
+    return done
 
 
 class GameWiring:

@@ -46,10 +46,11 @@ class Lobby:
         self.config = config or ServerConfig()
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
-        self.logs = GameLogStore(self.config.log_folder)
         if game_factory is None:
-            game_factory = GameWiring(clock, self.logs, self.config.bot_delay,
-                                      self.config.reconnect_grace)
+            game_factory = GameWiring(clock, GameLogStore(self.config.log_folder),
+                                      self.config.bot_delay, self.config.reconnect_grace)
+        # /log reads where the games write (a test's own wiring brings its own store)
+        self.logs = getattr(game_factory, "logs", None) or GameLogStore(self.config.log_folder)
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))

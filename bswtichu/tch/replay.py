@@ -138,7 +138,8 @@ def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> 
         if rnd.phase == OVER:
             notes.append(f"line {line}: a line after the round ended by the rules (ignored)")
             continue
-        if rnd.wish_pending_seat is not None and not isinstance(entry, model.Wish):
+        waits_for_wish = not isinstance(entry, (model.Wish, model.TichuCall))
+        if rnd.wish_pending_seat is not None and waits_for_wish:  # a Tichu may come between
             _apply(rnd, MakeWish(rnd.wish_pending_seat, None), line)
         if isinstance(entry, model.Wish):
             if rnd.wish_pending_seat is None:

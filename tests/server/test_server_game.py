@@ -377,9 +377,7 @@ def seeded_lobby(tmp_path, seed: int, clock: Clock | None = None, bot_delay: flo
     config = ServerConfig(reconnect_grace=grace, log_folder=str(tmp_path / "logs"), bot_delay=bot_delay)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay, grace,
                         rng_factory=lambda: Random(seeds.random()))
-    lobby = Lobby(clock, config, wiring)
-    wiring.logs = lobby.logs  # one store, so /log knows which games still run
-    return lobby
+    return Lobby(clock, config, wiring)
 
 
 def seat_four(lobby: Lobby, options: list[str], names=NAMES) -> list[Client]:

@@ -79,7 +79,6 @@ class GameServer:
                                  self.config.reconnect_grace,
                                  rng_factory=lambda: Random(seeds.random()))
         self.service = makeService(self.config, reactor(), self.wiring)
-        self.wiring.logs = self.service.lobby.logs
         self.clients: list[LineClient] = []
 
     async def __aenter__(self) -> GameServer:
@@ -110,20 +109,7 @@ class GameServer:
         client.send(f"/nick {nick}")
         await client.wait_for(lambda line: line.startswith("NICK ")).addTimeout(TIMEOUT, reactor())
         client.lines.clear()
-        self.no_delay(nick)
         return Player(nick, client)
-
-    def no_delay(self, nick: str) -> None:
-        """Switch off Nagle on the server's side of ``nick``'s connection.
-
-        The server leaves it on, so an answer written while an earlier unasked-for line
-        is not yet acknowledged waits for the client's delayed ACK (about 40 ms on
-        Linux); that would make these request/answer games several times slower.
-        """
-        connection = getattr(self.service.lobby.find(nick), "_connection", None)
-        transport = getattr(connection, "transport", None)
-        if transport is not None and hasattr(transport, "setTcpNoDelay"):
-            transport.setTcpNoDelay(True)
 
 
 class Player:

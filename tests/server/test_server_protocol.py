@@ -229,3 +229,19 @@ def test_each_port_greets_with_its_own_flood_limit(bot, telnet, config):
     assert f"{config.line_flood_rate:g} lines per second (bursts of {config.line_flood_burst})" in bot_limits[0]
     assert f"{config.flood_rate:g} lines per second (bursts of {config.flood_burst})" in people_limits[0]
     assert config.line_flood_rate > config.flood_rate
+
+
+class SocketTransport(StringTransport):
+    """A StringTransport that remembers whether Nagle was switched off, as a TCP socket would."""
+
+    no_delay = False
+
+    def setTcpNoDelay(self, enabled: bool) -> None:
+        self.no_delay = enabled
+
+
+def test_both_ports_switch_nagle_off(lobby, config, clock):
+    for factory in (BotLineFactory(lobby, config, clock), TelnetFactory(lobby, config, clock)):
+        socket = SocketTransport()
+        factory.buildProtocol(None).makeConnection(socket)
+        assert socket.no_delay, factory

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bswtichu.engine import (
-    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, Game, GameOptions, Round,
+    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, Game, GameOptions, MakeWish, Round,
 )
 from bswtichu.tch import read_tch, write_tch
 from bswtichu.tch.record import game_log, round_log
@@ -236,3 +236,40 @@ def test_a_line_after_the_round_ended_is_noted_and_ignored():
     report = replay_round(read_tch(extra).rounds[0], 1)
     assert report.ok and report.result == list(rnd.result.score)
     assert any("after the round ended" in n for n in report.notes)
+
+
+def test_a_tichu_called_between_the_mahjong_and_its_wish_replays():
+    """The engine allows Tichu while the wish is awaited; the log then has it before Wunsch."""
+    for seed in range(400):
+        rng = random.Random(seed)
+        rnd = Round.deal_random(rng)
+        squeezed = False
+        while rnd.phase != OVER:
+            if rnd.wish_pending_seat is not None and not squeezed:
+                caller = next((s for s in range(4) if rnd.can_call_tichu(s)), None)
+                if caller is not None:
+                    rnd.apply(CallTichu(caller))
+                    squeezed = True
+                rnd.apply(MakeWish(rnd.wish_pending_seat, 7))
+                continue
+            options = []
+            for seat in range(4):
+                if rnd.phase == "exchange":
+                    if rnd.exchanges[seat] is None:
+                        hand = sorted(rnd.hands[seat], key=lambda c: c.index)
+                        options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
+                    continue
+                options += [a for a in rnd.iter_legal_actions(seat)
+                            if not isinstance(a, (CallTichu, MakeWish))]
+            rnd.apply(rng.choice(options))
+        if squeezed:
+            break
+    else:
+        pytest.fail("no round with a Tichu between the Mahjong and its wish")
+    text = logged_text(rnd)
+    lines = text.splitlines()
+    wish_at = lines.index("Wunsch:7")
+    assert lines[wish_at - 1].startswith("Tichu: ")
+    report = replay_round(read_tch(text).rounds[0], 1)
+    assert report.ok, report.error
+    assert comparable(report.actions)[2] == comparable(rnd.history)[2]

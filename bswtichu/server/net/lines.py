@@ -146,6 +146,10 @@ class LineConnection(TimeoutMixin):
         self.stop()
 
     def start(self) -> None:
+        # Lines are small and answers must not wait for the client's delayed ACK (Nagle).
+        socket_transport = getattr(self.transport, "transport", None) or self.transport
+        if hasattr(socket_transport, "setTcpNoDelay"):
+            socket_transport.setTcpNoDelay(True)
         peer = self.transport.getPeer()
         where = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
         self.session = self.lobby.connect(self, where, self.config)
