@@ -150,11 +150,8 @@ class TableGame:
                     if rnd.phase == OVER]
         try:
             self.logs.save(self.log_number, game_log(finished, f"table {self.table.number}"))
-        except OSError as error:
-            self.log.error("cannot write game log {number}: {error}", number=self.log_number,
-                           error=error)
-        except Exception:  # a bug in the log writer must not stop the game
-            self.log.failure("cannot record game log {number}", number=self.log_number)
+        except Exception:  # a full disk or a bug in the recorder must not stop the game
+            self.log.failure("cannot write game log {number}", number=self.log_number)
 
     def score_message(self, heading: str = "Score") -> Message:
         game = self.game

@@ -112,7 +112,7 @@ def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch):
     finally:
         globalLogPublisher.removeObserver(observe)
     assert driver.count("ROUND_END") == 2 and over["log"] == 1
-    assert [f["log_format"] for f in failures] == ["cannot record game log {number}"] * 2
+    assert [f["log_format"] for f in failures] == ["cannot write game log {number}"] * 2
     bob = driver.players[1]
     bob.clear()
     bob.say("/log 1")
