@@ -72,8 +72,8 @@ class Play:
 
 
 @dataclass(frozen=True)
-class Pass:
-    """``(s)name passt.`` - a pass, or the trick's winner collecting it."""
+class _SeatLine:
+    """A line that names one seat (and, as written, a name)."""
 
     seat: int
     name: Optional[str] = None
@@ -85,16 +85,13 @@ class Pass:
 
 
 @dataclass(frozen=True)
-class TichuCall:
+class Pass(_SeatLine):
+    """``(s)name passt.`` - a pass, or the trick's winner collecting it."""
+
+
+@dataclass(frozen=True)
+class TichuCall(_SeatLine):
     """``Tichu: (s)name`` - a (small) Tichu call."""
-
-    seat: int
-    name: Optional[str] = None
-    line: Optional[int] = field(default=None, compare=False)
-
-    def __post_init__(self):
-        _check_seat(self.seat)
-        _check_name(self.name)
 
 
 @dataclass(frozen=True)
@@ -110,19 +107,11 @@ class Wish:
 
 
 @dataclass(frozen=True)
-class DragonGift:
+class DragonGift(_SeatLine):
     """``Drache an: (s)name`` - the Dragon trick goes to that seat.
 
     BSW sometimes writes no name (``Drache an: (1)``): then ``name`` is ``""``.
     """
-
-    seat: int
-    name: Optional[str] = None
-    line: Optional[int] = field(default=None, compare=False)
-
-    def __post_init__(self):
-        _check_seat(self.seat)
-        _check_name(self.name)
 
 
 @dataclass(frozen=True)
@@ -139,15 +128,8 @@ _ENTRY_TYPES = (Play, Pass, TichuCall, Wish, DragonGift, Result)
 
 
 @dataclass(frozen=True)
-class GrandTichuCall:
+class GrandTichuCall(_SeatLine):
     """``Grosses Tichu: (s)name`` - a Grand Tichu call (BSW may repeat the line)."""
-
-    seat: int
-    name: Optional[str] = None
-
-    def __post_init__(self):
-        _check_seat(self.seat)
-        _check_name(self.name)
 
 
 @dataclass(frozen=True)
