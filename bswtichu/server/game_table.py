@@ -141,9 +141,10 @@ class TableGame:
         else:
             text = f"Game over at table {self.table.number}: a draw."
         standings = [s.to_dict() for s in event.standings]
+        final = self.score_message("Final standings").text
         self._tell_everyone(Message("GAME_OVER", {"table": self.table.number, "winners": winners,
                                                   "standings": standings, "log": self.log_number},
-                                    f"{text} The game's log: /log {self.log_number}."))
+                                    f"{text} {final} The game's log: /log {self.log_number}."))
 
     def _save_log(self) -> None:
         finished = [(rnd, seating) for rnd, seating in zip(self.game.rounds, self.game.seatings)
