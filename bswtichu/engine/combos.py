@@ -50,7 +50,10 @@ class Combo:
         self.length = len(self.cards)
         self.rank = rank
         self.phoenix_as = phoenix_as
-        self.mask = m = sum(c.bit for c in self.cards)
+        m = 0
+        for c in self.cards:
+            m |= c.bit
+        self.mask = m
         self._key = (m, phoenix_as)
 
     @property
