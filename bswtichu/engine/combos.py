@@ -17,7 +17,7 @@ from itertools import combinations, product
 from typing import Iterable, Iterator
 
 from .cards import (
-    ACE, DOG, DRAGON, DRAGON_RANK, MAHJONG, MAHJONG_CARD, NATURAL, PHOENIX, PHOENIX_CARD,
+    ACE, DOG, DRAGON, DRAGON_RANK, MAHJONG, NATURAL, PHOENIX, PHOENIX_CARD,
     Card, format_cards, natural, rank_text, sort_cards,
 )
 from .errors import IllegalActionError

@@ -6,7 +6,7 @@ from bswtichu.engine import (
     DECK, ParseError, TichuError, card, card_points, format_cards, parse_bsw_card, parse_card,
     parse_cards, parse_rank, rank_text, sort_cards,
 )
-from bswtichu.engine.cards import SUITS, natural
+from bswtichu.engine.cards import natural
 
 RANKS = "23456789TJQKA"
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from bswtichu.engine import (
     DECK, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
-    TichuError, bombs, card_points, classify, parse_card, parse_play, plays, readings,
+    bombs, card_points, classify, parse_card, parse_play, plays, readings,
 )
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 

@@ -8,17 +8,17 @@ from random import Random
 import pytest
 
 from bswtichu.engine import (
-    DECK, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, IllegalActionError, MakeWish,
-    Pass, Play, Round, TichuError, card_points, parse_cards,
+    DECK, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish,
+    Pass, Play, Round, TichuError,
 )
 from bswtichu.engine.cards import SUITS, natural
 from bswtichu.engine.events import (
-    CardsDealt, CardsReceived, GrandDecided, RoundEnded, TichuCalled, TrickCollected,
+    CardsDealt, CardsReceived, GrandDecided, RoundEnded, TrickCollected,
 )
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 
 from test_engine_support import (
-    C, can_pass, legal_card_sets, position, rejected, run, snapshot,
+    C, can_pass, legal_card_sets, position, rejected, run,
 )
 
 

@@ -8,8 +8,7 @@ the relevant cards explicitly.
 
 import pytest
 
-from bswtichu.engine import IllegalActionError, MakeWish, Pass, Play, parse_cards
-from bswtichu.engine.round import PLAY
+from bswtichu.engine import MakeWish, Pass, Play
 
 from test_engine_support import C, can_pass, legal_card_sets, legal_plays, position, rejected, run
 
