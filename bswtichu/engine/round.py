@@ -259,6 +259,14 @@ class Round:
             index = self._indexes[seat] = HandIndex(self.hands[seat])
         return index
 
+    def _takes_over(self, seat: int) -> bool:
+        """Whether ``seat`` leads next after a trick won by a player who is out.
+
+        His bomb that beats the trick goes onto it, as anyone else's would (R9.6);
+        his other plays are his lead, which hands the trick to its out winner.
+        """
+        return self.trick_won and seat == self.leader and seat != self.top_seat
+
     def _leading(self, seat: int) -> bool:
         if self.trick_won:
             return seat == self.leader
@@ -309,6 +317,10 @@ class Round:
             options = plays(index, None)
             if self.wish_binds(seat):
                 options = (c for c in options if c.contains_rank(self.wish))
+            if self._takes_over(seat):
+                taking = list(self._bombs_beating(seat))
+                yield from taking
+                options = (c for c in options if c not in taking)
             yield from options
             return
         if self.top is None:
@@ -450,6 +462,8 @@ class Round:
             if not combo.is_bomb:
                 raise IllegalActionError(
                     f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick; only a bomb may come now")
+            return self._play_bomb_onto(seat, combo)
+        if self._takes_over(seat) and combo.is_bomb and combo.beats(self.top):
             return self._play_bomb_onto(seat, combo)
         if self._leading(seat):
             return self._lead(seat, combo)

@@ -909,3 +909,40 @@ def test_played_events_mark_out_of_turn_bombs():
     assert [e.out_of_turn for e in events if isinstance(e, Played)] == [False]
     events = rnd.apply(Play(2, C("9j 9s 9p 9r")))
     assert [e.out_of_turn for e in events if isinstance(e, Played)] == [True]
+
+
+# ---------------------------------------------------------------- the window when the winner is out
+
+STRAIGHT_OUT = "MJ 2j 3s 4j 5s 6j 7s 8j 9s Tj Js Qj Ks Aj"  # 14 cards: its player goes out at once
+
+
+def winner_out_window() -> Round:
+    """Seat 3 goes out with a 14-card straight (25 points); all pass; seat 4 leads next."""
+    rnd = position({2: STRAIGHT_OUT, 3: "2p 3p 4p 5p 6p"})
+    run(rnd, f"3: {STRAIGHT_OUT}; wish none; 4: pass; 1: pass; 2: pass")
+    v = rnd.view()
+    assert v.trick_won and v.top_seat == 2 and v.turn == 3 and v.finish_order == (2,)
+    return rnd
+
+
+def test_next_leader_bombs_a_trick_whose_winner_is_out_and_takes_it():
+    # our decision (docs/rules.md): his bomb goes onto the trick, as anyone's would (R9.6)
+    rnd = winner_out_window()
+    assert C("2p 3p 4p 5p 6p") in legal_card_sets(rnd, 3)
+    run(rnd, "4: 2p 3p 4p 5p 6p")
+    v = rnd.view()
+    assert not v.trick_won and v.top_seat == 3 and v.turn == 0 and len(v.trick) == 2
+    run(rnd, "1: pass; 2: pass")
+    assert rnd.view().trick_won and rnd.view().turn == 3
+    lead = next(a for a in rnd.legal_actions(3) if isinstance(a, Play) and len(a.cards) == 1)
+    rnd.apply(lead)
+    assert rnd.view().points_taken[3] == 25 + 5  # the straight's 5s, Tj, Ks and his 5p
+    assert rnd.view().points_taken[2] == 0
+
+
+def test_next_leaders_other_play_is_his_lead_and_the_out_winner_keeps_the_trick():
+    rnd = winner_out_window()
+    lead = next(a for a in rnd.legal_actions(3) if isinstance(a, Play) and len(a.cards) == 1)
+    rnd.apply(lead)
+    v = rnd.view()
+    assert v.points_taken[2] == 25 and v.top_seat == 3 and len(v.trick) == 1
