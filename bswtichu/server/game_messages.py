@@ -27,6 +27,7 @@ NEED_TEXT = {
     "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
 }
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
+HUMAN_LEGAL_LIMIT = 60  # a full hand can have hundreds of leads; a person reads the first ones
 
 
 def combo_fields(combo: Combo) -> dict[str, Any]:
@@ -237,7 +238,11 @@ class GameTexts:
         if not commands:
             text = "Nothing to do right now."
         else:
-            text = f"Legal now ({len(commands)}): " + " | ".join(commands)
+            shown = commands[:HUMAN_LEGAL_LIMIT]
+            more = len(commands) - len(shown)
+            text = f"Legal now ({len(commands)}): " + " | ".join(shown)
+            if more:
+                text += f" | ... and {more} more (machine mode lists them all)"
         return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
 
 
