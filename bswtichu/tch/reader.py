@@ -59,40 +59,56 @@ def read_tch(text: str, source: str = "") -> GameLog:
 
 
 class _Lines:
-    """The file's lines (trailing blanks stripped) with a cursor and 1-based numbers."""
+    """The file's non-blank lines (trailing blanks stripped) with a cursor and 1-based numbers.
+
+    Tolerated: a byte-order mark, a last line without a line end, and blank lines
+    (an editor's, or between games joined into one file).
+    """
 
     def __init__(self, text: str, source: str):
         self.source = source
-        if text == "":
+        self.cut_short = False
+        self.last_number = 0
+        text = text.removeprefix("\ufeff")
+        if text.strip() == "":
             raise self.error(1, "the file is empty")
         raw = text.split("\n")
-        if raw[-1] != "":
-            raise self.error(len(raw), "the last line has no line end: the file is truncated")
-        self.texts = [line.rstrip(" \t\r") for line in raw[:-1]]
-        for number, line in enumerate(self.texts, start=1):
+        self.cut_short = raw[-1] != ""  # the last line has no line end
+        if not self.cut_short:
+            raw.pop()
+        self.entries = []
+        for number, line in enumerate(raw, start=1):
+            line = line.rstrip(" \t\r")
             if "\r" in line:  # a name cannot hold one (see model._check_name)
                 raise self.error(number, "a carriage return inside the line")
+            if line:
+                self.entries.append((number, line))
+        self.last_number = len(raw)
         self.position = 0
 
     @property
     def number(self) -> int:
         """The 1-based number of the next line (one past the end when at the end)."""
-        return self.position + 1
+        if self.at_end():
+            return self.last_number + 1
+        return self.entries[self.position][0]
 
     def at_end(self) -> bool:
-        return self.position == len(self.texts)
+        return self.position == len(self.entries)
 
     def peek(self) -> Optional[str]:
-        return None if self.at_end() else self.texts[self.position]
+        return None if self.at_end() else self.entries[self.position][1]
 
     def take(self, wanted: str) -> tuple[int, str]:
         """The next line and its number; ``wanted`` says what a truncated file lacks."""
         if self.at_end():
             raise self.error(self.number, f"the file ends where {wanted} was expected")
         self.position += 1
-        return self.position, self.texts[self.position - 1]
+        return self.entries[self.position - 1]
 
     def error(self, number: int, reason: str) -> TchFormatError:
+        if self.cut_short and number == self.last_number:  # most likely cut in mid-line
+            reason = "the last line has no line end: the file is truncated"
         return TchFormatError(number, reason, self.source)
 
 
@@ -100,13 +116,8 @@ def _read_round(lines: _Lines, round_number: int) -> RoundLog:
     _expect_header(lines, GRAND_HEADER, round_number)
     grand_names, grand_hands = _read_card_block(lines, GRAND_HAND_SIZE, "Gr.Tichukarten")
     _expect_header(lines, START_HEADER, round_number)
-    start_line = lines.number
-    start_names, start_hands = _read_card_block(lines, START_HAND_SIZE, "Startkarten")
-    for seat in SEATS:
-        if start_names[seat] != grand_names[seat]:
-            raise lines.error(start_line + seat, (
-                f"seat ({seat}) is named {start_names[seat]!r} here but "
-                f"{grand_names[seat]!r} in the Gr.Tichukarten block"))
+    # The Startkarten names may differ (stale names); the Schupfen lines name the seats.
+    _, start_hands = _read_card_block(lines, START_HAND_SIZE, "Startkarten")
     grand_calls = []
     while (lines.peek() or "").startswith(GRAND_TICHU_PREFIX):
         number, text = lines.take("a Grosses Tichu line")

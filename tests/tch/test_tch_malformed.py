@@ -222,10 +222,18 @@ def test_stale_names_are_kept_as_written():
     assert write_tch(read_tch(text)) == text
 
 
-def test_card_blocks_must_agree_on_names():
+def test_card_blocks_may_disagree_on_names():
+    # stale names: the Schupfen lines name the seats; the Gr.Tichukarten names are kept
     text = ROUND.replace("(2)evdokia!! RK BK GK RD", "(2)Ersatz RK BK GK RD")
-    assert str(_error(text)) == (
-        "line 9: seat (2) is named 'Ersatz' here but 'evdokia!!' in the Gr.Tichukarten block")
+    (r,) = read_tch(text).rounds
+    assert r.seat_names[2] == "evdokia!!" and r.card_block_names is None
+    assert write_tch(read_tch(text)) == ROUND
+
+
+def test_a_complete_last_line_without_line_end_blank_lines_and_a_bom_are_read():
+    text = "\ufeff" + ROUND.replace("---------------Startkarten", "\n---------------Startkarten")
+    assert write_tch(read_tch(text.rstrip("\n"))) == ROUND
+    assert read_tch(ROUND.rstrip("\n")).rounds[0].is_complete
 
 
 def test_carriage_return_inside_a_line():
