@@ -61,8 +61,8 @@ def read_tch(text: str, source: str = "") -> GameLog:
 class _Lines:
     """The file's non-blank lines (trailing blanks stripped) with a cursor and 1-based numbers.
 
-    Tolerated: a byte-order mark, a last line without a line end, and blank lines
-    (an editor's, or between games joined into one file).
+    Tolerated: a byte-order mark, a last line without a line end, blank lines and
+    ``--END GAME--`` markers (an editor's, or games joined into one file).
     """
 
     def __init__(self, text: str, source: str):
@@ -81,7 +81,7 @@ class _Lines:
             line = line.rstrip(" \t\r")
             if "\r" in line:  # a name cannot hold one (see model._check_name)
                 raise self.error(number, "a carriage return inside the line")
-            if line:
+            if line and line.strip("- ").upper() != "END GAME":  # joined files mark game ends
                 self.entries.append((number, line))
         self.last_number = len(raw)
         self.position = 0

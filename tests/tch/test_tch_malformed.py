@@ -233,6 +233,8 @@ def test_card_blocks_may_disagree_on_names():
 def test_a_complete_last_line_without_line_end_blank_lines_and_a_bom_are_read():
     text = "\ufeff" + ROUND.replace("---------------Startkarten", "\n---------------Startkarten")
     assert write_tch(read_tch(text.rstrip("\n"))) == ROUND
+    joined = ROUND + "\n--END GAME--\n" + ROUND
+    assert write_tch(read_tch(joined)) == ROUND + ROUND
     assert read_tch(ROUND.rstrip("\n")).rounds[0].is_complete
 
 
