@@ -17,6 +17,7 @@ from ..engine import (
     Play, RoundView,
 )
 from ..engine.cards import cards_of, mask_of
+from ..engine.combos import classify
 from ..engine.events import Event, Played
 from .base import Bot
 from .handeval import combo_count, hand_cost, shape_of
@@ -35,13 +36,7 @@ TICHU_DANGER_CARDS = 7
 
 
 def is_bomb_play(play: Play) -> bool:
-    """Four of a kind, or five or more natural cards of one suit (only a straight flush can be that)."""
-    cards = play.cards
-    if not all(c.is_natural for c in cards):
-        return False
-    if len(cards) == 4:
-        return len({c.rank for c in cards}) == 1
-    return len(cards) >= 5 and len({c.suit for c in cards}) == 1
+    return classify(play.cards, play.phoenix_as).is_bomb
 
 
 def single_strength(c: Card) -> float:
@@ -64,9 +59,8 @@ def grand_strength(cards: Sequence[Card]) -> float:
 
 
 def bomb_order(play: Play) -> tuple:
-    """Straight flushes above fours of a kind, longer ones above shorter, then by rank."""
-    ranks = [c.rank for c in play.cards]
-    return (len(ranks) >= 5, len(ranks), max(ranks))
+    """The engine's bomb order (rules.md R9.3), lowest first."""
+    return classify(play.cards, play.phoenix_as).bomb_key
 
 
 class BasicBot(Bot):
