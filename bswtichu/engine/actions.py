@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, format_cards, rank_text
+from .cards import Card, format_play, rank_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +65,7 @@ class Play:
         object.__setattr__(self, "phoenix_as", phoenix_as)
 
     def notation(self) -> str:
-        text = format_cards(self.cards)
-        if self.phoenix_as is not None:
-            text = text.replace("PH", f"PH={rank_text(self.phoenix_as)}")
-        return "play " + text
+        return "play " + format_play(self.cards, self.phoenix_as)
 
 
 @dataclass(frozen=True, slots=True)

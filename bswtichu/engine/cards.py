@@ -205,6 +205,14 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(c.text for c in sort_cards(cards))
 
 
+def format_play(cards: Iterable[Card], phoenix_as: int | None = None) -> str:
+    """A play as a player types it: sorted cards, ``PH=x`` where the Phoenix stands for a rank."""
+    text = format_cards(cards)
+    if phoenix_as is not None:
+        text = text.replace("PH", f"PH={rank_text(phoenix_as)}")
+    return text
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=Card.sort_key)
 

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from .cards import (
     ACE, DOG, DRAGON, DRAGON_RANK, MAHJONG, NATURAL, PHOENIX, PHOENIX_CARD,
-    Card, format_cards, natural, rank_text, sort_cards,
+    Card, format_cards, format_play, natural, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
 
@@ -98,10 +98,7 @@ class Combo:
 
     def notation(self) -> str:
         """Cards as a player types them, with ``PH=x`` when the Phoenix stands for a rank."""
-        text = format_cards(self.cards)
-        if self.phoenix_as is not None:
-            text = text.replace("PH", f"PH={rank_text(self.phoenix_as)}")
-        return text
+        return format_play(self.cards, self.phoenix_as)
 
     def describe(self) -> str:
         """Readable name: 'pair of 7s', 'straight 4-8', 'single PH (10.5)'."""

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bswtichu.engine import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
-    format_cards, rank_text,
-)
+from bswtichu.engine import Action, Exchange, format_cards, rank_text
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo
 from bswtichu.engine.round import RoundResult, RoundView
@@ -232,7 +229,7 @@ class GameTexts:
             if isinstance(action, Exchange):
                 exchange = True
                 continue
-            commands.append(command_for(action, self.names))
+            commands.append("/" + action.notation())  # every notation is a command
         if exchange:
             commands.append("/schupf C1 C2 C3")
         if not commands:
@@ -244,24 +241,3 @@ class GameTexts:
             if more:
                 text += f" | ... and {more} more (machine mode lists them all)"
         return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
-
-
-def command_for(action: Action, names: Sequence[str]) -> str:
-    """The command line that takes ``action`` (what /legal lists)."""
-    if isinstance(action, Play):
-        return "/play " + action.notation()[len("play "):]
-    if isinstance(action, Pass):
-        return "/pass"
-    if isinstance(action, CallTichu):
-        return "/tichu"
-    if isinstance(action, CallGrand):
-        return "/grand"
-    if isinstance(action, DeclineGrand):
-        return "/nogrand"
-    if isinstance(action, MakeWish):
-        return "/wish " + ("none" if action.rank is None else rank_text(action.rank))
-    if isinstance(action, GiveDragon):
-        return f"/give {action.to + 1}"
-    if isinstance(action, Exchange):
-        return "/schupf " + " ".join(c.text for c in action.cards)
-    raise TypeError(f"unknown action {action!r}")

@@ -21,20 +21,26 @@ NAMES = ["ann", "bob", "cid", "dan"]
 pytestmark = pytest.mark.skipif(not FILES, reason=f"the shared BSW logs are not at {LOGS}")
 
 
+def random_options(rnd: Round, rng: random.Random, keep) -> list:
+    """Every seat's legal actions that ``keep`` accepts; in the exchange one random trio each."""
+    options = []
+    for seat in range(4):
+        if rnd.phase == "exchange":
+            if rnd.exchanges[seat] is None:
+                hand = sorted(rnd.hands[seat], key=lambda c: c.index)
+                options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
+            continue
+        options += [a for a in rnd.iter_legal_actions(seat) if keep(a)]
+    return options
+
+
 def random_round(seed: int, tichu_rate: float = 0.1) -> Round:
     """A round where every seat plays uniformly among its legal actions (Tichu calls thinned)."""
     rng = random.Random(seed)
     rnd = Round.deal_random(rng)
     while rnd.phase != OVER:
-        options = []
-        for seat in range(4):
-            if rnd.phase == "exchange":
-                if rnd.exchanges[seat] is None:
-                    hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                    options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
-                continue
-            options += [a for a in rnd.iter_legal_actions(seat)
-                        if not isinstance(a, CallTichu) or rng.random() < tichu_rate]
+        options = random_options(
+            rnd, rng, lambda a: not isinstance(a, CallTichu) or rng.random() < tichu_rate)
         if not options:
             options = [a for s in range(4) for a in rnd.iter_legal_actions(s)]
         rnd.apply(rng.choice(options))
@@ -252,15 +258,7 @@ def test_a_tichu_called_between_the_mahjong_and_its_wish_replays():
                     squeezed = True
                 rnd.apply(MakeWish(rnd.wish_pending_seat, 7))
                 continue
-            options = []
-            for seat in range(4):
-                if rnd.phase == "exchange":
-                    if rnd.exchanges[seat] is None:
-                        hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                        options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
-                    continue
-                options += [a for a in rnd.iter_legal_actions(seat)
-                            if not isinstance(a, (CallTichu, MakeWish))]
+            options = random_options(rnd, rng, lambda a: not isinstance(a, (CallTichu, MakeWish)))
             rnd.apply(rng.choice(options))
         if squeezed:
             break
