@@ -7,6 +7,7 @@ argument text, and raises ``Refusal`` to report bad input before changing state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -78,6 +79,16 @@ class CommandRegistry:
                 f"choose a name first with /nick NAME; /{name} needs one",
             )
         command.handler(session, args.strip())
+
+
+# ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or reads
+# differently. Nine digits keep every number far below int()'s digit limit.
+NUMBER_PATTERN = re.compile(r"[0-9]{1,9}")
+
+
+def is_number(word: str) -> bool:
+    """Whether ``word`` is a plain decimal number (1-9 ASCII digits, no sign)."""
+    return NUMBER_PATTERN.fullmatch(word) is not None
 
 
 def usage_error(command_usage: str, detail: str = "") -> Refusal:

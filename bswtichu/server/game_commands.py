@@ -13,7 +13,7 @@ from bswtichu.engine import (
     classify, parse_card, parse_play, parse_wish, team_of,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.messages import Message, Refusal
@@ -104,7 +104,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         if not target or " " in target:
             raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
         seating = game.game.seating
-        if target.isdigit():
+        if is_number(target):
             to = int(target) - 1
             if not 0 <= to < SEAT_COUNT:
                 raise usage_error(usage, "seats are 1-4")
@@ -137,7 +137,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
         seat, level = None, "basic"
         for word in args.split():
-            if word.isdigit():
+            if is_number(word):
                 seat = int(word)
                 if not 1 <= seat <= SEAT_COUNT:
                     raise usage_error(usage, "seats are 1-4")
@@ -152,13 +152,13 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
     def kick(session: Session, args: str) -> None:
         usage = "/kick SEAT"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which seat (1-4)?")
         current_table(session).kick(session.nick, int(args))
 
     def show_log(session: Session, args: str) -> None:
         usage = "/log N"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which game? its number was announced at its start and end")
         number = int(args)
         if logs.is_open(number):

@@ -8,7 +8,7 @@ use to find the table and seat of the player who typed them.
 from __future__ import annotations
 
 from bswtichu.server import messages
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
@@ -39,7 +39,7 @@ def _numbers(args: str, usage: str, names: tuple[str, ...]) -> list[int]:
         raise usage_error(usage, "too many arguments")
     numbers = []
     for name, word in zip(names, words):
-        if not word.isdigit():
+        if not is_number(word):
             raise usage_error(usage, f"{name} must be a number, not {word!r}")
         numbers.append(int(word))
     return numbers
@@ -58,7 +58,7 @@ def _switch(word: str, usage: str) -> bool | None:
 def _round_value(word: str, usage: str) -> int | None:
     if word.lower() in OFF_WORDS:
         return None
-    if not word.isdigit() or not 1 <= int(word) <= MAX_ROUNDS:
+    if not is_number(word) or not 1 <= int(word) <= MAX_ROUNDS:
         raise usage_error(usage, f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
     return int(word)
 
