@@ -23,7 +23,8 @@ class Command:
     """One slash command.
 
     ``key`` is the English name, ``german`` the BSW name where it differs,
-    ``aliases`` further names. ``usage`` is shown on wrong use; ``summary`` in
+    ``aliases`` further names. ``usage`` is shown on wrong use (a usage with
+    no arguments makes the registry refuse any); ``summary`` in
     /help; ``help`` in /help COMMAND. Commands with ``needs_nick`` refuse clients
     that have not chosen a name yet.
     """
@@ -36,6 +37,11 @@ class Command:
     german: str | None = None
     aliases: tuple[str, ...] = ()
     needs_nick: bool = True
+
+    @property
+    def takes_arguments(self) -> bool:
+        """A usage without arguments ("/tables") means none are accepted."""
+        return " " in self.usage.strip()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -78,7 +84,10 @@ class CommandRegistry:
                 "nick_required",
                 f"choose a name first with /nick NAME; /{name} needs one",
             )
-        command.handler(session, args.strip())
+        args = args.strip()
+        if args and not command.takes_arguments:
+            raise usage_error(command.usage, f"/{command.key} takes no arguments")
+        command.handler(session, args)
 
 
 # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or reads
