@@ -20,6 +20,12 @@ from twisted.internet.interfaces import IDelayedCall, IPushProducer, IReactorTim
 from zope.interface import implementer
 
 
+# Token sums drift in floating point; a unit short by less than this is a unit.
+EPSILON = 1e-9
+# The shortest hold: a wake-up so soon that the clock cannot tell it from now would spin.
+MIN_HOLD = 0.001
+
+
 class TokenBucket:
     """``burst`` units at once, refilled at ``rate`` units per second; debt allowed."""
 
@@ -44,7 +50,8 @@ class TokenBucket:
     def wait(self) -> float:
         """Seconds until one whole unit is there (0: now)."""
         self._refill()
-        return 0.0 if self._tokens >= 1 else (1 - self._tokens) / self.rate
+        missing = 1 - self._tokens
+        return 0.0 if missing <= EPSILON else missing / self.rate
 
 
 class ReadThrottle:
@@ -69,6 +76,7 @@ class ReadThrottle:
         """Read nothing for at least ``seconds`` (extends a running hold)."""
         if seconds <= 0:
             return
+        seconds = max(seconds, MIN_HOLD)
         if self._wake_call is None:
             self._producer.pauseProducing()
             self._wake_call = self._clock.callLater(seconds, self._wake)

@@ -52,12 +52,14 @@ class LineFramer:
 
     Bytes are ``push``ed in and lines taken out one at a time with ``next_line``,
     so unread lines can wait here while the client is over his line budget. A CR
-    followed by LF is one line end even when the two arrive in different chunks.
-    The search for line ends runs in C (``re``), not byte by byte in Python.
+    followed by LF is one line end even when the two arrive in different chunks,
+    unless ``merge_crlf`` is off (behind telnet, which has already turned CR LF
+    into LF and CR NUL into CR). The search for line ends runs in C (``re``).
     """
 
-    def __init__(self, max_length: int) -> None:
+    def __init__(self, max_length: int, merge_crlf: bool = True) -> None:
         self.max_length = max_length
+        self.merge_crlf = merge_crlf
         self._buffer = bytearray()
         self._after_cr = False  # the last line ended in CR: an LF next is part of it
         self._dropping = False  # inside an overlong line: drop up to its line end
@@ -87,7 +89,7 @@ class LineFramer:
                 return None
             end = found.start()
             line = bytes(buffer[:end])
-            self._after_cr = buffer[end] == CR
+            self._after_cr = self.merge_crlf and buffer[end] == CR
             del buffer[: end + 1]
             self._skip_lf_after_cr()
             if self._dropping:
@@ -124,6 +126,7 @@ class LineConnection(TimeoutMixin):
     """
 
     log = Logger()
+    merges_crlf = True  # whether CR LF in the application bytes is one line end
 
     def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
@@ -131,7 +134,7 @@ class LineConnection(TimeoutMixin):
         self.clock = clock
         self.callLater = clock.callLater  # TimeoutMixin's timer, on the injected clock
         self.session: Session | None = None
-        self._framer = LineFramer(config.max_line_length)
+        self._framer = LineFramer(config.max_line_length, self.merges_crlf)
         self._line_budget = TokenBucket(config.flood_rate, config.flood_burst, clock)
         self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
         self._throttle: ReadThrottle | None = None

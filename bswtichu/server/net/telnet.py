@@ -42,7 +42,7 @@ class LenientTelnetTransport(TelnetTransport):
     def dataReceived(self, data: bytes) -> None:
         if self.protocol is not None:
             self.protocol.charge_input(len(data))
-        if self._swallow_after_cr:
+        if self._swallow_after_cr and data:
             self._swallow_after_cr = False
             if data[:1] in (b"\n", b"\0"):
                 data = data[1:]
@@ -101,7 +101,13 @@ class LenientTelnetTransport(TelnetTransport):
 
 
 class HumanTelnetProtocol(LineConnection, TelnetProtocol):
-    """Lines from a telnet client, text back with CRLF (through TelnetTransport)."""
+    """Lines from a telnet client, text back with CRLF (through TelnetTransport).
+
+    TelnetTransport has already made CR LF an LF and CR NUL a CR, so every CR and
+    LF that reaches this protocol ends a line of its own.
+    """
+
+    merges_crlf = False
 
     def encode_lines(self, lines: list[str]) -> bytes:
         return "".join(line + "\n" for line in lines).encode("utf-8")
