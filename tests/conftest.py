@@ -12,6 +12,8 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+pytest_plugins = ["pytester"]
+
 
 # -- no silent failures ------------------------------------------------------
 # Every test fails if Twisted's log received an error or a failure (a traceback)

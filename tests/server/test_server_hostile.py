@@ -7,8 +7,10 @@ bytes a test gives them, and time passes only when the test says so.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import pytest_twisted
 from hypothesis import given
 from hypothesis import strategies as st
 from twisted.conch.telnet import DO, IAC, NAWS, NOP, SB, SE, WILL
@@ -359,3 +361,51 @@ def test_who_is_paginated(clock, tmp_path):
     asker.clear()
     asker.say("/who 4")
     assert asker.error_code() == "usage"
+
+
+# -- the issue's probes over real loopback TCP ----------------------------------
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_reported_telnet_probes_over_tcp():
+    from test_server_network import RunningServer
+
+    async with RunningServer() as server:
+        person = await server.connect("telnet")
+        person.transport.write(
+            IAC + SB + IAC + SE  # raised IndexError and dropped the connection
+            + b"/mode machine\r\n/nick Drop\r\n\xff\x01\r\n/help\r\n"  # lost every line
+            + IAC + SB + NAWS + b"w" * 5000 + IAC + SE  # over 4096: disconnected
+            + b"/join \xc2\xb2\r\n"  # /join ² was an internal error
+        )
+        await person.message("MODE")
+        await person.message("NICK", nick="Drop")
+        await person.message("HELP")
+        error = await person.message("ERROR")
+        assert error["code"] == "usage"
+        person.send("/who")
+        assert (await person.message("WHO"))["total"] == 1
+        assert person.transport.connected
+
+
+def test_a_logged_error_fails_the_test_that_logged_it(pytester):
+    pytester.makeconftest((Path(__file__).resolve().parents[1] / "conftest.py").read_text())
+    pytester.makepyfile(test_inner="""
+        from twisted.logger import Logger
+
+        def test_logs_a_failure():
+            try:
+                1 / 0
+            except ZeroDivisionError:
+                Logger().failure("oops")
+
+        def test_declares_it(logged_errors):
+            Logger().error("expected {what}", what="this")
+            assert len(logged_errors) == 1
+
+        def test_quiet():
+            Logger().warn("only a warning")
+    """)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, errors=1)  # the teardown of the first one fails
+    result.stdout.fnmatch_lines(["*1 error(s) logged during the test*", "*ZeroDivisionError*"])
