@@ -43,6 +43,11 @@ async def talker(port: int, name: str, lines: int) -> None:
     await reading
 
 
+async def talk(port: int, lines: int) -> None:
+    await asyncio.wait_for(asyncio.gather(talker(port, "TalkA", lines),
+                                          talker(port, "TalkB", lines)), 600)
+
+
 def sleeper(port: int) -> socket.socket:
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -59,9 +64,7 @@ def run(label: str, source: Path, settings: dict, megabytes: float) -> None:
         before = rss_kib(server.pid)
         lines = int(megabytes * 1e6 / (CHAT + 60) / 2)  # per talker; ~60 bytes of framing a line
         started = time.perf_counter()
-        asyncio.run(asyncio.wait_for(
-            asyncio.gather(talker(server.line_port, "TalkA", lines),
-                           talker(server.line_port, "TalkB", lines)), 600))
+        asyncio.run(talk(server.line_port, lines))
         after = rss_kib(server.pid)
         sock.setblocking(False)
         try:
