@@ -215,7 +215,9 @@ class Bridge:
         if keyword in CHANNEL_QUIET or self._is_watcher(fields.get("nick")):
             return
         text = human(fields, keyword)
-        self.announce(text if keyword == "CHAT" else f"[table {watcher.table}] {text}")
+        if f"table {watcher.table}" not in text.lower():
+            text = f"[table {watcher.table}] {text}"  # say which table, unless the text does
+        self.announce(text)
 
     def forget(self, player: Player) -> None:
         if self.players.get(irc_key(player.nick)) is player:

@@ -30,7 +30,7 @@ from bswtichu.server.service import makeService
 
 TIMEOUT = 10
 LOOPBACK = "tcp:0:interface=127.0.0.1"
-PASSWORD = "secret"  # the twisted.words server wants one; ngircd ignores it
+PASSWORD = "secret"  # the server password (PASS) both test IRC servers ask for
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
 RANK_PLURAL = re.compile(r"(pair of|triple|full house|four) [2-9TJQKA]s\b")
 PLAYED = re.compile(r" played(?: out of turn)?: .*?\[([^\]]*)\]")
@@ -160,6 +160,7 @@ Info = bswtichu test server
 Listen = 127.0.0.1
 Ports = {port}
 MotdPhrase = bswtichu tests
+Password = {password}
 [Limits]
 MaxConnectionsIP = 0
 MaxPenaltyTime = 0
@@ -187,7 +188,7 @@ class Ngircd:
         self.folder.chmod(0o755)
         port = free_port()
         conf = self.folder / "ngircd.conf"
-        conf.write_text(NGIRCD_CONF.format(port=port))
+        conf.write_text(NGIRCD_CONF.format(port=port, password=PASSWORD))
         conf.chmod(0o644)
         self.process = NgircdProcess()
         reactor().spawnProcess(self.process, self.binary, [self.binary, "-n", "-f", str(conf)],
