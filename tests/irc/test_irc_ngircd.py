@@ -107,7 +107,7 @@ async def play_round_one_game(cy, ann, bob) -> None:
     ann.msg("#tichu", "!bot random")
     await cy.wait(in_channel("Ann seats a random bot"))
     bob.msg("#tichu", "!start")
-    await cy.wait(in_channel("[table 1] Table 1 starts"))
+    await cy.wait(in_channel("Table 1 starts: seat 1 Ann"))
 
     over = False
     for _ in range(3000):
