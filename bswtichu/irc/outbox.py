@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 JOINER = " | "
+EPSILON = 1e-9  # a token this close to whole is whole (float sums of elapsed time)
+MIN_WAIT = 0.001  # never wait for less: a timer at "now" would find no new token
 
 
 @dataclass
@@ -77,13 +79,13 @@ class Outbox:
 
     def _pump(self) -> None:
         self._refill()
-        while len(self) and self._tokens >= 1:
-            self._tokens -= 1
+        while len(self) and self._tokens >= 1 - EPSILON:
+            self._tokens = max(self._tokens - 1, 0.0)
             self._write(self._protocol.popleft() if self._protocol else self._next_message())
             self.sent += 1
         if len(self) and self._timer is None:
             wait = (1 - self._tokens) * self._interval
-            self._timer = self._clock.callLater(max(wait, 0.0), self._tick)
+            self._timer = self._clock.callLater(max(wait, MIN_WAIT), self._tick)
 
     def _next_message(self) -> str:
         """The first queued message, with later ones to the same target joined on while they fit."""
