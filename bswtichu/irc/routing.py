@@ -67,7 +67,7 @@ class Player:
         self.bridge = bridge
         self.nick = nick
         self.link = GameLink(self, NickLogin(name_candidates(server_name(nick))))
-        self.pending: list[str] = []  # commands typed before the login finished
+        self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
 
@@ -79,17 +79,18 @@ class Player:
         word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
         if word in REPLY_EXPECTED:
             self.expect.add(REPLY_EXPECTED[word])
-        if self.link.ready:
-            self.link.send(line)
-        else:
-            self.pending.append(line)
+        self.pending.append(line)
+        self.flush()
+
+    def flush(self) -> None:
+        """Send what waits, once logged in and once the channel sees his table."""
+        while self.pending and self.link.ready and not self.bridge.table_unwatched(self.table):
+            self.link.send(self.pending.pop(0))
 
     def link_ready(self, link: GameLink) -> None:
         if link.name != self.nick:
             self.bridge.tell(self.nick, f"You play as {link.name} on the game server.")
-        pending, self.pending = self.pending, []
-        for line in pending:
-            link.send(line)
+        self.flush()
 
     def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
         self.bridge.from_player(self, keyword, fields)
@@ -205,6 +206,7 @@ class Bridge:
                 watcher.active = True
                 seats = ", ".join(f"{n} {name or '(free)'}" for n, name in enumerate(fields["seats"], 1))
                 self.announce(f"[table {watcher.table}] seats: {seats}")
+                self._release(watcher.table)
             elif keyword == "ERROR":
                 self.log.warn("the watcher cannot watch table {table}: {message}",
                               table=watcher.table, message=fields.get("message"))
@@ -219,6 +221,11 @@ class Bridge:
             text = f"[table {watcher.table}] {text}"  # say which table, unless the text does
         self.announce(text)
 
+    def table_unwatched(self, table: int | None) -> bool:
+        """True while the watcher of ``table`` is still on its way (hold commands for it)."""
+        watcher = self.watchers.get(table) if table is not None else None
+        return watcher is not None and not watcher.active
+
     def forget(self, player: Player) -> None:
         if self.players.get(irc_key(player.nick)) is player:
             del self.players[irc_key(player.nick)]
@@ -227,6 +234,7 @@ class Bridge:
     def watcher_gone(self, watcher: Watcher) -> None:
         if self.watchers.get(watcher.table) is watcher:
             del self.watchers[watcher.table]
+        self._release(watcher.table)
 
     # ---------------------------------------------------------------- inside
 
@@ -244,6 +252,13 @@ class Bridge:
         watcher = self.watchers.pop(table, None)
         if watcher is not None:
             watcher.link.hang_up()
+        self._release(table)
+
+    def _release(self, table: int) -> None:
+        """Commands held for ``table``'s watcher go now (it watches, or it never will)."""
+        for player in list(self.players.values()):
+            if player.table == table:
+                player.flush()
 
     def _is_watcher(self, name: object) -> bool:
         return any(w.link.name == name for w in self.watchers.values())

@@ -19,6 +19,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint, connectProtocol
 from twisted.internet.protocol import ProcessProtocol
 from twisted.logger import LogLevel, globalLogPublisher
+from twisted.protocols.basic import LineReceiver
 from twisted.words.protocols import irc
 from twisted.words.service import InMemoryWordsRealm, IRCFactory, IRCUser
 from zope.interface import implementer
@@ -88,6 +89,37 @@ class GameServer:
 
     async def stop(self) -> None:
         await timed(self.service.stopService())
+
+
+class GameClient(LineReceiver):
+    """Someone on the game server's line port directly (not through IRC)."""
+
+    delimiter = b"\r\n"
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.named: Deferred = Deferred()
+        self.lost: Deferred = Deferred()
+
+    def lineReceived(self, line: bytes) -> None:
+        text = line.decode("utf-8")
+        self.lines.append(text)
+        if text.startswith("You are now") and not self.named.called:
+            self.named.callback(self)
+
+    def connectionLost(self, reason=None) -> None:
+        self.lost.callback(None)
+
+    @classmethod
+    async def connect(cls, game: GameServer, nick: str) -> GameClient:
+        port = game.ports["line"].getHost().port
+        client = await timed(connectProtocol(TCP4ClientEndpoint(reactor(), "127.0.0.1", port), cls()))
+        client.sendLine(f"/nick {nick}".encode())
+        return await timed(client.named)
+
+    async def close(self) -> None:
+        self.transport.loseConnection()
+        await timed(self.lost)
 
 
 # ---------------------------------------------------------------- IRC servers
