@@ -213,12 +213,14 @@ class Ngircd:
             (p for p in ("/usr/sbin/ngircd", "/usr/local/sbin/ngircd") if shutil.os.path.exists(p)), None)
         self.folder = tmp_path / "ngircd"
 
-    async def start(self) -> Ngircd:
+    async def start(self, port: int | None = None) -> Ngircd:
+        """Start it (again, on ``port``, to play a server coming back)."""
         if self.binary is None:
             pytest.skip("ngircd is not installed (Debian package ngircd: apt-get install -y ngircd)")
-        self.folder.mkdir()
+        self.folder.mkdir(exist_ok=True)
         self.folder.chmod(0o755)
-        port = free_port()
+        port = port or free_port()
+        self.port = port
         conf = self.folder / "ngircd.conf"
         conf.write_text(NGIRCD_CONF.format(port=port, password=PASSWORD))
         conf.chmod(0o644)
@@ -267,6 +269,9 @@ class IrcUser(irc.IRCClient):
 
     def userJoined(self, user, channel) -> None:
         self._hear("JOIN", user, channel, "")
+
+    def userRenamed(self, oldname, newname) -> None:
+        self._hear("NICK", oldname, "", newname)
 
     def connectionLost(self, reason) -> None:
         super().connectionLost(reason)

@@ -16,7 +16,7 @@ from random import Random
 import pytest_twisted
 
 from conftest import (
-    GameServer, Ngircd, RunningBridge, card_tokens, irc_user, leave, PLAYED, TIMEOUT,
+    PLAYED, TIMEOUT, GameServer, Ngircd, RunningBridge, card_tokens, irc_user, leave, timed,
 )
 
 BRIDGE = "tichubot"
@@ -170,3 +170,61 @@ def check_secrecy(cy, ann, bob) -> None:
             if text.startswith("You received"):
                 received |= card_tokens(text)
         assert not (told & dealt) - public - received - EXAMPLE_CARDS, (me.nickname, sorted((told & dealt) - public - received))
+
+
+@pytest_twisted.ensureDeferred
+async def test_quits_nick_changes_and_an_irc_server_that_comes_back(tmp_path):
+    game = await GameServer(tmp_path).start()
+    ircd = await Ngircd(tmp_path).start()
+    users = []
+    try:
+        cy = await irc_user(ircd.address, "Cy", "#tichu")
+        users.append(cy)
+        bridge = await RunningBridge(ircd.address, game.line_address).start(cy)
+        factory = bridge.factory
+        factory.initialDelay = factory.delay = 0.5  # come back quickly, but after Cy
+        factory.factor, factory.jitter = 1.0, 0
+        try:
+            ann = await irc_user(ircd.address, "Ann", "#tichu")
+            bob = await irc_user(ircd.address, "Bob", "#tichu")
+            users += [ann, bob]
+            ann.msg("#tichu", "!join")
+            await ann.wait(from_bridge_to("Ann", ("Ann sits down at table 1",)))
+            bob.msg("#tichu", "!join 1")
+            await bob.wait(from_bridge_to("Bob", ("Bob sits down at table 1",)))
+
+            # a nick change: still the same player at the same table
+            bob.setNick("Bobby")
+            await cy.wait(lambda h: h[0] == "NICK" and h[3] == "Bobby")
+            bob.nickname = "Bobby"
+            bob.msg(BRIDGE, "option")
+            await bob.wait(from_bridge_to("Bobby", ("Table 1 options:",)))
+
+            # a quit is a disconnect: the seat is held, and a returning Ann takes it back
+            await leave(ann)
+            await cy.wait(in_channel("Ann (seat 1) is away"))
+            ann = await irc_user(ircd.address, "Ann", "#tichu")
+            users.append(ann)
+            ann.msg("#tichu", "!join 1")
+            await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
+            await cy.wait(in_channel("Ann is back at table 1, seat 1"))
+
+            # the IRC server goes away and comes back: the bridge reconnects and rejoins
+            await ircd.stop()
+            for user in users:
+                await timed(user.lost)
+            await ircd.start(ircd.port)
+            cy = await irc_user(ircd.address, "Cy", "#tichu")
+            users.append(cy)
+            await cy.wait(lambda h: h[0] == "JOIN" and h[1] == BRIDGE)
+            ann = await irc_user(ircd.address, "Ann", "#tichu")
+            users.append(ann)
+            ann.msg(BRIDGE, "join 1")
+            await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
+        finally:
+            await bridge.stop()
+    finally:
+        for user in users:
+            await leave(user)
+        await ircd.stop()
+        await game.stop()
