@@ -66,3 +66,11 @@ def test_the_bswtichu_command_hands_irc_to_the_bridge(capsys):
 
     assert main(["irc", "--channel", "nochannel"]) == 2
     assert "channel must start with #" in capsys.readouterr().err
+
+
+def test_the_shipped_ini_holds_the_defaults():
+    from pathlib import Path
+
+    from bswtichu.irc.config import load_irc_config
+
+    assert load_irc_config(Path(__file__).parents[2] / "config" / "bswtichu.ini") == IrcConfig()

@@ -15,7 +15,7 @@ from random import Random
 
 import pytest_twisted
 
-from conftest import (
+from irc_support import (
     PLAYED, TIMEOUT, GameServer, Ngircd, RunningBridge, card_tokens, irc_user, leave, timed,
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest_twisted
 
-from conftest import GameServer, RunningBridge, WordsServer, card_tokens, irc_user, leave
+from irc_support import GameServer, RunningBridge, WordsServer, card_tokens, irc_user, leave
 
 BRIDGE = "tichubot"
 
@@ -91,7 +91,7 @@ async def test_a_nick_that_is_no_server_name_is_mapped_and_a_taken_name_varied(t
         await zed.wait(to("[Zed]", "You play as Zed on the game server."))
         await zed.wait(to("[Zed]", "Zed sits down at table 1"))
         # someone on the game server already called Ann: the IRC Ann becomes Ann2
-        from conftest import GameClient
+        from irc_support import GameClient
 
         other = await GameClient.connect(s.game, "Ann")
         ann = await s.user("Ann")
