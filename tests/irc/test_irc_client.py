@@ -213,7 +213,7 @@ def test_the_factory_reconnects_with_growing_capped_back_off_and_resets_on_sign_
         clock.advance(waits[-1])
         assert connector.attempts == attempt + 1
     assert waits[0] < waits[1] < waits[2]
-    assert waits[-3:] == [30.0, 30.0, 30.0]
+    assert waits[-3:] == pytest.approx([30.0, 30.0, 30.0])
     client = factory.buildProtocol(None)
     client.makeConnection(StringTransport())
     client.dataReceived(b":irc.test 001 tichubot :Welcome\r\n")
