@@ -22,6 +22,7 @@ from bswtichu.irc.routing import Bridge, irc_key
 from bswtichu.irc.text import split_text, text_budget
 
 MAX_MESSAGE_LINES = 40  # more (a /log) is cut: IRC is no place for a whole game log
+MAX_QUEUED_PER_USER = 60  # pieces waiting for one user; more are dropped (see Outbox.message)
 COMMAND_PREFIX = "!"
 
 
@@ -72,12 +73,12 @@ class BridgeClient(irc.IRCClient):
         return heartbeat
 
     def to_channel(self, text: str) -> None:
-        self._send("PRIVMSG", self.config.channel, text)
+        self._send("PRIVMSG", self.config.channel, text, None)
 
     def to_user(self, nick: str, text: str) -> None:
-        self._send("NOTICE", nick, text)
+        self._send("NOTICE", nick, text, MAX_QUEUED_PER_USER)
 
-    def _send(self, command: str, target: str, text: str) -> None:
+    def _send(self, command: str, target: str, text: str, limit: int | None) -> None:
         lines = text.splitlines() or [""]
         if len(lines) > MAX_MESSAGE_LINES:
             more = len(lines) - MAX_MESSAGE_LINES
@@ -85,7 +86,7 @@ class BridgeClient(irc.IRCClient):
         budget = text_budget(self.nickname, command, target)
         for line in lines:
             for piece in split_text(line, budget):
-                self.outbox.message(command, target, piece, budget)
+                self.outbox.message(command, target, piece, budget, limit)
 
     # ---------------------------------------------------------------- events
 

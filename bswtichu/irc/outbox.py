@@ -17,6 +17,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 JOINER = " | "
 EPSILON = 1e-9  # a token this close to whole is whole (float sums of elapsed time)
 MIN_WAIT = 0.001  # never wait for less: a timer at "now" would find no new token
+DROPPED_NOTE = "(more was dropped: too much at once for IRC; ask again in a moment)"
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Outbox:
         self._protocol: deque[str] = deque()
         self._messages: deque[_Message] = deque()
         self._timer: IDelayedCall | None = None
-        self.sent = 0  # lines written so far
+        self._overflowed: set[tuple[str, str]] = set()  # targets told that pieces were dropped
 
     def __len__(self) -> int:
         return len(self._protocol) + len(self._messages)
@@ -52,15 +53,28 @@ class Outbox:
         self._protocol.append(line)
         self._pump()
 
-    def message(self, command: str, target: str, text: str, budget: int) -> None:
-        """Queue one piece of text (already within ``budget`` bytes) for ``target``."""
-        self._messages.append(_Message(command, target, text, budget))
+    def message(self, command: str, target: str, text: str, budget: int, limit: int | None = None) -> None:
+        """Queue one piece of text (already within ``budget`` bytes) for ``target``.
+
+        With a ``limit``, a target that already has that many pieces waiting gets no
+        more but one note that some were dropped: one user asking for much (say, a
+        stream of /help) must not hold up everyone else for minutes.
+        """
+        key = (command, target)
+        if limit is not None and sum(1 for m in self._messages if (m.command, m.target) == key) >= limit:
+            if key not in self._overflowed:
+                self._overflowed.add(key)
+                self._messages.append(_Message(command, target, DROPPED_NOTE, budget))
+        else:
+            self._overflowed.discard(key)
+            self._messages.append(_Message(command, target, text, budget))
         self._pump()
 
     def stop(self) -> None:
         """Forget everything queued (the connection is gone)."""
         self._protocol.clear()
         self._messages.clear()
+        self._overflowed.clear()
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None
@@ -82,7 +96,6 @@ class Outbox:
         while len(self) and self._tokens >= 1 - EPSILON:
             self._tokens = max(self._tokens - 1, 0.0)
             self._write(self._protocol.popleft() if self._protocol else self._next_message())
-            self.sent += 1
         if len(self) and self._timer is None:
             wait = (1 - self._tokens) * self._interval
             self._timer = self._clock.callLater(max(wait, MIN_WAIT), self._tick)

@@ -82,3 +82,22 @@ def test_no_window_ever_holds_more_lines_than_the_bucket_allows(schedule, burst,
     for i, start in enumerate(stamps):
         for j in range(i, len(stamps)):
             assert j - i + 1 <= burst + (stamps[j] - start) / interval + 1e-9
+
+
+def test_a_target_with_too_much_waiting_gets_one_note_instead_of_more():
+    clock, written, box = outbox(burst=1)
+    box.message("PRIVMSG", "#t", "table news", 100)
+    for n in range(10):
+        box.message("NOTICE", "ann", f"help {n}", 30, limit=3)
+    box.message("PRIVMSG", "#t", "more news", 100)
+    for _ in range(10):
+        clock.advance(2)
+    texts = [line.partition(" :")[2] for line in written]
+    notes = [line for line in written if line.startswith("NOTICE ann")]
+    assert "more news" in texts
+    # three pieces (joined as they fit), then the note once
+    assert " | ".join(n.partition(" :")[2] for n in notes).split(" | ") == [
+        "help 0", "help 1", "help 2", "(more was dropped: too much at once for IRC; ask again in a moment)"]
+    box.message("NOTICE", "ann", "later", 30, limit=3)  # once drained, she gets replies again
+    clock.advance(2)
+    assert written[-1] == "NOTICE ann :later"
