@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Protocol as TypingProtocol
 
 from twisted.internet.defer import Deferred
+from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -36,6 +37,7 @@ DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
 CHANNEL_QUIET = frozenset({"TURN"})
 # Commands whose reply is also a table event, so the reply is recognised as one.
 REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
+WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
 IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
 
 
@@ -106,16 +108,23 @@ class Player:
 
 
 class Watcher:
-    """The bridge's spectator connection for one table: the channel's view of it."""
+    """The bridge's spectator connection for one table: the channel's view of it.
+
+    It never types, so it sends a harmless ``/mode relay`` now and then: the
+    server hangs up on connections that stay silent for its idle timeout.
+    """
 
     def __init__(self, bridge: Bridge, table: int, base: str):
         self.bridge = bridge
         self.table = table
         self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}")))
         self.active = False  # watching (the server confirmed /watch)
+        self.keepalive = LoopingCall(self.link.send, "/mode relay")
+        self.keepalive.clock = bridge.reactor
 
     def link_ready(self, link: GameLink) -> None:
         link.send(f"/watch {self.table}")
+        self.keepalive.start(WATCHER_KEEPALIVE, now=False)
 
     def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
         self.bridge.from_watcher(self, keyword, fields)
@@ -125,6 +134,8 @@ class Watcher:
                              table=self.table, reason=reason)
 
     def link_lost(self, link: GameLink) -> None:
+        if self.keepalive.running:
+            self.keepalive.stop()
         self.bridge.watcher_gone(self)
 
 
