@@ -257,6 +257,9 @@ class IrcUser(irc.IRCClient):
     def userRenamed(self, oldname, newname) -> None:
         self._hear("NICK", oldname, "", newname)
 
+    def userQuit(self, user, quitMessage) -> None:
+        self._hear("QUIT", user, "", quitMessage)
+
     def connectionLost(self, reason) -> None:
         super().connectionLost(reason)
         if not self.lost.called:

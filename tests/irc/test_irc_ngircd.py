@@ -11,12 +11,17 @@ command before anyone else is asked: the server reads one connection in order.
 
 from __future__ import annotations
 
+import os
+import sys
 from random import Random
 
 import pytest_twisted
+from twisted.internet.defer import Deferred
+from twisted.internet.protocol import ProcessProtocol
 
 from irc_support import (
-    PLAYED, TIMEOUT, GameServer, Ngircd, RunningBridge, card_tokens, irc_user, leave, timed,
+    PASSWORD, PLAYED, TIMEOUT, GameServer, Ngircd, RunningBridge, card_tokens, irc_user, leave,
+    reactor, timed,
 )
 
 BRIDGE = "tichubot"
@@ -224,6 +229,58 @@ async def test_quits_nick_changes_and_an_irc_server_that_comes_back(tmp_path):
         finally:
             await bridge.stop()
     finally:
+        for user in users:
+            await leave(user)
+        await ircd.stop()
+        await game.stop()
+
+
+class BridgeProcess(ProcessProtocol):
+    """`bswtichu irc` as a separate program."""
+
+    def __init__(self) -> None:
+        self.output = b""
+        self.ended: Deferred = Deferred()
+
+    def outReceived(self, data: bytes) -> None:
+        self.output += data
+
+    errReceived = outReceived
+
+    def processEnded(self, reason) -> None:
+        self.ended.callback(reason.value.exitCode)
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_bswtichu_irc_command_bridges_and_leaves_cleanly_on_sigterm(tmp_path):
+    game = await GameServer(tmp_path).start()
+    ircd = await Ngircd(tmp_path).start()
+    users = []
+    process = BridgeProcess()
+    try:
+        cy = await irc_user(ircd.address, "Cy", "#tichu")
+        users.append(cy)
+        ini = tmp_path / "bridge.ini"
+        ini.write_text(f"[listen]\nline = tcp:0\n\n[irc]\nchannel = #tichu\npassword = {PASSWORD}\n"
+                       f"game = {game.line_address}\nburst = 20\nline_interval = 0.1\n")
+        argv = [sys.executable, "-c", "import sys; from bswtichu.cli import main; sys.exit(main())",
+                "irc", "--config", str(ini), "--server", ircd.address, "--nick", BRIDGE]
+        reactor().spawnProcess(process, sys.executable, argv, env=dict(os.environ), path=str(tmp_path))
+        await cy.wait(lambda h: h[0] == "JOIN" and h[1] == BRIDGE, 30)
+        ann = await irc_user(ircd.address, "Ann", "#tichu")
+        users.append(ann)
+        ann.msg("#tichu", "!join")
+        await ann.wait(from_bridge_to("Ann", ("Ann sits down at table 1",)))
+        await cy.wait(in_channel("[table 1] seats: 1 Ann"))
+        process.transport.signalProcess("TERM")
+        quit_ = await cy.wait(lambda h: h[0] == "QUIT" and h[1] == BRIDGE)
+        assert "bswtichu bridge stopping" in quit_[3]
+        assert await timed(process.ended) == 0, process.output.decode()
+        assert b"Traceback" not in process.output, process.output.decode()
+    finally:
+        if not process.ended.called and process.transport is not None:
+            process.transport.signalProcess("KILL")
+            await timed(process.ended)
         for user in users:
             await leave(user)
         await ircd.stop()
