@@ -23,6 +23,7 @@ from bswtichu.irc.text import split_text, text_budget
 
 MAX_MESSAGE_LINES = 40  # more (a /log) is cut: IRC is no place for a whole game log
 MAX_QUEUED_PER_USER = 60  # pieces waiting for one user; more are dropped (see Outbox.message)
+CTCP_QUEUE_LIMIT = 10  # CTCP queries go unanswered while this many lines wait
 COMMAND_PREFIX = "!"
 
 
@@ -49,6 +50,7 @@ class BridgeClient(irc.IRCClient):
         self.config = config
         self.clock = clock
         self.nickname = config.nick
+        self.realname = "bswtichu IRC bridge"
         self.password = config.password or None
         self.outbox = Outbox(clock, self._reallySendLine, config.burst, config.line_interval)
         self.factory: BridgeFactory | None = None
@@ -116,6 +118,12 @@ class BridgeClient(irc.IRCClient):
         elif line == "/":
             self.to_user(nick, "Commands start with ! in the channel (!join, !play 7j 7s);"
                                " in a private message any line is one. !help lists them.")
+
+    def ctcpQuery(self, user: str, channel: str, messages) -> None:
+        """Answer CTCP (VERSION, PING, ...) only while little waits: a CTCP flood must not
+        fill the queue ahead of the game."""
+        if len(self.outbox) < CTCP_QUEUE_LIMIT:
+            super().ctcpQuery(user, channel, messages)
 
     def userRenamed(self, oldname: str, newname: str) -> None:
         self.bridge.renamed(oldname, newname)

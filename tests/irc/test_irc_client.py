@@ -8,7 +8,7 @@ from twisted.internet.testing import StringTransport
 from twisted.python.failure import Failure
 from twisted.internet.error import ConnectionDone
 
-from bswtichu.irc.bridge import MAX_MESSAGE_LINES, BridgeClient, BridgeFactory, as_command
+from bswtichu.irc.bridge import CTCP_QUEUE_LIMIT, MAX_MESSAGE_LINES, BridgeClient, BridgeFactory, as_command
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.text import IRC_LINE_BYTES
 
@@ -71,7 +71,7 @@ def test_it_registers_and_joins_its_channel_once_welcomed():
     wire = Wire(password="pw", burst=10)
     sent = wire.written()
     assert sent[0] == "PASS pw"
-    assert "NICK tichubot" in sent and any(line.startswith("USER ") for line in sent)
+    assert "NICK tichubot" in sent and "USER tichubot foo bar :bswtichu IRC bridge" in sent
     wire.feed(":irc.test 001 tichubot :Welcome")
     assert wire.written() == ["JOIN #tichu"]
     assert wire.bridge.calls == [("attach",)]
@@ -222,3 +222,14 @@ def test_the_factory_reconnects_with_growing_capped_back_off_and_resets_on_sign_
     factory.clientConnectionLost(connector, Failure(ConnectionDone()))
     clock.advance(1000)
     assert connector.attempts == 8  # stopped: no more attempts
+
+
+def test_a_ctcp_flood_is_answered_only_while_little_waits():
+    wire = Wire(burst=1, line_interval=2.0)
+    wire.welcome()
+    for _ in range(50):
+        wire.feed(":Mal!mal@host PRIVMSG tichubot :\x01VERSION\x01")
+    assert len(wire.client.outbox) <= CTCP_QUEUE_LIMIT + 2  # registration and JOIN, 10 replies
+    wire.clock.pump([2.0] * 20)
+    replies = [line for line in wire.written() if line.startswith("NOTICE Mal :\x01VERSION bswtichu-irc")]
+    assert len(replies) == CTCP_QUEUE_LIMIT - 2  # the rest went unanswered
