@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
 from ..engine import GameOptions
-from .runner import DEFAULT_MAX_ROUNDS, LEVELS, GameSummary, play_game
+from ..play.headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
+from .levels import LEVELS
 
 PROGRESS_WIDTH = 30
 

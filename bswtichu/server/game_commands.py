@@ -10,13 +10,14 @@ from __future__ import annotations
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
-    classify, parse_card, parse_play, parse_wish, team_of,
+    classify, parse_card, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import SEAT_COUNT, TableHall
 from bswtichu.server.table_commands import current_table, seated_at
@@ -27,13 +28,13 @@ BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 def _game(session: Session) -> TableGame:
     table = current_table(session)
-    if table.game is None:
+    if not isinstance(table.game, TableGame):
         raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
     return table.game
 
 
 def _player_game(session: Session) -> TableGame:
-    table, _ = seated_at(session)
+    seated_at(session)
     return _game(session)
 
 
@@ -64,10 +65,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         if len(tokens) != 3:
             raise usage_error(usage, "name three cards: to the right opponent, the partner,"
                                      " the left opponent (e.g. /schupf 2j 9s 3p)")
-        try:
-            cards = tuple(parse_card(t) for t in tokens)
-        except TichuError as error:
-            raise refusal_for(error) from None
+        cards = tuple(_parse(parse_card, t) for t in tokens)
         game.act(session.nick, lambda seat: Exchange(seat, cards))
 
     def play(session: Session, args: str, bomb_only: bool = False) -> None:
@@ -76,9 +74,10 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         if not args:
             raise usage_error(usage, "which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
+        hand = game.hand_of(session.nick)
 
         def build(seat: int):
-            cards, phoenix_as = parse_play(text, game.game.round.hands[seat])
+            cards, phoenix_as = parse_play(text, hand)
             if bomb_only and not classify(cards, phoenix_as).is_bomb:
                 raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
                                             " flush of 5 or more; /play plays other combinations")
@@ -103,32 +102,24 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         target = args.strip()
         if not target or " " in target:
             raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
-        seating = game.game.seating
-        if target.isdigit():
-            to = int(target) - 1
-            if not 0 <= to < SEAT_COUNT:
-                raise usage_error(usage, "seats are 1-4")
-        else:
-            names = [n.casefold() for n in seating]
-            if target.casefold() not in names:
-                raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are"
-                                                f" {_opponents(game, session.nick)}")
-            to = names.index(target.casefold())
+        try:
+            to = game.seat_named(session.nick, target)
+        except Refusal as refusal:
+            if refusal.code == "usage":
+                raise usage_error(usage, refusal.message) from None
+            raise
         game.act(session.nick, lambda seat: GiveDragon(seat, to))
 
     def hand(session: Session, args: str) -> None:
-        game = _player_game(session)
-        seat = game.seat_of(session.nick)
-        session.send(game.texts.hand(game.game.round.view(seat)))
+        session.send(_player_game(session).hand_message(session.nick))
 
     def table_view(session: Session, args: str) -> None:
+        table = current_table(session)
         game = _game(session)
-        seat = game.table.seat_of(session.nick)
-        session.send(game.table_message(None if seat is None else game.seat_of(session.nick)))
+        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
-        game = _player_game(session)
-        session.send(game.legal_message(game.seat_of(session.nick)))
+        session.send(_player_game(session).legal_message(session.nick))
 
     def score(session: Session, args: str) -> None:
         session.send(_game(session).score_message())
@@ -166,8 +157,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         text = logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
-        session.send(Message("LOG", {"number": number, "text": text},
-                             f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}"))
+        session.send(game_log(number, text))
 
     play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
                  " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
@@ -239,7 +229,3 @@ def _parse(parser, text: str):
     except TichuError as error:
         raise refusal_for(error) from None
 
-
-def _opponents(game: TableGame, nick: str) -> str:
-    seat = game.seat_of(nick)
-    return " and ".join(n for s, n in enumerate(game.game.seating) if team_of(s) != team_of(seat))

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bswtichu.engine import Action, Exchange, format_cards, rank_text
+from bswtichu.engine import Action, Exchange, Game, format_cards, rank_text
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo
+from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
+from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import RoundResult, RoundView
+from bswtichu.play import SubstituteEnded, SubstituteStarted
 from bswtichu.server.messages import Message
 
 NEED_TEXT = {
@@ -30,6 +33,16 @@ HUMAN_LEGAL_LIMIT = 60  # a full hand can have hundreds of leads; a person reads
 def combo_fields(combo: Combo) -> dict[str, Any]:
     return {"type": combo.type.value, "cards": [c.text for c in combo.sorted_cards()],
             "rank": combo.rank, "phoenix_as": combo.phoenix_as, "text": combo.describe()}
+
+
+def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
+    return Message("GAME", {"table": table, "log": log_number, "options": options},
+                   f"A new game begins at table {table}; its log will be /log {log_number}.")
+
+
+def game_log(number: int, text: str) -> Message:
+    return Message("LOG", {"number": number, "text": text},
+                   f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}")
 
 
 class GameTexts:
@@ -59,7 +72,8 @@ class GameTexts:
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
         n = len(e.cards)
-        what = {8: "Your first 8 cards", 6: "Your last 6 cards", 14: "Your 14 cards"}.get(n, "Your cards")
+        what = {FIRST_CARDS: f"Your first {FIRST_CARDS} cards", LAST_CARDS: f"Your last {LAST_CARDS} cards",
+                HAND_SIZE: f"Your {HAND_SIZE} cards"}.get(n, "Your cards")
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
                          f"{what}: {format_cards(e.cards)}")
 
@@ -155,11 +169,46 @@ class GameTexts:
                        f"Seating for this round: {seating}. Partners: {names[0]} + {names[2]}"
                        f" against {names[1]} + {names[3]}.")
 
-    def _on_RoundScored(self, e: ev.RoundScored, viewer):
-        return None  # the table reports the standings with the game's own context
+    def _on_SubstituteStarted(self, e: SubstituteStarted, viewer):
+        return self._msg("SUBSTITUTE", {"player": e.player, "level": e.level},
+                         f"A {e.level} bot plays for {e.player} until {e.player} comes back.")
 
-    def _on_GameOver(self, e: ev.GameOver, viewer):
-        return None  # likewise: the table adds the log number
+    def _on_SubstituteEnded(self, e: SubstituteEnded, viewer):
+        return self._msg("SUBSTITUTE_END", {"player": e.player},
+                         f"{e.player} plays again (the bot stands aside).")
+
+    # ------------------------------------------------------------------ the game as a whole
+
+    @staticmethod
+    def after_round(number: int) -> str:
+        return f"After round {number}"
+
+    def score(self, game: Game, heading: str = "Score") -> Message:
+        """The score (a tournament's standings) under ``heading``."""
+        standings = [s.to_dict() for s in game.standings()]
+        if game.options.turnier:
+            parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
+                     for s in standings]
+            text = (f"{heading} ({len(game.rounds)} of {TOURNAMENT_ROUNDS} rounds): "
+                    + ", ".join(parts) + ".")
+        else:
+            a, b, c, d = game.seating
+            limit = f" of {game.options.round_limit}" if game.options.round_limit else ""
+            text = (f"{heading} (round {len(game.rounds)}{limit}): {a} + {c} {game.totals[0]},"
+                    f" {b} + {d} {game.totals[1]}.")
+        return self._msg("SCORE", {"rounds": len(game.rounds), "totals": list(game.totals),
+                                   "standings": standings, "turnier": game.options.turnier}, text)
+
+    def game_over(self, event: ev.GameOver, final: Message, log_number: int) -> Message:
+        """The end of the game; ``final`` is the final score message."""
+        winners = list(event.winners)
+        if winners:
+            text = f"Game over at table {self.table}! Winners: {', '.join(winners)}."
+        else:
+            text = f"Game over at table {self.table}: a draw."
+        standings = [s.to_dict() for s in event.standings]
+        return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
+                         f"{text} {final.text} The game's log: /log {log_number}.")
 
     def round_result(self, result: RoundResult) -> Message:
         score = result.score

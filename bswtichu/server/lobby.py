@@ -21,7 +21,6 @@ from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Session
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.game_commands import game_commands
-from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
 
@@ -39,18 +38,16 @@ class Lobby:
     def __init__(
         self,
         clock: IReactorTime,
-        config: ServerConfig | None = None,
-        game_factory: GameFactory | None = None,
+        config: ServerConfig,
+        game_factory: GameFactory,
+        logs: GameLogStore,
     ) -> None:
+        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs."""
         self.clock = clock
-        self.config = config or ServerConfig()
+        self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
-        if game_factory is None:
-            game_factory = GameWiring(clock, GameLogStore(self.config.log_folder),
-                                      self.config.bot_delay, self.config.reconnect_grace)
-        # /log reads where the games write (a test's own wiring brings its own store)
-        self.logs = getattr(game_factory, "logs", None) or GameLogStore(self.config.log_folder)
+        self.logs = logs
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))

@@ -22,6 +22,7 @@ from ..engine import (
 )
 from ..engine.combos import ComboType
 from ..engine.cards import PHOENIX_CARD
+from ..engine.deal import FIRST_CARDS, LAST_CARDS, deal_from_hands
 from ..engine.round import OVER, partner_of, team_of
 from . import model
 from .errors import TchFormatError
@@ -64,14 +65,14 @@ class _Failure(Exception):
 
 def deal_of(rlog: model.RoundLog) -> list:
     """The engine deal that gives each seat its logged 8 cards, then the rest of its 14."""
-    deal = [None] * 56
+    rests = []
     for seat in range(4):
         first, full = rlog.grand_hands[seat], rlog.start_hands[seat]
         rest = [c for c in full if c not in first]
-        if len(rest) != 6:
+        if len(rest) != LAST_CARDS or len(first) != FIRST_CARDS:
             raise _Failure(None, f"seat {seat}'s 8 Grand Tichu cards are not all in its 14 cards")
-        deal[8 * seat: 8 * seat + 8] = first
-        deal[32 + 6 * seat: 38 + 6 * seat] = rest
+        rests.append(rest)
+    deal = deal_from_hands(rlog.grand_hands, rests)
     if len(set(deal)) != 56:
         raise _Failure(None, "the four 14-card hands do not hold 56 different cards")
     return deal
