@@ -33,6 +33,14 @@ def _game(session: Session) -> TableGame:
     return table.game
 
 
+def _shown_game(session: Session) -> TableGame:
+    """The running game, or the one that just ended (its result stays until the next start)."""
+    table = current_table(session)
+    if table.game is None and isinstance(table.last_game, TableGame):
+        return table.last_game
+    return _game(session)
+
+
 def _player_game(session: Session) -> TableGame:
     seated_at(session)
     return _game(session)
@@ -115,14 +123,16 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
-        game = _game(session)
+        game = _shown_game(session)
         session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
-        session.send(_player_game(session).legal_message(session.nick))
+        if args.strip().lower() not in ("", "all"):
+            raise usage_error("/legal [all]", "'all' lists every play; without it plays are grouped")
+        session.send(_player_game(session).legal_message(session.nick, full=bool(args.strip())))
 
     def score(session: Session, args: str) -> None:
-        session.send(_game(session).score_message())
+        session.send(_shown_game(session).score_message())
 
     def add_bot(session: Session, args: str) -> None:
         usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"

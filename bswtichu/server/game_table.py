@@ -18,7 +18,7 @@ from twisted.internet.interfaces import IReactorTime
 
 from bswtichu.engine import Action, Card, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
-from bswtichu.engine.round import OVER
+from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
@@ -114,10 +114,10 @@ class TableGame:
         seating = driver.game.seating
         for event in events:
             if isinstance(event, ev.RoundScored):
-                self.table.tell_all(self.score_message(self.texts.after_round(event.number)))
+                self.table.tell_all(self.score_message("round"))
                 continue
             if isinstance(event, ev.GameOver):
-                self.table.tell_all(self.texts.game_over(event, self.score_message("Final standings"),
+                self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                          self.log_number))
                 self.table.end_game()
                 continue
@@ -139,8 +139,8 @@ class TableGame:
 
     # ------------------------------------------------------------------ views
 
-    def score_message(self, heading: str = "Score") -> Message:
-        return self.texts.score(self.game, heading)
+    def score_message(self, moment: str = "now") -> Message:
+        return self.texts.score(self.game, moment)
 
     def table_message(self, nick: str | None) -> Message:
         """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
@@ -152,16 +152,30 @@ class TableGame:
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
 
-    def legal_message(self, nick: str) -> Message:
+    def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
-        return self.texts.legal(seat, self.game.round.legal_actions(seat))
+        return self.texts.legal(seat, self.game.round.legal_actions(seat), full)
 
     def show_state(self, nick: str) -> None:
-        """Tell ``nick`` the score, the table and his hand (after he comes back)."""
+        """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
         self._tell(nick, self.table_message(nick))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
+            asked = self._asked(self.seat_of(nick))
+            if asked is not None:
+                self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
+
+    def _asked(self, seat: int) -> ev.Event | None:
+        """The event that asked ``seat`` for what the round still waits for, if anything."""
+        view = self.game.round.view(seat)
+        if view.phase == GRAND and not view.grand_decided[seat]:
+            return ev.PhaseStarted(GRAND)
+        if view.phase == EXCHANGE and not view.exchange_submitted[seat]:
+            return ev.PhaseStarted(EXCHANGE)
+        if view.phase == PLAY and view.turn == seat:
+            return ev.TurnStarted(seat, view.need)
+        return None
 
     # ------------------------------------------------------------------ the table's calls
 

@@ -74,6 +74,7 @@ class Table:
         self.options = GameOptions()
         self.started = False
         self.game: RunningGame | None = None
+        self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
@@ -253,6 +254,7 @@ class Table:
         self.seats = seating
         self.started = True
         self.tell_all(messages.started(self.view(), swapped))
+        self.last_game = None
         if self._game_factory is not None:
             self.game = self._game_factory(self)
             if self.game is not None:
@@ -299,7 +301,7 @@ class Table:
         until the grace ends.
         """
         self.started = False
-        self.game = None
+        self.last_game, self.game = self.game, None
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):
             self._free(seat, "timeout")

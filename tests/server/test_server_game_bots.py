@@ -257,6 +257,8 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
     view = back.only("TABLE")
     assert view["turn"] == seat and view["need"] == "lead" and view["seat"] == seat
     assert back.only("SCORE")["rounds"] == 1
+    assert back.only("TURN") == {"table": 1, "seat": seat, "player": name, "need": "lead"}
+    assert keywords[-1] == "TURN"  # what is asked of him comes last
     back.clear()
     back.say("/legal")
     assert back.only("LEGAL")["commands"]
@@ -274,6 +276,7 @@ def test_reconnect_before_start_of_play_gets_grand_phase_state(tmp_path):
     hand = back.only("HAND")["cards"]
     assert len(hand) == 8  # the last 6 stay hidden until the Grand Tichu decision
     assert back.only("TABLE")["phase"] == "grand"
+    assert back.only("PHASE")["phase"] == "grand"  # he is asked again: /grand or /nogrand
 
 
 def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
