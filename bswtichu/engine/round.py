@@ -23,7 +23,7 @@ from .actions import (
     Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
 )
 from .cards import (
-    DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, Card, card_points,
+    DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     format_cards, rank_text, sort_cards,
 )
 from .combos import Combo, ComboType, HandIndex, bombs, classify, plays
@@ -498,7 +498,9 @@ class Round:
             return (f"the table holds a {top.length}-card {top.type.value} ({top.describe()}); "
                     f"play a higher one of the same kind and length, a bomb, or pass")
         if top.type is ComboType.SINGLE and top.cards == {DRAGON_CARD}:
-            return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
+            if combo.cards == {PHOENIX_CARD}:
+                return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
+            return "nothing beats the Dragon but a bomb"
         return f"{combo.describe()} does not beat {top.describe()}"
 
     def _play_bomb_onto(self, seat: int, combo: Combo) -> list[Event]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
-    classify, parse_card, parse_play, parse_wish,
+    classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.server.commands import Command, usage_error
@@ -69,11 +69,10 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def exchange(session: Session, args: str) -> None:
         usage = "/schupf C1 C2 C3"
         game = _player_game(session)
-        tokens = split_tokens(args)
-        if len(tokens) != 3:
+        if len(split_tokens(args)) != 3:
             raise usage_error(usage, "name three cards: to the right opponent, the partner,"
-                                     " the left opponent (e.g. /schupf 2j 9s 3p)")
-        cards = tuple(_parse(parse_card, t) for t in tokens)
+                                     " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+        cards = _parse(lambda text: parse_exchange(text, game.hand_of(session.nick)), args)
         game.act(session.nick, lambda seat: Exchange(seat, cards))
 
     def play(session: Session, args: str, bomb_only: bool = False) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bswtichu.engine import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
+    Action, CallGrand, CallTichu, Card, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
     classify, format_cards, rank_text,
 )
 from bswtichu.engine import events as ev
@@ -140,11 +140,14 @@ class GameTexts:
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
                          f"{self.who(e.seat, viewer)} passed three cards.")
 
-    def _on_CardsReceived(self, e: ev.CardsReceived, viewer):
-        parts = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
+    def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
+        """The exchange as the seat saw it: what it passed to whom (``given``), what it got."""
+        passed = [f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]
+        got = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
-                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())}},
-                         "You received: " + ", ".join(parts) + ".")
+                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
+                                      "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
+                         "You passed " + ", ".join(passed) + " and received " + ", ".join(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         if e.seat == viewer:

@@ -16,7 +16,7 @@ from typing import Callable, Hashable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
 
-from bswtichu.engine import Action, Card, MakeWish, Round, TichuError, team_of
+from bswtichu.engine import Action, Card, Exchange, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
@@ -124,13 +124,23 @@ class TableGame:
             for seat, name in enumerate(seating):
                 if event.private_to is not None and event.private_to != seat:
                     continue
-                message = self.texts.event(event, seat)
+                message = self._message(event, seat)
                 if message is not None:
                     self._tell(name, message)
             if event.private_to is None:
                 message = self.texts.event(event, None)
                 if message is not None:
                     self.table.tell_spectators(message)
+
+    def _message(self, event: ev.Event, seat: int) -> Message | None:
+        if isinstance(event, ev.CardsReceived):
+            return self.texts.received(event, self._given(seat))
+        return self.texts.event(event, seat)
+
+    def _given(self, seat: int) -> dict[int, Card]:
+        """What ``seat`` passed in this round's exchange, by the seat it went to."""
+        exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
+        return {(seat + step) % 4: card for step, card in zip((1, 2, 3), exchange.cards)}
 
     def _tell(self, name: str, message: Message) -> None:
         seat = self.table.seat_of(name)

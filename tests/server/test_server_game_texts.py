@@ -106,3 +106,32 @@ class Scores:
     def happened(self, driver, events):
         self.into += [self.texts.score(driver.game, "round").text
                       for e in events if isinstance(e, ev.RoundScored)]
+
+
+def test_schupf_takes_ranks_and_the_exchange_says_which_card_went_to_whom(game):
+    from test_server_game_input import to_exchange
+
+    to_exchange(game)
+    ann, *others = game.players
+    hand = game.send(ann, "/hand")[0][1]["cards"]
+    naturals = [c for c in hand if c[0] in "23456789TJQKA"]
+    ranks = [c[0] for c in naturals[:3]]
+    game.say(ann, "/schupf " + " ".join(ranks))
+    for player in others:
+        cards = game.send(player, "/hand")[0][1]["cards"]
+        game.say(player, f"/schupf {cards[0]} {cards[1]} {cards[2]}")
+    received = next(f for k, f in game.log["Ann"] if k == "RECEIVED")
+    passed = [received["given"][seat] for seat in ("2", "3", "4")]
+    assert [card[0] for card in passed] == ranks and set(passed) <= set(hand)
+    assert set(received["cards"]) == {"2", "3", "4"}
+
+
+def test_the_exchange_text_names_what_went_where():
+    from bswtichu.engine import card
+
+    texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
+    event = ev.CardsReceived(3, {0: card("5j"), 1: card("9r"), 2: card("9s")})
+    message = texts.received(event, {0: card("2j"), 1: card("Kr"), 2: card("3p")})
+    assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
+                            " 5j from Ann, 9r from Bob, 9s from Cy.")
+    assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}

@@ -57,6 +57,16 @@ def test_unknown_command_in_machine_mode(connect):
     ]
 
 
+@pytest.mark.parametrize("typed, suggested", [("pas", "/pass"), ("strat", "/start"),
+                                               ("scupf", "/schupf"), ("JION", "/join")])
+def test_a_mistyped_command_suggests_the_nearest(connect, typed, suggested):
+    client = connect("Ann", machine=False)
+    client.say(f"/{typed} 1")
+    [line] = client.connection.lines
+    assert line.startswith(f"error: unknown command /{typed}; did you mean {suggested}")
+    assert line.endswith("(/help lists all)")
+
+
 def test_lone_slash_is_an_error(connect):
     client = connect("Ann")
     client.say("/")
