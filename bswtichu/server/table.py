@@ -253,7 +253,10 @@ class Table:
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
         self.started = True
-        self.tell_all(messages.started(self.view(), swapped))
+        view = self.view()
+        for seat in SEATS:
+            self.tell_seat(seat, messages.started(view, swapped, seat))
+        self.tell_spectators(messages.started(view, swapped, None))
         self.last_game = None
         if self._game_factory is not None:
             self.game = self._game_factory(self)
