@@ -7,12 +7,15 @@ input becomes one `Refusal` before anything changes.
 
 from __future__ import annotations
 
+from itertools import count
+
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
     classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
+from bswtichu.server import names
 from bswtichu.server.commands import Command, usage_error
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
@@ -146,9 +149,9 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             else:
                 raise usage_error(usage, f"{word!r} is neither a seat nor a level")
         table = current_table(session)
-        taken = {name.rsplit("-", 1)[-1] for name in table.seats if name}
-        name = f"bot-{level}-" + next(n for n in BOT_NAMES if n not in taken)
-        table.add_bot(session.nick, seat, level, name)
+        taken = {names.key(names.short_name(bot)) for other in hall
+                 for bot, _ in other.bots.values()}
+        table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
 
     def kick(session: Session, args: str) -> None:
         usage = "/kick SEAT"
@@ -230,6 +233,15 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
                 " when a game starts and ends.", handler=show_log),
     ]
+
+
+def _free_bot_name(taken: set[str]) -> str:
+    """The first of Ada, Bea, ... (then Ada2, Bea2, ...) that no bot on the server has."""
+    for round_number in count(1):
+        for name in BOT_NAMES:
+            candidate = name if round_number == 1 else f"{name}{round_number}"
+            if names.key(candidate) not in taken:
+                return candidate
 
 
 def _parse(parser, text: str):

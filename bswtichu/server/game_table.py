@@ -22,6 +22,7 @@ from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
+from bswtichu.server import names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import SEAT_COUNT, Table
 
@@ -82,12 +83,13 @@ class TableGame:
             if not 0 <= seat < SEAT_COUNT:
                 raise Refusal("usage", f"seats are 1-{SEAT_COUNT}")
             return seat
-        names = [name.casefold() for name in self.game.seating]
-        if target.casefold() not in names:
-            mine = team_of(self.seat_of(nick))
-            opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
-            raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
-        return names.index(target.casefold())
+        wanted = names.key(target)
+        for seat, name in enumerate(self.game.seating):
+            if wanted in (names.key(name), names.key(names.short_name(name))):
+                return seat
+        mine = team_of(self.seat_of(nick))
+        opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
+        raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
 
     # ------------------------------------------------------------------ actions
 
