@@ -8,17 +8,26 @@ Ranks: natural cards 2..14, Mahjong 1, Dragon 15.  A single Phoenix has the
 value half a rank above what it was played on (1.5 when led), so single ranks
 may be ``x.5`` floats (exact in binary).  Multi-card combos rank by their
 triple (full house) or their top card or pair.
+
+How it is fast (docs/engine.md, "Speed"): a set of cards is a 56-bit mask
+(`Card.bit`), natural rank ``r`` owning the four bits ``4*(r-2)`` to
+``4*(r-2)+3`` (its "nibble", one bit per suit).  Per-rank counts, ranks
+present and ranks holding a pair come from a few shifts of the mask; windows of
+ranks for straights and stairs are masks too.  The combinations of at most
+four cards (singles, pairs, triples, four-of-a-kind bombs, two-pair stairs)
+and the straight-flush bombs are built once at import and shared; longer ones
+are built from their mask, and a combo's ``cards`` set is made only when asked.
 """
 
 from __future__ import annotations
 
 import enum
-from itertools import combinations, product
+from itertools import combinations
 from typing import Iterable, Iterator
 
 from .cards import (
-    ACE, DOG, DRAGON, DRAGON_RANK, MAHJONG, NATURAL, PHOENIX, PHOENIX_CARD,
-    Card, format_cards, format_play, natural, rank_text, sort_cards,
+    ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
+    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
 
@@ -38,11 +47,32 @@ class ComboType(enum.Enum):
 BOMB_TYPES = (ComboType.FOUR_BOMB, ComboType.STRAIGHT_FLUSH)
 PHOENIX_LEAD_RANK = 1.5
 
+SINGLE, PAIR, TRIPLE = ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE
+FULL_HOUSE, STRAIGHT, STAIRS = ComboType.FULL_HOUSE, ComboType.STRAIGHT, ComboType.STAIRS
+FOUR_BOMB, STRAIGHT_FLUSH, DOG_TYPE = ComboType.FOUR_BOMB, ComboType.STRAIGHT_FLUSH, ComboType.DOG
+
+MJ_BIT, DOG_BIT, PH_BIT, DR_BIT = (c.bit for c in (MAHJONG_CARD, DOG_CARD, PHOENIX_CARD, DRAGON_CARD))
+#: The 52 natural cards.
+NATURALS = (1 << 52) - 1
+#: One bit per natural rank, at the rank's lowest (Jade) bit: the ranks' "spread" form.
+RANK_UNITS = sum(1 << 4 * i for i in range(13))
+#: ``_UNITS[k]``: the spread form of the k lowest ranks (shift it to place a window of ranks).
+_UNITS = [RANK_UNITS & ((1 << 4 * k) - 1) for k in range(15)]
+
+
+def _shift(rank: int) -> int:
+    """Where the nibble of natural ``rank`` starts in a mask."""
+    return 4 * (rank - 2)
+
 
 class Combo:
-    """A valid combination of cards with one reading."""
+    """A valid combination of cards with one reading.
 
-    __slots__ = ("type", "length", "rank", "cards", "phoenix_as", "mask", "_key")
+    ``mask`` is the cards as a bit mask; ``cards`` (a frozenset) is built from
+    it on first use.  Equal combos have the same cards and ``phoenix_as``.
+    """
+
+    __slots__ = ("type", "length", "rank", "mask", "phoenix_as", "cards")
 
     def __init__(self, type: ComboType, rank: float, cards: Iterable[Card], phoenix_as: int | None = None):
         self.type = type
@@ -54,7 +84,13 @@ class Combo:
         for c in self.cards:
             m |= c.bit
         self.mask = m
-        self._key = (m, phoenix_as)
+
+    def __getattr__(self, name: str):
+        if name == "cards":  # not built yet: the generator made this combo from its mask
+            cards = frozenset(cards_of(self.mask))
+            self.cards = cards
+            return cards
+        raise AttributeError(name)
 
     @property
     def is_bomb(self) -> bool:
@@ -63,7 +99,7 @@ class Combo:
     @property
     def bomb_key(self) -> tuple:
         """Bomb order of rules.md R9.3: every straight flush beats every four of a kind."""
-        if self.type is ComboType.FOUR_BOMB:
+        if self.type is FOUR_BOMB:
             return (0, 0, self.rank)
         return (1, self.length, self.rank)
 
@@ -71,27 +107,28 @@ class Combo:
         """Whether this combo may be played onto ``top`` (None: an empty table)."""
         if top is None:
             return True
-        if self.type is ComboType.DOG or top.type is ComboType.DOG:
+        mine, theirs = self.type, top.type
+        if mine is DOG_TYPE or theirs is DOG_TYPE:
             return False
-        if self.is_bomb:
-            return not top.is_bomb or self.bomb_key > top.bomb_key
-        if top.is_bomb or self.type is not top.type or self.length != top.length:
+        if mine in BOMB_TYPES:
+            return theirs not in BOMB_TYPES or self.bomb_key > top.bomb_key
+        if theirs in BOMB_TYPES or mine is not theirs or self.length != top.length:
             return False
-        if self.type is ComboType.SINGLE and PHOENIX_CARD in self.cards:
+        if mine is SINGLE and self.mask == PH_BIT:
             return top.rank < DRAGON_RANK
         return self.rank > top.rank
 
     def played_over(self, top: "Combo | None") -> "Combo":
         """The combo as it lies on the table: a single Phoenix takes its value from ``top``."""
-        if self.type is ComboType.SINGLE and PHOENIX_CARD in self.cards:
+        if self.mask == PH_BIT:
             rank = PHOENIX_LEAD_RANK if top is None else top.rank + 0.5
             if rank != self.rank:
-                return Combo(self.type, rank, self.cards)
+                return phoenix_single(rank)
         return self
 
     def contains_rank(self, rank: int) -> bool:
         """Whether a natural card of ``rank`` is in the combo (the Phoenix never counts)."""
-        return any(c.rank == rank and c.kind == NATURAL for c in self.cards)
+        return 2 <= rank <= ACE and bool(self.mask >> _shift(rank) & 15)
 
     def sorted_cards(self) -> list[Card]:
         return sort_cards(self.cards)
@@ -103,141 +140,242 @@ class Combo:
     def describe(self) -> str:
         """Readable name: 'pair of 7s', 'straight 4-8', 'single PH (10.5)'."""
         t = self.type
-        if t is ComboType.SINGLE:
-            if PHOENIX_CARD in self.cards:
+        if t is SINGLE:
+            if self.mask == PH_BIT:
                 return f"single PH ({self.rank:g})"
             return f"single {next(iter(self.cards)).text}"
-        if t is ComboType.DOG:
+        if t is DOG_TYPE:
             return "the Dog"
         r = rank_text(int(self.rank))
-        if t is ComboType.PAIR:
+        if t is PAIR:
             return f"pair of {r}s"
-        if t is ComboType.TRIPLE:
+        if t is TRIPLE:
             return f"triple {r}s"
-        if t is ComboType.FULL_HOUSE:
+        if t is FULL_HOUSE:
             return f"full house {r}s"
-        if t is ComboType.FOUR_BOMB:
+        if t is FOUR_BOMB:
             return f"bomb: four {r}s"
-        low = int(self.rank) - (self.length // 2 if t is ComboType.STAIRS else self.length) + 1
-        name = {ComboType.STAIRS: "stairs", ComboType.STRAIGHT: "straight",
-                ComboType.STRAIGHT_FLUSH: "bomb: straight flush"}[t]
+        low = int(self.rank) - (self.length // 2 if t is STAIRS else self.length) + 1
+        name = {STAIRS: "stairs", STRAIGHT: "straight", STRAIGHT_FLUSH: "bomb: straight flush"}[t]
         return f"{name} {rank_text(low)}-{r}"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Combo) and self._key == other._key
+        return (isinstance(other, Combo) and self.mask == other.mask
+                and self.phoenix_as == other.phoenix_as)
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash((self.mask, self.phoenix_as))
 
     def __repr__(self) -> str:
         return f"Combo({self.describe()!r}, {self.notation()!r})"
+
+
+_new = object.__new__
+
+
+def _combo(type: ComboType, rank: float, mask: int, length: int, phoenix_as: int | None = None) -> Combo:
+    """A combo from its mask, without building its card set (the generator's fast path)."""
+    combo = _new(Combo)
+    combo.type = type
+    combo.rank = rank
+    combo.mask = mask
+    combo.length = length
+    combo.phoenix_as = phoenix_as
+    return combo
+
+
+# --------------------------------------------------------------------------
+# Tables built once: the combinations of at most four cards, by rank and nibble
+# --------------------------------------------------------------------------
+
+def _nibble_cards(rank: int, nibble: int) -> list[Card]:
+    return [DECK[_shift(rank) + s] for s in range(4) if nibble >> s & 1]
+
+
+_interned = Combo  # the shared combos are built the plain way, once
+
+
+def _build_rank_tables():
+    """For each rank 2..14 and each nibble (the suits held): the cards' bits and small combos."""
+    bits, singles, pairs, ph_pairs, triples, ph_triples = ({} for _ in range(6))
+    for rank in NATURAL_RANKS:
+        for nibble in range(16):
+            held = _nibble_cards(rank, nibble)
+            key = (rank, nibble)
+            bits[key] = tuple(c.bit for c in held)
+            singles[key] = tuple(_interned(SINGLE, rank, (c,)) for c in held)
+            pairs[key] = tuple(_interned(PAIR, rank, g) for g in combinations(held, 2))
+            ph_pairs[key] = tuple(_interned(PAIR, rank, (c, PHOENIX_CARD), rank) for c in held)
+            triples[key] = tuple(_interned(TRIPLE, rank, g) for g in combinations(held, 3))
+            ph_triples[key] = tuple(_interned(TRIPLE, rank, g + (PHOENIX_CARD,), rank)
+                                    for g in combinations(held, 2))
+
+    def by_rank(table):  # [rank][nibble], ranks 0..14 so a rank indexes directly
+        return [None, None] + [tuple(table[(r, n)] for n in range(16)) for r in NATURAL_RANKS]
+
+    return tuple(by_rank(t) for t in (bits, singles, pairs, ph_pairs, triples, ph_triples))
+
+
+_BITS, _SINGLES, _PAIRS, _PH_PAIRS, _TRIPLES, _PH_TRIPLES = _build_rank_tables()
+_PAIR_MASKS = [None, None] + [tuple(tuple(c.mask for c in _PAIRS[r][n]) for n in range(16))
+                              for r in NATURAL_RANKS]
+_FOUR_BOMBS = [None, None] + [_interned(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
+_DOG_COMBO = _interned(DOG_TYPE, 0, (DOG_CARD,))
+_MAHJONG_SINGLE = _interned(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
+_DRAGON_SINGLE = _interned(SINGLE, DRAGON_RANK, (DRAGON_CARD,))
+_PHOENIX_SINGLES: dict[float, Combo] = {}
+
+
+def phoenix_single(rank: float) -> Combo:
+    """The single Phoenix worth ``rank`` (shared: there are only a few dozen values)."""
+    combo = _PHOENIX_SINGLES.get(rank)
+    if combo is None:
+        combo = _PHOENIX_SINGLES[rank] = _interned(SINGLE, rank, (PHOENIX_CARD,))
+    return combo
+
+
+def _build_straight_flushes() -> dict[tuple[int, int], Combo]:
+    """Every straight-flush bomb by (suit index, lowest rank, highest rank)."""
+    out = {}
+    for s, suit in enumerate(SUITS):
+        for low in range(2, ACE - 3):
+            for high in range(low + 4, ACE + 1):
+                cards = [DECK[_shift(r) + s] for r in range(low, high + 1)]
+                out[(s, low, high)] = _interned(STRAIGHT_FLUSH, high, cards)
+    return out
+
+
+_STRAIGHT_FLUSHES = _build_straight_flushes()
+#: Per (lowest rank, length): the masks of the four straight flushes over those ranks.
+_FLUSH_MASKS = {}
+for (_s, _low, _high), _sf in _STRAIGHT_FLUSHES.items():
+    _FLUSH_MASKS.setdefault((_low, _high - _low + 1), set()).add(_sf.mask)
+
+
+def _small_readings() -> dict[int, Combo]:
+    """Every combination of one to four cards by its mask (each has exactly one reading)."""
+    table: dict[int, Combo] = {}
+    for combo in (_DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, phoenix_single(PHOENIX_LEAD_RANK),
+                  *_FOUR_BOMBS[2:]):
+        table[combo.mask] = combo
+    for rank in NATURAL_RANKS:
+        for kinds in (_SINGLES, _PAIRS, _PH_PAIRS, _TRIPLES, _PH_TRIPLES):
+            for combo in kinds[rank][15]:
+                table[combo.mask] = combo
+    for low in range(2, ACE):  # stairs of two pairs: low and low + 1
+        for first in _PAIRS[low][15]:
+            for second in _PAIRS[low + 1][15]:
+                table[first.mask | second.mask] = _combo(STAIRS, low + 1, first.mask | second.mask, 4)
+        for rank, other in ((low, low + 1), (low + 1, low)):  # the Phoenix completes ``rank``
+            for half in _BITS[rank][15]:
+                for pair in _PAIRS[other][15]:
+                    mask = half | PH_BIT | pair.mask
+                    table[mask] = _combo(STAIRS, low + 1, mask, 4, rank)
+    for combo in table.values():
+        combo.cards  # shared values: build their card sets now, once
+    return table
+
+
+_SMALL = _small_readings()
 
 
 # --------------------------------------------------------------------------
 # Classification
 # --------------------------------------------------------------------------
 
+def _rank_counts(naturals: int) -> int:
+    """Per-rank card counts, one per nibble (0..4 fits: no carries between nibbles)."""
+    return ((naturals & RANK_UNITS) + (naturals >> 1 & RANK_UNITS)
+            + (naturals >> 2 & RANK_UNITS) + (naturals >> 3 & RANK_UNITS))
+
+
+def _lowest_rank(spread: int) -> int:
+    return ((spread & -spread).bit_length() - 1) // 4 + 2
+
+
+def _highest_rank(spread: int) -> int:
+    return (spread.bit_length() - 1) // 4 + 2
+
+
 def readings(cards: Iterable[Card]) -> list[Combo]:
     """Every reading of ``cards`` as one combination, highest rank first; [] if none."""
-    cards = list(cards)
-    n = len(cards)
-    if n == 0 or len(set(cards)) != n:
+    mask = n = 0
+    for c in cards:
+        mask |= c.bit
+        n += 1
+    if n <= 4:
+        combo = _SMALL.get(mask)
+        return [combo] if combo is not None and n == combo.length else []
+    if mask.bit_count() != n or mask & (DOG_BIT | DR_BIT):
         return []
-    if n == 1:
-        c = cards[0]
-        if c.kind == DOG:
-            return [Combo(ComboType.DOG, 0, cards)]
-        if c.kind == PHOENIX:
-            return [Combo(ComboType.SINGLE, PHOENIX_LEAD_RANK, cards)]
-        return [Combo(ComboType.SINGLE, c.rank, cards)]
-    kinds = [c.kind for c in cards]
-    if DOG in kinds or DRAGON in kinds:
-        return []
-    has_ph = PHOENIX in kinds
-    has_mj = MAHJONG in kinds
-    naturals = [c for c in cards if c.kind == NATURAL]
-    counts: dict[int, int] = {}
-    for c in naturals:
-        counts[c.rank] = counts.get(c.rank, 0) + 1
-    out: list[Combo] = []
-    if n >= 5:
-        out.extend(_straight_readings(cards, naturals, counts, has_ph, has_mj))
-    if has_mj:
-        return out
-    if n in (2, 3) and len(counts) == 1:
-        (rank,) = counts
-        kind = ComboType.PAIR if n == 2 else ComboType.TRIPLE
-        out.append(Combo(kind, rank, cards, rank if has_ph else None))
-    elif n == 4 and not has_ph and len(counts) == 1:
-        out.append(Combo(ComboType.FOUR_BOMB, naturals[0].rank, cards))
-    if n == 5:
-        out.extend(_full_house_readings(cards, counts, has_ph))
-    if n >= 4 and n % 2 == 0:
-        out.extend(_stairs_readings(cards, counts, has_ph))
-    out.sort(key=lambda c: c.rank, reverse=True)
-    return out
+    return _long_readings(mask, n)
 
 
-def _straight_readings(cards, naturals, counts, has_ph, has_mj) -> list[Combo]:
-    if any(v > 1 for v in counts.values()):
+def _long_readings(mask: int, n: int) -> list[Combo]:
+    """Readings of five or more distinct cards, none of them the Dog or the Dragon."""
+    has_ph = mask & PH_BIT
+    counts = _rank_counts(mask & NATURALS)
+    pairable = (counts >> 1 | counts >> 2) & RANK_UNITS  # ranks with 2 or more cards
+    if not pairable:
+        return _straight_readings(mask, n, counts, has_ph)
+    if mask & MJ_BIT:
         return []
-    ranks = sorted(counts) if not has_mj else [1] + sorted(counts)
-    if len(ranks) != len(set(ranks)):
+    present = (counts | pairable) & RANK_UNITS
+    triples = (counts >> 2 | counts >> 1 & counts) & RANK_UNITS
+    if counts >> 2 & RANK_UNITS:  # four of a rank is a bomb, never part of a longer combo
         return []
-    n = len(cards)
-    low, high = ranks[0], ranks[-1]
-    if not has_ph:
-        if high - low + 1 != n:
+    if n == 5 and present.bit_count() == 2:
+        if triples:
+            single_or_pair = present ^ triples
+            if not has_ph:
+                return [_combo(FULL_HOUSE, _lowest_rank(triples), mask, 5)]
+            return [_combo(FULL_HOUSE, _lowest_rank(triples), mask, 5, _lowest_rank(single_or_pair))]
+        if has_ph:  # two pairs and the Phoenix: it makes either one a triple
+            high, low = _highest_rank(present), _lowest_rank(present)
+            return [_combo(FULL_HOUSE, high, mask, 5, high), _combo(FULL_HOUSE, low, mask, 5, low)]
+        return []
+    if n % 2 or triples:
+        return []
+    pairs = n // 2
+    low, high = _lowest_rank(present), _highest_rank(present)
+    if high - low + 1 != pairs or present.bit_count() != pairs:
+        return []
+    singles = present ^ pairable
+    if has_ph:
+        if singles.bit_count() != 1:
             return []
-        if not has_mj and len({c.suit for c in naturals}) == 1:
-            return [Combo(ComboType.STRAIGHT_FLUSH, high, cards)]
-        return [Combo(ComboType.STRAIGHT, high, cards)]
+        return [_combo(STAIRS, high, mask, n, _lowest_rank(singles))]
+    if singles:
+        return []
+    return [_combo(STAIRS, high, mask, n)]
+
+
+def _straight_readings(mask: int, n: int, present: int, has_ph: int) -> list[Combo]:
+    """Readings as a straight (or straight flush) of cards with no two of a rank."""
+    has_mj = mask & MJ_BIT
+    if not present:
+        return []
+    low = 1 if has_mj else _lowest_rank(present)
+    high = _highest_rank(present)
     span = high - low + 1
-    if span == n:  # the Phoenix fills the one gap
-        missing = (set(range(low, high + 1)) - set(ranks)).pop()
-        if missing < 2:
+    if not has_ph:
+        if span != n:
             return []
-        return [Combo(ComboType.STRAIGHT, high, cards, missing)]
+        if not has_mj and mask in _FLUSH_MASKS.get((low, n), ()):
+            return [_combo(STRAIGHT_FLUSH, high, mask, n)]
+        return [_combo(STRAIGHT, high, mask, n)]
+    if span == n:  # the Phoenix fills the one gap (never the Mahjong's: it is held)
+        lowest_natural = max(low, 2)
+        window = _UNITS[high - lowest_natural + 1] << _shift(lowest_natural)
+        return [_combo(STRAIGHT, high, mask, n, _lowest_rank(window ^ present))]
     if span == n - 1:  # the Phoenix extends one end
         out = []
         if high < ACE:
-            out.append(Combo(ComboType.STRAIGHT, high + 1, cards, high + 1))
+            out.append(_combo(STRAIGHT, high + 1, mask, n, high + 1))
         if low > 2:
-            out.append(Combo(ComboType.STRAIGHT, high, cards, low - 1))
+            out.append(_combo(STRAIGHT, high, mask, n, low - 1))
         return out
     return []
-
-
-def _full_house_readings(cards, counts, has_ph) -> list[Combo]:
-    shape = sorted(counts.values())
-    if not has_ph:
-        if shape == [2, 3]:
-            triple = next(r for r, k in counts.items() if k == 3)
-            return [Combo(ComboType.FULL_HOUSE, triple, cards)]
-        return []
-    if shape == [2, 2]:
-        return [Combo(ComboType.FULL_HOUSE, r, cards, r) for r in counts]
-    if shape == [1, 3]:
-        triple = next(r for r, k in counts.items() if k == 3)
-        single = next(r for r, k in counts.items() if k == 1)
-        return [Combo(ComboType.FULL_HOUSE, triple, cards, single)]
-    return []
-
-
-def _stairs_readings(cards, counts, has_ph) -> list[Combo]:
-    ranks = sorted(counts)
-    if ranks[-1] - ranks[0] + 1 != len(ranks) or len(ranks) * 2 != len(cards):
-        return []
-    singles = [r for r, k in counts.items() if k == 1]
-    if any(k > 2 for k in counts.values()):
-        return []
-    if has_ph:
-        if len(singles) != 1:
-            return []
-        return [Combo(ComboType.STAIRS, ranks[-1], cards, singles[0])]
-    if singles:
-        return []
-    return [Combo(ComboType.STAIRS, ranks[-1], cards)]
 
 
 def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
@@ -265,235 +403,271 @@ def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
 # --------------------------------------------------------------------------
 
 class HandIndex:
-    """A hand grouped by rank, with bit masks of the ranks present, built once per query."""
+    """A hand as masks, for play generation: built once per hand, immutable afterwards.
 
-    __slots__ = ("by_rank", "phoenix", "mahjong", "dog", "dragon", "by_suit", "present",
-                 "pairable", "_pairs", "_bombs")
+    ``counts`` holds each rank's card count in its nibble; ``present`` and
+    ``pairable`` are the ranks with at least one and at least two cards, in
+    spread form.  The bombs are found on first use and kept.
+    """
 
-    def __init__(self, hand: Iterable[Card]):
-        by_rank: list[list[Card]] = [[] for _ in range(16)]
-        self.by_suit: dict[str, int] = {}
-        self.phoenix = self.mahjong = self.dog = self.dragon = None
-        for c in hand:
-            kind = c.kind
-            if kind == NATURAL:
-                by_rank[c.rank].append(c)
-                self.by_suit[c.suit] = self.by_suit.get(c.suit, 0) | (1 << c.rank)
-            elif kind == PHOENIX:
-                self.phoenix = c
-            elif kind == MAHJONG:
-                self.mahjong = c
-                by_rank[1].append(c)
-            elif kind == DOG:
-                self.dog = c
-            else:
-                self.dragon = c
-        self.by_rank = by_rank
-        present = pairable = 0
-        for rank in range(1, 15):
-            count = len(by_rank[rank])
-            if count:
-                present |= 1 << rank
-                if count >= 2 and rank > 1:
-                    pairable |= 1 << rank
-        self.present = present
-        self.pairable = pairable
-        self._pairs: dict[int, list[tuple]] = {}
+    __slots__ = ("mask", "counts", "present", "pairable", "phoenix", "_bombs")
+
+    def __init__(self, hand: Iterable[Card] | int):
+        if isinstance(hand, int):
+            mask = hand
+        else:
+            mask = 0
+            for c in hand:
+                mask |= c.bit
+        self.mask = mask
+        counts = self.counts = _rank_counts(mask & NATURALS)
+        pairable = self.pairable = (counts >> 1 | counts >> 2) & RANK_UNITS
+        self.present = (counts | pairable) & RANK_UNITS
+        self.phoenix = bool(mask & PH_BIT)
         self._bombs: list[Combo] | None = None
 
-    def pairs(self, rank: int) -> list[tuple]:
-        """The natural pairs of ``rank`` (cached: stairs ask for them repeatedly)."""
-        found = self._pairs.get(rank)
+    def nibble(self, rank: int) -> int:
+        """The suits held of natural ``rank``, one bit per suit."""
+        return self.mask >> _shift(rank) & 15
+
+    def bombs(self) -> list[Combo]:
+        """Every bomb in the hand: four of a kinds by rank, then straight flushes by suit and rank."""
+        found = self._bombs
         if found is None:
-            found = self._pairs[rank] = list(combinations(self.by_rank[rank], 2))
+            found = self._bombs = _all_bombs(self)
         return found
 
 
-def plays(hand: Iterable[Card], top: Combo | None = None) -> Iterator[Combo]:
+def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterator[Combo]:
     """Every combination in ``hand`` that may be played onto ``top``, bombs included.
 
     With ``top`` None this is every lead (the Dog included).  A single Phoenix
-    comes with the value it would take over ``top``.
+    comes with the value it would take over ``top``.  Order: by kind (singles,
+    pairs, triples, full houses, straights by length, stairs by length, bombs),
+    then by rank, then by the suits' order j, s, p, r.
     """
-    h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    return iter(play_list(hand if isinstance(hand, HandIndex) else HandIndex(hand), top))
+
+
+def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
+    """`plays` as a list, for callers that want all of them anyway."""
     if top is None:
-        yield from _singles(h, None)
-        yield from _sets(h, 2, 0)
-        yield from _sets(h, 3, 0)
-        yield from _full_houses(h, 0)
+        out = _singles(h, None)
+        out += _sets(h, _PAIRS, _PH_PAIRS, 1, 0)
+        out += _sets(h, _TRIPLES, _PH_TRIPLES, 2, 0)
+        out += _full_houses(h, 0)
         for length in range(5, 15):
-            yield from _straights(h, length, 0)
+            out += _straights(h, length, 0)
         for pairs in range(2, 8):
-            yield from _stairs(h, pairs, 0)
-        yield from bombs(h, None)
-        return
+            out += _stairs(h, pairs, 0)
+        out += h.bombs()
+        return out
     t = top.type
-    if t is ComboType.SINGLE:
-        yield from _singles(h, top)
-    elif t is ComboType.PAIR:
-        yield from _sets(h, 2, top.rank)
-    elif t is ComboType.TRIPLE:
-        yield from _sets(h, 3, top.rank)
-    elif t is ComboType.FULL_HOUSE:
-        yield from _full_houses(h, top.rank)
-    elif t is ComboType.STRAIGHT:
-        yield from _straights(h, top.length, top.rank)
-    elif t is ComboType.STAIRS:
-        yield from _stairs(h, top.length // 2, top.rank)
-    elif t is ComboType.DOG:
-        return
-    yield from bombs(h, top)
+    if t is SINGLE:
+        out = _singles(h, top)
+    elif t is PAIR:
+        out = _sets(h, _PAIRS, _PH_PAIRS, 1, top.rank)
+    elif t is TRIPLE:
+        out = _sets(h, _TRIPLES, _PH_TRIPLES, 2, top.rank)
+    elif t is FULL_HOUSE:
+        out = _full_houses(h, top.rank)
+    elif t is STRAIGHT:
+        out = _straights(h, top.length, top.rank)
+    elif t is STAIRS:
+        out = _stairs(h, top.length // 2, top.rank)
+    elif t is DOG_TYPE:
+        return []
+    else:
+        out = []
+    found = h.bombs()
+    if found:
+        out += [b for b in found if b.beats(top)]
+    return out
 
 
-def _singles(h: HandIndex, top: Combo | None) -> Iterator[Combo]:
-    floor = top.rank if top is not None else 0
-    single = ComboType.SINGLE
+def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
+    mask = h.mask
+    out = []
     if top is None:
-        if h.dog:
-            yield Combo(ComboType.DOG, 0, (h.dog,))
-        if h.mahjong:
-            yield Combo(single, 1, (h.mahjong,))
+        floor = 0
+        if mask & DOG_BIT:
+            out.append(_DOG_COMBO)
+        if mask & MJ_BIT:
+            out.append(_MAHJONG_SINGLE)
+    else:
+        floor = top.rank
     for rank in range(max(2, int(floor) + 1), ACE + 1):
-        for c in h.by_rank[rank]:
-            yield Combo(single, rank, (c,))
-    if h.phoenix and floor < DRAGON_RANK:
-        yield Combo(single, PHOENIX_LEAD_RANK if top is None else floor + 0.5, (h.phoenix,))
-    if h.dragon and floor < DRAGON_RANK:
-        yield Combo(single, DRAGON_RANK, (h.dragon,))
+        nibble = mask >> _shift(rank) & 15
+        if nibble:
+            out += _SINGLES[rank][nibble]
+    if floor < DRAGON_RANK:
+        if mask & PH_BIT:
+            out.append(phoenix_single(PHOENIX_LEAD_RANK if top is None else floor + 0.5))
+        if mask & DR_BIT:
+            out.append(_DRAGON_SINGLE)
+    return out
 
 
-def _sets(h: HandIndex, size: int, floor: float) -> Iterator[Combo]:
-    kind = ComboType.PAIR if size == 2 else ComboType.TRIPLE
+def _sets(h: HandIndex, naturals: list, with_phoenix: list, least: int, floor: float) -> list[Combo]:
+    """Pairs (``least`` 1) or triples (``least`` 2): natural ones, then those with the Phoenix."""
+    mask = h.mask
+    counts = h.counts
     ph = h.phoenix
+    out = []
     for rank in range(max(2, int(floor) + 1), ACE + 1):
-        cards = h.by_rank[rank]
-        n = len(cards)
-        if n >= size:
-            for combo in combinations(cards, size):
-                yield Combo(kind, rank, combo)
-        if ph and n >= size - 1 and n:
-            for combo in combinations(cards, size - 1):
-                yield Combo(kind, rank, combo + (ph,), rank)
+        shift = _shift(rank)
+        count = counts >> shift & 15
+        if count > least:
+            out += naturals[rank][mask >> shift & 15]
+        if ph and count >= least:
+            out += with_phoenix[rank][mask >> shift & 15]
+    return out
 
 
-def _full_houses(h: HandIndex, floor: float) -> Iterator[Combo]:
+def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
+    mask = h.mask
+    counts = h.counts
     ph = h.phoenix
-    full_house = ComboType.FULL_HOUSE
-    by_rank = h.by_rank
-    ranks = [r for r in range(2, ACE + 1) if by_rank[r]]
-    for t in ranks:
-        cards = by_rank[t]
-        if t <= floor or len(cards) < (2 if ph else 3):
+    out = []
+    held = [r for r in NATURAL_RANKS if counts >> _shift(r) & 15]
+    for t in held:
+        if t <= floor:
             continue
-        triples = list(combinations(cards, 3))
-        ph_triples = [g + (ph,) for g in combinations(cards, 2)] if ph else []
-        for p in ranks:
+        nibble = mask >> _shift(t) & 15
+        count = counts >> _shift(t) & 15
+        if count < (2 if ph else 3):
+            continue
+        triples = [c.mask for c in _TRIPLES[t][nibble]]
+        ph_triples = [c.mask for c in _PH_TRIPLES[t][nibble]] if ph else ()
+        for p in held:
             if p == t:
                 continue
-            pairs = h.pairs(p)
+            other = mask >> _shift(p) & 15
+            pairs = _PAIR_MASKS[p][other]
+            halves = _BITS[p][other] if ph else ()
             for tr in triples:
-                for pa in pairs:
-                    yield Combo(full_house, t, tr + pa)
-                if ph:
-                    for c in by_rank[p]:
-                        yield Combo(full_house, t, tr + (c, ph), p)
+                out += [_combo(FULL_HOUSE, t, tr | pa, 5) for pa in pairs]
+                out += [_combo(FULL_HOUSE, t, tr | b | PH_BIT, 5, p) for b in halves]
             for tr in ph_triples:
-                for pa in pairs:
-                    yield Combo(full_house, t, tr + pa, t)
+                out += [_combo(FULL_HOUSE, t, tr | pa, 5, t) for pa in pairs]
+    return out
 
 
-def _straights(h: HandIndex, length: int, floor: float) -> Iterator[Combo]:
+def _mask_products(options: list) -> list[list[int]]:
+    """``out[i]``: the masks of every way to take one option from each of ``options[i:]``."""
+    out = [[0]]
+    for bits in reversed(options):
+        tail = out[-1]
+        out.append([b | t for b in bits for t in tail])
+    out.reverse()
+    return out
+
+
+def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
+    mask = h.mask
     ph = h.phoenix
-    allowed_gaps = 1 if ph else 0
     present = h.present
-    by_rank = h.by_rank
-    window = (1 << length) - 1
+    units = _UNITS[length]
+    out = []
     for high in range(max(length, int(floor) + 1), ACE + 1):
         low = high - length + 1
-        gaps = length - (present >> low & window).bit_count()
-        if gaps > allowed_gaps:
+        if low >= 2:
+            held = (present >> _shift(low) & units).bit_count()
+        else:  # the Mahjong is rank 1
+            held = (present & _UNITS[length - 1]).bit_count() + (1 if mask & MJ_BIT else 0)
+        gaps = length - held
+        if gaps > (1 if ph else 0):
             continue
-        options = by_rank[low:high + 1]
+        options = [_BITS[r][mask >> _shift(r) & 15] if r >= 2 else ((MJ_BIT,) if mask & MJ_BIT else ())
+                   for r in range(low, high + 1)]
+        suffixes = _mask_products(options)
         if not gaps:
-            for cards in product(*options):
-                first = cards[0]
-                if first.kind == NATURAL:
-                    suit = first.suit
-                    if all(c.suit == suit for c in cards):
-                        continue  # a straight flush is a bomb, not a straight
-                yield Combo(ComboType.STRAIGHT, high, cards)
+            flushes = _FLUSH_MASKS.get((low, length), ())
+            out += [_combo(STRAIGHT, high, m, length) for m in suffixes[0] if m not in flushes]
         if not ph:
             continue
-        positions = [i for i, o in enumerate(options) if not o] if gaps else range(length)
+        positions = [options.index(())] if gaps else range(length)
+        prefix = [0]
+        at = 0
         for i in positions:
+            for bits in options[at:i]:
+                prefix = [p | b for p in prefix for b in bits]
+            at = i
             if low + i < 2:
                 continue  # the Phoenix never stands for the Mahjong
-            rest = options[:i] + options[i + 1:]
-            for cards in product(*rest):
-                yield Combo(ComboType.STRAIGHT, high, cards + (ph,), low + i)
+            out += [_combo(STRAIGHT, high, p | s | PH_BIT, length, low + i)
+                    for p in prefix for s in suffixes[i + 1]]
+    return out
 
 
-def _stairs(h: HandIndex, pairs: int, floor: float) -> Iterator[Combo]:
+def _stairs(h: HandIndex, pairs: int, floor: float) -> list[Combo]:
+    mask = h.mask
     ph = h.phoenix
-    window = (1 << pairs) - 1
+    units = _UNITS[pairs]
+    length = 2 * pairs
+    out = []
     for high in range(max(pairs + 1, int(floor) + 1), ACE + 1):
         low = high - pairs + 1
-        short = pairs - (h.pairable >> low & window).bit_count()
+        shift = _shift(low)
+        short = pairs - (h.pairable >> shift & units).bit_count()
         if short > (1 if ph else 0):
             continue
-        if ph and (h.present >> low & window).bit_count() < pairs:
+        if ph and (h.present >> shift & units).bit_count() < pairs:
             continue
-        natural_pairs = [h.pairs(r) for r in range(low, high + 1)]
+        nibbles = [mask >> _shift(r) & 15 for r in range(low, high + 1)]
+        options = [_PAIR_MASKS[r][n] for r, n in zip(range(low, high + 1), nibbles)]
+        suffixes = _mask_products(options)
         if not short:
-            for chosen in product(*natural_pairs):
-                yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair])
+            out += [_combo(STAIRS, high, m, length) for m in suffixes[0]]
         if not ph:
             continue
-        positions = [i for i, o in enumerate(natural_pairs) if not o] if short else range(pairs)
+        positions = [options.index(())] if short else range(pairs)
+        prefix = [0]
+        at = 0
         for i in positions:
+            for pair_masks in options[at:i]:
+                prefix = [p | b for p in prefix for b in pair_masks]
+            at = i
             rank = low + i
-            halves = [(c, ph) for c in h.by_rank[rank]]
-            options = natural_pairs[:i] + [halves] + natural_pairs[i + 1:]
-            for chosen in product(*options):
-                yield Combo(ComboType.STAIRS, high, [c for pair in chosen for c in pair], rank)
+            halves = [b | PH_BIT for b in _BITS[rank][nibbles[i]]]
+            out += [_combo(STAIRS, high, p | half | s, length, rank)
+                    for p in prefix for half in halves for s in suffixes[i + 1]]
+    return out
 
 
-def has_bomb(hand: Iterable[Card]) -> bool:
+def has_bomb(hand: Iterable[Card] | HandIndex) -> bool:
     """Cheap test: whether ``hand`` holds any bomb at all."""
-    counts: dict = {}
-    for c in hand:
-        if c.kind == NATURAL:
-            counts[c.rank] = counts.get(c.rank, 0) + 1
-            counts[c.suit] = counts.get(c.suit, 0) + 1
-    if not any(v >= 4 for v in counts.values()):
-        return False
-    return next(bombs(hand), None) is not None
+    h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    return bool(h.bombs())
 
 
 def bombs(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterator[Combo]:
     """Every bomb in ``hand`` that beats ``top`` (all bombs when ``top`` is None)."""
     h = hand if isinstance(hand, HandIndex) else HandIndex(hand)
-    if h._bombs is None:
-        h._bombs = list(_all_bombs(h))
+    found = h.bombs()
     if top is None:
-        return iter(h._bombs)
-    return (b for b in h._bombs if b.beats(top))
+        return iter(found)
+    return iter([b for b in found if b.beats(top)])
 
 
-def _all_bombs(h: HandIndex) -> Iterator[Combo]:
-    for rank in range(2, ACE + 1):
-        cards = h.by_rank[rank]
-        if len(cards) == 4:
-            yield Combo(ComboType.FOUR_BOMB, rank, cards)
-    for suit, ranks in h.by_suit.items():
-        if ranks.bit_count() < 5:
-            continue
+def _all_bombs(h: HandIndex) -> list[Combo]:
+    naturals = h.mask & NATURALS
+    fours = h.counts >> 2 & RANK_UNITS
+    out = []
+    while fours:
+        low_bit = fours & -fours
+        out.append(_FOUR_BOMBS[_lowest_rank(low_bit)])
+        fours ^= low_bit
+    for s in range(4):
+        ranks = naturals >> s & RANK_UNITS
+        if not ranks & ranks >> 4 & ranks >> 8 & ranks >> 12 & ranks >> 16:
+            continue  # no five in a row of this suit
         for low in range(2, ACE - 3):
-            if not ranks >> low & 1:
+            if not ranks >> _shift(low) & 1:
                 continue
             high = low
-            while ranks >> (high + 1) & 1:
+            while high < ACE and ranks >> _shift(high + 1) & 1:
                 high += 1
             for top_rank in range(low + 4, high + 1):
-                cards = [natural(r, suit) for r in range(low, top_rank + 1)]
-                yield Combo(ComboType.STRAIGHT_FLUSH, top_rank, cards)
+                out.append(_STRAIGHT_FLUSHES[(s, low, top_rank)])
+    return out
