@@ -128,7 +128,7 @@ class Combo:
 
     def contains_rank(self, rank: int) -> bool:
         """Whether a natural card of ``rank`` is in the combo (the Phoenix never counts)."""
-        return 2 <= rank <= ACE and bool(self.mask >> _shift(rank) & 15)
+        return 2 <= rank <= ACE and bool(self.mask >> (4 * rank - 8) & 15)
 
     def sorted_cards(self) -> list[Card]:
         return sort_cards(self.cards)
@@ -219,11 +219,33 @@ def _build_rank_tables():
 _BITS, _SINGLES, _PAIRS, _PH_PAIRS, _TRIPLES, _PH_TRIPLES = _build_rank_tables()
 _PAIR_MASKS = [None, None] + [tuple(tuple(c.mask for c in _PAIRS[r][n]) for n in range(16))
                               for r in NATURAL_RANKS]
+def _build_chunk_tables():
+    """Leads of the small kinds by byte of the mask: two ranks (one for the Ace) per byte.
+
+    ``[kind][k][byte]`` for byte ``k`` (ranks ``2k+2`` and ``2k+3``): the singles,
+    the natural pairs, the pairs with and without the Phoenix (rank by rank),
+    the natural triples, the triples with and without the Phoenix.
+    """
+    kinds = ((_SINGLES,), (_PAIRS,), (_PAIRS, _PH_PAIRS), (_TRIPLES,), (_TRIPLES, _PH_TRIPLES))
+    tables = []
+    for parts in kinds:
+        per_byte = []
+        for k in range(7):
+            ranks = [r for r in (2 * k + 2, 2 * k + 3) if r <= ACE]
+            per_byte.append(tuple(
+                tuple(c for r in ranks for part in parts for c in part[r][byte >> 4 * (r - 2 * k - 2) & 15])
+                for byte in range(256)))
+        tables.append(tuple(per_byte))
+    return tables
+
+
+_LEAD_SINGLES, _LEAD_PAIRS, _LEAD_PH_PAIRS, _LEAD_TRIPLES, _LEAD_PH_TRIPLES = _build_chunk_tables()
 _FOUR_BOMBS = [None, None] + [_interned(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
 _DOG_COMBO = _interned(DOG_TYPE, 0, (DOG_CARD,))
 _MAHJONG_SINGLE = _interned(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
 _DRAGON_SINGLE = _interned(SINGLE, DRAGON_RANK, (DRAGON_CARD,))
 _PHOENIX_SINGLES: dict[float, Combo] = {}
+_PHOENIX_LEAD = _PHOENIX_SINGLES[PHOENIX_LEAD_RANK] = _interned(SINGLE, PHOENIX_LEAD_RANK, (PHOENIX_CARD,))
 
 
 def phoenix_single(rank: float) -> Combo:
@@ -255,7 +277,7 @@ for (_s, _low, _high), _sf in _STRAIGHT_FLUSHES.items():
 def _small_readings() -> dict[int, Combo]:
     """Every combination of one to four cards by its mask (each has exactly one reading)."""
     table: dict[int, Combo] = {}
-    for combo in (_DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, phoenix_single(PHOENIX_LEAD_RANK),
+    for combo in (_DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, _PHOENIX_LEAD,
                   *_FOUR_BOMBS[2:]):
         table[combo.mask] = combo
     for rank in NATURAL_RANKS:
@@ -405,12 +427,14 @@ def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
 class HandIndex:
     """A hand as masks, for play generation: built once per hand, immutable afterwards.
 
-    ``counts`` holds each rank's card count in its nibble; ``present`` and
-    ``pairable`` are the ranks with at least one and at least two cards, in
-    spread form.  The bombs are found on first use and kept.
+    ``counts`` holds each rank's card count in its nibble; ``present``,
+    ``pairable`` and ``triples`` are the ranks with at least one, two and three
+    cards, in spread form (one bit per rank, at the rank's nibble).  The bombs
+    and the ranks as plain bit sets (bit ``r`` for rank ``r``) are computed on
+    first use and kept.
     """
 
-    __slots__ = ("mask", "counts", "present", "pairable", "phoenix", "_bombs")
+    __slots__ = ("mask", "counts", "present", "pairable", "triples", "phoenix", "_bombs", "_ranks")
 
     def __init__(self, hand: Iterable[Card] | int):
         if isinstance(hand, int):
@@ -423,12 +447,23 @@ class HandIndex:
         counts = self.counts = _rank_counts(mask & NATURALS)
         pairable = self.pairable = (counts >> 1 | counts >> 2) & RANK_UNITS
         self.present = (counts | pairable) & RANK_UNITS
+        self.triples = (counts >> 2 | counts >> 1 & counts) & RANK_UNITS
         self.phoenix = bool(mask & PH_BIT)
         self._bombs: list[Combo] | None = None
+        self._ranks: tuple[int, int, int] | None = None
 
     def nibble(self, rank: int) -> int:
         """The suits held of natural ``rank``, one bit per suit."""
-        return self.mask >> _shift(rank) & 15
+        return self.mask >> (4 * rank - 8) & 15
+
+    def ranks(self) -> tuple[int, int, int]:
+        """Bit sets of ranks: held (the Mahjong as rank 1), held naturally, held twice or more."""
+        found = self._ranks
+        if found is None:
+            naturals = _compact(self.present)
+            found = self._ranks = (naturals | (2 if self.mask & MJ_BIT else 0), naturals,
+                                   _compact(self.pairable))
+        return found
 
     def bombs(self) -> list[Combo]:
         """Every bomb in the hand: four of a kinds by rank, then straight flushes by suit and rank."""
@@ -436,6 +471,20 @@ class HandIndex:
         if found is None:
             found = self._bombs = _all_bombs(self)
         return found
+
+
+#: ``_COMPACT4[x]``: the spread form of four ranks (bits 0, 4, 8, 12 of ``x``) as 4 plain bits.
+_COMPACT4 = [0] * 0x1112
+for _x in range(16):
+    _COMPACT4[sum(1 << 4 * _i for _i in range(4) if _x >> _i & 1)] = _x
+#: Ranks 2..14 as a plain bit set.
+NATURAL_RANK_BITS = sum(1 << r for r in NATURAL_RANKS)
+
+
+def _compact(spread: int) -> int:
+    """Ranks from spread form (a bit per nibble) to plain form (bit ``r`` for rank ``r``)."""
+    return (_COMPACT4[spread & 0x1111] | _COMPACT4[spread >> 16 & 0x1111] << 4
+            | _COMPACT4[spread >> 32 & 0x1111] << 8 | _COMPACT4[spread >> 48 & 0x1111] << 12) << 2
 
 
 def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterator[Combo]:
@@ -452,14 +501,29 @@ def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
 def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     """`plays` as a list, for callers that want all of them anyway."""
     if top is None:
-        out = _singles(h, None)
-        out += _sets(h, _PAIRS, _PH_PAIRS, 1, 0)
-        out += _sets(h, _TRIPLES, _PH_TRIPLES, 2, 0)
-        out += _full_houses(h, 0)
-        for length in range(5, 15):
-            out += _straights(h, length, 0)
-        for pairs in range(2, 8):
-            out += _stairs(h, pairs, 0)
+        mask = h.mask
+        out = []
+        if mask & DOG_BIT:
+            out.append(_DOG_COMBO)
+        if mask & MJ_BIT:
+            out.append(_MAHJONG_SINGLE)
+        for k, table in enumerate(_LEAD_SINGLES):
+            out += table[mask >> 8 * k & 255]
+        if mask & PH_BIT:
+            out.append(_PHOENIX_LEAD)
+        if mask & DR_BIT:
+            out.append(_DRAGON_SINGLE)
+        ph = h.phoenix
+        if h.pairable or ph:
+            for k, table in enumerate(_LEAD_PH_PAIRS if ph else _LEAD_PAIRS):
+                out += table[mask >> 8 * k & 255]
+        if h.triples or ph and h.pairable:
+            for k, table in enumerate(_LEAD_PH_TRIPLES if ph else _LEAD_TRIPLES):
+                out += table[mask >> 8 * k & 255]
+            out += _full_houses(h, 0)
+        out += _straights(h, 0, 0)
+        if h.pairable:
+            out += _stairs(h, 0, 0)
         out += h.bombs()
         return out
     t = top.type
@@ -485,6 +549,15 @@ def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     return out
 
 
+def _above(spread: int, floor: float) -> int:
+    """The ranks of ``spread`` higher than ``floor``."""
+    least = int(floor) + 1
+    if least <= 2:
+        return spread
+    shift = 4 * least - 8
+    return spread >> shift << shift
+
+
 def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
     mask = h.mask
     out = []
@@ -496,10 +569,12 @@ def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
             out.append(_MAHJONG_SINGLE)
     else:
         floor = top.rank
-    for rank in range(max(2, int(floor) + 1), ACE + 1):
-        nibble = mask >> _shift(rank) & 15
-        if nibble:
-            out += _SINGLES[rank][nibble]
+    ranks = _above(h.present, floor)
+    while ranks:
+        low = ranks & -ranks
+        shift = low.bit_length() - 1
+        out += _SINGLES[(shift >> 2) + 2][mask >> shift & 15]
+        ranks ^= low
     if floor < DRAGON_RANK:
         if mask & PH_BIT:
             out.append(phoenix_single(PHOENIX_LEAD_RANK if top is None else floor + 0.5))
@@ -513,36 +588,50 @@ def _sets(h: HandIndex, naturals: list, with_phoenix: list, least: int, floor: f
     mask = h.mask
     counts = h.counts
     ph = h.phoenix
+    if least == 1:
+        ranks = h.present if ph else h.pairable
+    else:
+        ranks = h.pairable if ph else h.triples
+    ranks = _above(ranks, floor)
     out = []
-    for rank in range(max(2, int(floor) + 1), ACE + 1):
-        shift = _shift(rank)
-        count = counts >> shift & 15
-        if count > least:
-            out += naturals[rank][mask >> shift & 15]
-        if ph and count >= least:
-            out += with_phoenix[rank][mask >> shift & 15]
+    while ranks:
+        low = ranks & -ranks
+        shift = low.bit_length() - 1
+        rank = (shift >> 2) + 2
+        nibble = mask >> shift & 15
+        if counts >> shift & 15 > least:
+            out += naturals[rank][nibble]
+        if ph:
+            out += with_phoenix[rank][nibble]
+        ranks ^= low
+    return out
+
+
+def _spread_ranks(spread: int) -> list[int]:
+    out = []
+    while spread:
+        low = spread & -spread
+        out.append(((low.bit_length() - 1) >> 2) + 2)
+        spread ^= low
     return out
 
 
 def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
     mask = h.mask
-    counts = h.counts
     ph = h.phoenix
+    tops = _above(h.pairable if ph else h.triples, floor)
+    if not tops:
+        return []
     out = []
-    held = [r for r in NATURAL_RANKS if counts >> _shift(r) & 15]
-    for t in held:
-        if t <= floor:
-            continue
-        nibble = mask >> _shift(t) & 15
-        count = counts >> _shift(t) & 15
-        if count < (2 if ph else 3):
-            continue
+    others = _spread_ranks(h.present if ph else h.pairable)
+    for t in _spread_ranks(tops):
+        nibble = mask >> (4 * t - 8) & 15
         triples = [c.mask for c in _TRIPLES[t][nibble]]
         ph_triples = [c.mask for c in _PH_TRIPLES[t][nibble]] if ph else ()
-        for p in held:
+        for p in others:
             if p == t:
                 continue
-            other = mask >> _shift(p) & 15
+            other = mask >> (4 * p - 8) & 15
             pairs = _PAIR_MASKS[p][other]
             halves = _BITS[p][other] if ph else ()
             for tr in triples:
@@ -553,86 +642,160 @@ def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
     return out
 
 
-def _mask_products(options: list) -> list[list[int]]:
-    """``out[i]``: the masks of every way to take one option from each of ``options[i:]``."""
-    out = [[0]]
-    for bits in reversed(options):
-        tail = out[-1]
-        out.append([b | t for b in bits for t in tail])
-    out.reverse()
-    return out
+def _window_starts(full: int, partial: int, size: int, use_partial: bool) -> int:
+    """Bit ``low`` set where ranks ``low..low+size-1`` are all in ``full``, or (``use_partial``)
+    all in ``partial`` and all but at most one in ``full`` (the one the Phoenix completes)."""
+    complete = full
+    if not use_partial:
+        for shift in range(1, size):
+            complete &= full >> shift
+        return complete
+    one_short = partial
+    for shift in range(1, size):
+        one_short = (one_short & full >> shift) | (complete & partial >> shift)
+        complete &= full >> shift
+    return one_short
 
 
 def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
+    """Straights of ``length`` (every length from 5 when 0) whose top beats ``floor``.
+
+    From each rank that starts a possible straight, the masks of all runs up
+    from it grow one rank at a time: ``natural`` without the Phoenix, and
+    ``with_ph`` with it (``ph_ranks``: the rank it stands for).  Found
+    straights are grouped by length: the order is length, top rank, suits.
+    """
     mask = h.mask
     ph = h.phoenix
-    present = h.present
-    units = _UNITS[length]
-    out = []
-    for high in range(max(length, int(floor) + 1), ACE + 1):
-        low = high - length + 1
-        if low >= 2:
-            held = (present >> _shift(low) & units).bit_count()
-        else:  # the Mahjong is rank 1
-            held = (present & _UNITS[length - 1]).bit_count() + (1 if mask & MJ_BIT else 0)
-        gaps = length - held
-        if gaps > (1 if ph else 0):
-            continue
-        options = [_BITS[r][mask >> _shift(r) & 15] if r >= 2 else ((MJ_BIT,) if mask & MJ_BIT else ())
-                   for r in range(low, high + 1)]
-        suffixes = _mask_products(options)
-        if not gaps:
-            flushes = _FLUSH_MASKS.get((low, length), ())
-            out += [_combo(STRAIGHT, high, m, length) for m in suffixes[0] if m not in flushes]
-        if not ph:
-            continue
-        positions = [options.index(())] if gaps else range(length)
-        prefix = [0]
-        at = 0
-        for i in positions:
-            for bits in options[at:i]:
-                prefix = [p | b for p in prefix for b in bits]
-            at = i
-            if low + i < 2:
-                continue  # the Phoenix never stands for the Mahjong
-            out += [_combo(STRAIGHT, high, p | s | PH_BIT, length, low + i)
-                    for p in prefix for s in suffixes[i + 1]]
-    return out
+    held = h.ranks()[0]
+    starts = _window_starts(held, held | NATURAL_RANK_BITS, length or 5, ph)
+    least_high = int(floor) + 1
+    if length:  # only the windows whose top beats the floor
+        least_low = least_high - length + 1
+        if least_low > 1:
+            starts = starts >> least_low << least_low
+    if not starts:
+        return []
+    flushes = {b.mask for b in h.bombs() if b.type is STRAIGHT_FLUSH}
+    by_length: list[list[Combo]] = [[] for _ in range(15)]
+    new, straight = _new, STRAIGHT
+    longest = length or 14
+    while starts:
+        low_bit = starts & -starts
+        starts ^= low_bit
+        low = low_bit.bit_length() - 1
+        natural = [0]
+        with_ph: list[int] = []
+        ph_ranks: list[int] = []
+        for high in range(low, min(low + longest, ACE + 1)):
+            if high == 1:
+                bits = (MJ_BIT,) if mask & MJ_BIT else ()
+            else:
+                bits = _BITS[high][mask >> (4 * high - 8) & 15]
+            if len(bits) == 1:
+                bit = bits[0]
+                if ph and high > 1:
+                    with_ph = [m | bit for m in with_ph]
+                    with_ph += [m | PH_BIT for m in natural]
+                    ph_ranks += [high] * len(natural)
+                natural = [m | bit for m in natural]
+            else:
+                if ph and high > 1:
+                    ph_ranks = [r for r in ph_ranks for _ in bits]
+                    with_ph = [m | b for m in with_ph for b in bits]
+                    with_ph += [m | PH_BIT for m in natural]
+                    ph_ranks += [high] * len(natural)
+                natural = [m | b for m in natural for b in bits]
+                if not natural and not with_ph:
+                    break
+            size = high - low + 1
+            if size < 5 or high < least_high or length and size != length:
+                continue
+            found = by_length[size]
+            for m in natural:
+                if flushes and m in flushes:
+                    continue
+                combo = new(Combo)
+                combo.type = straight
+                combo.rank = high
+                combo.mask = m
+                combo.length = size
+                combo.phoenix_as = None
+                found.append(combo)
+            for m, r in zip(with_ph, ph_ranks):
+                combo = new(Combo)
+                combo.type = straight
+                combo.rank = high
+                combo.mask = m
+                combo.length = size
+                combo.phoenix_as = r
+                found.append(combo)
+    if length:
+        return by_length[length]
+    return [c for found in by_length for c in found]
 
 
 def _stairs(h: HandIndex, pairs: int, floor: float) -> list[Combo]:
+    """Stairs of ``pairs`` pairs (every length from 2 pairs when 0) whose top beats ``floor``.
+
+    Built like `_straights`, one rank (a pair, or a card and the Phoenix) at a time.
+    """
     mask = h.mask
     ph = h.phoenix
-    units = _UNITS[pairs]
-    length = 2 * pairs
-    out = []
-    for high in range(max(pairs + 1, int(floor) + 1), ACE + 1):
-        low = high - pairs + 1
-        shift = _shift(low)
-        short = pairs - (h.pairable >> shift & units).bit_count()
-        if short > (1 if ph else 0):
-            continue
-        if ph and (h.present >> shift & units).bit_count() < pairs:
-            continue
-        nibbles = [mask >> _shift(r) & 15 for r in range(low, high + 1)]
-        options = [_PAIR_MASKS[r][n] for r, n in zip(range(low, high + 1), nibbles)]
-        suffixes = _mask_products(options)
-        if not short:
-            out += [_combo(STAIRS, high, m, length) for m in suffixes[0]]
-        if not ph:
-            continue
-        positions = [options.index(())] if short else range(pairs)
-        prefix = [0]
-        at = 0
-        for i in positions:
-            for pair_masks in options[at:i]:
-                prefix = [p | b for p in prefix for b in pair_masks]
-            at = i
-            rank = low + i
-            halves = [b | PH_BIT for b in _BITS[rank][nibbles[i]]]
-            out += [_combo(STAIRS, high, p | half | s, length, rank)
-                    for p in prefix for half in halves for s in suffixes[i + 1]]
-    return out
+    _, naturals, doubled = h.ranks()
+    starts = _window_starts(doubled, naturals, pairs or 2, ph)
+    least_high = int(floor) + 1
+    if pairs:  # only the windows whose top beats the floor
+        least_low = least_high - pairs + 1
+        if least_low > 2:
+            starts = starts >> least_low << least_low
+    if not starts:
+        return []
+    by_length: list[list[Combo]] = [[] for _ in range(8)]
+    new, stairs = _new, STAIRS
+    longest = pairs or 7
+    while starts:
+        low_bit = starts & -starts
+        starts ^= low_bit
+        low = low_bit.bit_length() - 1
+        natural = [0]
+        with_ph: list[int] = []
+        ph_ranks: list[int] = []
+        for high in range(low, min(low + longest, ACE + 1)):
+            nibble = mask >> (4 * high - 8) & 15
+            options = _PAIR_MASKS[high][nibble]
+            if ph:
+                ph_ranks = [r for r in ph_ranks for _ in options]
+                with_ph = [m | o for m in with_ph for o in options]
+                halves = _BITS[high][nibble]
+                with_ph += [m | b | PH_BIT for m in natural for b in halves]
+                ph_ranks += [high] * (len(natural) * len(halves))
+            natural = [m | o for m in natural for o in options]
+            if not natural and not with_ph:
+                break
+            size = high - low + 1
+            if size < 2 or high < least_high or pairs and size != pairs:
+                continue
+            found = by_length[size]
+            for m in natural:
+                combo = new(Combo)
+                combo.type = stairs
+                combo.rank = high
+                combo.mask = m
+                combo.length = 2 * size
+                combo.phoenix_as = None
+                found.append(combo)
+            for m, r in zip(with_ph, ph_ranks):
+                combo = new(Combo)
+                combo.type = stairs
+                combo.rank = high
+                combo.mask = m
+                combo.length = 2 * size
+                combo.phoenix_as = r
+                found.append(combo)
+    if pairs:
+        return by_length[pairs]
+    return [c for found in by_length for c in found]
 
 
 def has_bomb(hand: Iterable[Card] | HandIndex) -> bool:
@@ -653,20 +816,17 @@ def bombs(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
 def _all_bombs(h: HandIndex) -> list[Combo]:
     naturals = h.mask & NATURALS
     fours = h.counts >> 2 & RANK_UNITS
-    out = []
-    while fours:
-        low_bit = fours & -fours
-        out.append(_FOUR_BOMBS[_lowest_rank(low_bit)])
-        fours ^= low_bit
+    out = [_FOUR_BOMBS[rank] for rank in _spread_ranks(fours)] if fours else []
     for s in range(4):
-        ranks = naturals >> s & RANK_UNITS
-        if not ranks & ranks >> 4 & ranks >> 8 & ranks >> 12 & ranks >> 16:
+        suited = naturals >> s & RANK_UNITS
+        if not suited & suited >> 4 & suited >> 8 & suited >> 12 & suited >> 16:
             continue  # no five in a row of this suit
+        ranks = _compact(suited)
         for low in range(2, ACE - 3):
-            if not ranks >> _shift(low) & 1:
+            if not ranks >> low & 1:
                 continue
             high = low
-            while high < ACE and ranks >> _shift(high + 1) & 1:
+            while ranks >> (high + 1) & 1:
                 high += 1
             for top_rank in range(low + 4, high + 1):
                 out.append(_STRAIGHT_FLUSHES[(s, low, top_rank)])
