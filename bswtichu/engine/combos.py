@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 
 from .cards import (
     ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
-    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, rank_text, sort_cards,
+    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, mask_of, format_play, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
 
@@ -437,13 +437,7 @@ class HandIndex:
     __slots__ = ("mask", "counts", "present", "pairable", "triples", "phoenix", "_bombs", "_ranks")
 
     def __init__(self, hand: Iterable[Card] | int):
-        if isinstance(hand, int):
-            mask = hand
-        else:
-            mask = 0
-            for c in hand:
-                mask |= c.bit
-        self.mask = mask
+        mask = self.mask = hand if isinstance(hand, int) else mask_of(hand)
         counts = self.counts = _rank_counts(mask & NATURALS)
         pairable = self.pairable = (counts >> 1 | counts >> 2) & RANK_UNITS
         self.present = (counts | pairable) & RANK_UNITS
@@ -815,6 +809,9 @@ def bombs(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
 
 def _all_bombs(h: HandIndex) -> list[Combo]:
     naturals = h.mask & NATURALS
+    if not (naturals & naturals >> 1 & naturals >> 2 & naturals >> 3 & RANK_UNITS
+            or naturals & naturals >> 4 & naturals >> 8 & naturals >> 12 & naturals >> 16):
+        return []  # no rank held four times, no suit with five ranks in a row
     fours = h.counts >> 2 & RANK_UNITS
     out = [_FOUR_BOMBS[rank] for rank in _spread_ranks(fours)] if fours else []
     for s in range(4):
