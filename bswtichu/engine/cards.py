@@ -10,8 +10,7 @@ written by `parse_bsw_card` and `Card.bsw`.
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import attrgetter, or_
+from operator import attrgetter
 from typing import Iterable
 
 from .errors import ParseError
@@ -223,12 +222,14 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
 
 
 _PRINT_ORDER = attrgetter("order")
-_BIT = attrgetter("bit")
 
 
 def mask_of(cards: Iterable[Card]) -> int:
     """The cards as a bit mask (bit ``card.index`` per card)."""
-    return reduce(or_, map(_BIT, cards), 0)
+    mask = 0
+    for c in cards:
+        mask |= c.bit
+    return mask
 
 
 def cards_of(mask: int) -> list[Card]:

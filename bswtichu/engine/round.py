@@ -291,10 +291,64 @@ class Round:
         the order of `plays`.
         """
         if self.phase != PLAY:
-            return list(self.iter_legal_actions(seat))
-        out: list[Action] = [_CALL_TICHU[seat]] if self.can_call_tichu(seat) else []
-        self._add_play_phase_options(seat, out)
+            return list(self._iter_setup_actions(seat))
+        # can_call_tichu, as it reads in the play phase
+        out: list[Action] = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
+                             and (self.gift_pending_seat is None or not self.ending) else [])
+        if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
+            self._add_waiting_options(seat, out)
+            return out
+        if seat in self.finish_order:
+            return out
+        entry = self._indexes[seat]
+        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
+        top = self.top
+        if self.trick_won:
+            if seat == self.leader:
+                self._add_leads(seat, index, out)
+                return out
+        elif top is None:
+            if seat == self.turn:
+                self._add_leads(seat, index, out)
+            return out
+        elif seat == self.turn:
+            options = play_list(index, top)
+            wish = self.wish
+            if (wish is not None and index.nibble(wish)
+                    and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
+                options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
+            else:
+                out.append(_PASS[seat])
+            out += [play_of(seat, c) for c in options]
+            return out
+        found = index._bombs
+        if found is None:
+            found = index.bombs()
+        if found:
+            out += [play_of(seat, b) for b in found if b.beats(top)]
         return out
+
+    def _add_leads(self, seat: int, index: HandIndex, out: list[Action]) -> None:
+        options = play_list(index, None)
+        if self.wish_binds(seat):
+            wish = self.wish
+            options = [c for c in options if c.contains_rank(wish)]
+        if self._takes_over(seat):
+            taking = self._bombs_beating(seat)
+            out += [play_of(seat, c) for c in taking]
+            options = [c for c in options if c not in taking]
+        out += [play_of(seat, c) for c in options]
+
+    def _add_waiting_options(self, seat: int, out: list[Action]) -> None:
+        """While the round waits for a wish or the Dragon gift."""
+        if self.wish_pending_seat is not None:
+            if seat == self.wish_pending_seat:
+                out += _WISHES[seat]
+            return
+        if seat == self.gift_pending_seat:
+            out += _GIFTS[seat]
+        if not self.ending and seat not in self.finish_order:
+            out += [play_of(seat, c) for c in self._bombs_beating(seat)]
 
     def iter_legal_actions(self, seat: int) -> Iterator[Action]:
         """`legal_actions`, lazily where it matters: the exchange's 2184 options."""
@@ -315,45 +369,6 @@ class Round:
         if self.exchanges[seat] is None:
             for trio in permutations(sort_cards(self.hands[seat]), 3):
                 yield Exchange(seat, trio)
-
-    def _add_play_phase_options(self, seat: int, out: list[Action]) -> None:
-        if self.wish_pending_seat is not None:
-            if seat == self.wish_pending_seat:
-                out += _WISHES[seat]
-            return
-        if self.gift_pending_seat is not None:
-            if seat == self.gift_pending_seat:
-                out += _GIFTS[seat]
-            if not self.ending and seat not in self.finish_order:
-                out += [play_of(seat, c) for c in self._bombs_beating(seat)]
-            return
-        if seat in self.finish_order:
-            return
-        if self._leading(seat):
-            options = play_list(self._index(seat), None)
-            if self.wish_binds(seat):
-                wish = self.wish
-                options = [c for c in options if c.contains_rank(wish)]
-            if self._takes_over(seat):
-                taking = self._bombs_beating(seat)
-                out += [play_of(seat, c) for c in taking]
-                options = [c for c in options if c not in taking]
-            out += [play_of(seat, c) for c in options]
-            return
-        top = self.top
-        if top is None:
-            return
-        if seat == self.turn and not self.trick_won:
-            options = play_list(self._index(seat), top)
-            wish = self.wish
-            if (wish is not None and self._index(seat).nibble(wish)
-                    and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
-                options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
-            else:
-                out.append(_PASS[seat])
-            out += [play_of(seat, c) for c in options]
-            return
-        out += [play_of(seat, c) for c in self._bombs_beating(seat)]
 
     def _bombs_beating(self, seat: int) -> list[Combo]:
         found = self._index(seat).bombs()
