@@ -113,3 +113,78 @@ def test_lazy_card_sets_are_the_combos_cards():
     for combo in plays(hand[:13] + [DECK[54]]):
         assert combo.cards == frozenset(cards_of(combo.mask))
         assert len(combo.cards) == combo.length
+
+
+# --------------------------------------------------------------------------
+# Round: the field-by-field copy and the plays the engine lists
+# --------------------------------------------------------------------------
+
+from random import Random  # noqa: E402
+
+from bswtichu.engine import OVER, Play, Round  # noqa: E402
+
+from test_engine_support import random_step, snapshot  # noqa: E402
+
+SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
+
+
+@settings(max_examples=20)
+@given(SEEDS, st.booleans())
+def test_a_copy_is_the_replayed_state_and_independent(seed, grand):
+    rng = Random(seed)
+    rnd = Round.deal_random(rng, grand_tichu=grand)
+    while rnd.phase != OVER:
+        if rng.random() < 0.3:
+            copied = rnd.copy()
+            assert snapshot(copied) == snapshot(Round.replay(rnd.deal, rnd.history, grand_tichu=grand))
+            assert [copied.legal_actions(s) for s in range(4)] == [rnd.legal_actions(s) for s in range(4)]
+            before = snapshot(rnd)
+            random_step(copied, Random(seed + 1))
+            assert snapshot(rnd) == before, "acting on the copy changed the original"
+        random_step(rnd, rng)
+
+
+def test_copy_does_not_replay_the_history(monkeypatch):
+    rnd = Round.deal_random(Random(3))
+    while len(rnd.history) < 40:
+        random_step(rnd, Random(len(rnd.history)))
+
+    def refuse(self, action):
+        raise AssertionError("copy() applied an action")
+
+    monkeypatch.setattr(Round, "apply", refuse)
+    assert snapshot(rnd.copy()) == snapshot(rnd)
+
+
+def test_a_copy_whose_hand_is_replaced_lists_plays_from_the_new_hand():
+    """Hand indexes are kept per hand set: a caller that swaps a hand gets fresh plays."""
+    rnd = Round.deal_random(Random(8), grand_tichu=False)
+    while rnd.phase != "play":
+        random_step(rnd, Random(len(rnd.history)))
+    seat = rnd.view().turn
+    rnd.legal_actions(seat)
+    other = rnd.copy()
+    neighbour = (seat + 1) % 4
+    other.hands[seat], other.hands[neighbour] = set(rnd.hands[neighbour]), set(rnd.hands[seat])
+    listed = {a.cards for a in other.legal_actions(seat) if isinstance(a, Play)}
+    assert listed and all(cards <= rnd.hands[neighbour] for cards in listed)
+
+
+@settings(max_examples=20)
+@given(SEEDS)
+def test_listed_plays_apply_exactly_as_typed_ones(seed):
+    """A listed play carries its combination; the same play built by hand is classified."""
+    rng = Random(seed)
+    rnd = Round.deal_random(rng)
+    while rnd.phase != OVER:
+        if rnd.phase == "play" and rng.random() < 0.3:
+            for seat in range(4):
+                for action in rnd.legal_actions(seat):
+                    if not isinstance(action, Play):
+                        continue
+                    typed = Play(action.seat, action.cards, action.phoenix_as)
+                    assert typed == action and hash(typed) == hash(action)
+                    listed_copy, typed_copy = rnd.copy(), rnd.copy()
+                    assert listed_copy.apply(action) == typed_copy.apply(typed)
+                    assert snapshot(listed_copy) == snapshot(typed_copy)
+        random_step(rnd, rng)
