@@ -56,8 +56,6 @@ MJ_BIT, DOG_BIT, PH_BIT, DR_BIT = (c.bit for c in (MAHJONG_CARD, DOG_CARD, PHOEN
 NATURALS = (1 << 52) - 1
 #: One bit per natural rank, at the rank's lowest (Jade) bit: the ranks' "spread" form.
 RANK_UNITS = sum(1 << 4 * i for i in range(13))
-#: ``_UNITS[k]``: the spread form of the k lowest ranks (shift it to place a window of ranks).
-_UNITS = [RANK_UNITS & ((1 << 4 * k) - 1) for k in range(15)]
 
 
 def _shift(rank: int) -> int:
@@ -192,7 +190,6 @@ def _nibble_cards(rank: int, nibble: int) -> list[Card]:
     return [DECK[_shift(rank) + s] for s in range(4) if nibble >> s & 1]
 
 
-_interned = Combo  # the shared combos are built the plain way, once
 
 
 def _build_rank_tables():
@@ -203,11 +200,11 @@ def _build_rank_tables():
             held = _nibble_cards(rank, nibble)
             key = (rank, nibble)
             bits[key] = tuple(c.bit for c in held)
-            singles[key] = tuple(_interned(SINGLE, rank, (c,)) for c in held)
-            pairs[key] = tuple(_interned(PAIR, rank, g) for g in combinations(held, 2))
-            ph_pairs[key] = tuple(_interned(PAIR, rank, (c, PHOENIX_CARD), rank) for c in held)
-            triples[key] = tuple(_interned(TRIPLE, rank, g) for g in combinations(held, 3))
-            ph_triples[key] = tuple(_interned(TRIPLE, rank, g + (PHOENIX_CARD,), rank)
+            singles[key] = tuple(Combo(SINGLE, rank, (c,)) for c in held)
+            pairs[key] = tuple(Combo(PAIR, rank, g) for g in combinations(held, 2))
+            ph_pairs[key] = tuple(Combo(PAIR, rank, (c, PHOENIX_CARD), rank) for c in held)
+            triples[key] = tuple(Combo(TRIPLE, rank, g) for g in combinations(held, 3))
+            ph_triples[key] = tuple(Combo(TRIPLE, rank, g + (PHOENIX_CARD,), rank)
                                     for g in combinations(held, 2))
 
     def by_rank(table):  # [rank][nibble], ranks 0..14 so a rank indexes directly
@@ -240,19 +237,19 @@ def _build_chunk_tables():
 
 
 _LEAD_SINGLES, _LEAD_PAIRS, _LEAD_PH_PAIRS, _LEAD_TRIPLES, _LEAD_PH_TRIPLES = _build_chunk_tables()
-_FOUR_BOMBS = [None, None] + [_interned(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
-_DOG_COMBO = _interned(DOG_TYPE, 0, (DOG_CARD,))
-_MAHJONG_SINGLE = _interned(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
-_DRAGON_SINGLE = _interned(SINGLE, DRAGON_RANK, (DRAGON_CARD,))
+_FOUR_BOMBS = [None, None] + [Combo(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
+_DOG_COMBO = Combo(DOG_TYPE, 0, (DOG_CARD,))
+_MAHJONG_SINGLE = Combo(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
+_DRAGON_SINGLE = Combo(SINGLE, DRAGON_RANK, (DRAGON_CARD,))
 _PHOENIX_SINGLES: dict[float, Combo] = {}
-_PHOENIX_LEAD = _PHOENIX_SINGLES[PHOENIX_LEAD_RANK] = _interned(SINGLE, PHOENIX_LEAD_RANK, (PHOENIX_CARD,))
+_PHOENIX_LEAD = _PHOENIX_SINGLES[PHOENIX_LEAD_RANK] = Combo(SINGLE, PHOENIX_LEAD_RANK, (PHOENIX_CARD,))
 
 
 def phoenix_single(rank: float) -> Combo:
     """The single Phoenix worth ``rank`` (shared: there are only a few dozen values)."""
     combo = _PHOENIX_SINGLES.get(rank)
     if combo is None:
-        combo = _PHOENIX_SINGLES[rank] = _interned(SINGLE, rank, (PHOENIX_CARD,))
+        combo = _PHOENIX_SINGLES[rank] = Combo(SINGLE, rank, (PHOENIX_CARD,))
     return combo
 
 
@@ -263,15 +260,11 @@ def _build_straight_flushes() -> dict[tuple[int, int], Combo]:
         for low in range(2, ACE - 3):
             for high in range(low + 4, ACE + 1):
                 cards = [DECK[_shift(r) + s] for r in range(low, high + 1)]
-                out[(s, low, high)] = _interned(STRAIGHT_FLUSH, high, cards)
+                out[(s, low, high)] = Combo(STRAIGHT_FLUSH, high, cards)
     return out
 
 
 _STRAIGHT_FLUSHES = _build_straight_flushes()
-#: Per (lowest rank, length): the masks of the four straight flushes over those ranks.
-_FLUSH_MASKS = {}
-for (_s, _low, _high), _sf in _STRAIGHT_FLUSHES.items():
-    _FLUSH_MASKS.setdefault((_low, _high - _low + 1), set()).add(_sf.mask)
 
 
 def _small_readings() -> dict[int, Combo]:
@@ -311,93 +304,83 @@ def _rank_counts(naturals: int) -> int:
             + (naturals >> 2 & RANK_UNITS) + (naturals >> 3 & RANK_UNITS))
 
 
-def _lowest_rank(spread: int) -> int:
-    return ((spread & -spread).bit_length() - 1) // 4 + 2
-
-
-def _highest_rank(spread: int) -> int:
-    return (spread.bit_length() - 1) // 4 + 2
-
-
 def readings(cards: Iterable[Card]) -> list[Combo]:
     """Every reading of ``cards`` as one combination, highest rank first; [] if none."""
-    mask = n = 0
+    try:
+        n = len(cards)
+    except TypeError:
+        cards = list(cards)
+        n = len(cards)
+    mask = 0
     for c in cards:
         mask |= c.bit
-        n += 1
     if n <= 4:
         combo = _SMALL.get(mask)
         return [combo] if combo is not None and n == combo.length else []
-    if mask.bit_count() != n or mask & (DOG_BIT | DR_BIT):
+    if mask.bit_count() != n:
         return []
-    return _long_readings(mask, n)
+    shapes = _LONG_SHAPES.get(_rank_counts(mask & NATURALS) | mask & _SHAPE_SPECIALS)
+    if shapes is None:
+        return []
+    out = []
+    for type, rank, phoenix_as in shapes:
+        if type is STRAIGHT and mask in _ALL_FLUSH_MASKS:
+            type = STRAIGHT_FLUSH
+        out.append(_combo(type, rank, mask, n, phoenix_as))
+    return out
 
 
-def _long_readings(mask: int, n: int) -> list[Combo]:
-    """Readings of five or more distinct cards, none of them the Dog or the Dragon."""
-    has_ph = mask & PH_BIT
-    counts = _rank_counts(mask & NATURALS)
-    pairable = (counts >> 1 | counts >> 2) & RANK_UNITS  # ranks with 2 or more cards
-    if not pairable:
-        return _straight_readings(mask, n, counts, has_ph)
-    if mask & MJ_BIT:
-        return []
-    present = (counts | pairable) & RANK_UNITS
-    triples = (counts >> 2 | counts >> 1 & counts) & RANK_UNITS
-    if counts >> 2 & RANK_UNITS:  # four of a rank is a bomb, never part of a longer combo
-        return []
-    if n == 5 and present.bit_count() == 2:
-        if triples:
-            single_or_pair = present ^ triples
-            if not has_ph:
-                return [_combo(FULL_HOUSE, _lowest_rank(triples), mask, 5)]
-            return [_combo(FULL_HOUSE, _lowest_rank(triples), mask, 5, _lowest_rank(single_or_pair))]
-        if has_ph:  # two pairs and the Phoenix: it makes either one a triple
-            high, low = _highest_rank(present), _lowest_rank(present)
-            return [_combo(FULL_HOUSE, high, mask, 5, high), _combo(FULL_HOUSE, low, mask, 5, low)]
-        return []
-    if n % 2 or triples:
-        return []
-    pairs = n // 2
-    low, high = _lowest_rank(present), _highest_rank(present)
-    if high - low + 1 != pairs or present.bit_count() != pairs:
-        return []
-    singles = present ^ pairable
-    if has_ph:
-        if singles.bit_count() != 1:
-            return []
-        return [_combo(STAIRS, high, mask, n, _lowest_rank(singles))]
-    if singles:
-        return []
-    return [_combo(STAIRS, high, mask, n)]
+def _counts_of(ranks: dict[int, int]) -> int:
+    """A rank-count vector (`_rank_counts` form) from {natural rank: count}."""
+    return sum(count << 4 * (rank - 2) for rank, count in ranks.items())
 
 
-def _straight_readings(mask: int, n: int, present: int, has_ph: int) -> list[Combo]:
-    """Readings as a straight (or straight flush) of cards with no two of a rank."""
-    has_mj = mask & MJ_BIT
-    if not present:
-        return []
-    low = 1 if has_mj else _lowest_rank(present)
-    high = _highest_rank(present)
-    span = high - low + 1
-    if not has_ph:
-        if span != n:
-            return []
-        if not has_mj and mask in _FLUSH_MASKS.get((low, n), ()):
-            return [_combo(STRAIGHT_FLUSH, high, mask, n)]
-        return [_combo(STRAIGHT, high, mask, n)]
-    if span == n:  # the Phoenix fills the one gap (never the Mahjong's: it is held)
-        lowest_natural = max(low, 2)
-        window = _UNITS[high - lowest_natural + 1] << _shift(lowest_natural)
-        return [_combo(STRAIGHT, high, mask, n, _lowest_rank(window ^ present))]
-    if span == n - 1:  # the Phoenix extends one end
-        out = []
-        if high < ACE:
-            out.append(_combo(STRAIGHT, high + 1, mask, n, high + 1))
-        if low > 2:
-            out.append(_combo(STRAIGHT, high, mask, n, low - 1))
-        return out
-    return []
+def _long_shapes() -> dict[int, tuple[tuple[ComboType, int, int | None], ...]]:
+    """The readings of every combination of five or more cards, by its shape.
+
+    A shape is the rank-count vector of the natural cards plus the Mahjong and
+    Phoenix bits: all a reading depends on, but for a straight being a flush
+    (checked on the mask).  Readings are (type, rank, phoenix_as), highest first.
+    """
+    shapes: dict[int, list] = {}
+
+    def add(counts: dict[int, int], specials: int, reading) -> None:
+        shapes.setdefault(_counts_of(counts) | specials, []).append(reading)
+
+    for low in range(1, ACE + 1):  # straights: low..high, the Mahjong as rank 1
+        for high in range(low + 3, ACE + 1):
+            ranks = range(low, high + 1)
+            mj = MJ_BIT if low == 1 else 0
+            run = {r: 1 for r in ranks if r > 1}
+            if len(ranks) >= 5:
+                add(run, mj, (STRAIGHT, high, None))
+                for gap in ranks[1:-1]:  # the Phoenix fills a gap inside
+                    add({r: 1 for r in ranks if r > 1 and r != gap}, mj | PH_BIT, (STRAIGHT, high, gap))
+            if len(ranks) >= 4:  # the Phoenix extends the run at either end
+                if high < ACE:
+                    add(run, mj | PH_BIT, (STRAIGHT, high + 1, high + 1))
+                if low > 2:
+                    add(run, mj | PH_BIT, (STRAIGHT, high, low - 1))
+    for triple in NATURAL_RANKS:  # full houses
+        for other in NATURAL_RANKS:
+            if other != triple:
+                add({triple: 3, other: 2}, 0, (FULL_HOUSE, triple, None))
+                add({triple: 3, other: 1}, PH_BIT, (FULL_HOUSE, triple, other))
+                if triple > other:  # two pairs and the Phoenix: either pair becomes the triple
+                    add({triple: 2, other: 2}, PH_BIT, (FULL_HOUSE, triple, triple))
+                    add({triple: 2, other: 2}, PH_BIT, (FULL_HOUSE, other, other))
+    for low in range(2, ACE):  # stairs of three pairs or more (two pairs are in _SMALL)
+        for high in range(low + 2, ACE + 1):
+            pairs = {r: 2 for r in range(low, high + 1)}
+            add(pairs, 0, (STAIRS, high, None))
+            for single in range(low, high + 1):
+                add({**pairs, single: 1}, PH_BIT, (STAIRS, high, single))
+    return {shape: tuple(found) for shape, found in shapes.items()}
+
+
+_SHAPE_SPECIALS = MJ_BIT | PH_BIT | DOG_BIT | DR_BIT  # the Dog and the Dragon are in no shape
+_LONG_SHAPES = _long_shapes()
+_ALL_FLUSH_MASKS = frozenset(sf.mask for sf in _STRAIGHT_FLUSHES.values())
 
 
 def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
