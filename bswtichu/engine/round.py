@@ -560,7 +560,7 @@ class Round:
         if combo.type is not top.type or combo.length != top.length:
             return (f"the table holds a {top.length}-card {top.type.value} ({top.describe()}); "
                     f"play a higher one of the same kind and length, a bomb, or pass")
-        if top.type is ComboType.SINGLE and top.cards == {DRAGON_CARD}:
+        if top.mask == DRAGON_CARD.bit:
             return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
         return f"{combo.describe()} does not beat {top.describe()}"
 
@@ -601,7 +601,7 @@ class Round:
             events.append(PlayerOut(seat, len(self.finish_order)))
             if self._round_should_end():
                 return events + self._end_round()
-        if MAHJONG_CARD in combo.cards:
+        if combo.mask & MAHJONG_CARD.bit:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
             events.append(TurnStarted(seat, "wish"))
@@ -646,7 +646,7 @@ class Round:
             leader = self.leader
             self.turn = leader
             events.append(TrickWon(self.top_seat, leader))
-            if self.top.cards == {DRAGON_CARD}:
+            if self.top.mask == DRAGON_CARD.bit:
                 self.gift_pending_seat = self.top_seat
                 events.append(TurnStarted(self.top_seat, "give"))
             else:
@@ -712,7 +712,7 @@ class Round:
         if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
             return self._finish()
         self.ending = True
-        if self.top is not None and self.top.cards == {DRAGON_CARD}:
+        if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
             return [TurnStarted(self.top_seat, "give")]
         return self._collect() + self._finish()
