@@ -594,28 +594,42 @@ def _spread_ranks(spread: int) -> list[int]:
 
 
 def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
+    """Full houses whose triple beats ``floor``: by triple rank, then pair rank, natural first."""
     mask = h.mask
     ph = h.phoenix
     tops = _above(h.pairable if ph else h.triples, floor)
     if not tops:
         return []
+    others = []  # per rank that can give the pair: its natural pairs, and its cards for the Phoenix
+    for p in _spread_ranks(h.present if ph else h.pairable):
+        nibble = mask >> (4 * p - 8) & 15
+        others.append((p, _PAIR_MASKS[p][nibble], _BITS[p][nibble] if ph else ()))
+    new, full_house = _new, FULL_HOUSE
     out = []
-    others = _spread_ranks(h.present if ph else h.pairable)
     for t in _spread_ranks(tops):
         nibble = mask >> (4 * t - 8) & 15
         triples = [c.mask for c in _TRIPLES[t][nibble]]
         ph_triples = [c.mask for c in _PH_TRIPLES[t][nibble]] if ph else ()
-        for p in others:
+        for p, pairs, halves in others:
             if p == t:
                 continue
-            other = mask >> (4 * p - 8) & 15
-            pairs = _PAIR_MASKS[p][other]
-            halves = _BITS[p][other] if ph else ()
-            for tr in triples:
-                out += [_combo(FULL_HOUSE, t, tr | pa, 5) for pa in pairs]
-                out += [_combo(FULL_HOUSE, t, tr | b | PH_BIT, 5, p) for b in halves]
-            for tr in ph_triples:
-                out += [_combo(FULL_HOUSE, t, tr | pa, 5, t) for pa in pairs]
+            for triple in triples:
+                for pair in pairs:
+                    combo = new(Combo)
+                    combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = (
+                        full_house, t, triple | pair, 5, None)
+                    out.append(combo)
+                for half in halves:
+                    combo = new(Combo)
+                    combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = (
+                        full_house, t, triple | half | PH_BIT, 5, p)
+                    out.append(combo)
+            for triple in ph_triples:
+                for pair in pairs:
+                    combo = new(Combo)
+                    combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = (
+                        full_house, t, triple | pair, 5, t)
+                    out.append(combo)
     return out
 
 
@@ -645,6 +659,8 @@ def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
     mask = h.mask
     ph = h.phoenix
     held = h.ranks()[0]
+    if not ph:
+        return _natural_straights(h, held, length, floor)
     starts = _window_starts(held, held | NATURAL_RANK_BITS, length or 5, ph)
     least_high = int(floor) + 1
     if length:  # only the windows whose top beats the floor
@@ -710,6 +726,53 @@ def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
     if length:
         return by_length[length]
     return [c for found in by_length for c in found]
+
+
+def _natural_straights(h: HandIndex, held: int, length: int, floor: float) -> list[Combo]:
+    """`_straights` without the Phoenix: window by window, by length then top rank.
+
+    A window with one card per rank is one straight, its mask cut from the
+    hand's; only windows with a doubled rank multiply out the choices.
+    """
+    mask = h.mask
+    complete = held
+    least_high = int(floor) + 1
+    flushes = None
+    new, straight = _new, STRAIGHT
+    out: list[Combo] = []
+    for size in range(2, (length or 14) + 1):
+        complete &= held >> (size - 1)
+        if not complete:
+            break
+        if size < 5 or length and size != length:
+            continue
+        least_low = least_high - size + 1
+        lows = complete >> least_low << least_low if least_low > 1 else complete
+        while lows:
+            low_bit = lows & -lows
+            lows ^= low_bit
+            low = low_bit.bit_length() - 1
+            high = low + size - 1
+            if low == 1:
+                window = mask & ((1 << 4 * (size - 1)) - 1) | MJ_BIT
+            else:
+                window = mask & ((1 << 4 * size) - 1) << (4 * low - 8)
+            if window.bit_count() == size:
+                masks = (window,)
+            else:
+                masks = [0]
+                for r in range(low, high + 1):
+                    bits = (MJ_BIT,) if r == 1 else _BITS[r][mask >> (4 * r - 8) & 15]
+                    masks = [m | b for m in masks for b in bits]
+            if flushes is None:
+                flushes = {b.mask for b in h.bombs() if b.type is STRAIGHT_FLUSH}
+            for m in masks:
+                if flushes and m in flushes:
+                    continue
+                combo = new(Combo)
+                combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = straight, high, m, size, None
+                out.append(combo)
+    return out
 
 
 def _stairs(h: HandIndex, pairs: int, floor: float) -> list[Combo]:
