@@ -410,24 +410,30 @@ def classify(cards: Iterable[Card], phoenix_as: int | None = None) -> Combo:
 class HandIndex:
     """A hand as masks, for play generation: built once per hand, immutable afterwards.
 
-    ``counts`` holds each rank's card count in its nibble; ``present``,
-    ``pairable`` and ``triples`` are the ranks with at least one, two and three
-    cards, in spread form (one bit per rank, at the rank's nibble).  The bombs
-    and the ranks as plain bit sets (bit ``r`` for rank ``r``) are computed on
-    first use and kept.
+    Singles, pairs, triples and bombs need only ``mask``.  The rest is worked
+    out on first use and kept: `count_ranks` fills ``counts`` (each rank's
+    card count in its nibble) and ``present``, ``pairable``, ``triples`` (the
+    ranks with at least one, two, three cards, one bit per rank at its
+    nibble); `ranks` gives plain rank bit sets; `bombs` the bombs.
     """
 
     __slots__ = ("mask", "counts", "present", "pairable", "triples", "phoenix", "_bombs", "_ranks")
 
     def __init__(self, hand: Iterable[Card] | int):
         mask = self.mask = hand if isinstance(hand, int) else mask_of(hand)
-        counts = self.counts = _rank_counts(mask & NATURALS)
-        pairable = self.pairable = (counts >> 1 | counts >> 2) & RANK_UNITS
-        self.present = (counts | pairable) & RANK_UNITS
-        self.triples = (counts >> 2 | counts >> 1 & counts) & RANK_UNITS
         self.phoenix = bool(mask & PH_BIT)
+        self.counts: int | None = None
         self._bombs: list[Combo] | None = None
         self._ranks: tuple[int, int, int] | None = None
+
+    def count_ranks(self) -> "HandIndex":
+        """Fill ``counts``, ``present``, ``pairable`` and ``triples`` (once); returns the index."""
+        if self.counts is None:
+            counts = self.counts = _rank_counts(self.mask & NATURALS)
+            pairable = self.pairable = (counts >> 1 | counts >> 2) & RANK_UNITS
+            self.present = (counts | pairable) & RANK_UNITS
+            self.triples = (counts >> 2 | counts >> 1 & counts) & RANK_UNITS
+        return self
 
     def nibble(self, rank: int) -> int:
         """The suits held of natural ``rank``, one bit per suit."""
@@ -437,6 +443,7 @@ class HandIndex:
         """Bit sets of ranks: held (the Mahjong as rank 1), held naturally, held twice or more."""
         found = self._ranks
         if found is None:
+            self.count_ranks()
             naturals = _compact(self.present)
             found = self._ranks = (naturals | (2 if self.mask & MJ_BIT else 0), naturals,
                                    _compact(self.pairable))
@@ -478,25 +485,13 @@ def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
 def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     """`plays` as a list, for callers that want all of them anyway."""
     if top is None:
-        mask = h.mask
-        out = []
-        if mask & DOG_BIT:
-            out.append(_DOG_COMBO)
-        if mask & MJ_BIT:
-            out.append(_MAHJONG_SINGLE)
-        for k, table in enumerate(_LEAD_SINGLES):
-            out += table[mask >> 8 * k & 255]
-        if mask & PH_BIT:
-            out.append(_PHOENIX_LEAD)
-        if mask & DR_BIT:
-            out.append(_DRAGON_SINGLE)
+        h.count_ranks()
+        out = _singles(h, None)
         ph = h.phoenix
         if h.pairable or ph:
-            for k, table in enumerate(_LEAD_PH_PAIRS if ph else _LEAD_PAIRS):
-                out += table[mask >> 8 * k & 255]
+            out += _sets(h, _LEAD_PAIRS, _LEAD_PH_PAIRS, _PAIRS, _PH_PAIRS, 0)
         if h.triples or ph and h.pairable:
-            for k, table in enumerate(_LEAD_PH_TRIPLES if ph else _LEAD_TRIPLES):
-                out += table[mask >> 8 * k & 255]
+            out += _sets(h, _LEAD_TRIPLES, _LEAD_PH_TRIPLES, _TRIPLES, _PH_TRIPLES, 0)
             out += _full_houses(h, 0)
         out += _straights(h, 0, 0)
         if h.pairable:
@@ -507,9 +502,9 @@ def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     if t is SINGLE:
         out = _singles(h, top)
     elif t is PAIR:
-        out = _sets(h, _PAIRS, _PH_PAIRS, 1, top.rank)
+        out = _sets(h, _LEAD_PAIRS, _LEAD_PH_PAIRS, _PAIRS, _PH_PAIRS, top.rank)
     elif t is TRIPLE:
-        out = _sets(h, _TRIPLES, _PH_TRIPLES, 2, top.rank)
+        out = _sets(h, _LEAD_TRIPLES, _LEAD_PH_TRIPLES, _TRIPLES, _PH_TRIPLES, top.rank)
     elif t is FULL_HOUSE:
         out = _full_houses(h, top.rank)
     elif t is STRAIGHT:
@@ -536,6 +531,7 @@ def _above(spread: int, floor: float) -> int:
 
 
 def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
+    """Singles that beat ``top`` (all, the Dog included, when None): by rank, then suit."""
     mask = h.mask
     out = []
     if top is None:
@@ -546,42 +542,44 @@ def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
             out.append(_MAHJONG_SINGLE)
     else:
         floor = top.rank
-    ranks = _above(h.present, floor)
-    while ranks:
-        low = ranks & -ranks
-        shift = low.bit_length() - 1
-        out += _SINGLES[(shift >> 2) + 2][mask >> shift & 15]
-        ranks ^= low
+    _add_by_byte(out, mask, _LEAD_SINGLES, _SINGLES, None, max(2, int(floor) + 1))
     if floor < DRAGON_RANK:
         if mask & PH_BIT:
-            out.append(phoenix_single(PHOENIX_LEAD_RANK if top is None else floor + 0.5))
+            out.append(_PHOENIX_LEAD if top is None else phoenix_single(floor + 0.5))
         if mask & DR_BIT:
             out.append(_DRAGON_SINGLE)
     return out
 
 
-def _sets(h: HandIndex, naturals: list, with_phoenix: list, least: int, floor: float) -> list[Combo]:
-    """Pairs (``least`` 1) or triples (``least`` 2): natural ones, then those with the Phoenix."""
-    mask = h.mask
-    counts = h.counts
-    ph = h.phoenix
-    if least == 1:
-        ranks = h.present if ph else h.pairable
+def _sets(h: HandIndex, natural_bytes, mixed_bytes, naturals, with_phoenix, floor: float) -> list[Combo]:
+    """Pairs or triples above ``floor``: rank by rank, natural ones, then those with the Phoenix."""
+    out: list[Combo] = []
+    if h.phoenix:
+        _add_by_byte(out, h.mask, mixed_bytes, naturals, with_phoenix, max(2, int(floor) + 1))
     else:
-        ranks = h.pairable if ph else h.triples
-    ranks = _above(ranks, floor)
-    out = []
-    while ranks:
-        low = ranks & -ranks
-        shift = low.bit_length() - 1
-        rank = (shift >> 2) + 2
-        nibble = mask >> shift & 15
-        if counts >> shift & 15 > least:
-            out += naturals[rank][nibble]
-        if ph:
-            out += with_phoenix[rank][nibble]
-        ranks ^= low
+        _add_by_byte(out, h.mask, natural_bytes, naturals, None, max(2, int(floor) + 1))
     return out
+
+
+def _add_by_byte(out: list, mask: int, byte_tables, naturals, with_phoenix, least: int) -> None:
+    """Append the small combos of ranks ``least``..A from per-byte tables (`_build_chunk_tables`).
+
+    A byte holds two ranks; when ``least`` is the second rank of its byte,
+    that rank comes from the per-rank tables: ``naturals``, then
+    ``with_phoenix`` unless it is None.
+    """
+    if least > ACE:
+        return
+    offset = least - 2
+    k = offset >> 1
+    if offset & 1:
+        nibble = mask >> (4 * least - 8) & 15
+        out += naturals[least][nibble]
+        if with_phoenix is not None:
+            out += with_phoenix[least][nibble]
+        k += 1
+    for k in range(k, 7):
+        out += byte_tables[k][mask >> 8 * k & 255]
 
 
 def _spread_ranks(spread: int) -> list[int]:
@@ -597,6 +595,7 @@ def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
     """Full houses whose triple beats ``floor``: by triple rank, then pair rank, natural first."""
     mask = h.mask
     ph = h.phoenix
+    h.count_ranks()
     tops = _above(h.pairable if ph else h.triples, floor)
     if not tops:
         return []
@@ -661,7 +660,9 @@ def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
     held = h.ranks()[0]
     if not ph:
         return _natural_straights(h, held, length, floor)
-    starts = _window_starts(held, held | NATURAL_RANK_BITS, length or 5, ph)
+    if length:
+        return _phoenix_straights_of_length(h, held, length, floor)
+    starts = _window_starts(held, held | NATURAL_RANK_BITS, 5, ph)
     least_high = int(floor) + 1
     if length:  # only the windows whose top beats the floor
         least_low = least_high - length + 1
@@ -726,6 +727,86 @@ def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
     if length:
         return by_length[length]
     return [c for found in by_length for c in found]
+
+
+def _phoenix_straights_of_length(h: HandIndex, held: int, length: int, floor: float) -> list[Combo]:
+    """`_straights` of one length with the Phoenix (following a straight): window by window.
+
+    A window where every rank but at most one is held, with one card per rank,
+    gives its straights straight from the hand's mask; one with a rank held
+    twice multiplies out the choices.  Order: top rank, natural first, then the
+    Phoenix's rank, then suits.
+    """
+    mask = h.mask
+    least_low = max(1, int(floor) - length + 2)
+    window_bits = (1 << length) - 1
+    flushes = None
+    new, straight = _new, STRAIGHT
+    out: list[Combo] = []
+    for low in range(least_low, ACE - length + 2):
+        missing_ranks = ~held >> low & window_bits
+        if missing_ranks & (missing_ranks - 1):
+            continue  # two ranks or more missing
+        high = low + length - 1
+        if missing_ranks:
+            gap = (missing_ranks & -missing_ranks).bit_length() - 1 + low
+            if gap == 1:
+                continue  # the Phoenix never stands for the Mahjong
+        else:
+            gap = 0
+        first = 2 if low == 1 else low
+        window = mask & ((1 << 4 * (high - first + 1)) - 1) << (4 * first - 8)
+        if low == 1:
+            window |= MJ_BIT
+        if window.bit_count() == length - (1 if gap else 0):  # one card per held rank
+            natural = () if gap else (window,)
+            if gap:
+                with_ph = [(window | PH_BIT, gap)]
+            else:
+                with_ph = [(window & ~(15 << 4 * r - 8) | PH_BIT, r) for r in range(first, high + 1)]
+        else:
+            natural, with_ph = _window_masks(mask, low, high, (gap,) if gap else range(first, high + 1))
+            if gap:
+                natural = ()
+        if natural:
+            if flushes is None:
+                flushes = {b.mask for b in h.bombs() if b.type is STRAIGHT_FLUSH}
+            for m in natural:
+                if flushes and m in flushes:
+                    continue
+                combo = new(Combo)
+                combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = straight, high, m, length, None
+                out.append(combo)
+        for m, r in with_ph:
+            combo = new(Combo)
+            combo.type, combo.rank, combo.mask, combo.length, combo.phoenix_as = straight, high, m, length, r
+            out.append(combo)
+    return out
+
+
+def _window_masks(mask: int, low: int, high: int, phoenix_ranks) -> tuple[list[int], list[tuple[int, int]]]:
+    """The straights of ranks ``low..high`` in a hand holding some rank twice, as masks.
+
+    Returns every choice of one card per rank (empty if a rank is missing), and
+    for each rank of ``phoenix_ranks`` every choice with the Phoenix standing
+    for that rank, as (mask, rank); in the order of the ranks' choices.
+    """
+    options = [(MJ_BIT,) if r == 1 else _BITS[r][mask >> (4 * r - 8) & 15] for r in range(low, high + 1)]
+    suffixes = [[0]]
+    for bits in reversed(options):
+        tail = suffixes[-1]
+        suffixes.append([b | t for b in bits for t in tail])
+    suffixes.reverse()
+    with_ph = []
+    prefix = [0]
+    at = 0
+    for rank in phoenix_ranks:
+        i = rank - low
+        for bits in options[at:i]:
+            prefix = [p | b for p in prefix for b in bits]
+        at = i
+        with_ph += [(p | PH_BIT | t, rank) for p in prefix for t in suffixes[i + 1]]
+    return suffixes[0], with_ph
 
 
 def _natural_straights(h: HandIndex, held: int, length: int, floor: float) -> list[Combo]:
@@ -858,7 +939,7 @@ def _all_bombs(h: HandIndex) -> list[Combo]:
     if not (naturals & naturals >> 1 & naturals >> 2 & naturals >> 3 & RANK_UNITS
             or naturals & naturals >> 4 & naturals >> 8 & naturals >> 12 & naturals >> 16):
         return []  # no rank held four times, no suit with five ranks in a row
-    fours = h.counts >> 2 & RANK_UNITS
+    fours = naturals & naturals >> 1 & naturals >> 2 & naturals >> 3 & RANK_UNITS
     out = [_FOUR_BOMBS[rank] for rank in _spread_ranks(fours)] if fours else []
     for s in range(4):
         suited = naturals >> s & RANK_UNITS

@@ -87,7 +87,7 @@ def test_bombs_agree_with_the_reference(hand):
 
 @given(hands)
 def test_a_hand_index_counts_ranks_as_the_cards_do(hand):
-    h = HandIndex(hand)
+    h = HandIndex(hand).count_ranks()
     assert sorted(cards_of(h.mask), key=lambda c: c.index) == sorted(hand, key=lambda c: c.index)
     for rank in range(2, 15):
         held = [c for c in hand if c.is_natural and c.rank == rank]
