@@ -149,18 +149,28 @@ def load_other_engine(checkout: Path):
     return importlib.import_module("baseline_engine"), folder
 
 
-def best_rates(batches: list, rounds: int) -> list[list[float]]:
-    """Run every engine's batches in turn, ``rounds`` times; the best rate of each (CPU time)."""
+def best_rates(batches: list, rounds: int, least_seconds: float = 0.05) -> list[list[float]]:
+    """Run every engine's batches in turn, ``rounds`` times; the best rate of each (CPU time).
+
+    A batch is repeated so that one timing lasts at least ``least_seconds``
+    (same repeat count for every engine), which keeps short batches measurable.
+    """
+    repeats = []
+    for _, work, _ in batches[0]:
+        start = time.process_time()
+        work()
+        elapsed = time.process_time() - start
+        repeats.append(max(1, int(least_seconds / max(elapsed, 1e-6)) + 1))
     best = [[0.0] * len(b) for b in batches]
     for _ in range(rounds):
-        for i in range(len(batches[0])):
+        for i, times in enumerate(repeats):
             for e, engine_batches in enumerate(batches):
                 _, work, count = engine_batches[i]
                 start = time.process_time()
-                work()
+                for _ in range(times):
+                    work()
                 elapsed = time.process_time() - start
-                if elapsed > 0:
-                    best[e][i] = max(best[e][i], count / elapsed)
+                best[e][i] = max(best[e][i], count * times / elapsed)
     return best
 
 
