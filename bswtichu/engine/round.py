@@ -560,7 +560,7 @@ class Round:
         if combo.type is not top.type or combo.length != top.length:
             return (f"the table holds a {top.length}-card {top.type.value} ({top.describe()}); "
                     f"play a higher one of the same kind and length, a bomb, or pass")
-        if top.mask == DRAGON_CARD.bit:
+        if top.type is ComboType.SINGLE and top.cards == {DRAGON_CARD}:
             return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
         return f"{combo.describe()} does not beat {top.describe()}"
 
