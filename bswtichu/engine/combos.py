@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 
 from .cards import (
     ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
-    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, mask_of, format_play, rank_text, sort_cards,
+    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, mask_of, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
 
@@ -187,9 +187,8 @@ def _combo(type: ComboType, rank: float, mask: int, length: int, phoenix_as: int
 # --------------------------------------------------------------------------
 
 def _nibble_cards(rank: int, nibble: int) -> list[Card]:
+    """The cards of natural ``rank`` whose suits are set in ``nibble``."""
     return [DECK[_shift(rank) + s] for s in range(4) if nibble >> s & 1]
-
-
 
 
 def _build_rank_tables():
@@ -216,8 +215,10 @@ def _build_rank_tables():
 _BITS, _SINGLES, _PAIRS, _PH_PAIRS, _TRIPLES, _PH_TRIPLES = _build_rank_tables()
 _PAIR_MASKS = [None, None] + [tuple(tuple(c.mask for c in _PAIRS[r][n]) for n in range(16))
                               for r in NATURAL_RANKS]
-def _build_chunk_tables():
-    """Leads of the small kinds by byte of the mask: two ranks (one for the Ace) per byte.
+
+
+def _build_byte_tables():
+    """The small combos by byte of the mask: two ranks (the Ace alone in the last byte).
 
     ``[kind][k][byte]`` for byte ``k`` (ranks ``2k+2`` and ``2k+3``): the singles,
     the natural pairs, the pairs with and without the Phoenix (rank by rank),
@@ -236,7 +237,8 @@ def _build_chunk_tables():
     return tables
 
 
-_LEAD_SINGLES, _LEAD_PAIRS, _LEAD_PH_PAIRS, _LEAD_TRIPLES, _LEAD_PH_TRIPLES = _build_chunk_tables()
+(_SINGLES_BY_BYTE, _PAIRS_BY_BYTE, _PAIRS_WITH_PH_BY_BYTE, _TRIPLES_BY_BYTE,
+ _TRIPLES_WITH_PH_BY_BYTE) = _build_byte_tables()
 _FOUR_BOMBS = [None, None] + [Combo(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
 _DOG_COMBO = Combo(DOG_TYPE, 0, (DOG_CARD,))
 _MAHJONG_SINGLE = Combo(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
@@ -253,7 +255,7 @@ def phoenix_single(rank: float) -> Combo:
     return combo
 
 
-def _build_straight_flushes() -> dict[tuple[int, int], Combo]:
+def _build_straight_flushes() -> dict[tuple[int, int, int], Combo]:
     """Every straight-flush bomb by (suit index, lowest rank, highest rank)."""
     out = {}
     for s, suit in enumerate(SUITS):
@@ -489,9 +491,9 @@ def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
         out = _singles(h, None)
         ph = h.phoenix
         if h.pairable or ph:
-            out += _sets(h, _LEAD_PAIRS, _LEAD_PH_PAIRS, _PAIRS, _PH_PAIRS, 0)
+            out += _sets(h, _PAIRS_BY_BYTE, _PAIRS_WITH_PH_BY_BYTE, _PAIRS, _PH_PAIRS, 0)
         if h.triples or ph and h.pairable:
-            out += _sets(h, _LEAD_TRIPLES, _LEAD_PH_TRIPLES, _TRIPLES, _PH_TRIPLES, 0)
+            out += _sets(h, _TRIPLES_BY_BYTE, _TRIPLES_WITH_PH_BY_BYTE, _TRIPLES, _PH_TRIPLES, 0)
             out += _full_houses(h, 0)
         out += _straights(h, 0, 0)
         if h.pairable:
@@ -502,9 +504,9 @@ def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     if t is SINGLE:
         out = _singles(h, top)
     elif t is PAIR:
-        out = _sets(h, _LEAD_PAIRS, _LEAD_PH_PAIRS, _PAIRS, _PH_PAIRS, top.rank)
+        out = _sets(h, _PAIRS_BY_BYTE, _PAIRS_WITH_PH_BY_BYTE, _PAIRS, _PH_PAIRS, top.rank)
     elif t is TRIPLE:
-        out = _sets(h, _LEAD_TRIPLES, _LEAD_PH_TRIPLES, _TRIPLES, _PH_TRIPLES, top.rank)
+        out = _sets(h, _TRIPLES_BY_BYTE, _TRIPLES_WITH_PH_BY_BYTE, _TRIPLES, _PH_TRIPLES, top.rank)
     elif t is FULL_HOUSE:
         out = _full_houses(h, top.rank)
     elif t is STRAIGHT:
@@ -542,7 +544,7 @@ def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
             out.append(_MAHJONG_SINGLE)
     else:
         floor = top.rank
-    _add_by_byte(out, mask, _LEAD_SINGLES, _SINGLES, None, max(2, int(floor) + 1))
+    _add_by_byte(out, mask, _SINGLES_BY_BYTE, _SINGLES, None, max(2, int(floor) + 1))
     if floor < DRAGON_RANK:
         if mask & PH_BIT:
             out.append(_PHOENIX_LEAD if top is None else phoenix_single(floor + 0.5))
@@ -562,7 +564,7 @@ def _sets(h: HandIndex, natural_bytes, mixed_bytes, naturals, with_phoenix, floo
 
 
 def _add_by_byte(out: list, mask: int, byte_tables, naturals, with_phoenix, least: int) -> None:
-    """Append the small combos of ranks ``least``..A from per-byte tables (`_build_chunk_tables`).
+    """Append the small combos of ranks ``least``..A from per-byte tables (`_build_byte_tables`).
 
     A byte holds two ranks; when ``least`` is the second rank of its byte,
     that rank comes from the per-rank tables: ``naturals``, then
