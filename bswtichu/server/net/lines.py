@@ -22,8 +22,7 @@ from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.lobby import Lobby
-from bswtichu.server.session import Session
+from bswtichu.server.session import Realm, Session
 
 CR, LF = 0x0D, 0x0A
 
@@ -111,7 +110,7 @@ class LineConnection(TimeoutMixin):
     subclass only says how lines go on the wire (``write_text``).
     """
 
-    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
+    def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
         self.clock = clock
@@ -198,7 +197,9 @@ class LineConnection(TimeoutMixin):
 class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
 
-    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
+    noisy = False  # the service says once where it listens; no "Starting factory" lines
+
+    def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
         self.clock = clock
