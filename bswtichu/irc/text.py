@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from bswtichu.server import names
 
 # RFC 1459/2812: a line is at most 512 bytes including CR LF and the prefix
 # ":nick!user@host " that the server puts in front when it relays our line.
@@ -50,29 +50,32 @@ def _cut(word: str, budget: int) -> str:
     return word.encode()[:budget].decode("utf-8", "ignore")
 
 
-# The server's name rule (docs/PROTOCOL.md §4): 2-16 characters, a letter first,
-# then letters, digits, _ or -; "bot-" is kept for computer players.
-NAME_MAX = 16
-NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
-_NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
+def _name_character(c: str) -> bool:
+    return c.isalpha() or c in "0123456789_-"
 
 
 def server_name(nick: str) -> str:
     """The server name for an IRC nick (documented in docs/clients.md).
 
-    Characters the server does not allow in names ([]\\`^{|} and any non-ASCII)
-    are dropped, as are digits, _ and - before the first letter; a name that
-    would start with ``bot-`` gets ``irc-`` in front; a name shorter than 2
-    characters gets ``irc`` in front; the result is cut to 16 characters.
+    The server's rule (bswtichu.server.names): 2-16 characters, a letter of any
+    alphabet first, then letters, ASCII digits, ``_`` or ``-``; ``bot-`` is kept
+    for computer players. So the nick is normalised to NFC; characters the rule
+    does not allow ([]\\`^{|} and the like) are dropped, as is everything before
+    the first letter; a name that would start with ``bot-`` gets ``irc-`` in
+    front, one shorter than 2 characters gets ``irc`` in front; the result is
+    cut to 16 characters.
     """
-    name = _NOT_NAME.sub("", nick).lstrip("0123456789_-")
-    if name.lower().startswith("bot-"):
+    kept = "".join(c for c in names.normalize(nick) if _name_character(c))
+    start = next((i for i, c in enumerate(kept) if c.isalpha()), len(kept))
+    name = kept[start:]
+    if names.is_bot_name(name):
         name = "irc-" + name
-    if len(name) < 2:
+    if len(name) < names.MIN_LENGTH:
         name = "irc" + name
-    return name[:NAME_MAX]
+    return name[: names.MAX_LENGTH]
 
 
 def name_candidates(name: str, count: int = 9) -> list[str]:
     """``name``, then ``name2``, ``name3``, ... (cut to fit) for when it is taken."""
-    return [name] + [name[: NAME_MAX - len(str(n))] + str(n) for n in range(2, count + 1)]
+    cut = names.MAX_LENGTH
+    return [name] + [name[: cut - len(str(n))] + str(n) for n in range(2, count + 1)]

@@ -26,7 +26,7 @@ from irc_support import (
 
 BRIDGE = "tichubot"
 EXAMPLE_CARDS = {"7j", "7s", "Tr", "As", "2j", "9s", "3p", "MJ", "DG", "PH", "DR"}  # in usage hints
-REPLY_STARTS = ("Legal now", "Nothing to do", "error:")
+REPLY_STARTS = ("Legal now", "Nothing to do", "error:")  # replies to /legal all
 
 
 def from_bridge_to(nick: str, starts: tuple[str, ...]):
@@ -62,7 +62,7 @@ class IrcPlayer:
 
     async def legal(self) -> list[str]:
         """The commands the bridge says are legal now (none after the game)."""
-        reply = await self.ask("legal", REPLY_STARTS)
+        reply = await self.ask("legal all", REPLY_STARTS)
         if not reply.startswith("Legal now"):
             return []
         listed = reply.partition(": ")[2].split(" | ")

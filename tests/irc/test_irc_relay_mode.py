@@ -7,9 +7,9 @@ import json
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.lobby import Lobby
 from bswtichu.server.messages import Message
 from bswtichu.server.render import MACHINE, RELAY, render
+from bswtichu.server.service import makeService
 
 
 class Recorder:
@@ -45,7 +45,7 @@ def test_a_message_without_a_sentence_relays_its_keyword():
 
 
 def test_mode_relay_is_accepted_by_the_lobby(tmp_path):
-    lobby = Lobby(Clock(), ServerConfig(log_folder=str(tmp_path)), lambda table: None)
+    lobby = makeService(ServerConfig(log_folder=str(tmp_path)), Clock()).lobby  # not started
     connection = Recorder()
     session = lobby.connect(connection)
     connection.lines.clear()

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bswtichu.irc.text import (
-    IRC_LINE_BYTES, NAME_PATTERN, name_candidates, server_name, split_text, text_budget,
-)
+from bswtichu.irc.text import IRC_LINE_BYTES, name_candidates, server_name, split_text, text_budget
+from bswtichu.server import names
 
-IRC_NICK = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF), min_size=1, max_size=30)
+IRC_NICK = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=" \r\n\0"),
+                   min_size=1, max_size=30)
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=600), st.integers(4, 400))
@@ -49,7 +49,8 @@ def test_too_small_a_budget_is_refused():
 
 @pytest.mark.parametrize("nick, name", [
     ("Ann", "Ann"), ("[Ann]", "Ann"), ("_bob", "bob"), ("42x", "ircx"), ("^^", "irc"),
-    ("x|y", "xy"), ("Jürgen", "Jrgen"), ("bot-x", "irc-bot-x"), ("BOT-X", "irc-BOT-X"),
+    ("x|y", "xy"), ("Jürgen", "Jürgen"), ("Ju\u0308rgen", "Jürgen"), ("李明", "李明"),
+    ("bot-x", "irc-bot-x"), ("BOT-X", "irc-BOT-X"), ("-_9Zed", "Zed"),
     ("averyveryverylongnickname", "averyveryverylon"),
 ])
 def test_nicks_map_to_names(nick, name):
@@ -59,18 +60,19 @@ def test_nicks_map_to_names(nick, name):
 @given(IRC_NICK)
 def test_every_nick_maps_to_a_valid_name_that_is_no_bot_name(nick):
     name = server_name(nick)
-    assert NAME_PATTERN.match(name)
-    assert not name.lower().startswith("bot-")
+    assert names.is_valid(names.normalize(name))
+    assert not names.is_bot_name(name)
 
 
-@given(st.from_regex(r"\A[A-Za-z][A-Za-z0-9_-]{1,15}\Z"))
+@given(st.one_of(st.from_regex(r"\A[A-Za-zäöüßéŁ李][A-Za-z0-9_äöü-]{1,15}\Z"), st.text(min_size=2, max_size=16)))
 def test_valid_names_stay_as_they_are(name):
-    if not name.lower().startswith("bot-"):
+    name = names.normalize(name)
+    if names.is_valid(name) and not names.is_bot_name(name):
         assert server_name(name) == name
 
 
 @given(IRC_NICK)
 def test_candidates_are_distinct_valid_names(nick):
     candidates = name_candidates(server_name(nick))
-    assert len(set(c.lower() for c in candidates)) == len(candidates) == 9
-    assert all(NAME_PATTERN.match(c) for c in candidates)
+    assert len({names.key(c) for c in candidates}) == len(candidates) == 9
+    assert all(names.is_valid(names.normalize(c)) for c in candidates)

@@ -76,10 +76,10 @@ async def test_private_cards_go_only_to_their_player(tmp_path):
         cards |= card_tokens(last[3].partition(": ")[2])
         await s.observer.wait(in_channel("declined Grand Tichu"))
         ann.msg("#tichu", "!score")  # SCORE is also a table event: the reply still reaches her
-        await ann.wait(to("Ann", "Score (round 1"))
+        await ann.wait(to("Ann", "Score after"))
         ann.msg(BRIDGE, "table")  # a reply to Ann alone, after which the channel has caught up
         await ann.wait(to("Ann", "Table 1, round 1"))
-        assert not [line for line in s.observer.told(BRIDGE) if line.startswith("Score")]
+        assert not [line for line in s.observer.told(BRIDGE) if line.startswith("Score after")]
         channel = [h[3] for h in s.observer.heard if h[1] == BRIDGE]
         assert any("Table 1 starts" in line for line in channel)
         assert not [line for line in channel if card_tokens(line) & cards], "Ann's cards reached the channel"
