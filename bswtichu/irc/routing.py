@@ -5,7 +5,9 @@ Secrecy by construction: the channel hears only what the bridge's spectator
 connection for a table hears (`Watcher`, which sees the public view of the
 table), and a player's own connection forwards to him alone what is his: replies
 to his commands, his cards, his errors, his turn. Table events that reach a
-player's connection are dropped there, since the watcher reports them.
+player's connection are dropped there, since the watcher reports them. A keyword
+not listed here (a new one of the server's) reaches only the player: a new kind
+of message can never leak into the channel.
 """
 
 from __future__ import annotations
