@@ -5,6 +5,7 @@ the real game service on loopback, IRC users that wait for what they are told.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -193,14 +194,15 @@ class Ngircd:
     """A real IRC server, ngircd, started with a generated config in a tmp dir."""
 
     def __init__(self, tmp_path) -> None:
+        """Skips the test at once when ngircd is not installed."""
         self.binary = shutil.which("ngircd") or next(
-            (p for p in ("/usr/sbin/ngircd", "/usr/local/sbin/ngircd") if shutil.os.path.exists(p)), None)
+            (p for p in ("/usr/sbin/ngircd", "/usr/local/sbin/ngircd") if os.path.exists(p)), None)
+        if self.binary is None:
+            pytest.skip("ngircd is not installed (Debian package ngircd: apt-get install -y ngircd)")
         self.folder = tmp_path / "ngircd"
 
     async def start(self, port: int | None = None) -> Ngircd:
         """Start it (again, on ``port``, to play a server coming back)."""
-        if self.binary is None:
-            pytest.skip("ngircd is not installed (Debian package ngircd: apt-get install -y ngircd)")
         self.folder.mkdir(exist_ok=True)
         self.folder.chmod(0o755)
         port = port or free_port()
