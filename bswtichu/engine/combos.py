@@ -131,6 +131,11 @@ class Combo:
     def sorted_cards(self) -> list[Card]:
         return sort_cards(self.cards)
 
+    def to_dict(self) -> dict:
+        """The combination as plain data (events, server messages): one form everywhere."""
+        return {"type": self.type.value, "cards": [c.text for c in self.sorted_cards()],
+                "rank": self.rank, "phoenix_as": self.phoenix_as, "text": self.describe()}
+
     def notation(self) -> str:
         """Cards as a player types them, with ``PH=x`` when the Phoenix stands for a rank."""
         return format_play(self.cards, self.phoenix_as)

@@ -16,9 +16,6 @@ from .combos import Combo
 def _plain(value):
     if isinstance(value, Card):
         return value.text
-    if isinstance(value, Combo):
-        return {"type": value.type.value, "cards": [c.text for c in value.sorted_cards()],
-                "rank": value.rank, "phoenix_as": value.phoenix_as, "text": value.describe()}
     if isinstance(value, (list, tuple, frozenset, set)):
         items = sort_cards(value) if value and all(isinstance(v, Card) for v in value) else value
         return [_plain(v) for v in items]

@@ -27,6 +27,7 @@ from .cards import (
     format_cards, rank_text, sort_cards,
 )
 from .combos import Combo, ComboType, HandIndex, classify, play_list
+from .deal import first_cards, last_cards
 from .errors import IllegalActionError
 from .events import (
     CardsDealt, CardsReceived, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
@@ -160,13 +161,13 @@ class Round:
         if grand_tichu:
             self.phase = GRAND
             for seat in range(4):
-                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8])
+                self.hands[seat] = set(first_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
             self.opening_events.append(PhaseStarted(GRAND))
         else:
             self.phase = EXCHANGE
             for seat in range(4):
-                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8]) | set(self._last_six(seat))
+                self.hands[seat] = set(first_cards(deal, seat)) | set(last_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
             self.opening_events.append(PhaseStarted(EXCHANGE))
 
@@ -192,7 +193,7 @@ class Round:
         return rnd
 
     def _last_six(self, seat: int) -> tuple[Card, ...]:
-        return self.deal[32 + 6 * seat: 38 + 6 * seat]
+        return tuple(last_cards(self.deal, seat))
 
     # ------------------------------------------------------------------ queries
 
@@ -388,9 +389,7 @@ class Round:
             raise IllegalActionError("seats are 1 to 4")
         if self.phase == OVER:
             raise IllegalActionError("the round is over")
-        events = handler(self, action)
-        self.history.append(self._recorded)
-        return events
+        return handler(self, action)  # a handler records the action once it has validated it
 
     def is_legal(self, action: Action) -> bool:
         """Whether `apply` would accept ``action`` (checked on a copy)."""
@@ -437,7 +436,7 @@ class Round:
         if self.grand_decided[seat]:
             raise IllegalActionError("you have already decided about Grand Tichu")
         called = isinstance(action, CallGrand)
-        self._recorded = action
+        self.history.append(action)
         self.grand_decided[seat] = True
         events: list[Event] = [GrandDecided(seat, called)]
         if called:
@@ -461,7 +460,7 @@ class Round:
             raise IllegalActionError("Tichu can only be called before your first card is played")
         if not self.can_call_tichu(seat):
             raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
-        self._recorded = action
+        self.history.append(action)
         self.calls[seat] = "tichu"
         return [TichuCalled(seat, grand=False)]
 
@@ -480,7 +479,7 @@ class Round:
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
-        self._recorded = Exchange(seat, cards)
+        self.history.append(Exchange(seat, cards))
         self.exchanges[seat] = cards
         events: list[Event] = [ExchangeSubmitted(seat)]
         if all(e is not None for e in self.exchanges):
@@ -583,7 +582,7 @@ class Round:
 
     def _place(self, seat: int, combo: Combo, out_of_turn: bool) -> list[Event]:
         """Put a validated combo on the table and run the going-out and end checks."""
-        self._recorded = play_of(seat, combo)
+        self.history.append(play_of(seat, combo))
         hand = self.hands[seat]
         hand -= combo.cards
         self._indexes[seat] = None
@@ -639,7 +638,7 @@ class Round:
         if self.wish_binds(seat):
             raise IllegalActionError(
                 f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
-        self._recorded = action
+        self.history.append(action)
         self.passed.add(seat)
         events: list[Event] = [Passed(seat)]
         actives = {s for s in range(4) if s not in self.finish_order}
@@ -679,7 +678,7 @@ class Round:
             raise IllegalActionError(f"only {seat_name(self.wish_pending_seat)}, who played the Mahjong, makes the wish")
         if action.rank is not None and action.rank not in NATURAL_RANKS:
             raise IllegalActionError("wish a rank from 2 to A (2-9, T, J, Q, K, A), or none")
-        self._recorded = action
+        self.history.append(action)
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
@@ -695,7 +694,7 @@ class Round:
         if not 0 <= action.to < 4 or team_of(action.to) == team_of(seat):
             raise IllegalActionError(
                 f"give the Dragon trick to an opponent: seat {(seat + 1) % 4 + 1} or seat {(seat + 3) % 4 + 1}")
-        self._recorded = action
+        self.history.append(action)
         self.gift_pending_seat = None
         points = card_points(self.trick_cards + self.loose_cards)
         events: list[Event] = [DragonGiven(seat, action.to, points)]

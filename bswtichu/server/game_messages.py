@@ -69,11 +69,6 @@ def short_play(combo: Combo) -> str:
     return rank_text(top)
 
 
-def combo_fields(combo: Combo) -> dict[str, Any]:
-    return {"type": combo.type.value, "cards": [c.text for c in combo.sorted_cards()],
-            "rank": combo.rank, "phoenix_as": combo.phoenix_as, "text": combo.describe()}
-
-
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
     return Message("GAME", {"table": table, "log": log_number, "options": options},
                    f"A new game begins at table {table}; its log will be /log {log_number}.")
@@ -164,7 +159,7 @@ class GameTexts:
         text = (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
                 f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                    "combo": combo_fields(e.combo), "out_of_turn": e.out_of_turn,
+                                    "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
                                     "cards_left": e.cards_left}, text)
 
     def _on_Passed(self, e: ev.Passed, viewer):
