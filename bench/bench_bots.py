@@ -17,10 +17,10 @@ import os
 import statistics
 import time
 from multiprocessing import Pool
-from random import Random
 
-from bswtichu.bots import Bot, make_bot, run_game
+from bswtichu.bots import Bot, make_bot
 from bswtichu.engine import GameOptions
+from bswtichu.play import GameSeeds, run_game
 
 
 class TimedBot(Bot):
@@ -55,15 +55,15 @@ def play_one(task: tuple[int, int, int | None]) -> tuple[str, int, list, list]:
     """One game; returns the outcome for basic ("win", "loss", "draw", "unfinished"), rounds, times."""
     seed, number, round_limit = task
     basic_seats = (0, 2) if number % 2 == 0 else (1, 3)
-    master = Random(f"{seed}/{number}")
+    seeds = GameSeeds.from_seed(f"{seed}/{number}")
     choose_times: list[float] = []
     interrupt_times: list[float] = []
     bots = []
     for seat in range(4):
         level = "basic" if seat in basic_seats else "random"
-        bot = make_bot(level, seat, Random(master.getrandbits(64)))
+        bot = make_bot(level, seat, seeds.seats[seat])
         bots.append(TimedBot(bot, choose_times, interrupt_times) if level == "basic" else bot)
-    summary = run_game(bots, GameOptions(round_limit=round_limit), Random(master.getrandbits(64)))
+    summary = run_game(bots, GameOptions(round_limit=round_limit), seeds)
     if not summary.finished:
         outcome = "unfinished"
     elif not summary.winners:

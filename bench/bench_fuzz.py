@@ -45,9 +45,12 @@ def command_names() -> list[str]:
     """Every name of every registered command, from the registry itself."""
     from twisted.internet.task import Clock
 
+    from bswtichu.config import ServerConfig
+    from bswtichu.server.gamelogs import GameLogStore
     from bswtichu.server.lobby import Lobby
 
-    lobby = Lobby(Clock(), game_factory=lambda table: None)
+    config = ServerConfig()
+    lobby = Lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
     return sorted({name for command in lobby.commands for name in command.names} - {"quit", "ende", "exit", "bye"})
 
 

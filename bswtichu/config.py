@@ -89,6 +89,9 @@ class ServerConfig:
                             byte_rate=self.line_byte_rate, byte_burst=self.line_byte_burst)
 
 
+# sections that other tools read from the same file (bswtichu.irc.config: the bridge)
+OTHER_TOOLS_SECTIONS = ("irc",)
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
     ("listen", "telnet"): ("telnet_endpoint", str),
@@ -126,6 +129,8 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
         raise ConfigError(f"{source}: {e}") from None
     values: dict[str, object] = {}
     for section in parser.sections():
+        if section in OTHER_TOOLS_SECTIONS:
+            continue
         for key, raw in parser.items(section):
             try:
                 field, convert = _KEYS[(section, key)]

@@ -7,7 +7,7 @@ where in each round.  Normal games have fixed seats and team totals; a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Hashable, Sequence
 
@@ -17,6 +17,7 @@ from .events import Event, GameOver, RoundEnded, RoundScored, SeatingChanged
 from .round import OVER, Round, RoundResult, team_of
 
 TARGET_SCORE = 1000
+#: A tournament (BSW's ``turnier``) is 9 rounds: each player partners each other one three times.
 TOURNAMENT_ROUNDS = 9
 TOURNAMENT_DOUBLE_VICTORY = 100
 
@@ -24,6 +25,11 @@ TOURNAMENT_DOUBLE_VICTORY = 100
 PARTNERSHIPS = {"X": (0, 1, 2, 3), "Y": (0, 2, 1, 3), "Z": (0, 1, 3, 2)}
 #: The cycling schedule of partnerships for the 9 tournament rounds.
 TOURNAMENT_SCHEDULE = ("X", "Y", "Z", "X", "Y", "Z", "X", "Y", "Z")
+
+
+#: The BSW table options (rules.md §13) and the `GameOptions` field each one sets.
+OPTION_FIELDS = {"round": "round_limit", "tichujoin": "tichujoin", "turnier": "turnier"}
+OPTION_NAMES = tuple(OPTION_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,16 @@ class GameOptions:
     def __post_init__(self):
         if self.round_limit is not None and self.round_limit < 1:
             raise ValueError("round X needs a positive number of rounds")
+
+    def as_data(self) -> dict:
+        """The options under their BSW table names (``round``, ``tichujoin``, ``turnier``)."""
+        return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier}
+
+    def with_option(self, name: str, value) -> GameOptions:
+        """These options with one BSW table option (``round``, ``tichujoin``, ``turnier``) changed."""
+        if name not in OPTION_NAMES:
+            raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
+        return replace(self, **{OPTION_FIELDS[name]: value})
 
     def describe(self) -> str:
         parts = []

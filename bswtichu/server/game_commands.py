@@ -7,16 +7,20 @@ input becomes one `Refusal` before anything changes.
 
 from __future__ import annotations
 
+from itertools import count
+
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
-    classify, parse_card, parse_play, parse_wish, team_of,
+    classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
+from bswtichu.server import names
 from bswtichu.server.commands import Command, is_number, usage_error
+from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import SEAT_COUNT, TableHall
 from bswtichu.server.table_commands import current_table, seated_at
@@ -27,13 +31,21 @@ BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 def _game(session: Session) -> TableGame:
     table = current_table(session)
-    if table.game is None:
+    if not isinstance(table.game, TableGame):
         raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
     return table.game
 
 
+def _shown_game(session: Session) -> TableGame:
+    """The running game, or the one that just ended (its result stays until the next start)."""
+    table = current_table(session)
+    if table.game is None and isinstance(table.last_game, TableGame):
+        return table.last_game
+    return _game(session)
+
+
 def _player_game(session: Session) -> TableGame:
-    table, _ = seated_at(session)
+    seated_at(session)
     return _game(session)
 
 
@@ -60,14 +72,10 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def exchange(session: Session, args: str) -> None:
         usage = "/schupf C1 C2 C3"
         game = _player_game(session)
-        tokens = split_tokens(args)
-        if len(tokens) != 3:
+        if len(split_tokens(args)) != 3:
             raise usage_error(usage, "name three cards: to the right opponent, the partner,"
-                                     " the left opponent (e.g. /schupf 2j 9s 3p)")
-        try:
-            cards = tuple(parse_card(t) for t in tokens)
-        except TichuError as error:
-            raise refusal_for(error) from None
+                                     " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+        cards = _parse(lambda text: parse_exchange(text, game.hand_of(session.nick)), args)
         game.act(session.nick, lambda seat: Exchange(seat, cards))
 
     def play(session: Session, args: str, bomb_only: bool = False) -> None:
@@ -76,9 +84,10 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         if not args:
             raise usage_error(usage, "which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
+        hand = game.hand_of(session.nick)
 
         def build(seat: int):
-            cards, phoenix_as = parse_play(text, game.game.round.hands[seat])
+            cards, phoenix_as = parse_play(text, hand)
             if bomb_only and not classify(cards, phoenix_as).is_bomb:
                 raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
                                             " flush of 5 or more; /play plays other combinations")
@@ -103,35 +112,29 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         target = args.strip()
         if not target or " " in target:
             raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
-        seating = game.game.seating
-        if is_number(target):
-            to = int(target) - 1
-            if not 0 <= to < SEAT_COUNT:
-                raise usage_error(usage, "seats are 1-4")
-        else:
-            names = [n.casefold() for n in seating]
-            if target.casefold() not in names:
-                raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are"
-                                                f" {_opponents(game, session.nick)}")
-            to = names.index(target.casefold())
+        try:
+            to = game.seat_named(session.nick, target)
+        except Refusal as refusal:
+            if refusal.code == "usage":
+                raise usage_error(usage, refusal.message) from None
+            raise
         game.act(session.nick, lambda seat: GiveDragon(seat, to))
 
     def hand(session: Session, args: str) -> None:
-        game = _player_game(session)
-        seat = game.seat_of(session.nick)
-        session.send(game.texts.hand(game.game.round.view(seat)))
+        session.send(_player_game(session).hand_message(session.nick))
 
     def table_view(session: Session, args: str) -> None:
-        game = _game(session)
-        seat = game.table.seat_of(session.nick)
-        session.send(game.table_message(None if seat is None else game.seat_of(session.nick)))
+        table = current_table(session)
+        game = _shown_game(session)
+        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
-        game = _player_game(session)
-        session.send(game.legal_message(game.seat_of(session.nick)))
+        if args.strip().lower() not in ("", "all"):
+            raise usage_error("/legal [all]", "'all' lists every play; without it plays are grouped")
+        session.send(_player_game(session).legal_message(session.nick, full=bool(args.strip())))
 
     def score(session: Session, args: str) -> None:
-        session.send(_game(session).score_message())
+        session.send(_shown_game(session).score_message())
 
     def add_bot(session: Session, args: str) -> None:
         usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
@@ -146,9 +149,9 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             else:
                 raise usage_error(usage, f"{word!r} is neither a seat nor a level")
         table = current_table(session)
-        taken = {name.rsplit("-", 1)[-1] for name in table.seats if name}
-        name = f"bot-{level}-" + next(n for n in BOT_NAMES if n not in taken)
-        table.add_bot(session.nick, seat, level, name)
+        taken = {names.key(names.short_name(bot)) for other in hall
+                 for bot, _ in other.bots.values()}
+        table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
 
     def kick(session: Session, args: str) -> None:
         usage = "/kick SEAT"
@@ -166,8 +169,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         text = logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
-        session.send(Message("LOG", {"number": number, "text": text},
-                             f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}"))
+        session.send(game_log(number, text))
 
     play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
                  " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
@@ -214,7 +216,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 summary="the game: turn, trick, cards left, calls, wish, scores",
                 help="Whose turn it is, the combination on the table, each player's card count and"
                 " call, the wish and the scores. Spectators may use it too.", handler=table_view),
-        Command(key="legal", aliases=("moves",), usage="/legal",
+        Command(key="legal", aliases=("moves",), usage="/legal [all]",
                 summary="your legal actions now, as commands",
                 help="Lists every command you may give now (for beginners and bots).", handler=legal),
         Command(key="score", german="punkte", aliases=("standings",), usage="/score",
@@ -233,13 +235,18 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     ]
 
 
+def _free_bot_name(taken: set[str]) -> str:
+    """The first of Ada, Bea, ... (then Ada2, Bea2, ...) that no bot on the server has."""
+    for round_number in count(1):
+        for name in BOT_NAMES:
+            candidate = name if round_number == 1 else f"{name}{round_number}"
+            if names.key(candidate) not in taken:
+                return candidate
+
+
 def _parse(parser, text: str):
     try:
         return parser(text)
     except TichuError as error:
         raise refusal_for(error) from None
 
-
-def _opponents(game: TableGame, nick: str) -> str:
-    seat = game.seat_of(nick)
-    return " and ".join(n for s, n in enumerate(game.game.seating) if team_of(s) != team_of(seat))

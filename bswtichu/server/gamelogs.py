@@ -11,7 +11,13 @@ import os
 import re
 from pathlib import Path
 
+from twisted.logger import Logger
+
+from bswtichu.engine.events import GameOver, RoundScored
+from bswtichu.engine.round import OVER
+from bswtichu.play import GameStopped
 from bswtichu.tch import GameLog, write_tch
+from bswtichu.tch.record import game_log
 
 _NAME = re.compile(r"^game-(\d+)\.tch$")
 
@@ -62,3 +68,37 @@ class GameLogStore:
         if not path.is_file():
             return None
         return path.read_text(encoding="utf-8")
+
+
+class GameLogRecorder:
+    """A game driver's subscriber that writes the game's log after every round.
+
+    The log covers the finished rounds; the number stays open until the game is over
+    or the table closes.  A full disk or a bug in the recorder must not stop the game:
+    the failure is logged and play goes on.
+    """
+
+    log = Logger()
+
+    def __init__(self, store: GameLogStore, number: int, source: str):
+        self.store = store
+        self.number = number
+        self.source = source
+
+    def round_dealt(self, driver) -> None:
+        pass
+
+    def happened(self, driver, events) -> None:
+        for event in events:
+            if isinstance(event, RoundScored):
+                self._save(driver.game)
+            elif isinstance(event, (GameOver, GameStopped)):
+                self.store.finish(self.number)
+
+    def _save(self, game) -> None:
+        finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
+                    if rnd.phase == OVER]
+        try:
+            self.store.save(self.number, game_log(finished, self.source))
+        except Exception:
+            self.log.failure("cannot write game log {number}", number=self.number)

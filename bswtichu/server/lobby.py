@@ -7,7 +7,6 @@ is told goes out as ``Message`` values through its ``Session``.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from twisted.internet.interfaces import IReactorTime
@@ -15,21 +14,17 @@ from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import ServerConfig
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, CommandRegistry, help_command, is_number, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Session
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.game_commands import game_commands
-from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
 
 SERVER_NAME = "bswtichu"
-NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
-NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
-BOT_PREFIX = "bot-"
 
 
 class Lobby:
@@ -40,20 +35,18 @@ class Lobby:
     def __init__(
         self,
         clock: IReactorTime,
-        config: ServerConfig | None = None,
-        game_factory: GameFactory | None = None,
+        config: ServerConfig,
+        game_factory: GameFactory,
+        logs: GameLogStore,
     ) -> None:
+        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs."""
         self.clock = clock
-        self.config = config or ServerConfig()
+        self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
         self._per_address: Counter[str] = Counter()
         self._address_of: dict[Session, str] = {}
-        if game_factory is None:
-            game_factory = GameWiring(clock, GameLogStore(self.config.log_folder),
-                                      self.config.bot_delay, self.config.reconnect_grace)
-        # /log reads where the games write (a test's own wiring brings its own store)
-        self.logs = getattr(game_factory, "logs", None) or GameLogStore(self.config.log_folder)
+        self.logs = logs
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
@@ -137,7 +130,7 @@ class Lobby:
                 del self._per_address[address]
         if session.nick is None:
             return
-        del self._by_nick[session.nick.casefold()]
+        del self._by_nick[names.key(session.nick)]
         if session.table is not None:
             table, session.table = session.table, None
             table.disconnect(session.nick)
@@ -159,7 +152,7 @@ class Lobby:
     # -- finding and telling people -----------------------------------------
 
     def find(self, nick: str) -> Session | None:
-        return self._by_nick.get(nick.casefold())
+        return self._by_nick.get(names.key(nick))
 
     def deliver(self, nick: str, message: Message) -> None:
         """Send ``message`` to the client called ``nick``, if he is online."""
@@ -200,7 +193,8 @@ class Lobby:
                 german="name",
                 usage="/nick NAME",
                 summary="choose your name",
-                help=f"Sets your name: {NICK_RULE}. Names are unique, ignoring case."
+                help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
+                " unique, ignoring case."
                 " You cannot change it while you sit at or watch a table.",
                 handler=self._nick,
                 needs_nick=False,
@@ -248,12 +242,12 @@ class Lobby:
 
     def _nick(self, session: Session, args: str) -> None:
         if not args or " " in args:
-            raise usage_error("/nick NAME", f"a name is {NICK_RULE}")
-        name = args
-        if not NICK_PATTERN.match(name):
-            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
-        if name.casefold().startswith(BOT_PREFIX):
-            raise Refusal("nick_invalid", f"names starting with {BOT_PREFIX} are kept for bots")
+            raise usage_error("/nick NAME", f"a name is {names.NAME_RULE}")
+        name = names.normalize(args)
+        if not names.is_valid(name):
+            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
+        if names.is_bot_name(name):
+            raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
         if session.table is not None:
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
@@ -261,15 +255,17 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
-        previous = session.nick
-        if previous is not None:
-            del self._by_nick[previous.casefold()]
-        session.nick = name
-        self._by_nick[name.casefold()] = session
-        session.send(messages.nick(name, previous))
         held = self.tables.held_seat(name)
         if held is not None:
             table, seat = held
+            name = table.nick_at(seat)  # shown as it was first written, whatever the case now
+        previous = session.nick
+        if previous is not None:
+            del self._by_nick[names.key(previous)]
+        session.nick = name
+        self._by_nick[names.key(name)] = session
+        session.send(messages.nick(name, previous))
+        if held is not None:
             session.send(messages.seat_held(table.number, seat))
 
     def _who(self, session: Session, args: str) -> None:

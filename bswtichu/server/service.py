@@ -1,7 +1,8 @@
 """Service wiring: one lobby, two listening ports, from a ServerConfig.
 
 Kept apart from the protocols and the domain, as in twisted.words: this is the
-only place that knows which factory listens where.
+only place that knows which factory listens where and what the lobby's games
+are built from (the game wiring and its log store).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
 from bswtichu.server.net.telnet import TelnetFactory
-from bswtichu.server.table import GameFactory
+from bswtichu.server.game_table import GameWiring
+from bswtichu.server.gamelogs import GameLogStore
 
 
 class TichuService(Service):
@@ -26,10 +28,13 @@ class TichuService(Service):
     log = Logger()
     name = "bswtichu"
 
-    def __init__(self, config: ServerConfig, reactor, game_factory: GameFactory | None = None):
+    def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None):
         self.config = config
         self.reactor = reactor
-        self.lobby = Lobby(reactor, config, game_factory)
+        if games is None:
+            games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
+                               config.reconnect_grace)
+        self.lobby = Lobby(reactor, config, games, games.logs)
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once both attempts settled
         self._waiting: list[Deferred] | None = None
@@ -66,9 +71,15 @@ class TichuService(Service):
 
     def _listened(self, port: IListeningPort, name: str, description: str) -> IListeningPort:
         self.ports[name] = port
-        self.log.info("{name} port listening on {where} ({description})",
-                      name=name, where=port.getHost(), description=description)
         return port
+
+    def describe(self) -> str:
+        """Where people and bots connect and where game logs go, in one line (once listening)."""
+        def where(name: str) -> str:
+            host = self.ports[name].getHost()
+            return f"{host.host}:{host.port}"
+        return (f"people: telnet {where('telnet')}; bots: {where('line')};"
+                f" logs in {self.config.log_folder}/")
 
     def whenListening(self) -> Deferred:
         """Fires with ``ports`` ({"telnet": port, "line": port}) once both listen,
@@ -84,14 +95,18 @@ class TichuService(Service):
 
     def stopService(self) -> Deferred:
         super().stopService()
+        self.log.info("bswtichu stops: the ports close and everyone is told")
         self.lobby.shutdown("the server is shutting down")
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         return DeferredList([d for d in stopping if d is not None])
 
 
-def makeService(config: ServerConfig, reactor=None, game_factory: GameFactory | None = None) -> TichuService:
-    """The bswtichu service for ``config`` (``reactor`` defaults to the global one)."""
+def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None) -> TichuService:
+    """The bswtichu service for ``config`` (``reactor`` defaults to the global one).
+
+    ``games`` replaces the game wiring built from ``config`` (tests seed their games so).
+    """
     if reactor is None:
         from twisted.internet import reactor
-    return TichuService(config, reactor, game_factory)
+    return TichuService(config, reactor, games)

@@ -8,6 +8,7 @@ from bswtichu.server.messages import Message
 from bswtichu.server.render import HUMAN, render
 
 if TYPE_CHECKING:
+    from bswtichu.config import ServerConfig
     from bswtichu.server.table import Table
 
 
@@ -17,6 +18,19 @@ class Connection(Protocol):
     def send_lines(self, lines: list[str], droppable: bool = False) -> None: ...
 
     def close(self) -> None: ...
+
+
+class Realm(Protocol):
+    """What the net layer needs from the domain (the `Lobby`): a client comes, talks, goes."""
+
+    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
+        """A new client on a port whose settings are ``limits``; greets him."""
+
+    def receive(self, session: Session, line: str) -> None:
+        """One decoded input line from the client; never raises."""
+
+    def disconnect(self, session: Session) -> None:
+        """The client's connection is gone."""
 
 
 class Session:

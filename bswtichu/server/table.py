@@ -11,14 +11,14 @@ they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.engine import GameOptions, seats_from_join_order
+from bswtichu.engine.game import OPTION_NAMES
 from bswtichu.server import messages
 from bswtichu.server.messages import Message, Refusal
 
@@ -26,22 +26,27 @@ SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
 PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
-OPTION_NAMES = ("round", "tichujoin", "turnier")
 
 Deliver = Callable[[str, Message], None]
-GameFactory = Callable[["Table"], Any]
 
 
-@dataclass
-class TableOptions:
-    """BSW table options (rules.md §13). ``round`` None means: play to 1000."""
+class RunningGame(Protocol):
+    """What a started table needs from its game (the game wiring's `TableGame`)."""
 
-    round: int | None = None
-    tichujoin: bool = False
-    turnier: bool = False
+    def start(self) -> None:
+        """Deal the first round; the table has announced the seating."""
 
-    def as_data(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+    def player_away(self, nick: str) -> None:
+        """The player left the started table or lost his connection."""
+
+    def player_back(self, nick: str) -> None:
+        """The player took his held seat again."""
+
+    def stop(self) -> None:
+        """The table closes before the game ended."""
+
+
+GameFactory = Callable[["Table"], "RunningGame | None"]
 
 
 class Table:
@@ -66,9 +71,10 @@ class Table:
         self.number = number
         self.seats: list[str | None] = [None] * SEAT_COUNT
         self.spectators: list[str] = []
-        self.options = TableOptions()
+        self.options = GameOptions()
         self.started = False
-        self.game: Any = None
+        self.game: RunningGame | None = None
+        self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
@@ -110,7 +116,7 @@ class Table:
         """(seat, nick) for every taken seat, away players included."""
         return [(seat, nick) for seat, nick in zip(SEATS, self.seats) if nick is not None]
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> dict[str, object]:
         """The table as plain data: what /tables shows and what a store would keep."""
         return {
             "table": self.number,
@@ -210,7 +216,7 @@ class Table:
             self._go_away(seat, grace=True)
         self._close_if_abandoned()
 
-    def set_option(self, nick: str, name: str, value: Any) -> None:
+    def set_option(self, nick: str, name: str, value: int | bool | None) -> None:
         """Set an option before the start; ``value`` None toggles tichujoin/turnier."""
         self._require_present_player(nick, f"change options at table {self.number}")
         if self.started:
@@ -220,16 +226,16 @@ class Table:
                 raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
         elif name in ("tichujoin", "turnier"):
             if value is None:
-                value = not getattr(self.options, name)
+                value = not self.options.as_data()[name]
             elif not isinstance(value, bool):
                 raise Refusal("bad_option", f"{name} is on or off")
         else:
             raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
-        setattr(self.options, name, value)
+        self.options = self.options.with_option(name, value)
         self.tell_all(messages.option_set(self.number, name, value, nick, self.options.as_data()))
 
     def start(self, nick: str) -> None:
-        """Fix the seating (tichujoin swap), announce it, then let the game factory build the game."""
+        """Fix the seating (the engine's tichujoin rule), announce it, then build and start the game."""
         self._require_present_player(nick, f"start table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has already started")
@@ -242,13 +248,20 @@ class Table:
         if self._away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
             raise Refusal("player_away", f"cannot start while {names} is away")
-        swapped = self.options.tichujoin
-        if swapped:
-            self.seats[1], self.seats[2] = self.seats[2], self.seats[1]
+        seating = list(seats_from_join_order(self.seats, self.options.tichujoin))
+        swapped = seating != self.seats
+        self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
+        self.seats = seating
         self.started = True
-        self.tell_all(messages.started(self.view(), swapped))
+        view = self.view()
+        for seat in SEATS:
+            self.tell_seat(seat, messages.started(view, swapped, seat))
+        self.tell_spectators(messages.started(view, swapped, None))
+        self.last_game = None
         if self._game_factory is not None:
             self.game = self._game_factory(self)
+            if self.game is not None:
+                self.game.start()
 
     def add_bot(self, nick: str, seat: int | None, level: str, name: str) -> int:
         """Seat a computer player called ``name`` (a free seat if none is named)."""
@@ -291,7 +304,7 @@ class Table:
         until the grace ends.
         """
         self.started = False
-        self.game = None
+        self.last_game, self.game = self.game, None
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):
             self._free(seat, "timeout")

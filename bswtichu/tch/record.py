@@ -16,6 +16,7 @@ from ..engine import (
 )
 from ..engine.cards import DOG, DRAGON, MAHJONG, PHOENIX, Card
 from ..engine.combos import ComboType, classify
+from ..engine.deal import first_cards, last_cards
 from ..engine.round import OVER
 from . import model
 
@@ -47,8 +48,8 @@ def _play_order(action: Play) -> tuple[Card, ...]:
 def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
     """The log of a round (finished or not) for players ``names`` in seat order."""
     deal = rnd.deal
-    grand_hands = [bsw_order(deal[8 * s: 8 * s + 8]) for s in range(4)]
-    start_hands = [bsw_order(deal[8 * s: 8 * s + 8] + deal[32 + 6 * s: 38 + 6 * s]) for s in range(4)]
+    grand_hands = [bsw_order(first_cards(deal, s)) for s in range(4)]
+    start_hands = [bsw_order(tuple(first_cards(deal, s)) + tuple(last_cards(deal, s))) for s in range(4)]
     exchanges: list = [None] * 4
     grand_calls = []
     entries: list = []

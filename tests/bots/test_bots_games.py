@@ -6,11 +6,12 @@ from random import Random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bswtichu.bots import (
-    Bot, BasicBot, IllegalBotAction, RandomBot, make_bot, must_act, next_action, play_game, run_game,
-)
-from bswtichu.engine import DeclineGrand, Game, GameOptions
+from twisted.logger import LogLevel, globalLogPublisher
+
+from bswtichu.bots import Bot, BasicBot, RandomBot, make_bot, must_act
+from bswtichu.engine import DeclineGrand, GameOptions
 from bswtichu.engine.round import OVER
+from bswtichu.play import GameSeeds, headless_driver, play_game, run_game
 
 
 class Referee(Bot):
@@ -59,24 +60,44 @@ def test_bots_only_take_legal_actions_and_only_see_their_events(seed, mix, turni
     master = Random(seed)
     bots = [Referee(make_bot(level, s, Random(master.getrandbits(32)))) for s, level in enumerate(mix)]
     options = GameOptions(round_limit=1) if not turnier else GameOptions(turnier=True)
-    summary = run_game(bots, options, Random(master.getrandbits(32)), max_rounds=2)
+    summary = run_game(bots, options, GameSeeds.from_seed(master.getrandbits(32)), max_rounds=2)
     assert summary.rounds == (2 if turnier else 1)
     assert all(b.actions > 0 for b in bots)
     assert [b.illegal for b in bots] == [[]] * 4
     assert [b.foreign_events for b in bots] == [[]] * 4
 
 
-class WrongSeat(Bot):
-    """Answers for its neighbour, which the runner must refuse."""
+class WrongSeat(RandomBot):
+    """Answers its first decision for its neighbour, which the driver must not apply."""
+
+    wrong = 0
 
     def choose(self, view, legal):
-        return DeclineGrand((self.seat + 1) % 4)
+        if not self.wrong:
+            self.wrong += 1
+            return DeclineGrand((self.seat + 1) % 4)
+        return super().choose(view, legal)
 
 
-def test_the_runner_refuses_an_illegal_bot_action():
+def test_an_illegal_bot_action_is_logged_as_an_error_and_replaced_by_a_legal_one(logged_errors):
+    errors = []
+
+    def observe(event):
+        if event["log_level"] >= LogLevel.error:
+            errors.append(event)
+
     bots = [WrongSeat(s, Random(s)) for s in range(4)]
-    with pytest.raises(IllegalBotAction):
-        run_game(bots, GameOptions(round_limit=1), Random(1))
+    driver, clock = headless_driver(bots, GameOptions(round_limit=1), GameSeeds.from_seed(1))
+    globalLogPublisher.addObserver(observe)
+    try:
+        driver.start()
+        clock.advance(0)
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    assert driver.finished and len(driver.game.rounds) == 1
+    assert len(errors) == 4 and all("illegal action" in e["log_format"] for e in errors)
+    first = driver.game.rounds[0].history[:4]
+    assert [a.seat for a in first] == [0, 1, 2, 3]  # each seat's own decision, not its neighbour's
 
 
 def scrambled(rnd, seat, rng):
@@ -93,13 +114,10 @@ def scrambled(rnd, seat, rng):
 
 @pytest.mark.parametrize("level", ["basic", "random"])
 def test_bot_choices_do_not_depend_on_the_hidden_cards(level):
-    game = Game(tuple(range(4)), GameOptions(round_limit=1), Random(5))
     bots = [make_bot(level, s, Random(10 + s)) for s in range(4)]
-    for event in game.start_round():
-        for s, bot in enumerate(bots):
-            if event.private_to in (None, s):
-                bot.observe(event)
-    rnd, shuffler, compared = game.round, Random(99), 0
+    driver, _ = headless_driver(bots, GameOptions(round_limit=1), GameSeeds.from_seed(5))
+    driver.start()
+    rnd, shuffler, compared = driver.round, Random(99), 0
     while rnd.phase != OVER:
         for seat in range(4):
             view = rnd.view(seat)
@@ -111,11 +129,7 @@ def test_bot_choices_do_not_depend_on_the_hidden_cards(level):
             theirs = copy.deepcopy(bots[seat]).choose(other.view(seat), other.legal_actions(seat))
             assert mine == theirs
             compared += 1
-        events = game.apply(next_action(rnd, bots))
-        for event in events:
-            for s, bot in enumerate(bots):
-                if event.private_to in (None, s):
-                    bot.observe(event)
+        assert driver.step() is not None
     assert compared > 20
 
 

@@ -8,6 +8,7 @@ import pytest
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
+from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 
 
@@ -89,7 +90,7 @@ def game_factory():
 
 @pytest.fixture
 def lobby(clock: Clock, config: ServerConfig, game_factory) -> Lobby:
-    return Lobby(clock, config, game_factory)
+    return Lobby(clock, config, game_factory, GameLogStore(config.log_folder))
 
 
 @pytest.fixture

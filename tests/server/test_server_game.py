@@ -376,8 +376,8 @@ def seeded_lobby(tmp_path, seed: int, clock: Clock | None = None, bot_delay: flo
     seeds = Random(seed)
     config = ServerConfig(reconnect_grace=grace, log_folder=str(tmp_path / "logs"), bot_delay=bot_delay)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay, grace,
-                        rng_factory=lambda: Random(seeds.random()))
-    return Lobby(clock, config, wiring)
+                        seeds=lambda: seeds.getrandbits(64))
+    return Lobby(clock, config, wiring, wiring.logs)
 
 
 def seat_four(lobby: Lobby, options: list[str], names=NAMES) -> list[Client]:
@@ -410,7 +410,7 @@ def start_game(lobby: Lobby, options: list[str], seed: int, watch: bool = True):
 
 
 def test_round_two_game_played_to_the_end(tmp_path):
-    driver = start_game(seeded_lobby(tmp_path, 1), ["/round 2"], seed=1)
+    driver = start_game(seeded_lobby(tmp_path, 5), ["/round 2"], seed=1)
     over = driver.play()
     assert driver.count("ROUND_END") == 2
     scores = [f for k, f in driver.watched if k == "SCORE"]

@@ -38,7 +38,7 @@ def refused(driver: GameDriver, player, line: str) -> dict:
 
 @pytest.fixture
 def game(tmp_path) -> GameDriver:
-    return start_game(seeded_lobby(tmp_path, 1), ["/round 2"], seed=1)
+    return start_game(seeded_lobby(tmp_path, 5), ["/round 2"], seed=1)
 
 
 def turn_player(driver: GameDriver):

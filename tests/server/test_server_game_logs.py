@@ -29,7 +29,7 @@ def replays(text: str, rounds: int) -> list:
 
 
 def test_log_of_a_finished_game_reads_and_replays(tmp_path):
-    driver = start_game(seeded_lobby(tmp_path, 1), ["/round 2"], seed=1)
+    driver = start_game(seeded_lobby(tmp_path, 5), ["/round 2"], seed=1)
     ann, bob = driver.players[:2]
     game = [f for k, f in driver.log["Ann"] if k == "GAME"]
     assert game == [{"table": 1, "log": 1, "options": {"round": 2, "tichujoin": False, "turnier": False}}]
@@ -93,12 +93,12 @@ def test_turnier_log_has_nine_rounds_in_each_rounds_seating(tmp_path):
 
 
 def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch, logged_errors):
-    import bswtichu.server.game_table as game_table
+    import bswtichu.server.gamelogs as gamelogs
 
     def broken(rounds, source=""):
         raise ValueError("the recorder cannot log this round")
 
-    monkeypatch.setattr(game_table, "game_log", broken)
+    monkeypatch.setattr(gamelogs, "game_log", broken)
     failures = []
 
     def observe(event):
@@ -107,7 +107,7 @@ def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch, logg
 
     globalLogPublisher.addObserver(observe)
     try:
-        driver = start_game(seeded_lobby(tmp_path, 1), ["/round 2"], seed=1)
+        driver = start_game(seeded_lobby(tmp_path, 5), ["/round 2"], seed=1)
         over = driver.play()
     finally:
         globalLogPublisher.removeObserver(observe)

@@ -77,7 +77,7 @@ class GameServer:
         seeds = Random(seed)
         self.wiring = GameWiring(reactor(), GameLogStore(self.config.log_folder), bot_delay,
                                  self.config.reconnect_grace,
-                                 rng_factory=lambda: Random(seeds.random()))
+                                 seeds=lambda: seeds.getrandbits(64))
         self.service = makeService(self.config, reactor(), self.wiring)
         self.clients: list[LineClient] = []
 
@@ -231,7 +231,7 @@ async def watch(server: GameServer) -> LineClient:
 
 @pytest_twisted.ensureDeferred
 async def test_four_tcp_clients_play_a_round_two_game_while_telnet_watches(tmp_path):
-    async with GameServer(tmp_path, seed=1) as server:
+    async with GameServer(tmp_path, seed=21) as server:
         players = await seat(server, ["Ann", "Bob", "Cy", "Dan"], ["/round 2"])
         eve = await watch(server)
         players[0].send("/start")

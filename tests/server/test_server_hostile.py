@@ -18,6 +18,7 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
 from bswtichu.config import ServerConfig
+from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
 from bswtichu.server.net.telnet import MAX_SUBNEGOTIATION, TelnetFactory
@@ -294,7 +295,7 @@ def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, logged
 
 def test_connections_per_address(clock, tmp_path):
     config = ServerConfig(connections_per_address=2, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None)
+    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     factory = BotLineFactory(lobby, config, clock)
     first, second = Wire(factory), Wire(factory)
     third = Wire(factory)
@@ -311,7 +312,7 @@ def test_table_limits(clock, tmp_path):
     from conftest import Client
 
     config = ServerConfig(max_tables=3, tables_per_person=2, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None)
+    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     ann, bob, cy, dan = (Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan"))
     for number, partner in ((1, bob), (2, cy)):
         ann.say("/join")
@@ -348,7 +349,7 @@ def test_who_is_paginated(clock, tmp_path):
     from conftest import Client
 
     config = ServerConfig(who_page_size=50, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None)
+    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     people = [Client(lobby, f"P{n:04d}") for n in range(120)]
     asker = people[0]
     asker.say("/who")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bswtichu.engine import GameOptions
+
 
 
 def test_join_alone_opens_a_table_at_seat_one(connect):
@@ -179,6 +181,7 @@ def test_bad_options_change_nothing(four, line, code):
     assert ann.error_code() == code
     table = ann.session.table
     assert table.options.as_data() == {"round": None, "tichujoin": False, "turnier": False}
+    assert table.options == GameOptions()
 
 
 def test_spectators_and_lobby_cannot_set_options(four, connect):
@@ -210,8 +213,9 @@ def test_start_announces_partners(four, connect):
     started = eve.only("STARTED")
     assert started["seats"] == ["Ann", "Bob", "Cy", "Dan"]
     assert started["teams"] == [[1, 3], [2, 4]]
-    assert started["swapped"] is False
+    assert started["swapped"] is False and started["seat"] is None
     assert all(p.keywords() == ["STARTED"] for p in four)
+    assert [p.only("STARTED")["seat"] for p in four] == [1, 2, 3, 4]
 
 
 def test_start_human_text_names_partners(four):
@@ -222,6 +226,7 @@ def test_start_human_text_names_partners(four):
     assert ann.connection.lines == [
         "Table 1 starts: seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan."
         " Partners: Ann + Cy (seats 1+3) against Bob + Dan (seats 2+4)."
+        " You sit in seat 1; your partner is Cy."
     ]
 
 
@@ -236,6 +241,7 @@ def test_tichujoin_makes_the_first_two_joiners_partners(connect):
     started = players[0].only("STARTED")
     assert started["seats"] == ["Ann", "Cy", "Bob", "Dan"]
     assert started["swapped"] is True
+    assert players[1].only("STARTED")["seat"] == 3  # Bob, the second to join, sits opposite Ann
 
 
 def test_after_start_options_and_joining_are_refused(four, connect):
@@ -255,17 +261,27 @@ def test_after_start_options_and_joining_are_refused(four, connect):
 BUILT_GAMES: list[list[str]] = []
 
 
+class StartCounter:
+    """A stand-in game that counts how often the table starts it."""
+
+    def __init__(self):
+        self.starts = 0
+
+    def start(self):
+        self.starts += 1
+
+
 def build_game(table):
     BUILT_GAMES.append(list(table.seats))
-    return "game"
+    return StartCounter()
 
 
 @pytest.mark.parametrize("game_factory", [build_game])
-def test_start_calls_the_game_factory_once(four):
+def test_start_calls_the_game_factory_once_and_starts_the_game(four):
     BUILT_GAMES.clear()
     four[3].say("/start")
     assert BUILT_GAMES == [["Ann", "Bob", "Cy", "Dan"]]
-    assert four[3].session.table.game == "game"
+    assert four[3].session.table.game.starts == 1
 
 
 def test_table_tells_one_seat_and_spectators_apart(four, connect):

@@ -29,10 +29,9 @@ from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket
 from bswtichu.server.render import render
-from bswtichu.server.session import Session
+from bswtichu.server.session import Realm, Session
 
 CR, LF = 0x0D, 0x0A
 LINE_END = re.compile(rb"[\r\n]")
@@ -128,7 +127,7 @@ class LineConnection(TimeoutMixin):
     log = Logger()
     merges_crlf = True  # whether CR LF in the application bytes is one line end
 
-    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
+    def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
         self.clock = clock
@@ -288,7 +287,9 @@ class LineConnection(TimeoutMixin):
 class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
 
-    def __init__(self, lobby: Lobby, config: ServerConfig, clock: IReactorTime) -> None:
+    noisy = False  # the service says once where it listens; no "Starting factory" lines
+
+    def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
         self.clock = clock

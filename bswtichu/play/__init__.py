@@ -1,0 +1,20 @@
+"""The game layer: one driver of a running game, for server tables and headless matches.
+
+    >>> from bswtichu.play import play_game
+    >>> from bswtichu.engine import GameOptions
+    >>> summary = play_game(["basic", "random", "basic", "random"], GameOptions(round_limit=1), seed=3)
+    >>> summary.rounds
+    1
+"""
+
+from .driver import (
+    SUBSTITUTE_LEVEL, BotSeats, GameDriver, GameStopped, GameSeeds, GameSubscriber, SubstituteEnded,
+    SubstituteStarted, check_in_order, seated_bots,
+)
+from .headless import DEFAULT_MAX_ROUNDS, GameSummary, PlayerRecord, headless_driver, play_game, run_game
+
+__all__ = [
+    "SUBSTITUTE_LEVEL", "BotSeats", "GameDriver", "GameStopped", "GameSeeds", "GameSubscriber", "SubstituteEnded",
+    "SubstituteStarted", "check_in_order", "seated_bots", "DEFAULT_MAX_ROUNDS", "GameSummary", "PlayerRecord",
+    "headless_driver", "play_game", "run_game",
+]

@@ -1,0 +1,366 @@
+"""The one driver of a running game: the engine's `Game`, its bots, their timers and stand-ins.
+
+A server table and the headless `bswtichu match` both run games through a
+`GameDriver`, so bots play the same way in both.  The driver applies actions,
+asks the bots in one fixed order, starts each next round, and hands what
+happened to its subscribers.  It knows nothing of text, connections or files:
+message texts, the bots' own observations, the game log and (later) storage
+are subscribers, and adding one touches no other.
+
+Who acts when, in one place:
+
+- The round waits for some seats (`must_act`): their Grand Tichu decision,
+  their exchange, or the turn.  The first of them is the *first waiting seat*.
+- A bot step first offers the seats that are not waiting, in play order
+  after the first waiting seat, an out-of-turn action (`Bot.interrupt`: a
+  bomb, a Tichu call).  The first one offered is applied.
+- Otherwise the first waiting seat that a bot plays chooses (`Bot.choose`).
+- A bot action that is not legal is a bug: it is logged as an error (so a
+  test run fails on it) and a random legal action is played instead.
+
+Bots act through the injected clock: after ``bot_delay`` seconds while a person
+is present at the table, at once when none is.  A person away longer than
+``substitute_after`` seconds gets a stand-in bot that has seen everything his
+seat saw this round; it stands aside as soon as he acts again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import Callable, Hashable, Iterable, Protocol, Sequence
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from bswtichu.bots import Bot, make_bot, must_act
+from bswtichu.engine import Action, Event, Game, GameOptions, Round, seats_from_join_order
+from bswtichu.engine.events import TurnStarted
+from bswtichu.engine.round import OVER
+
+SUBSTITUTE_LEVEL = "basic"
+Player = Hashable
+
+
+@dataclass(frozen=True)
+class SubstituteStarted(Event):
+    """A bot of ``level`` plays for ``player``, who stayed away too long."""
+
+    player: Player
+    level: str
+    kind = "substitute"
+
+
+@dataclass(frozen=True)
+class SubstituteEnded(Event):
+    """``player`` is back and plays his seat again."""
+
+    player: Player
+    kind = "substitute_end"
+
+
+@dataclass(frozen=True)
+class GameStopped(Event):
+    """The game was stopped before it ended (its table closed); nothing more will happen."""
+
+    kind = "stopped"
+
+
+class GameSubscriber(Protocol):
+    """What the driver tells: a new round is dealt, and what happened, in order."""
+
+    def round_dealt(self, driver: GameDriver) -> None:
+        """A round was dealt (in a tournament the seats may have changed); its events follow."""
+
+    def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
+        """Events of the engine (and the driver's own), each with its ``private_to``."""
+
+
+@dataclass(frozen=True)
+class GameSeeds:
+    """Everything random in a game, drawn from one seed: the deals, each seat's bot, the driver.
+
+    A seat's bot generator is drawn for every seat, people's too, so a stand-in
+    for a person plays as a bot seated there from the start would.
+    """
+
+    deals: Random
+    seats: tuple[Random, ...]
+    driver: Random
+
+    @classmethod
+    def from_seed(cls, seed: Hashable) -> GameSeeds:
+        master = Random(seed)
+        deals = Random(master.getrandbits(64))
+        seats = tuple(Random(master.getrandbits(64)) for _ in range(4))
+        return cls(deals, seats, Random(master.getrandbits(64)))
+
+
+def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Player, str],
+                seeds: GameSeeds) -> dict[Player, Bot]:
+    """Bots of the given levels for some of ``players`` (join order), each with its seat's generator."""
+    seating = seats_from_join_order(players, options.tichujoin)
+    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)])
+            for player, level in levels.items()}
+
+
+class BotSeats:
+    """The subscriber that keeps each bot told: its seat at every deal, the events it may see."""
+
+    def __init__(self, bots: dict[Player, Bot]):
+        self.bots = bots
+
+    def round_dealt(self, driver: GameDriver) -> None:
+        for seat, player in enumerate(driver.game.seating):
+            bot = self.bots.get(player)
+            if bot is not None:
+                bot.begin_round(seat)
+
+    def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
+        for event in events:
+            for seat, player in enumerate(driver.game.seating):
+                bot = self.bots.get(player)
+                if bot is not None and event.private_to in (None, seat):
+                    bot.observe(event)
+
+
+class GameDriver:
+    """Runs one game from its first deal to the end (or to ``max_rounds``)."""
+
+    log = Logger()
+
+    def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
+                 bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
+                 substitute_after: float = 0.0, max_rounds: int | None = None):
+        """``players`` in join order (the engine seats them); ``bots`` plays some of them."""
+        self.game = Game(players, options, seeds.deals)
+        self.seeds = seeds
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.substitute_after = substitute_after
+        self.max_rounds = max_rounds
+        self.bots = dict(bots)
+        self.substitutes: set[Player] = set()
+        self.away: set[Player] = set()
+        self.stopped = False
+        self._round_events: list[Event] = []
+        self._bot_call: IDelayedCall | None = None
+        self._away_calls: dict[Player, IDelayedCall] = {}
+        self._bot_seats = BotSeats(self.bots)
+        self._subscribers: list[GameSubscriber] = [self._bot_seats]
+
+    # ------------------------------------------------------------------ wiring
+
+    def subscribe(self, subscriber: GameSubscriber) -> None:
+        self._subscribers.append(subscriber)
+
+    def start(self) -> None:
+        """Deal the first round (subscribe first: the first events go out now)."""
+        self._start_round()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def round(self) -> Round:
+        return self.game.round
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def finished(self) -> bool:
+        """Over by the rules, or stopped (the table closed, or ``max_rounds`` reached)."""
+        return self.game.over or self.stopped
+
+    def seat_of(self, player: Player) -> int:
+        """The player's engine seat (0..3) in the current round."""
+        return self.game.seating.index(player)
+
+    def is_bot(self, player: Player) -> bool:
+        return player in self.bots
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, player: Player, actions: Sequence[Action]) -> None:
+        """Apply a person's actions in order; a stand-in for him stands aside first.
+
+        The caller checks a multi-action request beforehand (`check_in_order`);
+        an engine error on the first action leaves everything unchanged.  A turn
+        that the next action of the same request takes at once (the wish typed
+        with the Mahjong) is not announced.
+        """
+        if player in self.substitutes:
+            self._end_substitute(player)
+        for index, action in enumerate(actions):
+            following = actions[index + 1] if index + 1 < len(actions) else None
+            self._apply(action, following)
+
+    def _apply(self, action: Action, following: Action | None = None) -> None:
+        events = self.game.apply(action)
+        if following is not None:
+            events = [e for e in events
+                      if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
+        self._tell(events)
+        if self.game.over:
+            self._finish()
+        elif self.game.round.phase == OVER:
+            if self.max_rounds is not None and len(self.game.rounds) >= self.max_rounds:
+                self._finish()
+            else:
+                self._start_round()
+        else:
+            self._schedule_bots()
+
+    def _start_round(self) -> None:
+        events = self.game.start_round()
+        self._round_events = []
+        for subscriber in self._subscribers:
+            subscriber.round_dealt(self)
+        self._tell(events)
+        self._schedule_bots()
+
+    def _tell(self, events: Sequence[Event]) -> None:
+        self._round_events.extend(events)
+        for subscriber in self._subscribers:
+            subscriber.happened(self, events)
+
+    def _finish(self) -> None:
+        self.stopped = True
+        self._cancel_timers()
+
+    def stop(self) -> None:
+        """No more actions or bot moves (the table closes); subscribers hear `GameStopped`."""
+        if not self.stopped:
+            self._finish()
+            self._tell([GameStopped()])
+
+    # ------------------------------------------------------------------ bots
+
+    def _person_present(self) -> bool:
+        return any(p not in self.bots and p not in self.away for p in self.game.seating)
+
+    def _schedule_bots(self) -> None:
+        if self.stopped or not self.bots:
+            return
+        if self._bot_call is not None and self._bot_call.active():
+            return
+        delay = self.bot_delay if self._person_present() else 0
+        self._bot_call = self.clock.callLater(delay, self._bot_step)
+
+    def _bot_step(self) -> None:
+        self._bot_call = None
+        self.step()
+
+    def step(self) -> Action | None:
+        """Apply the bots' next action now, if they have one; returns it."""
+        if self.stopped:
+            return None
+        action = self.next_bot_action()
+        if action is not None:
+            self._apply(action)
+        return action
+
+    def next_bot_action(self) -> Action | None:
+        """The action the bots take next (see the module docstring for the order), or None."""
+        rnd = self.game.round
+        seating = self.game.seating
+        views = [rnd.view(seat) for seat in range(4)]
+        waiting = [seat for seat in range(4) if must_act(views[seat])]
+        if not waiting:
+            return None
+        first = waiting[0]
+        for step in (1, 2, 3):
+            seat = (first + step) % 4
+            bot = self.bots.get(seating[seat])
+            if bot is None or seat in waiting:
+                continue
+            legal = rnd.legal_actions(seat)
+            if legal:
+                action = bot.interrupt(views[seat], legal)
+                if action is not None:
+                    return self._checked(seat, action, legal)
+        for seat in waiting:
+            bot = self.bots.get(seating[seat])
+            if bot is not None:
+                legal = rnd.legal_actions(seat)
+                return self._checked(seat, bot.choose(views[seat], legal), legal)
+        return None
+
+    def _checked(self, seat: int, action: Action, legal: Sequence[Action]) -> Action:
+        if action in legal:
+            return action
+        self.log.error("bot {player} (seat {seat}) chose an illegal action {action!r};"
+                       " a random legal action is played instead",
+                       player=self.game.seating[seat], seat=seat + 1, action=action)
+        return self.seeds.driver.choice(list(legal))
+
+    # ------------------------------------------------------------------ stand-ins
+
+    def player_away(self, player: Player) -> None:
+        """A person left or dropped: after ``substitute_after`` a bot plays for him."""
+        if self.stopped or player in self.bots:
+            return
+        self.away.add(player)
+        if self.substitute_after <= 0:
+            self._substitute(player)
+        else:
+            self._away_calls[player] = self.clock.callLater(self.substitute_after,
+                                                            self._substitute, player)
+
+    def player_back(self, player: Player) -> None:
+        """He is back: his timer stops and any stand-in stands aside."""
+        self.away.discard(player)
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        if player in self.substitutes:
+            self._end_substitute(player)
+
+    def _substitute(self, player: Player) -> None:
+        self._away_calls.pop(player, None)
+        if self.stopped:
+            return
+        seat = self.seat_of(player)
+        start_seat = self.game.seating_for(0).index(player)
+        bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])
+        bot.begin_round(seat)
+        for event in self._visible(self._round_events, seat):
+            bot.observe(event)
+        self.bots[player] = bot
+        self.substitutes.add(player)
+        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL)])
+        self._schedule_bots()
+
+    def _end_substitute(self, player: Player) -> None:
+        self.substitutes.discard(player)
+        self.bots.pop(player, None)
+        self._tell([SubstituteEnded(player)])
+
+    @staticmethod
+    def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
+        return (e for e in events if e.private_to in (None, seat))
+
+    def _cancel_timers(self) -> None:
+        for call in [self._bot_call, *self._away_calls.values()]:
+            if call is not None and call.active():
+                call.cancel()
+        self._bot_call = None
+        self._away_calls.clear()
+
+
+def check_in_order(rnd: Round, actions: Sequence[Action],
+                   skip: Callable[[Round, Action], bool] = lambda rnd, action: False) -> list[Action]:
+    """Try a multi-step request (a play, then its wish) on a copy, so a bad step changes nothing.
+
+    ``skip(trial, action)`` drops a step that no longer applies (a wish after a
+    Mahjong that ended the round).  Raises the engine's error for the first bad step.
+    """
+    trial = rnd.copy()
+    done = []
+    for action in actions:
+        if skip(trial, action):
+            continue
+        trial.apply(action)
+        done.append(action)
+    return done

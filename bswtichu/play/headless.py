@@ -1,0 +1,110 @@
+"""Headless games between bots, as `bswtichu match` plays them: the same driver as a server table.
+
+A headless game is a `GameDriver` on a `Clock` of its own with no bot delay:
+one ``clock.advance(0)`` plays the whole game, bot step by bot step, exactly
+as a server table full of bots would (the same order of asking seats, the
+same handling of an illegal bot action).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Sequence
+
+from twisted.internet.task import Clock
+
+from ..bots import Bot
+from ..engine import Event, GameOptions, team_of
+from ..engine.events import RoundEnded
+from .driver import GameDriver, GameSeeds, seated_bots
+
+#: A game that has not ended after this many rounds is stopped (two `random` teams can
+#: sink below zero forever, since they call Grand Tichu half the time).
+DEFAULT_MAX_ROUNDS = 100
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One player's game: ``points`` adds up his team's score of every round he played."""
+
+    level: str
+    points: int
+    victory_points: int | None
+    tichu_calls: int
+    tichu_won: int
+    grand_calls: int
+    grand_won: int
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """How a game went; players are numbered by their seat at the start (0..3)."""
+
+    players: tuple[PlayerRecord, ...]
+    rounds: int
+    finished: bool
+    winners: tuple[int, ...]  # players in first place; () for a draw or an unfinished game
+    totals: tuple[int, int]  # team totals of a normal game (seats 1+3, seats 2+4)
+
+
+class CallTally:
+    """A subscriber that counts each player's points and calls round by round."""
+
+    def __init__(self) -> None:
+        self.counts = [dict(points=0, tichu_calls=0, tichu_won=0, grand_calls=0, grand_won=0)
+                       for _ in range(4)]
+
+    def round_dealt(self, driver: GameDriver) -> None:
+        pass
+
+    def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, RoundEnded):
+                self._count(event, driver.game.seating)
+
+    def _count(self, event: RoundEnded, seating: tuple) -> None:
+        result = event.result
+        first = result.finish_order[0]
+        for seat, player in enumerate(seating):
+            counts = self.counts[player]
+            counts["points"] += result.score[team_of(seat)]
+            call = result.calls[seat]
+            if call:
+                counts[f"{call}_calls"] += 1
+                counts[f"{call}_won"] += seat == first
+
+
+def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
+                    max_rounds: int | None = DEFAULT_MAX_ROUNDS) -> tuple[GameDriver, Clock]:
+    """A driver for players 0..3 played by ``bots`` (bot i starts in seat i), on its own clock."""
+    clock = Clock()
+    driver = GameDriver(tuple(range(4)), options, seeds, dict(enumerate(bots)), clock,
+                        max_rounds=max_rounds)
+    return driver, clock
+
+
+def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(),
+              seed: Hashable = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameSummary:
+    """Play a complete game between bots of the given levels; the seed fixes everything."""
+    seeds = GameSeeds.from_seed(seed)
+    bots = seated_bots(tuple(range(4)), options, dict(enumerate(levels_by_seat)), seeds)
+    return run_game([bots[player] for player in range(4)], options, seeds, max_rounds)
+
+
+def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
+             max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameSummary:
+    """Play a game with these bot objects (bot i is the player who starts in seat i)."""
+    driver, clock = headless_driver(bots, options, seeds, max_rounds)
+    tally = CallTally()
+    driver.subscribe(tally)
+    driver.start()
+    clock.advance(0)
+    game = driver.game
+    if not driver.finished:
+        raise RuntimeError("a headless game stalled: no bot would act")
+    return GameSummary(
+        players=tuple(PlayerRecord(level=bot.level, victory_points=(
+            game.victory_points[p] if options.turnier else None), **tally.counts[p])
+            for p, bot in enumerate(bots)),
+        rounds=len(game.rounds), finished=game.over, winners=tuple(game.winners()),
+        totals=(game.totals[0], game.totals[1]))
