@@ -309,7 +309,7 @@ def test_connections_per_address(clock, tmp_path):
 
 
 def test_table_limits(clock, tmp_path):
-    from conftest import Client
+    from lobby_clients import Client
 
     config = ServerConfig(max_tables=3, tables_per_person=2, log_folder=str(tmp_path))
     lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
@@ -346,7 +346,7 @@ def test_chat_length(lobby, connect, config):
 
 
 def test_who_is_paginated(clock, tmp_path):
-    from conftest import Client
+    from lobby_clients import Client
 
     config = ServerConfig(who_page_size=50, log_folder=str(tmp_path))
     lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))

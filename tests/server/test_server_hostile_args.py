@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Client
+from lobby_clients import Client
 from test_server_game import GameDriver, seeded_lobby, start_game
 from test_server_game_input import to_exchange, to_play, turn_player
 
