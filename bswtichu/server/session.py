@@ -23,8 +23,9 @@ class Connection(Protocol):
 class Realm(Protocol):
     """What the net layer needs from the domain (the `Lobby`): a client comes, talks, goes."""
 
-    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
-        """A new client on a port whose settings are ``limits``; greets him."""
+    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
+                address: str = "") -> Session:
+        """A new client on a port whose settings are ``limits``, from IP ``address``; greets him."""
 
     def receive(self, session: Session, line: str) -> None:
         """One decoded input line from the client; never raises."""

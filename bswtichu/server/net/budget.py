@@ -68,10 +68,6 @@ class ReadThrottle:
         self._on_resume = on_resume
         self._wake_call: IDelayedCall | None = None
 
-    @property
-    def holding(self) -> bool:
-        return self._wake_call is not None
-
     def hold(self, seconds: float) -> None:
         """Read nothing for at least ``seconds`` (extends a running hold)."""
         if seconds <= 0:

@@ -26,8 +26,8 @@ class LenientTelnetTransport(TelnetTransport):
     then fed to Twisted's parser in pieces cut at every IAC, so a piece that makes
     the parser stumble (IAC followed by a byte that is no telnet command) holds
     only that command: it is skipped and not a byte of text is lost. Empty and
-    overlong subnegotiations are skipped too. Each kind of trouble is logged once
-    per connection. A CR at the end of a chunk is passed on at once (a line end)
+    overlong subnegotiations are skipped too. The first trouble is logged (as a
+    warning), nothing after it on the same connection. A CR at the end of a chunk is passed on at once (a line end)
     rather than held until the next byte shows whether LF or NUL follows; that
     byte is then swallowed.
     """
@@ -37,7 +37,7 @@ class LenientTelnetTransport(TelnetTransport):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._oversized = False  # the subnegotiation being read passed MAX_SUBNEGOTIATION
-        self._reported: set[str] = set()
+        self._reported = False  # telnet trouble is logged once per connection
 
     def dataReceived(self, data: bytes) -> None:
         if self.protocol is not None:
@@ -78,7 +78,7 @@ class LenientTelnetTransport(TelnetTransport):
         try:
             super().dataReceived(piece)
         except ValueError:
-            self._report("unknown", "unknown telnet command skipped")
+            self._report("unknown telnet command skipped")
             self.state = "data"
         if self.state.startswith("subnegotiation") and len(self.commands) > MAX_SUBNEGOTIATION:
             self._oversized = True
@@ -87,16 +87,17 @@ class LenientTelnetTransport(TelnetTransport):
     def negotiate(self, data: list[bytes]) -> None:
         if self._oversized:
             self._oversized = False
-            self._report("overlong", f"telnet subnegotiation over {MAX_SUBNEGOTIATION} bytes skipped")
+            self._report(f"telnet subnegotiation over {MAX_SUBNEGOTIATION} bytes skipped")
         elif not data:
-            self._report("empty", "empty telnet subnegotiation skipped")
+            self._report("empty telnet subnegotiation skipped")
         else:
             super().negotiate(data)
 
-    def _report(self, kind: str, text: str) -> None:
-        if kind not in self._reported:
-            self._reported.add(kind)
-            self._log.warn("{peer}: {text} (reported once per connection)",
+    def _report(self, text: str) -> None:
+        if not self._reported:
+            self._reported = True
+            self._log.warn("{peer}: {text} (the first of any telnet trouble; not logged again"
+                           " for this connection)",
                            peer=self.getPeer() if self.transport else "?", text=text)
 
 
