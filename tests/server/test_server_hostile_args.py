@@ -132,3 +132,14 @@ def test_dragon_gift_and_game_over(game):
     game.play()
     game.collect()
     probe(game.lobby, game.players[0], everyone(game), "game over")
+
+
+def test_wish_pending(game):
+    options = game.play_until(
+        lambda options: any(c.split()[:2] == ["/play", "MJ"] for _, c in options))
+    index, command = next((i, c) for i, c in options if c.split()[:2] == ["/play", "MJ"])
+    player = game.players[index]
+    game.say(player, command)
+    assert any(c.startswith("/wish") for c in game.legal(player))
+    game.collect()
+    probe(game.lobby, player, everyone(game), "wish pending")
