@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -107,6 +108,7 @@ class ServerProcess:
         return self.output.read_text(errors="replace")
 
     def stop(self) -> None:
+        """Stop the server and remove its folder (read ``log_text`` before)."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -114,6 +116,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @dataclass
