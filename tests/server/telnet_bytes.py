@@ -11,3 +11,24 @@ TELNET_COMMAND = re.compile(rb"\xff\xfa(?:[^\xff]|\xff\xff)*\xff\xf0|\xff[\xfb-\
 def text_of(data: bytes) -> bytes:
     """``data`` without telnet commands (UTF-8 text never holds the byte 0xFF)."""
     return TELNET_COMMAND.sub(b"", data)
+
+
+def split_telnet(data: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], list[bytes]]:
+    """(the text, the subnegotiations as (option, payload with IAC undoubled), the other commands)."""
+    text = bytearray()
+    subs: list[tuple[bytes, bytes]] = []
+    commands: list[bytes] = []
+    at = 0
+    while at < len(data):
+        found = TELNET_COMMAND.search(data, at)
+        if found is None:
+            text += data[at:]
+            break
+        text += data[at : found.start()]
+        command = found.group()
+        if command[1:2] == b"\xfa":
+            subs.append((command[2:3], command[3:-2].replace(b"\xff\xff", b"\xff")))
+        else:
+            commands.append(command)
+        at = found.end()
+    return bytes(text), subs, commands
