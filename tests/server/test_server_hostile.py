@@ -178,6 +178,9 @@ class LineRecorder:
     def disconnect(self, session) -> None:
         pass
 
+    def online(self) -> list:
+        return []
+
 
 def received_lines(stream: bytes, cuts: list[int], clock) -> tuple[list[str], StringTransport]:
     roomy = ServerConfig(flood_burst=10**6, byte_burst=10**9)
