@@ -14,6 +14,8 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from twisted.conch.telnet import DO, DONT, IAC, SB, SE, WILL, WONT
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
@@ -145,7 +147,9 @@ def test_naws_sets_the_width_and_long_text_wraps(mud_client, lobby):
 def test_naws_with_a_doubled_iac_or_a_silly_width(mud_client, lobby):
     wire = mud_client()
     wire.agree_to_everything(width=80)
-    wire.send(IAC + SB + mud.NAWS + b"\x00\xff\xff\x00\x18" + IAC + SE)  # 255 columns: too wide
+    wire.send(IAC + SB + mud.NAWS + b"\x00\x64\x00\xff\xff" + IAC + SE)  # 255 lines: IAC doubled
+    assert (wire.connection.profile.width, wire.connection.profile.height) == (100, 255)
+    wire.send(IAC + SB + mud.NAWS + b"\x01\x00\x00\x18" + IAC + SE)  # 256 columns: too wide
     wire.say("/nick Ann")
     assert lobby.find("Ann").wrap_width() == mud.DEFAULT_WIDTH
     wire.send(IAC + SB + mud.NAWS + b"\x00\x05" + IAC + SE)  # short: ignored
@@ -387,3 +391,34 @@ def test_prompt_ends_in_ga_and_not_after_sga(mud_client, lobby):
     other = Message("TURN", {"table": 1, "seat": 2, "player": "Bob", "need": "follow"}, "Bob to play.")
     lobby.find("Ann").send(other)
     assert wire.read() == b"Bob to play.\r\n"
+
+
+# -- hostile negotiation ------------------------------------------------------------
+
+OUR_OPTIONS = [mud.GMCP, mud.MSSP, mud.EOR, mud.NAWS, mud.TTYPE, mud.SGA]
+
+
+@st.composite
+def negotiation_noise(draw) -> bytes:
+    """Any order of answers and subnegotiations for the options the server speaks."""
+    option = draw(st.sampled_from(OUR_OPTIONS))
+    verb = draw(st.sampled_from([WILL, WONT, DO, DONT]))
+    payload = draw(st.one_of(
+        st.binary(max_size=30),
+        st.sampled_from([mud.TTYPE_IS + b"MTTS 9999999999", mud.TTYPE_IS + b"MTTS x", b"\x00" * 4,
+                         b"Core.Hello {", mud.TTYPE_IS, b"\xff\xff" * 3]),
+    )).replace(IAC, IAC + IAC)
+    return draw(st.sampled_from([IAC + verb + option, IAC + SB + option + payload + IAC + SE]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(negotiation_noise(), max_size=25))
+def test_any_negotiation_keeps_the_connection_and_its_lines(tmp_path_factory, noise):
+    config = ServerConfig(log_folder=str(tmp_path_factory.mktemp("logs")), flood_burst=10**6,
+                          byte_burst=10**9)
+    lobby = Lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
+    wire = MudWire(TelnetFactory(lobby, config, Clock()))
+    wire.send(b"/nick Zed\r\n" + b"".join(noise) + b"hello\r\n")
+    lines = wire.lines()
+    assert "You are now Zed." in lines and lines[-1].replace(" ", "").endswith("Zed:hello")
+    assert not wire.transport.disconnecting
