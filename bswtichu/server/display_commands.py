@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, usage_error
+from bswtichu.server.render import MAX_WIDTH, MIN_WIDTH
 from bswtichu.server.session import Session
 
-MIN_WIDTH, MAX_WIDTH = 20, 250
 WIDTH_USAGE = "/width [N|off|auto]"
 COLOR_USAGE = "/color [on|off|auto]"
 

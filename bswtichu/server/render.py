@@ -57,6 +57,10 @@ def render(message: Message, mode: str, width: int | None = None, colour: bool =
     return lines
 
 
+# The widths human text may be wrapped to (from the client's NAWS or /width).
+MIN_WIDTH, MAX_WIDTH = 20, 250
+
+
 def wrap(lines: list[str], width: int) -> list[str]:
     """Each line cut between words to at most ``width`` characters (a longer word stays whole);
     continuation lines keep the line's indentation."""

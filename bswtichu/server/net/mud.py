@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 
 from bswtichu.server.messages import Message
+from bswtichu.server.render import MAX_WIDTH, MIN_WIDTH
 
 SGA = b"\x03"
 TTYPE = b"\x18"
@@ -36,10 +37,8 @@ MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"
 
 # How many TTYPE answers are asked for: name, terminal, MTTS (the MTTS convention).
 TTYPE_ROUNDS = 3
-# MTTS bits (https://tintin.mudhalla.net/protocols/mtts/).
-MTTS_ANSI, MTTS_UTF8, MTTS_256 = 1, 4, 8
-# Widths a client or /width may set; outside them the width is ignored (or refused).
-MIN_WIDTH, MAX_WIDTH = 20, 250
+# The MTTS bit for ANSI colour (https://tintin.mudhalla.net/protocols/mtts/).
+MTTS_ANSI = 1
 # The width for a client that speaks telnet options but did not report its own.
 DEFAULT_WIDTH = 80
 # Client names (the first TTYPE answer) that show ANSI colour without saying so in MTTS.
@@ -69,10 +68,6 @@ class ClientProfile:
         if self.mtts is not None:
             return bool(self.mtts & MTTS_ANSI)
         return any(self.client.startswith(name) for name in COLOUR_CLIENTS)
-
-    def utf8(self) -> bool:
-        """Whether MTTS says the client reads UTF-8 (None: it did not say)."""
-        return self.mtts is None or bool(self.mtts & MTTS_UTF8)
 
     def default_width(self) -> int | None:
         """NAWS's width, else 80 for a client that negotiates, else None (no wrapping)."""
