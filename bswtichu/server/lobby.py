@@ -23,11 +23,20 @@ from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
+from bswtichu.server.account_commands import account_commands
+from bswtichu.server.accounts import SECRET_COMMANDS, NameGuard
+from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
 NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
 NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
 BOT_PREFIX = "bot-"
+
+
+def loggable(line: str) -> str:
+    """The line as a log may show it: a command that carries a secret loses its arguments."""
+    word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
+    return f"/{word} [arguments hidden]" if word in SECRET_COMMANDS else line
 
 
 class Lobby:
@@ -41,14 +50,21 @@ class Lobby:
         config: ServerConfig,
         game_factory: GameFactory,
         logs: GameLogStore,
+        storage: Storage | None = None,
     ) -> None:
-        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs."""
+        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs.
+
+        ``storage`` keeps accounts, history and ratings (without one, an in-memory database).
+        """
         self.clock = clock
         self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
         self.logs = logs
-        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
+        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
+                                self.config.abandon_after)
+        self.storage = storage if storage is not None else Storage.open()
+        self.names = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
@@ -56,6 +72,8 @@ class Lobby:
         for command in table_commands(self.tables):
             self.commands.register(command)
         for command in game_commands(self.tables, self.logs):
+            self.commands.register(command)
+        for command in account_commands(self, self.storage):
             self.commands.register(command)
 
     # -- the net layer's entry points ---------------------------------------
@@ -92,7 +110,7 @@ class Lobby:
         except Refusal as refusal:
             session.send(messages.refused(refusal))
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=line, session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=loggable(line), session=session)
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )
@@ -103,6 +121,7 @@ class Lobby:
             return
         self._sessions.remove(session)
         session.closed = True
+        self.names.forget(session)
         if session.nick is None:
             return
         del self._by_nick[session.nick.casefold()]
@@ -205,9 +224,11 @@ class Lobby:
         ]
 
     def _nick(self, session: Session, args: str) -> None:
-        if not args or " " in args:
-            raise usage_error("/nick NAME", f"a name is {NICK_RULE}")
-        name = args
+        words = args.split()
+        if not 1 <= len(words) <= 2:
+            raise usage_error("/nick NAME [PASSWORD]", f"a name is {NICK_RULE}")
+        name = words[0]
+        password = words[1] if len(words) == 2 else None
         if not NICK_PATTERN.match(name):
             raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
         if name.casefold().startswith(BOT_PREFIX):
@@ -219,6 +240,14 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+        name = self.names.claim(session, name, password)
+        self.take_name(session, name)
+        token = self.names.claimed(session, name)
+        if token is not None:
+            session.send(token)
+
+    def take_name(self, session: Session, name: str) -> None:
+        """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""
         previous = session.nick
         if previous is not None:
             del self._by_nick[previous.casefold()]
