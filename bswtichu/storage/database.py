@@ -127,16 +127,20 @@ def migrate(connection: sqlite3.Connection, migrations: tuple[str, ...] = MIGRAT
 
 
 def _statements(script: str) -> list[str]:
-    """A migration's statements (executescript would commit on its own)."""
+    """A migration's statements, one by one (executescript would commit on its own)."""
     out, pending = [], ""
-    for line in script.splitlines(keepends=True):
-        pending += line
+    for piece in script.split(";"):
+        pending += piece + ";"
         if sqlite3.complete_statement(pending):
-            out.append(pending.strip())
+            if _has_sql(pending):
+                out.append(pending.strip())
             pending = ""
-    if pending.strip():
-        out.append(pending.strip())
     return out
+
+
+def _has_sql(text: str) -> bool:
+    """Whether a piece holds more than comments and blanks."""
+    return any(line.split("--", 1)[0].strip(" ;\t") for line in text.splitlines())
 
 
 class transaction:
