@@ -45,12 +45,11 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             raise usage_error("/password OLD NEW", "the old and the new password")
         if not accounts.is_registered(session.nick):
             raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
-        keys = (("session", id(session)), ("name", session.nick.casefold()))
-        lobby.names.throttle.check(*keys)
+        lobby.names.check(session, session.nick)
         if accounts.verify(session.nick, words[0]) is None:
-            lobby.names.throttle.failed(*keys)
+            lobby.names.failed(session, session.nick)
             raise Refusal("bad_password", "the old password is wrong")
-        lobby.names.throttle.succeeded(*keys)
+        lobby.names.succeeded(session, session.nick)
         problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)

@@ -17,8 +17,10 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import TableHall
 from bswtichu.storage import AccountStore
 
-#: After the n-th failure in a row, the next try waits 2**(n-1) seconds, at most this long.
+#: After the n-th counted failure in a row, the next try waits 2**(n-1) seconds, at most this long.
 MAX_LOCKOUT = 300.0
+#: A name starts to wait only after this many failures, so one stranger's guess does not lock its owner out.
+FREE_NAME_FAILURES = 3
 #: Commands whose arguments are secrets: logs show them without arguments.
 SECRET_COMMANDS = frozenset({"nick", "name", "register", "password", "resume"})
 
@@ -32,9 +34,11 @@ class _Failures:
 class LoginThrottle:
     """Failed attempts per key (a connection, a name); each failure doubles the wait before the next try."""
 
-    def __init__(self, clock: IReactorTime, max_lockout: float = MAX_LOCKOUT):
+    def __init__(self, clock: IReactorTime, max_lockout: float = MAX_LOCKOUT, free: int = 0):
+        """``free``: failures of a key that cost no wait yet."""
         self.clock = clock
         self.max_lockout = max_lockout
+        self.free = free
         self._failures: dict[object, _Failures] = {}
 
     def check(self, *keys: object) -> None:
@@ -49,7 +53,9 @@ class LoginThrottle:
         for key in keys:
             failures = self._failures.setdefault(key, _Failures())
             failures.count += 1
-            failures.until = now + min(2.0 ** (failures.count - 1), self.max_lockout)
+            counted = failures.count - self.free
+            if counted > 0:
+                failures.until = now + min(2.0 ** (counted - 1), self.max_lockout)
 
     def succeeded(self, *keys: object) -> None:
         for key in keys:
@@ -73,20 +79,20 @@ class NameGuard:
     def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime):
         self.accounts = accounts
         self.hall = hall
-        self.throttle = LoginThrottle(clock)
+        self.connections = LoginThrottle(clock)
+        self.names = LoginThrottle(clock, free=FREE_NAME_FAILURES)
 
     def claim(self, session, name: str, password: str | None) -> str:
         """Check that ``session`` may take ``name``; returns the name as it is to be spelled."""
         if self.accounts.is_registered(name):
             if password is None:
                 raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
-            keys = (("session", id(session)), ("name", name.casefold()))
-            self.throttle.check(*keys)
+            self.check(session, name)
             spelled = self.accounts.verify(name, password)
             if spelled is None:
-                self.throttle.failed(*keys)
+                self.failed(session, name)
                 raise Refusal("bad_password", f"wrong password for {name}")
-            self.throttle.succeeded(*keys)
+            self.succeeded(session, name)
             return spelled
         if password is not None:
             raise Refusal("not_registered",
@@ -106,18 +112,31 @@ class NameGuard:
 
     def resume(self, session, token: str) -> str:
         """The guest name ``token`` gives back (its seat must still be held), or a refusal."""
-        key = ("session", id(session))
-        self.throttle.check(key)
+        self.connections.check(id(session))
         owner = self.accounts.token_owner(token)
         if owner is None or self.accounts.is_registered(owner):
-            self.throttle.failed(key)
+            self.connections.failed(id(session))
             raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
-        self.throttle.succeeded(key)
+        self.connections.succeeded(id(session))
         held = self.hall.held_seat(owner)
         if held is None:
             raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
         table, seat = held
         return table.nick_at(seat)
 
+    # -- slowing down guessers: per connection at once, per name after a few failures
+
+    def check(self, session, name: str) -> None:
+        self.connections.check(id(session))
+        self.names.check(name.casefold())
+
+    def failed(self, session, name: str) -> None:
+        self.connections.failed(id(session))
+        self.names.failed(name.casefold())
+
+    def succeeded(self, session, name: str) -> None:
+        self.connections.succeeded(id(session))
+        self.names.succeeded(name.casefold())
+
     def forget(self, session) -> None:
-        self.throttle.forget(("session", id(session)))
+        self.connections.forget(id(session))
