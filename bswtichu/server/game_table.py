@@ -227,7 +227,8 @@ class GameWiring:
         if self.storage is not None:
             game_id = self.storage.games.begin(log_number, table.number, seed, table.options.as_data(),
                                                players, table.bots)
-            record = self._record(game_id, players, table, 0)
+            levels = {name: level for name, level in table.bots.values()}
+            record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
             driver.subscribe(record)
         driver.subscribe(GameLogRecorder(self.logs, log_number, f"table {table.number}"))
         return TableGame(table, driver, log_number, record)
@@ -239,22 +240,22 @@ class GameWiring:
         return GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds),
                           self.clock, self.bot_delay, self.substitute_after)
 
-    def _record(self, game_id: int, players: Sequence[str], table: Table, seq: int) -> DurableGame:
-        return DurableGame(self.storage, game_id, players, {name: level for name, level in table.bots.values()},
-                           table.options.turnier, seq)
-
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
         tables = []
         for stored in self.storage.games.running():
             try:
-                tables.append(self._restore(hall, stored))
+                table = self._restore(hall, stored)
             except (ReplayError, ValueError) as error:
                 self.log.error("stored game {number} (table {table}) cannot be restored: {error}",
                                number=stored.log_number, table=stored.table_number, error=error)
+                continue
+            if table is not None:
+                tables.append(table)
         return tables
 
-    def _restore(self, hall: TableHall, stored: StoredGame) -> Table:
+    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
+        """The stored game's table, playing on; None if the game turned out to be over."""
         data = stored.table_options
         options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
         driver = self._driver(stored.players, options, stored.bots, stored.seed)
@@ -262,18 +263,18 @@ class GameWiring:
         if differed:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
                           number=stored.log_number, n=differed)
-        table = hall.open(stored.table_number)
-        table.options = options
-        table.bots = dict(stored.bots)
-        record = self._record(stored.id, stored.players, table, len(stored.entries))
+        levels = {name: level for name, level in stored.bots.values()}
+        record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
-        if driver.game.over:  # the last step was stored, the result not yet: store it now
+        recorder = GameLogRecorder(self.logs, stored.log_number, f"table {stored.table_number}")
+        if driver.game.over:  # the last step was stored, its result and log not yet: do it now
+            recorder.save(driver.game)
             record.game_over(driver)
-            hall.forget(table)
-            return table
+            return None
         driver.subscribe(record)
         self.logs.reopen(stored.log_number)
-        driver.subscribe(GameLogRecorder(self.logs, stored.log_number, f"table {table.number}"))
+        driver.subscribe(recorder)
+        table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(stored.players), stored.bots, game)
         self.log.info("table {table}: game {number} restored after {n} journal entries",

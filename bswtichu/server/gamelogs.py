@@ -102,11 +102,12 @@ class GameLogRecorder:
     def happened(self, driver, events) -> None:
         for event in events:
             if isinstance(event, RoundScored):
-                self._save(driver.game)
+                self.save(driver.game)
             elif isinstance(event, (GameOver, GameStopped)):
                 self.store.finish(self.number)
 
-    def _save(self, game) -> None:
+    def save(self, game) -> None:
+        """Write the finished rounds now (also for a restored game that turned out to be over)."""
         finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
                     if rnd.phase == OVER]
         try:

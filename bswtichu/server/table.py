@@ -513,9 +513,5 @@ class TableHall:
             table.close()
         self._tables.clear()
 
-    def forget(self, table: Table) -> None:
-        """Drop a table without closing it (a restored game that turned out to be over)."""
-        self._tables.pop(table.number, None)
-
     def _forget(self, table: Table) -> None:
         self._tables.pop(table.number, None)

@@ -173,3 +173,28 @@ def test_a_paused_game_is_abandoned_after_abandon_after_and_not_restored(tmp_pat
     assert lobby.tables.get(1) is None and clock.getDelayedCalls() == []
     lobby2 = durable_lobby(tmp_path, Clock())
     assert lobby2.tables.get(1) is None
+
+
+def test_a_game_whose_last_step_was_stored_but_not_its_result_is_finished_on_start(tmp_path):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    ann.say("/register secret-ann")
+    for line in ("/join", "/round 1", "/bot", "/bot", "/bot", "/start"):
+        ann.say(line)
+    number = lobby.tables.get(1).game.log_number
+    assert play_moves([ann], clock, Random(5), 3000)
+    db = lobby.storage.db
+    stored = db.execute("SELECT result FROM games").fetchone()[0]
+    ratings = db.execute("SELECT * FROM ratings ORDER BY identity").fetchall()
+    # as if the process died after the last step's commit, before the result's
+    db.execute("UPDATE games SET state = 'running', result = NULL, ended = NULL")
+    db.execute("DELETE FROM game_players")
+    db.execute("DELETE FROM ratings")
+    lobby.logs.path(number).unlink()
+    lobby2 = durable_lobby(tmp_path, Clock())
+    assert lobby2.tables.get(1) is None
+    db2 = lobby2.storage.db
+    assert db2.execute("SELECT state, result FROM games").fetchone() == ("over", stored)
+    assert db2.execute("SELECT * FROM ratings ORDER BY identity").fetchall() == ratings
+    assert lobby2.logs.read(number) is not None

@@ -12,7 +12,6 @@ stands still while a person is to act: the moment of the kill is well defined.
 from __future__ import annotations
 
 import json
-import os
 import re
 import select
 import signal
