@@ -40,7 +40,7 @@ from bswtichu.play import GameDriver, GameSeeds, seated_bots
 from bswtichu.play.journal import replay_journal
 from bswtichu.storage.games import GameStore
 
-PORT_LINE = re.compile(r"line port listening on .*port=(\d+)")
+PORT_LINE = re.compile(r"people: telnet [\d.]+:\d+; bots: [\d.]+:(\d+)")
 PASSWORD = "soak-pass-1"
 TIMEOUT = 30.0
 

@@ -8,7 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from twisted.internet.defer import Deferred
-from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+from twisted.logger import (
+    FileLogObserver, FilteringLogObserver, LogLevel, Logger, PredicateResult, formatEvent,
+    formatTime, globalLogBeginner,
+)
 
 from bswtichu import __version__
 from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config
@@ -117,8 +120,28 @@ async def serve(reactor, config: ServerConfig) -> None:
         await service.stopService()
         raise SystemExit(1)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
-    log.info("bswtichu {version} is serving; Ctrl-C stops it", version=__version__)
+    log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
+             where=service.describe())
     await Deferred()  # never fires: react ends when the reactor is stopped
+
+
+def log_line(event: dict) -> str:
+    """One log event as a line a person reads: the time, a level if it is not just news, the text."""
+    level = event.get("log_level", LogLevel.info)
+    mark = "" if level in (LogLevel.info, LogLevel.debug) else f"{level.name.upper()}: "
+    text = formatEvent(event)
+    failure = event.get("log_failure")
+    if failure is not None:
+        text += "\n" + failure.getTraceback()
+    return f"{formatTime(event.get('log_time'), '%H:%M:%S')} {mark}{text}\n"
+
+
+def without_reactor_chatter(event: dict) -> PredicateResult:
+    """Drop Twisted's own news ("... starting on 4242", "Port closed"); keep its warnings and errors."""
+    if event.get("log_namespace") == "log_legacy" and event.get("log_level") == LogLevel.info \
+            and not event.get("isError"):
+        return PredicateResult.no
+    return PredicateResult.maybe
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -134,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from twisted.internet import task
 
-    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    observer = FilteringLogObserver(FileLogObserver(sys.stdout, log_line), [without_reactor_chatter])
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     task.react(serve, [config])
     return 0  # not reached: react exits

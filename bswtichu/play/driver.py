@@ -35,6 +35,7 @@ from twisted.logger import Logger
 
 from bswtichu.bots import Bot, make_bot, must_act
 from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
+from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 
 SUBSTITUTE_LEVEL = "basic"
@@ -187,15 +188,21 @@ class GameDriver:
         """Apply a person's actions in order; a stand-in for him stands aside first.
 
         The caller checks a multi-action request beforehand (`check_in_order`);
-        an engine error on the first action leaves everything unchanged.
+        an engine error on the first action leaves everything unchanged.  A turn
+        that the next action of the same request takes at once (the wish typed
+        with the Mahjong) is not announced.
         """
         if player in self.substitutes:
             self._end_substitute(player)
-        for action in actions:
-            self._apply(action)
+        for index, action in enumerate(actions):
+            following = actions[index + 1] if index + 1 < len(actions) else None
+            self._apply(action, following)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, following: Action | None = None) -> None:
         events = self.game.apply(action)
+        if following is not None:
+            events = [e for e in events
+                      if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
         self._tell(events)
         if self.game.over:
             self._finish()

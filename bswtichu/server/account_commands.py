@@ -45,11 +45,11 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             raise usage_error("/password OLD NEW", "the old and the new password")
         if not accounts.is_registered(session.nick):
             raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
-        lobby.names.check(session, session.nick)
+        lobby.guard.check(session, session.nick)
         if accounts.verify(session.nick, words[0]) is None:
-            lobby.names.failed(session, session.nick)
+            lobby.guard.failed(session, session.nick)
             raise Refusal("bad_password", "the old password is wrong")
-        lobby.names.succeeded(session, session.nick)
+        lobby.guard.succeeded(session, session.nick)
         problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)
@@ -62,7 +62,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             raise usage_error("/resume TOKEN", "the token you got with your name")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        name = lobby.names.resume(session, words[0])
+        name = lobby.guard.resume(session, words[0])
         if lobby.find(name) not in (None, session):
             raise Refusal("nick_taken", f"{name} is online; that connection must go first")
         lobby.take_name(session, name)

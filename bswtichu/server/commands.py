@@ -7,6 +7,7 @@ argument text, and raises ``Refusal`` to report bad input before changing state.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,6 +65,13 @@ class CommandRegistry:
     def __iter__(self):
         return iter(self._commands)
 
+    def suggest(self, name: str) -> str:
+        """A hint for a mistyped command: the nearest names, or /help."""
+        close = difflib.get_close_matches(name.casefold(), self._by_name, n=2, cutoff=0.6)
+        if not close:
+            return "try /help"
+        return "did you mean " + " or ".join(f"/{c}" for c in close) + "? (/help lists all)"
+
     def dispatch(self, session: Session, line: str) -> None:
         """Run the command in ``line`` (which starts with "/"), or raise Refusal."""
         name, _, args = line[1:].strip().partition(" ")
@@ -71,7 +79,7 @@ class CommandRegistry:
             raise Refusal("unknown_command", "empty command; try /help")
         command = self.lookup(name)
         if command is None:
-            raise Refusal("unknown_command", f"unknown command /{name}; try /help")
+            raise Refusal("unknown_command", f"unknown command /{name}; {self.suggest(name)}")
         if command.needs_nick and session.nick is None:
             raise Refusal(
                 "nick_required",

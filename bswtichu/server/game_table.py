@@ -17,14 +17,15 @@ from typing import Callable, Hashable, Sequence
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.engine import Action, Card, GameOptions, MakeWish, Round, TichuError, team_of
+from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
-from bswtichu.engine.round import OVER
+from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.play.journal import ReplayError, replay_journal
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
+from bswtichu.server import names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import SEAT_COUNT, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
@@ -87,12 +88,13 @@ class TableGame:
             if not 0 <= seat < SEAT_COUNT:
                 raise Refusal("usage", f"seats are 1-{SEAT_COUNT}")
             return seat
-        names = [name.casefold() for name in self.game.seating]
-        if target.casefold() not in names:
-            mine = team_of(self.seat_of(nick))
-            opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
-            raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
-        return names.index(target.casefold())
+        wanted = names.key(target)
+        for seat, name in enumerate(self.game.seating):
+            if wanted in (names.key(name), names.key(names.short_name(name))):
+                return seat
+        mine = team_of(self.seat_of(nick))
+        opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
+        raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
 
     # ------------------------------------------------------------------ actions
 
@@ -119,23 +121,33 @@ class TableGame:
         seating = driver.game.seating
         for event in events:
             if isinstance(event, ev.RoundScored):
-                self.table.tell_all(self.score_message(self.texts.after_round(event.number)))
+                self.table.tell_all(self.score_message("round"))
                 continue
             if isinstance(event, ev.GameOver):
-                self.table.tell_all(self.texts.game_over(event, self.score_message("Final standings"),
+                self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                          self.log_number))
                 self.table.end_game()
                 continue
             for seat, name in enumerate(seating):
                 if event.private_to is not None and event.private_to != seat:
                     continue
-                message = self.texts.event(event, seat)
+                message = self._message(event, seat)
                 if message is not None:
                     self._tell(name, message)
             if event.private_to is None:
                 message = self.texts.event(event, None)
                 if message is not None:
                     self.table.tell_spectators(message)
+
+    def _message(self, event: ev.Event, seat: int) -> Message | None:
+        if isinstance(event, ev.CardsReceived):
+            return self.texts.received(event, self._given(seat))
+        return self.texts.event(event, seat)
+
+    def _given(self, seat: int) -> dict[int, Card]:
+        """What ``seat`` passed in this round's exchange, by the seat it went to."""
+        exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
+        return {(seat + step) % 4: card for step, card in zip((1, 2, 3), exchange.cards)}
 
     def _tell(self, name: str, message: Message) -> None:
         seat = self.table.seat_of(name)
@@ -144,8 +156,8 @@ class TableGame:
 
     # ------------------------------------------------------------------ views
 
-    def score_message(self, heading: str = "Score") -> Message:
-        return self.texts.score(self.game, heading)
+    def score_message(self, moment: str = "now") -> Message:
+        return self.texts.score(self.game, moment)
 
     def table_message(self, nick: str | None) -> Message:
         """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
@@ -157,16 +169,30 @@ class TableGame:
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
 
-    def legal_message(self, nick: str) -> Message:
+    def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
-        return self.texts.legal(seat, self.game.round.legal_actions(seat))
+        return self.texts.legal(seat, self.game.round.legal_actions(seat), full)
 
     def show_state(self, nick: str) -> None:
-        """Tell ``nick`` the score, the table and his hand (after he comes back)."""
+        """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
         self._tell(nick, self.table_message(nick))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
+            asked = self._asked(self.seat_of(nick))
+            if asked is not None:
+                self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
+
+    def _asked(self, seat: int) -> ev.Event | None:
+        """The event that asked ``seat`` for what the round still waits for, if anything."""
+        view = self.game.round.view(seat)
+        if view.phase == GRAND and not view.grand_decided[seat]:
+            return ev.PhaseStarted(GRAND)
+        if view.phase == EXCHANGE and not view.exchange_submitted[seat]:
+            return ev.PhaseStarted(EXCHANGE)
+        if view.phase == PLAY and view.turn == seat:
+            return ev.TurnStarted(seat, view.need)
+        return None
 
     # ------------------------------------------------------------------ the table's calls
 

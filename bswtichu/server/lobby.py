@@ -7,14 +7,12 @@ is told goes out as ``Message`` values through its ``Session``.
 
 from __future__ import annotations
 
-import re
-
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import ServerConfig
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, CommandRegistry, help_command, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
@@ -28,9 +26,6 @@ from bswtichu.server.accounts import SECRET_COMMANDS, NameGuard
 from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
-NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
-NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
-BOT_PREFIX = "bot-"
 
 
 def loggable(line: str) -> str:
@@ -64,7 +59,7 @@ class Lobby:
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
                                 self.config.abandon_after)
         self.storage = storage if storage is not None else Storage.open()
-        self.names = NameGuard(self.storage.accounts, self.tables, clock)
+        self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
@@ -121,10 +116,10 @@ class Lobby:
             return
         self._sessions.remove(session)
         session.closed = True
-        self.names.forget(session)
+        self.guard.forget(session)
         if session.nick is None:
             return
-        del self._by_nick[session.nick.casefold()]
+        del self._by_nick[names.key(session.nick)]
         if session.table is not None:
             table, session.table = session.table, None
             table.disconnect(session.nick)
@@ -144,7 +139,7 @@ class Lobby:
     # -- finding and telling people -----------------------------------------
 
     def find(self, nick: str) -> Session | None:
-        return self._by_nick.get(nick.casefold())
+        return self._by_nick.get(names.key(nick))
 
     def deliver(self, nick: str, message: Message) -> None:
         """Send ``message`` to the client called ``nick``, if he is online."""
@@ -178,7 +173,8 @@ class Lobby:
                 german="name",
                 usage="/nick NAME",
                 summary="choose your name",
-                help=f"Sets your name: {NICK_RULE}. Names are unique, ignoring case."
+                help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
+                " unique, ignoring case."
                 " You cannot change it while you sit at or watch a table.",
                 handler=self._nick,
                 needs_nick=False,
@@ -226,13 +222,13 @@ class Lobby:
     def _nick(self, session: Session, args: str) -> None:
         words = args.split()
         if not 1 <= len(words) <= 2:
-            raise usage_error("/nick NAME [PASSWORD]", f"a name is {NICK_RULE}")
-        name = words[0]
+            raise usage_error("/nick NAME [PASSWORD]", f"a name is {names.NAME_RULE}")
+        name = names.normalize(words[0])
         password = words[1] if len(words) == 2 else None
-        if not NICK_PATTERN.match(name):
-            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
-        if name.casefold().startswith(BOT_PREFIX):
-            raise Refusal("nick_invalid", f"names starting with {BOT_PREFIX} are kept for bots")
+        if not names.is_valid(name):
+            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
+        if names.is_bot_name(name):
+            raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
         if session.table is not None:
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
@@ -240,23 +236,25 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
-        name = self.names.claim(session, name, password)
+        name = self.guard.claim(session, name, password)
         self.take_name(session, name)
-        token = self.names.claimed(session, name)
+        token = self.guard.claimed(session, name)
         if token is not None:
             session.send(token)
 
     def take_name(self, session: Session, name: str) -> None:
         """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""
-        previous = session.nick
-        if previous is not None:
-            del self._by_nick[previous.casefold()]
-        session.nick = name
-        self._by_nick[name.casefold()] = session
-        session.send(messages.nick(name, previous))
         held = self.tables.held_seat(name)
         if held is not None:
             table, seat = held
+            name = table.nick_at(seat)  # shown as it was first written, whatever the case now
+        previous = session.nick
+        if previous is not None:
+            del self._by_nick[names.key(previous)]
+        session.nick = name
+        self._by_nick[names.key(name)] = session
+        session.send(messages.nick(name, previous))
+        if held is not None:
             session.send(messages.seat_held(table.number, seat))
 
     def _who(self, session: Session, args: str) -> None:

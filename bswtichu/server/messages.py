@@ -292,7 +292,8 @@ def options(number: int, values: dict[str, Any]) -> Message:
     )
 
 
-def started(view: dict[str, Any], swapped: bool) -> Message:
+def started(view: dict[str, Any], swapped: bool, seat: int | None) -> Message:
+    """The table starts, as told to the player in ``seat`` (None: a spectator)."""
     number, seats = view["table"], view["seats"]
     seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
     swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
@@ -300,6 +301,9 @@ def started(view: dict[str, Any], swapped: bool) -> Message:
         f"Table {number} starts{swap}: {seating}. Partners: {seats[0]} + {seats[2]}"
         f" (seats 1+3) against {seats[1]} + {seats[3]} (seats 2+4)."
     )
+    if seat is not None:
+        partner = seats[(seat + 1) % 4]
+        text += f" You sit in seat {seat}; your partner is {partner}."
     return Message(
         "STARTED",
         {
@@ -308,6 +312,7 @@ def started(view: dict[str, Any], swapped: bool) -> Message:
             "teams": [[1, 3], [2, 4]],
             "swapped": swapped,
             "options": view["options"],
+            "seat": seat,
         },
         text,
     )

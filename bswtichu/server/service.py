@@ -78,9 +78,15 @@ class TichuService(Service):
 
     def _listened(self, port: IListeningPort, name: str, description: str) -> IListeningPort:
         self.ports[name] = port
-        self.log.info("{name} port listening on {where} ({description})",
-                      name=name, where=port.getHost(), description=description)
         return port
+
+    def describe(self) -> str:
+        """Where people and bots connect and where game logs go, in one line (once listening)."""
+        def where(name: str) -> str:
+            host = self.ports[name].getHost()
+            return f"{host.host}:{host.port}"
+        return (f"people: telnet {where('telnet')}; bots: {where('line')};"
+                f" logs in {self.config.log_folder}/")
 
     def whenListening(self) -> Deferred:
         """Fires with ``ports`` ({"telnet": port, "line": port}) once both listen,
@@ -96,6 +102,7 @@ class TichuService(Service):
 
     def stopService(self) -> Deferred:
         super().stopService()
+        self.log.info("bswtichu stops: the ports close and everyone is told")
         self.lobby.shutdown("the server is shutting down")
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}

@@ -84,6 +84,7 @@ class Table:
         self.options = GameOptions()
         self.started = False
         self.game: RunningGame | None = None
+        self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
@@ -264,7 +265,11 @@ class Table:
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
         self.started = True
-        self.tell_all(messages.started(self.view(), swapped))
+        view = self.view()
+        for seat in SEATS:
+            self.tell_seat(seat, messages.started(view, swapped, seat))
+        self.tell_spectators(messages.started(view, swapped, None))
+        self.last_game = None
         if self._game_factory is not None:
             self.game = self._game_factory(self)
             if self.game is not None:
@@ -325,7 +330,7 @@ class Table:
         until the grace ends.
         """
         self.started = False
-        self.game = None
+        self.last_game, self.game = self.game, None
         self._cancel_abandon()
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):

@@ -259,6 +259,8 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
     view = back.only("TABLE")
     assert view["turn"] == seat and view["need"] == "lead" and view["seat"] == seat
     assert back.only("SCORE")["rounds"] == 1
+    assert back.only("TURN") == {"table": 1, "seat": seat, "player": name, "need": "lead"}
+    assert keywords[-1] == "TURN"  # what is asked of him comes last
     back.clear()
     back.say("/legal")
     assert back.only("LEGAL")["commands"]
@@ -278,6 +280,7 @@ def test_reconnect_before_start_of_play_gets_grand_phase_state(tmp_path):
     hand = back.only("HAND")["cards"]
     assert len(hand) == 8  # the last 6 stay hidden until the Grand Tichu decision
     assert back.only("TABLE")["phase"] == "grand"
+    assert back.only("PHASE")["phase"] == "grand"  # he is asked again: /grand or /nogrand
 
 
 def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
@@ -329,3 +332,30 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     clock.advance(lobby.config.abandon_after)
     assert lobby.tables.get(1) is None
     assert clock.getDelayedCalls() == []
+
+
+def test_bot_names_are_unique_on_the_whole_server(tmp_path):
+    clock, lobby = lobby_on(tmp_path)
+    names = []
+    for person in ("Ann", "Bob", "Cy"):
+        client = Client(lobby, person)
+        client.say("/join")
+        for _ in range(3):
+            client.clear()
+            client.say("/bot")
+            names.append(client.only("JOINED")["nick"])
+    assert len(set(names)) == 9
+    assert names[:8] == [f"bot-basic-{n}" for n in ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")]
+    assert names[8] == "bot-basic-Ada2"
+
+
+def test_the_dragon_goes_to_a_bot_by_its_short_name(tmp_path):
+    clock, lobby = lobby_on(tmp_path)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    for _ in range(3):
+        ann.say("/bot")
+    ann.say("/start")
+    game = lobby.tables.get(1).game
+    assert game.seat_named("Ann", "ada") == 1 and game.seat_named("Ann", "BOT-BASIC-ADA") == 1
+    assert game.seat_named("Ann", "Cy") == 3 and game.seat_named("Ann", "4") == 3

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 TIMEOUT = 20.0
-PORT_LINE = re.compile(r"(telnet|line) port listening on .*port=(\d+)")
+PORT_LINE = re.compile(r"people: telnet [\d.]+:(\d+); bots: [\d.]+:(\d+)")
 PASSWORD = "ann-secret-1"
 
 
@@ -41,11 +41,11 @@ class Server:
         self.output: list[str] = []
         self.ports: dict[str, int] = {}
         deadline = time.monotonic() + TIMEOUT
-        while len(self.ports) < 2:
+        while not self.ports:
             line = self._read_line(deadline)
             match = PORT_LINE.search(line)
             if match:
-                self.ports[match.group(1)] = int(match.group(2))
+                self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
 
     def _read_line(self, deadline: float) -> str:
         remaining = deadline - time.monotonic()

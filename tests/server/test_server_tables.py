@@ -213,8 +213,9 @@ def test_start_announces_partners(four, connect):
     started = eve.only("STARTED")
     assert started["seats"] == ["Ann", "Bob", "Cy", "Dan"]
     assert started["teams"] == [[1, 3], [2, 4]]
-    assert started["swapped"] is False
+    assert started["swapped"] is False and started["seat"] is None
     assert all(p.keywords() == ["STARTED"] for p in four)
+    assert [p.only("STARTED")["seat"] for p in four] == [1, 2, 3, 4]
 
 
 def test_start_human_text_names_partners(four):
@@ -225,6 +226,7 @@ def test_start_human_text_names_partners(four):
     assert ann.connection.lines == [
         "Table 1 starts: seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan."
         " Partners: Ann + Cy (seats 1+3) against Bob + Dan (seats 2+4)."
+        " You sit in seat 1; your partner is Cy."
     ]
 
 
@@ -239,6 +241,7 @@ def test_tichujoin_makes_the_first_two_joiners_partners(connect):
     started = players[0].only("STARTED")
     assert started["seats"] == ["Ann", "Cy", "Bob", "Dan"]
     assert started["swapped"] is True
+    assert players[1].only("STARTED")["seat"] == 3  # Bob, the second to join, sits opposite Ann
 
 
 def test_after_start_options_and_joining_are_refused(four, connect):

@@ -197,6 +197,8 @@ class LineConnection(TimeoutMixin):
 class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
 
+    noisy = False  # the service says once where it listens; no "Starting factory" lines
+
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
         self.config = config
