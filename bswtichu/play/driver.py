@@ -366,7 +366,7 @@ class GameDriver:
         """A context in which stored steps are applied again, with no timers (see `bswtichu.play.journal`)."""
         return _Replaying(self, start)
 
-    def replay_act(self, player: Player, action: Action) -> None:
+    def replay_act(self, action: Action) -> None:
         """Apply a person's stored action again."""
         self._apply(action)
 

@@ -55,6 +55,10 @@ class Journal:
         self.sink = sink
         self._seen = 0  # actions of the current round already written
 
+    def caught_up(self, driver: GameDriver) -> None:
+        """The driver was rebuilt from the journal: go on after what its round already holds."""
+        self._seen = len(driver.game.round.history)
+
     def round_dealt(self, driver: GameDriver) -> None:
         self._seen = 0
         self.sink(JournalEntry(DEAL, round=len(driver.game.rounds), deal=driver.game.round.deal))
@@ -100,7 +104,7 @@ def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
         if len(driver.game.rounds) != entry.round or tuple(driver.game.round.deal) != tuple(entry.deal):
             raise ReplayError(f"round {entry.round} was dealt differently; the seed does not rebuild it")
     elif entry.kind == ACT:
-        driver.replay_act(entry.player, entry.action)
+        driver.replay_act(entry.action)
     elif entry.kind == BOT:
         if not driver.replay_bot(entry.action):
             log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",

@@ -53,7 +53,7 @@ class DurableGame:
 
     def caught_up(self, driver: GameDriver) -> None:
         """After a restore: the journal goes on from the driver's current round."""
-        self.journal._seen = len(driver.game.round.history)
+        self.journal.caught_up(driver)
 
     def game_over(self, driver: GameDriver) -> None:
         """Store the result of a game that is over (when the crash came between its end and its result)."""

@@ -103,10 +103,6 @@ class AccountStore:
                               (_token_hash(token),)).fetchone()
         return row[0] if row else None
 
-    def has_token(self, name: str) -> bool:
-        return self.db.execute("SELECT 1 FROM guest_tokens WHERE name_key = ?",
-                               (name.casefold(),)).fetchone() is not None
-
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
