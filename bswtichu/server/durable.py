@@ -23,7 +23,12 @@ from bswtichu.storage.ratings import RatedSeat, bot_identity, player_identity, u
 
 
 class DurableGame:
-    """A driver subscriber that writes the game's journal and, at the end, its result."""
+    """A driver subscriber that writes the game's journal and, at the end, its result.
+
+    A store that fails (a full disk, a broken file) must not stop the game, as with
+    the game log: the failure is logged once and the game plays on, no longer
+    durable (a journal with a gap would rebuild another game).
+    """
 
     log = Logger()
 
@@ -37,10 +42,27 @@ class DurableGame:
         self.turnier = turnier
         self.seq = seq
         self.journal = Journal(self._write)
+        self.failed = False
 
     def _write(self, entry: JournalEntry) -> None:
-        self.storage.games.append(self.game_id, self.seq, entry)
+        if self.failed:
+            return
+        try:
+            self.storage.games.append(self.game_id, self.seq, entry)
+        except Exception:
+            self._failed("cannot store a step of game {id}; it plays on but will not survive a restart")
+            return
         self.seq += 1
+
+    def _failed(self, why: str) -> None:
+        """Log the failure; mark the game abandoned if the store still lets us, so no gap is restored."""
+        self.failed = True
+        self.log.failure(why, id=self.game_id)
+        try:
+            self.storage.games.abandon(self.game_id)
+        except Exception:
+            self.log.failure("cannot mark game {id} abandoned either; a restart may restore it"
+                             " as it was before the failure", id=self.game_id)
 
     def round_dealt(self, driver: GameDriver) -> None:
         self.journal.round_dealt(driver)
@@ -79,4 +101,9 @@ class DurableGame:
                 identity = None
             rated.append(RatedSeat(identity, seat if self.turnier else team_of(seat), standing.place))
         result = {"winners": list(event.winners), "standings": [s.to_dict() for s in event.standings]}
-        self.storage.games.finish(self.game_id, result, rows, also=lambda db: update_ratings(db, rated))
+        if self.failed:
+            return
+        try:
+            self.storage.games.finish(self.game_id, result, rows, also=lambda db: update_ratings(db, rated))
+        except Exception:
+            self._failed("cannot store the result of game {id}")
