@@ -171,11 +171,13 @@ class Lobby:
             Command(
                 key="nick",
                 german="name",
-                usage="/nick NAME",
-                summary="choose your name",
+                usage="/nick NAME [PASSWORD]",
+                summary="choose your name (a registered one with its password)",
                 help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
                 " unique, ignoring case."
-                " You cannot change it while you sit at or watch a table.",
+                " You cannot change it while you sit at or watch a table. A registered name"
+                " needs its password (/register keeps a name for good); a guest gets a resume"
+                " token that gives his name and held seat back after a dropped connection.",
                 handler=self._nick,
                 needs_nick=False,
             ),
