@@ -22,6 +22,7 @@ log = Logger()
 DELEGATES = {
     "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
     "match": ("bswtichu.bots.match", "let bots play matches against each other"),
+    "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
 
 # command-line flag -> (ServerConfig field, type, metavar, help)
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         " (see docs/PROTOCOL.md).",
         parents=[serve_options],
         epilog="examples: bswtichu | bswtichu --telnet tcp:4000 --line tcp:4001 |"
-        " bswtichu replay --help | bswtichu match --help",
+        " bswtichu replay --help | bswtichu match --help | bswtichu irc --help",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

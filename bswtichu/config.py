@@ -73,6 +73,9 @@ class ServerConfig:
         return self.replace(flood_rate=self.line_flood_rate, flood_burst=self.line_flood_burst)
 
 
+# sections that other tools read from the same file (bswtichu.irc.config: the bridge)
+OTHER_TOOLS_SECTIONS = ("irc",)
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
     ("listen", "telnet"): ("telnet_endpoint", str),
@@ -101,6 +104,8 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
         raise ConfigError(f"{source}: {e}") from None
     values: dict[str, object] = {}
     for section in parser.sections():
+        if section in OTHER_TOOLS_SECTIONS:
+            continue
         for key, raw in parser.items(section):
             try:
                 field, convert = _KEYS[(section, key)]
