@@ -200,10 +200,11 @@ class Lobby:
             Command(
                 key="mode",
                 german="modus",
-                usage="/mode [human|machine]",
+                usage="/mode [human|machine|relay]",
                 summary="readable text, or one JSON line per message",
                 help="human (the default): sentences for people. machine: every message is"
-                " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md."
+                " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
+                " machine line with the sentence added as its human field (for bridges)."
                 " Without an argument, shows the current mode.",
                 handler=self._mode,
                 needs_nick=False,
@@ -288,7 +289,7 @@ class Lobby:
 
     def _mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
-            raise usage_error("/mode [human|machine]", f"no mode {args!r}")
+            raise usage_error(f"/mode [{'|'.join(MODES)}]", f"no mode {args!r}")
         if args:
             session.mode = args.lower()
         session.send(messages.mode(session.mode))

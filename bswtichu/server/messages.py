@@ -94,6 +94,8 @@ def welcome(
 def mode(name: str) -> Message:
     if name == "machine":
         text = "Mode: machine. Every message is now one line: KEYWORD {json}."
+    elif name == "relay":
+        text = "Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human."
     else:
         text = "Mode: human. Messages are now plain sentences."
     return Message("MODE", {"mode": name}, text)

@@ -11,7 +11,7 @@ from bswtichu.server.accounts import FREE_NAME_FAILURES
 from bswtichu.server.lobby import Lobby, loggable
 from bswtichu.storage import ScryptCost, Storage
 
-from conftest import Client
+from lobby_clients import Client
 
 CHEAP = ScryptCost(n=2 ** 8)
 SECRET = "hunter22"

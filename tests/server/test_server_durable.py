@@ -19,7 +19,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.storage import ScryptCost, Storage
 
-from conftest import Client
+from lobby_clients import Client
 
 CHEAP = ScryptCost(n=2 ** 8)  # the same scrypt, cheap enough for tests
 DELAY = 1.0

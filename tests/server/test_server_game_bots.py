@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
-from conftest import Client
+from lobby_clients import Client
 from test_server_game import EXCHANGE, Chooser, GameDriver, seat_four, seeded_lobby
 
 DELAY = 2.0
