@@ -12,6 +12,7 @@ stands still while a person is to act: the moment of the kill is well defined.
 from __future__ import annotations
 
 import json
+import os
 import re
 import select
 import signal
@@ -34,12 +35,13 @@ class Server:
 
     def __init__(self, tmp_path: Path):
         self.tmp_path = tmp_path
-        args = [sys.executable, "-c", "from bswtichu.cli import main; main()",
+        args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
                 "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
                 "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
+        self._pending = b""
         self.ports: dict[str, int] = {}
         deadline = time.monotonic() + START_TIMEOUT
         while not self.ports:
@@ -49,14 +51,21 @@ class Server:
                 self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
 
     def _read_line(self, deadline: float) -> str:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([self.process.stdout], [], [], remaining)[0]:
-            raise AssertionError("the server did not start in time:\n" + "".join(self.output))
-        line = self.process.stdout.readline().decode("utf-8", "replace")
-        if not line:
-            raise AssertionError("the server ended:\n" + "".join(self.output))
-        self.output.append(line)
-        return line
+        """The next line of the server's output (read straight from the pipe: a buffered
+        reader could hold lines that select() then never announces)."""
+        while b"\n" not in self._pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.process.stdout], [], [], remaining)[0]:
+                self.process.send_signal(signal.SIGABRT)  # faulthandler shows where it stands
+                rest = self.process.communicate(timeout=TIMEOUT)[0].decode("utf-8", "replace")
+                raise AssertionError("the server did not start in time:\n" + "".join(self.output) + rest)
+            data = os.read(self.process.stdout.fileno(), 65536)
+            if not data:
+                raise AssertionError("the server ended:\n" + "".join(self.output))
+            self._pending += data
+        line, self._pending = self._pending.split(b"\n", 1)
+        self.output.append(line.decode("utf-8", "replace") + "\n")
+        return self.output[-1]
 
     def connect(self, nick: str | None = None) -> Player:
         player = Player(self.ports["line"])
@@ -72,8 +81,8 @@ class Server:
         try:
             code = self.process.wait(TIMEOUT)
         finally:
-            rest = self.process.stdout.read().decode("utf-8", "replace")
-            self.output.append(rest)
+            rest = self._pending + self.process.stdout.read()
+            self.output.append(rest.decode("utf-8", "replace"))
         return code
 
     def log_text(self) -> str:
