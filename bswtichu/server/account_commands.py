@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from bswtichu.server import names
 from bswtichu.server.commands import Command, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
@@ -107,7 +108,8 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
     return [
         Command(key="register", usage="/register PASSWORD", summary="keep your name for good",
                 help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
-                " gets it. A password is 6-128 characters without spaces. Registered players are rated.",
+                " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
+                " players are rated.",
                 handler=register),
         Command(key="password", german="passwort", usage="/password OLD NEW", summary="change your password",
                 help="Changes the password of your registered name.", handler=password),
@@ -129,4 +131,9 @@ def _one_name(args: str, usage: str) -> str:
     words = args.split()
     if len(words) > 1:
         raise usage_error(usage, "one name at most")
-    return words[0] if words else ""
+    if not words:
+        return ""
+    name = names.normalize(words[0])
+    if not names.is_valid(name):
+        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+    return name

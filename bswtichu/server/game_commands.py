@@ -16,7 +16,7 @@ from bswtichu.engine import (
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.server import names
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
@@ -140,7 +140,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
         seat, level = None, "basic"
         for word in args.split():
-            if word.isdigit():
+            if is_number(word):
                 seat = int(word)
                 if not 1 <= seat <= SEAT_COUNT:
                     raise usage_error(usage, "seats are 1-4")
@@ -155,13 +155,13 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
     def kick(session: Session, args: str) -> None:
         usage = "/kick SEAT"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which seat (1-4)?")
         current_table(session).kick(session.nick, int(args))
 
     def show_log(session: Session, args: str) -> None:
         usage = "/log N"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which game? its number was announced at its start and end")
         number = int(args)
         if logs.is_open(number):
@@ -216,7 +216,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 summary="the game: turn, trick, cards left, calls, wish, scores",
                 help="Whose turn it is, the combination on the table, each player's card count and"
                 " call, the wish and the scores. Spectators may use it too.", handler=table_view),
-        Command(key="legal", aliases=("moves",), usage="/legal",
+        Command(key="legal", aliases=("moves",), usage="/legal [all]",
                 summary="your legal actions now, as commands",
                 help="Lists every command you may give now (for beginners and bots).", handler=legal),
         Command(key="score", german="punkte", aliases=("standings",), usage="/score",

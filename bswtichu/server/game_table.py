@@ -26,6 +26,7 @@ from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
 from bswtichu.server import names
+from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import SEAT_COUNT, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
@@ -83,7 +84,7 @@ class TableGame:
 
     def seat_named(self, nick: str, target: str) -> int:
         """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""
-        if target.isascii() and target.isdigit():
+        if is_number(target):
             seat = int(target) - 1
             if not 0 <= seat < SEAT_COUNT:
                 raise Refusal("usage", f"seats are 1-{SEAT_COUNT}")

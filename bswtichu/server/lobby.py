@@ -7,13 +7,15 @@ is told goes out as ``Message`` values through its ``Session``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages, names
-from bswtichu.server.commands import Command, CommandRegistry, help_command, usage_error
+from bswtichu.server.commands import Command, CommandRegistry, help_command, is_number, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Session
@@ -55,6 +57,8 @@ class Lobby:
         self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
+        self._per_address: Counter[str] = Counter()
+        self._address_of: dict[Session, str] = {}
         self.logs = logs
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
                                 self.config.abandon_after)
@@ -64,7 +68,7 @@ class Lobby:
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
             self.commands.register(command)
-        for command in table_commands(self.tables):
+        for command in table_commands(self.tables, self.config):
             self.commands.register(command)
         for command in game_commands(self.tables, self.logs):
             self.commands.register(command)
@@ -73,9 +77,30 @@ class Lobby:
 
     # -- the net layer's entry points ---------------------------------------
 
-    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
-        """A new client; ``limits`` are its port's settings, for the greeting."""
+    def connect(
+        self,
+        connection: Connection,
+        peer: str = "",
+        limits: ServerConfig | None = None,
+        address: str = "",
+    ) -> Session:
+        """A new client; ``limits`` are its port's settings, for the greeting.
+
+        ``address`` (the peer's IP, if known) counts against
+        ``connections_per_address``; one connection too many is told so and hung up.
+        """
         session = Session(connection, peer)
+        if address and self._per_address[address] >= self.config.connections_per_address:
+            session.send(messages.bye(
+                "too_many_connections",
+                f"At most {self.config.connections_per_address} connections from one address;"
+                " close another one first.",
+            ))
+            session.close()
+            return session
+        if address:
+            self._per_address[address] += 1
+            self._address_of[session] = address
         self._sessions.add(session)
         config = limits or self.config
         session.send(
@@ -117,6 +142,11 @@ class Lobby:
         self._sessions.remove(session)
         session.closed = True
         self.guard.forget(session)
+        address = self._address_of.pop(session, None)
+        if address is not None:
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
         if session.nick is None:
             return
         del self._by_nick[names.key(session.nick)]
@@ -131,6 +161,8 @@ class Lobby:
         """
         sessions, self._sessions = self._sessions, set()
         self._by_nick.clear()
+        self._per_address.clear()
+        self._address_of.clear()
         for session in sessions:
             session.send(messages.bye("shutdown", f"The server is stopping: {reason}."))
             session.close()
@@ -155,6 +187,7 @@ class Lobby:
         """Chat goes to the room the speaker is in: his table, or the lobby."""
         if session.nick is None:
             raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
+        self._check_length(text)
         table = session.table
         if table is not None:
             table.tell_all(messages.chat(table.number, session.nick, text))
@@ -162,7 +195,13 @@ class Lobby:
         message = messages.chat(None, session.nick, text)
         for listener in self.online():
             if listener.table is None:
-                listener.send(message)
+                listener.send(message, droppable=True)
+
+    def _check_length(self, text: str) -> None:
+        limit = self.config.max_chat_length
+        if len(text) > limit:
+            raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
+                                           f" this one has {len(text)}; say it in parts")
 
     # -- lobby commands -----------------------------------------------------
 
@@ -184,9 +223,10 @@ class Lobby:
             Command(
                 key="who",
                 german="wer",
-                usage="/who",
+                usage="/who [PAGE]",
                 summary="who is online, and where",
-                help="Lists everyone with a name: in the lobby, at a table (seat), or watching.",
+                help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
+                f" {self.config.who_page_size} names a page, by name; /who 2 shows the second.",
                 handler=self._who,
             ),
             Command(
@@ -261,8 +301,17 @@ class Lobby:
             session.send(messages.seat_held(table.number, seat))
 
     def _who(self, session: Session, args: str) -> None:
+        usage = "/who [PAGE]"
+        if args and not is_number(args):
+            raise usage_error(usage, f"PAGE must be a number, not {args!r}")
+        online = self.online()
+        size = self.config.who_page_size
+        pages = max(1, -(-len(online) // size))
+        page = int(args) if args else 1
+        if not 1 <= page <= pages:
+            raise usage_error(usage, f"there {'is' if pages == 1 else 'are'} {pages} page(s)")
         users = []
-        for other in self.online():
+        for other in online[(page - 1) * size : page * size]:
             table = other.table
             seat = table.seat_of(other.nick) if table is not None else None
             users.append(
@@ -273,13 +322,14 @@ class Lobby:
                     "watching": table is not None and seat is None,
                 }
             )
-        session.send(messages.who(users))
+        session.send(messages.who(users, page, pages, len(online)))
 
     def _msg(self, session: Session, args: str) -> None:
         name, _, text = args.partition(" ")
         text = text.strip()
         if not name or not text:
             raise usage_error("/msg NAME TEXT")
+        self._check_length(text)
         recipient = self.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")

@@ -123,10 +123,12 @@ def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
     return Message("MSG", {"from": sender, "to": recipient, "text": text}, shown)
 
 
-def who(users: list[dict[str, Any]]) -> Message:
-    """``users``: dicts with nick, table (or None), seat (or None), watching."""
-    if not users:
-        return Message("WHO", {"users": []}, "Nobody has chosen a name yet.")
+def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int | None = None) -> Message:
+    """One page of ``users``: dicts with nick, table (or None), seat (or None), watching."""
+    total = len(users) if total is None else total
+    fields = {"users": users, "page": page, "pages": pages, "total": total}
+    if not total:
+        return Message("WHO", fields, "Nobody has chosen a name yet.")
     parts = []
     for user in users:
         if user["table"] is None:
@@ -136,7 +138,15 @@ def who(users: list[dict[str, Any]]) -> Message:
         else:
             where = f"table {user['table']} seat {user['seat']}"
         parts.append(f"{user['nick']} ({where})")
-    return Message("WHO", {"users": users}, f"Online ({len(users)}): " + ", ".join(parts))
+    heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
+    more = f"; /who {page + 1} shows more" if page < pages else ""
+    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more)
+
+
+def output_skipped() -> Message:
+    """Told once when lobby chat to a client that does not read is being skipped."""
+    return Message("SKIPPED", {"what": "lobby_chat"},
+                   "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
 
 
 def help_index(entries: list[dict[str, Any]]) -> Message:

@@ -49,8 +49,10 @@ def password_problem(password: str) -> str | None:
     """Why a new password is not acceptable, or None."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         return f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters"
-    if any(ch.isspace() for ch in password):
-        return "a password has no spaces"
+    if not password.isprintable() or any(ch.isspace() for ch in password):
+        return "a password has no spaces and no control characters"
+    if password.isdigit():
+        return "a password of digits only is too easy to guess; add letters or signs"
     return None
 
 

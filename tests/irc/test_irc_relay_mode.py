@@ -16,7 +16,7 @@ class Recorder:
     def __init__(self) -> None:
         self.lines: list[str] = []
 
-    def send_lines(self, lines: list[str]) -> None:
+    def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         self.lines.extend(lines)
 
     def close(self) -> None:

@@ -18,7 +18,7 @@ class RecordingConnection:
         self.lines: list[str] = []
         self.closed = False
 
-    def send_lines(self, lines: list[str]) -> None:
+    def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         self.lines.extend(lines)
 
     def close(self) -> None:

@@ -14,7 +14,8 @@ def greeting_lines(lobby):
     lines = []
 
     class Connection:
-        send_lines = lines.extend
+        def send_lines(self, sent, droppable=False):
+            lines.extend(sent)
 
         def close(self):
             pass
@@ -239,7 +240,7 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 
-def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect):
+def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect, logged_errors):
     def explode(session, args):
         raise RuntimeError("boom")
 
@@ -247,6 +248,7 @@ def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect)
     ann, bob = connect("Ann"), connect("Bob")
     ann.say("/boom")
     assert ann.error_code() == "internal"
+    assert [e["log_failure"].type for e in logged_errors] == [RuntimeError]
     bob.say("still here")
     assert bob.only("CHAT")["text"] == "still here"
 
