@@ -140,12 +140,14 @@ def start_server(folder: Path, bot_delay: float) -> tuple[subprocess.Popen, int]
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         line = process.stdout.readline().decode()
-        if "Traceback" in line or "CRITICAL" in line:
-            raise AssertionError(line)
         match = PORT_LINE.search(line)
         if match:
             return process, int(match.group(1))
-    raise AssertionError("the server did not start")
+        if "Traceback" in line or "CRITICAL" in line or not line:
+            break
+    process.kill()  # never leave a server behind
+    process.wait(TIMEOUT)
+    raise AssertionError(f"the server did not start: {line}")
 
 
 def replayed(store: GameStore, game) -> tuple[GameDriver, int]:

@@ -44,11 +44,16 @@ class Server:
         self._pending = b""
         self.ports: dict[str, int] = {}
         deadline = time.monotonic() + START_TIMEOUT
-        while not self.ports:
-            line = self._read_line(deadline)
-            match = PORT_LINE.search(line)
-            if match:
-                self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
+        try:
+            while not self.ports:
+                line = self._read_line(deadline)
+                match = PORT_LINE.search(line)
+                if match:
+                    self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
+        except BaseException:
+            self.process.kill()  # never leave a server behind
+            self.process.wait(TIMEOUT)
+            raise
 
     def _read_line(self, deadline: float) -> str:
         """The next line of the server's output (read straight from the pipe: a buffered
