@@ -38,6 +38,9 @@ SERVE_FLAGS = {
     "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
     "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),
     "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
+    "--abandon-after": ("abandon_after", float, "SECONDS",
+                        "how long a started game waits for a person to come back"),
+    "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
 }
 
 
