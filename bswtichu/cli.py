@@ -38,6 +38,9 @@ SERVE_FLAGS = {
     "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
     "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),
     "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
+    "--abandon-after": ("abandon_after", float, "SECONDS",
+                        "how long a started game waits for a person to come back"),
+    "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
 }
 
 
@@ -108,8 +111,13 @@ def run_delegate(name: str, argv: list[str]) -> int:
 async def serve(reactor, config: ServerConfig) -> None:
     """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
     from bswtichu.server.service import makeService
+    from bswtichu.storage import DatabaseError
 
-    service = makeService(config, reactor)
+    try:
+        service = makeService(config, reactor)
+    except DatabaseError as e:
+        log.critical("bswtichu cannot start: {error}", error=e)
+        raise SystemExit(1)
     try:
         service.startService()
         await service.whenListening()

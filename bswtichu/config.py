@@ -45,6 +45,9 @@ class ServerConfig:
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
+    abandon_after: float = 24 * 3600.0
+    database: str = "data/bswtichu.sqlite3"
+    synchronous: str = "normal"
 
     def __post_init__(self) -> None:
         problems = []
@@ -74,6 +77,12 @@ class ServerConfig:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if self.abandon_after < 0:
+            problems.append("abandon_after must be 0 or more")
+        if not self.database:
+            problems.append("database must not be empty (:memory: keeps nothing)")
+        if self.synchronous not in ("off", "normal", "full"):
+            problems.append("synchronous must be off, normal or full")
         if not self.telnet_endpoint or not self.line_endpoint:
             problems.append("telnet and line endpoints must not be empty")
         if problems:
@@ -115,6 +124,9 @@ _KEYS = {
     ("limits", "who_page_size"): ("who_page_size", int),
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
+    ("tables", "abandon_after"): ("abandon_after", float),
+    ("storage", "database"): ("database", str),
+    ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
 }

@@ -92,6 +92,11 @@ class Card:
     def __reduce__(self):
         return (card, (self.text,))
 
+    def __hash__(self) -> int:
+        # by index, not by address: sets of cards iterate in the same order in every
+        # process, so a seed fixes every bot decision after a restart too
+        return self.index
+
     def sort_key(self) -> tuple[int, int]:
         """Order for printing hands: by rank, the Dog first and the Phoenix before the Dragon."""
         if self.kind == NATURAL:

@@ -144,7 +144,7 @@ class BridgeClient(irc.IRCClient):
         """tichubot, then tichubot1, tichubot2, ... within the server's nick length."""
         base = self.config.nick
         tail = nickname[len(base):] if nickname.startswith(base) else ""
-        number = int(tail) + 1 if tail.isdigit() else 1
+        number = int(tail) + 1 if tail.isascii() and tail.isdigit() else 1
         limit = self.supported.getFeature("NICKLEN") or 9
         return base[: max(1, limit - len(str(number)))] + str(number)
 

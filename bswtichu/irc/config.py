@@ -20,7 +20,7 @@ def parse_address(text: str, what: str) -> tuple[str, int]:
     """``HOST:PORT`` (an IPv6 host in brackets) as (host, port)."""
     host, sep, port = text.strip().rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ConfigError(f"{what} must be HOST:PORT, e.g. 127.0.0.1:6667 (got {text!r})")
     return host, int(port)
 

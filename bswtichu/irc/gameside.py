@@ -17,7 +17,7 @@ from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from twisted.python.failure import Failure
 
-NAME_REFUSALS = ("nick_taken", "nick_invalid")
+NAME_REFUSALS = ("nick_taken", "nick_invalid", "name_registered", "name_held")
 
 
 class LinkOwner(TypingProtocol):
@@ -33,30 +33,44 @@ class LinkOwner(TypingProtocol):
 
 
 class NickLogin:
-    """Takes the first free name of ``candidates`` with ``/nick``.
+    """Takes the first free name of ``candidates`` with ``/nick``, as a guest.
 
-    The seam for accounts: once the server has registered names, a login that
-    sends the account's credentials replaces this one; GameLink only needs
-    ``start`` and ``handle``.
+    The server gives a guest a resume token with his name; the bridge keeps it in
+    ``tokens`` (shared by all its links, by name casefolded) and, when a name's seat
+    is held (``name_held``: the same IRC user dropped and came back), takes the
+    name back with ``/resume TOKEN``.  Registered names are not the bridge's to use.
     """
 
-    def __init__(self, candidates: Sequence[str]):
+    def __init__(self, candidates: Sequence[str], tokens: dict[str, str] | None = None):
         self._candidates = list(candidates)
+        self.tokens = {} if tokens is None else tokens
         self.name: str | None = None
+        self._resuming = False
 
     def start(self, link: GameLink) -> None:
         link.send(f"/nick {self._candidates[0]}")
+
+    def remember(self, fields: dict) -> None:
+        """A RESUME_TOKEN for a name this bridge took."""
+        self.tokens[fields["nick"].casefold()] = fields["token"]
 
     def handle(self, link: GameLink, keyword: str, fields: dict) -> bool | None:
         """True once logged in, False when no candidate is left, None while trying."""
         if keyword == "NICK":
             self.name = fields["nick"]
             return True
-        if keyword == "ERROR" and fields.get("code") in NAME_REFUSALS:
-            self._candidates.pop(0)
-            if not self._candidates:
-                return False
-            self.start(link)
+        if keyword != "ERROR" or fields.get("code") not in NAME_REFUSALS + ("bad_token",):
+            return None
+        token = self.tokens.get(self._candidates[0].casefold())
+        if fields["code"] == "name_held" and token is not None and not self._resuming:
+            self._resuming = True
+            link.send(f"/resume {token}")
+            return None
+        self._resuming = False
+        self._candidates.pop(0)
+        if not self._candidates:
+            return False
+        self.start(link)
         return None
 
 
@@ -107,6 +121,9 @@ class GameLink(LineReceiver):
             fields = json.loads(payload)
         except ValueError:
             self.log.warn("game server sent a line that is not KEYWORD {{json}}: {line!r}", line=line)
+            return
+        if keyword == "RESUME_TOKEN":
+            self.login.remember(fields)  # the bridge keeps it; its user never needs to type it
             return
         if not self.ready:
             outcome = self.login.handle(self, keyword, fields)

@@ -70,7 +70,7 @@ class Player:
     def __init__(self, bridge: Bridge, nick: str):
         self.bridge = bridge
         self.nick = nick
-        self.link = GameLink(self, NickLogin(name_candidates(server_name(nick))))
+        self.link = GameLink(self, NickLogin(name_candidates(server_name(nick)), bridge.resume_tokens))
         self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
@@ -119,7 +119,7 @@ class Watcher:
     def __init__(self, bridge: Bridge, table: int, base: str):
         self.bridge = bridge
         self.table = table
-        self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}")))
+        self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}"), bridge.resume_tokens))
         self.active = False  # watching (the server confirmed /watch)
         self.keepalive = LoopingCall(self.link.send, "/mode relay")
         self.keepalive.clock = bridge.reactor
@@ -154,6 +154,7 @@ class Bridge:
         self.players: dict[str, Player] = {}
         self.watchers: dict[int, Watcher] = {}
         self.irc: IrcSide | None = None
+        self.resume_tokens: dict[str, str] = {}  # the game server's guest tokens, by name casefolded
 
     # ---------------------------------------------------------------- IRC side
 

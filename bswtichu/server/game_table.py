@@ -15,17 +15,21 @@ from random import SystemRandom
 from typing import Callable, Hashable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
 
-from bswtichu.engine import Action, Card, Exchange, MakeWish, Round, TichuError, team_of
+from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play.journal import ReplayError, replay_journal
+from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
 from bswtichu.server import names
 from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
-from bswtichu.server.table import SEAT_COUNT, Table
+from bswtichu.server.table import SEAT_COUNT, Table, TableHall
+from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
 
@@ -43,10 +47,11 @@ def _wish_after_round(trial: Round, action: Action) -> bool:
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
-    def __init__(self, table: Table, driver: GameDriver, log_number: int):
+    def __init__(self, table: Table, driver: GameDriver, log_number: int, record: DurableGame | None = None):
         self.table = table
         self.driver = driver
         self.log_number = log_number
+        self.record = record
         self.texts = GameTexts(table.number, driver.game.seating)
         driver.subscribe(self)
 
@@ -205,32 +210,103 @@ class TableGame:
         """The table closes: no more bot moves."""
         self.driver.stop()
 
+    def pause(self) -> None:
+        self.driver.pause()
+
+    def resume(self) -> None:
+        self.driver.resume()
+
+    def abandon(self) -> None:
+        """Nobody came back: the stored game is marked abandoned and will not be restored."""
+        if self.record is not None:
+            self.record.abandon()
+
 
 class GameWiring:
     """The tables' game factory: builds a `TableGame` (driver, bots, log) when a table starts.
 
     ``seeds()`` gives each game its seed; everything random in the game is drawn from it.
+    With ``storage`` every game is journaled (subscribed first, so each step is
+    committed before anyone is told) and `restore` brings unfinished games back.
     """
+
+    log = Logger()
 
     def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
                  substitute_after: float,
-                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64)):
+                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
+                 storage: Storage | None = None):
         self.clock = clock
         self.logs = logs
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
         self.seeds = seeds
+        self.storage = storage
+        if storage is not None:
+            logs.continue_after(storage.games.highest_log_number())
 
     def __call__(self, table: Table) -> TableGame:
         players = tuple(table.seats)  # already seated by the table's options (tichujoin)
-        options = replace(table.options, tichujoin=False)
-        seeds = GameSeeds.from_seed(self.seeds())
-        levels = {name: level for name, level in table.bots.values()}
-        driver = GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds),
-                            self.clock, self.bot_delay, self.substitute_after)
+        seed = self.seeds()
+        driver = self._driver(players, table.options, table.bots, seed)
         log_number = self.logs.reserve()
+        record = None
+        if self.storage is not None:
+            game_id = self.storage.games.begin(log_number, table.number, seed, table.options.as_data(),
+                                               players, table.bots)
+            levels = {name: level for name, level in table.bots.values()}
+            record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
+            driver.subscribe(record)
         driver.subscribe(GameLogRecorder(self.logs, log_number, f"table {table.number}"))
-        return TableGame(table, driver, log_number)
+        return TableGame(table, driver, log_number, record)
+
+    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable) -> GameDriver:
+        options = replace(table_options, tichujoin=False)
+        seeds = GameSeeds.from_seed(seed)
+        levels = {name: level for name, level in bots.values()}
+        return GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds),
+                          self.clock, self.bot_delay, self.substitute_after)
+
+    def restore(self, hall: TableHall) -> list[Table]:
+        """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
+        tables = []
+        for stored in self.storage.games.running():
+            try:
+                table = self._restore(hall, stored)
+            except (ReplayError, ValueError) as error:
+                self.log.error("stored game {number} (table {table}) cannot be restored: {error}",
+                               number=stored.log_number, table=stored.table_number, error=error)
+                continue
+            if table is not None:
+                tables.append(table)
+        return tables
+
+    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
+        """The stored game's table, playing on; None if the game turned out to be over."""
+        data = stored.table_options
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
+        driver = self._driver(stored.players, options, stored.bots, stored.seed)
+        differed = replay_journal(driver, stored.entries)
+        if differed:
+            self.log.warn("stored game {number}: {n} bot choices differed from the journal",
+                          number=stored.log_number, n=differed)
+        levels = {name: level for name, level in stored.bots.values()}
+        record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
+        record.caught_up(driver)
+        recorder = GameLogRecorder(self.logs, stored.log_number, f"table {stored.table_number}")
+        if driver.game.over:  # the last step was stored, its result and log not yet: do it now
+            recorder.save(driver.game)
+            record.game_over(driver)
+            return None
+        driver.subscribe(record)
+        self.logs.reopen(stored.log_number)
+        driver.subscribe(recorder)
+        table = hall.open(stored.table_number)
+        game = TableGame(table, driver, stored.log_number, record)
+        table.restore(options, list(stored.players), stored.bots, game)
+        self.log.info("table {table}: game {number} restored after {n} journal entries",
+                      table=table.number, number=stored.log_number, n=len(stored.entries))
+        return table
 
 
 __all__ = ["ActionBuilder", "GameWiring", "TableGame", "refusal_for"]

@@ -24,8 +24,17 @@ from bswtichu.server.display_commands import display_commands
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
+from bswtichu.server.account_commands import account_commands
+from bswtichu.server.accounts import SECRET_COMMANDS, NameGuard
+from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
+
+
+def loggable(line: str) -> str:
+    """The line as a log may show it: a command that carries a secret loses its arguments."""
+    word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
+    return f"/{word} [arguments hidden]" if word in SECRET_COMMANDS else line
 
 
 class Lobby:
@@ -39,8 +48,12 @@ class Lobby:
         config: ServerConfig,
         game_factory: GameFactory,
         logs: GameLogStore,
+        storage: Storage | None = None,
     ) -> None:
-        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs."""
+        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs.
+
+        ``storage`` keeps accounts, history and ratings (without one, an in-memory database).
+        """
         self.clock = clock
         self.config = config
         self._sessions: set[Session] = set()
@@ -48,7 +61,10 @@ class Lobby:
         self._per_address: Counter[str] = Counter()
         self._address_of: dict[Session, str] = {}
         self.logs = logs
-        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
+        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
+                                self.config.abandon_after)
+        self.storage = storage if storage is not None else Storage.open()
+        self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
@@ -56,6 +72,8 @@ class Lobby:
         for command in table_commands(self.tables, self.config):
             self.commands.register(command)
         for command in game_commands(self.tables, self.logs):
+            self.commands.register(command)
+        for command in account_commands(self, self.storage):
             self.commands.register(command)
         for command in display_commands():
             self.commands.register(command)
@@ -115,7 +133,7 @@ class Lobby:
         except Refusal as refusal:
             session.send(messages.refused(refusal))
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=line, session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=loggable(line), session=session)
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )
@@ -126,6 +144,7 @@ class Lobby:
             return
         self._sessions.remove(session)
         session.closed = True
+        self.guard.forget(session)
         address = self._address_of.pop(session, None)
         if address is not None:
             self._per_address[address] -= 1
@@ -194,11 +213,13 @@ class Lobby:
             Command(
                 key="nick",
                 german="name",
-                usage="/nick NAME",
-                summary="choose your name",
+                usage="/nick NAME [PASSWORD]",
+                summary="choose your name (a registered one with its password)",
                 help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
                 " unique, ignoring case."
-                " You cannot change it while you sit at or watch a table.",
+                " You cannot change it while you sit at or watch a table. A registered name"
+                " needs its password (/register keeps a name for good); a guest gets a resume"
+                " token that gives his name and held seat back after a dropped connection.",
                 handler=self._nick,
                 needs_nick=False,
             ),
@@ -245,9 +266,11 @@ class Lobby:
         ]
 
     def _nick(self, session: Session, args: str) -> None:
-        if not args or " " in args:
-            raise usage_error("/nick NAME", f"a name is {names.NAME_RULE}")
-        name = names.normalize(args)
+        words = args.split()
+        if not 1 <= len(words) <= 2:
+            raise usage_error("/nick NAME [PASSWORD]", f"a name is {names.NAME_RULE}")
+        name = names.normalize(words[0])
+        password = words[1] if len(words) == 2 else None
         if not names.is_valid(name):
             raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
         if names.is_bot_name(name):
@@ -259,6 +282,14 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+        name = self.guard.claim(session, name, password)
+        self.take_name(session, name)
+        token = self.guard.claimed(session, name)
+        if token is not None:
+            session.send(token)
+
+    def take_name(self, session: Session, name: str) -> None:
+        """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""
         held = self.tables.held_seat(name)
         if held is not None:
             table, seat = held

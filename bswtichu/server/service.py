@@ -20,6 +20,7 @@ from bswtichu.server.net.line import BotLineFactory
 from bswtichu.server.net.telnet import TelnetFactory
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.storage import Storage
 
 
 class TichuService(Service):
@@ -32,15 +33,21 @@ class TichuService(Service):
         self.config = config
         self.reactor = reactor
         if games is None:
+            storage = Storage.open(config.database, config.synchronous)
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace)
-        self.lobby = Lobby(reactor, config, games, games.logs)
+                               config.reconnect_grace, storage=storage)
+        self.games = games
+        self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage)
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once both attempts settled
         self._waiting: list[Deferred] | None = None
 
     def startService(self) -> None:
         super().startService()
+        if self.games.storage is not None:
+            restored = self.games.restore(self.lobby.tables)
+            if restored:
+                self.log.info("restored {n} unfinished game(s)", n=len(restored))
         factories = {
             "telnet": (self.config.telnet_endpoint, TelnetFactory),
             "line": (self.config.line_endpoint, BotLineFactory),
@@ -99,6 +106,8 @@ class TichuService(Service):
         self.lobby.shutdown("the server is shutting down")
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
+        if self.games.storage is not None:
+            self.games.storage.close()
         return DeferredList([d for d in stopping if d is not None])
 
 

@@ -60,6 +60,7 @@ class GameServer:
     def __init__(self, tmp_path) -> None:
         self.config = ServerConfig(
             telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, log_folder=str(tmp_path / "logs"),
+            database=str(tmp_path / "bswtichu.sqlite3"),
             line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=0.0)
         self.service = makeService(self.config, reactor())
 

@@ -44,6 +44,7 @@ def test_no_irc_section_gives_the_defaults():
     ("[irc]\nburst = many\n", "is not a int"),
     ("[irc]\nserver = nohostport\n", "server must be HOST:PORT"),
     ("[irc]\ngame = host:99999\n", "game must be HOST:PORT"),
+    ("[irc]\ngame = host:6²\n", "game must be HOST:PORT"),
     ("[irc]\nchannel = tichu\n", "channel must start with #"),
     ("[irc]\nnick = two words\n", "nick must be one word"),
     ("[irc]\nburst = 0\n", "burst must be at least 1"),

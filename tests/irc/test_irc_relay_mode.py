@@ -45,7 +45,7 @@ def test_a_message_without_a_sentence_relays_its_keyword():
 
 
 def test_mode_relay_is_accepted_by_the_lobby(tmp_path):
-    lobby = makeService(ServerConfig(log_folder=str(tmp_path)), Clock()).lobby  # not started
+    lobby = makeService(ServerConfig(log_folder=str(tmp_path), database=":memory:"), Clock()).lobby  # not started
     connection = Recorder()
     session = lobby.connect(connection)
     connection.lines.clear()
@@ -54,9 +54,9 @@ def test_mode_relay_is_accepted_by_the_lobby(tmp_path):
     lobby.receive(session, "hello")
     lobby.receive(session, "/bogus")
     messages = [parse(line) for line in connection.lines]
-    assert [k for k, _ in messages] == ["MODE", "NICK", "CHAT", "ERROR"]
+    assert [k for k, _ in messages] == ["MODE", "NICK", "RESUME_TOKEN", "CHAT", "ERROR"]
     assert messages[0][1]["mode"] == "relay"
     assert messages[1][1] == {"nick": "Ann", "previous": None, "human": "You are now Ann."}
-    assert messages[2][1]["human"] == "[lobby] Ann: hello"
-    assert messages[3][1]["code"] == "unknown_command"
-    assert messages[3][1]["human"].startswith("error: ")
+    assert messages[3][1]["human"] == "[lobby] Ann: hello"
+    assert messages[4][1]["code"] == "unknown_command"
+    assert messages[4][1]["human"].startswith("error: ")

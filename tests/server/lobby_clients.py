@@ -36,6 +36,8 @@ class Client:
             self.say("/mode machine")
         if nick:
             self.say(f"/nick {nick}")
+        self.token = next((json.loads(line.partition(" ")[2])["token"] for line in self.connection.lines
+                           if line.startswith("RESUME_TOKEN ")), None)
         self.clear()
 
     def say(self, line: str) -> None:

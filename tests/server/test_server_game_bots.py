@@ -196,7 +196,7 @@ def test_away_player_is_replaced_after_the_grace_and_comes_back(tmp_path):
             driver.collect()
     assert any(k == "PLAYED" and f["player"] == "Bob" for k, f in driver.watched)
     again = Client(lobby, None)
-    again.say("/nick Bob")
+    again.say(f"/resume {bob.token}")
     assert again.only("SEAT_HELD") == {"table": 1, "seat": 2}
     again.clear()
     again.say("/join 1 2")
@@ -248,7 +248,9 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
         table_now = driver.send(player, "/table")[0][1]
         assert table_now["turn"] == seat and table_now["need"] == "lead"
     assert lobby.tables.get(1).view()["seats"][seat - 1] == name
-    back = Client(lobby, name)
+    back = Client(lobby, None)
+    back.say(f"/resume {leader.token}")
+    back.clear()
     assert back.session.nick == name
     back.say(f"/join 1 {seat}")
     keywords = back.keywords()
@@ -271,7 +273,9 @@ def test_reconnect_before_start_of_play_gets_grand_phase_state(tmp_path):
     ann = driver.players[0]
     ann.hang_up()
     driver.collect()
-    back = Client(lobby, "Ann")
+    back = Client(lobby, None)
+    back.say(f"/resume {ann.token}")
+    back.clear()
     back.say("/join 1 1")
     hand = back.only("HAND")["cards"]
     assert len(hand) == 8  # the last 6 stay hidden until the Grand Tichu decision
@@ -302,7 +306,7 @@ def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
     assert "GAME" in ann.keywords()
 
 
-def test_the_last_person_leaving_a_bot_table_closes_it(tmp_path):
+def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_path):
     clock, lobby = lobby_on(tmp_path)
     ann = Client(lobby, "Ann")
     ann.say("/join")
@@ -311,12 +315,23 @@ def test_the_last_person_leaving_a_bot_table_closes_it(tmp_path):
     ann.say("/start")
     ann.say("/nogrand")
     clock.pump([DELAY] * 3)
+    table = lobby.tables.get(1)
+    history = [list(r.history) for r in table.game.game.rounds]
     ann.say("/leave")
-    assert lobby.tables.get(1) is None
-    assert clock.getDelayedCalls() == []
+    assert lobby.tables.get(1) is table  # paused, not closed: the bots wait
+    clock.advance(lobby.config.abandon_after - 1)
+    assert [list(r.history) for r in table.game.game.rounds] == history
     ann.clear()
     ann.say("/log 1")
-    assert ann.error_code() == "no_such_log"  # not "still being played": the game is gone
+    assert ann.error_code() == "log_running"
+    ann.clear()
+    ann.say("/join 1 1")
+    assert "RETURNED" in ann.keywords()
+    assert clock.getDelayedCalls()  # the bots go on
+    ann.say("/leave")
+    clock.advance(lobby.config.abandon_after)
+    assert lobby.tables.get(1) is None
+    assert clock.getDelayedCalls() == []
 
 
 def test_bot_names_are_unique_on_the_whole_server(tmp_path):

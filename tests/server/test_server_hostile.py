@@ -85,7 +85,9 @@ def warnings():
 def test_empty_subnegotiation_is_skipped(telnet, warnings):
     wire = telnet()
     wire.send(b"/nick Ann\r\n" + IAC + SB + IAC + SE + b"hello\r\n")
-    assert wire.lines()[-2:] == ["You are now Ann.", "[lobby] Ann: hello"]
+    lines = wire.lines()
+    assert lines[-3] == "You are now Ann." and lines[-2].startswith("Your resume token for Ann")
+    assert lines[-1] == "[lobby] Ann: hello"
     assert not wire.transport.disconnecting
     assert len(warnings) == 1
 
@@ -99,7 +101,7 @@ def test_no_line_is_lost_around_an_unknown_command_in_one_write_or_two(telnet):
         for piece in pieces:
             wire.send(piece)
         keywords = [line.split(" ", 1)[0] for line in wire.lines()]
-        assert keywords == ["MODE", "NICK", "HELP"], cut
+        assert keywords == ["MODE", "NICK", "RESUME_TOKEN", "HELP"], cut
 
 
 def test_overlong_subnegotiation_keeps_the_connection_and_the_lines(telnet, warnings):

@@ -119,6 +119,11 @@ def test_telnet_lines_end_in_crlf_without_doubled_cr(telnet):
     assert greeting.count(b"\n") == greeting.count(b"\r\n")
 
 
+def without_token(lines: list[str]) -> list[str]:
+    """A guest's /nick also brings his resume token; these tests are about the wire."""
+    return [line for line in lines if not line.startswith("Your resume token")]
+
+
 def test_telnet_refuses_options_it_does_not_implement(telnet):
     wire = telnet()
     wire.take()
@@ -127,7 +132,7 @@ def test_telnet_refuses_options_it_does_not_implement(telnet):
     wire.send(IAC + DO + ECHO_OPTION)
     assert wire.take() == IAC + WONT + ECHO_OPTION
     wire.send(IAC + WILL + LINEMODE + b"/nick Ann\r\n")
-    assert wire.take() == IAC + DONT + LINEMODE + b"You are now Ann.\r\n"
+    assert wire.take().startswith(IAC + DONT + LINEMODE + b"You are now Ann.\r\nYour resume token for Ann is ")
 
 
 def test_telnet_survives_a_malformed_command(telnet):
@@ -135,7 +140,7 @@ def test_telnet_survives_a_malformed_command(telnet):
     wire.send(IAC + b"\x01junk\r\n")
     wire.take()
     wire.send(b"/nick Ann\r\n")
-    assert wire.lines() == ["You are now Ann."]
+    assert without_token(wire.lines()) == ["You are now Ann."]
 
 
 def test_telnet_accepts_lf_bare_cr_and_cr_nul(telnet):
@@ -144,7 +149,8 @@ def test_telnet_accepts_lf_bare_cr_and_cr_nul(telnet):
     wire.send(b"/nick Ann\n")
     wire.send(b"one\r")
     wire.send(b"\ntwo\r\0three\r\n")
-    assert wire.lines() == ["You are now Ann.", "[lobby] Ann: one", "[lobby] Ann: two", "[lobby] Ann: three"]
+    assert without_token(wire.lines()) == ["You are now Ann.", "[lobby] Ann: one", "[lobby] Ann: two",
+                                           "[lobby] Ann: three"]
 
 
 def test_telnet_overlong_line_gets_one_error_and_connection_stays(telnet, config):
@@ -196,7 +202,9 @@ def test_bot_port_sends_no_telnet_bytes_and_writes_crlf(bot):
     lines = data.split(b"\r\n")
     assert lines[-1] == b""
     assert not any(b"\r" in line or b"\n" in line for line in lines)
-    assert lines[-4:-1] == [b'MODE {"mode":"machine"}', b'NICK {"nick":"Robo","previous":null}', b'TABLES {"tables":[]}']
+    assert lines[-5:-3] == [b'MODE {"mode":"machine"}', b'NICK {"nick":"Robo","previous":null}']
+    assert lines[-3].startswith(b'RESUME_TOKEN {"nick":"Robo","token":')
+    assert lines[-2] == b'TABLES {"tables":[]}'
 
 
 def test_bot_port_treats_iac_as_data(bot):

@@ -310,6 +310,9 @@ def test_disconnected_player_keeps_seat_and_returns_with_same_name(four, connect
     assert away["seat"] == 2 and away["nick"] == "Bob" and away["grace"] == 60.0
     back = connect()
     back.say("/nick Bob")
+    assert back.error_code() == "name_held"  # a guest's held seat goes back only to the same guest
+    back.clear()
+    back.say(f"/resume {bob.token}")
     assert back.only("SEAT_HELD") == {"table": 1, "seat": 2}
     back.say("/join 1 2")
     assert back.only("RETURNED") == {"table": 1, "seat": 2, "nick": "Bob", "seats": ["Ann", "Bob", "Cy", "Dan"]}
@@ -319,7 +322,9 @@ def test_disconnected_player_keeps_seat_and_returns_with_same_name(four, connect
 
 def test_returning_player_may_omit_the_seat_but_not_pick_another(four, connect):
     four[1].hang_up()
-    back = connect("Bob")
+    back = connect()
+    back.say(f"/resume {four[1].token}")
+    back.clear()
     back.say("/join 1 3")
     assert back.error_code() == "seat_mismatch"
     back.clear()
@@ -365,7 +370,8 @@ def test_seat_at_a_started_table_is_held_past_the_grace(four, clock, connect):
     four[1].hang_up()
     assert four[0].only("AWAY")["grace"] is None
     clock.advance(3600)
-    back = connect("Bob")
+    back = connect()
+    back.say(f"/resume {four[1].token}")
     back.say("/join 1 2")
     assert back.only("RETURNED")["seat"] == 2
 
