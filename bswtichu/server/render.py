@@ -81,6 +81,7 @@ SUIT_COLOURS = {"j": "32", "s": "90", "p": "34", "r": "31"}
 SPECIAL_COLOURS = {"MJ": "33", "DG": "36", "PH": "35", "DR": "1;31"}
 RESET = "\x1b[0m"
 CARD_TEXT = re.compile(r"^(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)$")
+CARD_WORD = re.compile(r"(?<![\w=])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![\w=])")
 
 
 def card_colour(card: str) -> str:
@@ -106,9 +107,9 @@ def coloured(lines: list[str], cards: set[str]) -> list[str]:
     """``cards`` coloured where they stand as words in ``lines``."""
     if not cards:
         return lines
-    pattern = re.compile(r"(?<![\w=])(" + "|".join(sorted(cards)) + r")(?![\w=])")
 
     def paint(found: re.Match) -> str:
-        return f"\x1b[{card_colour(found.group(1))}m{found.group(1)}{RESET}"
+        card = found.group()
+        return f"\x1b[{card_colour(card)}m{card}{RESET}" if card in cards else card
 
-    return [pattern.sub(paint, line) for line in lines]
+    return [CARD_WORD.sub(paint, line) for line in lines]
