@@ -423,3 +423,20 @@ def test_any_negotiation_keeps_the_connection_and_its_lines(tmp_path_factory, no
     lines = wire.lines()
     assert "You are now Zed." in lines and lines[-1].replace(" ", "").endswith("Zed:hello")
     assert not wire.transport.disconnecting
+
+
+def test_plain_telnet_answers_get_wrapping_but_no_prompts_or_colour(mud_client, lobby):
+    """The answers Debian's telnet gives to the offers (captured from telnet 0.17)."""
+    wire = mud_client()
+    wire.send(IAC + DONT + mud.GMCP + IAC + DONT + mud.MSSP + IAC + DONT + mud.EOR
+              + IAC + WILL + mud.NAWS + IAC + SB + mud.NAWS + b"\x00\x78\x00\x28" + IAC + SE
+              + IAC + WILL + mud.TTYPE + IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"XTERM" + IAC + SE)
+    wire.send(IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"XTERM" + IAC + SE)  # asked again: the same
+    wire.say("/nick Ann")
+    session = lobby.find("Ann")
+    assert session.wrap_width() == 120 and not session.default_colour
+    assert not wire.connection.profile.mud_client()
+    wire.read()
+    wire.commands.clear()
+    session.send(Message("TURN", {"table": 1, "seat": 1, "player": "Ann", "need": "lead"}, "Your turn: lead."))
+    assert wire.read() == b"Your turn: lead.\r\n" and wire.commands == [] and wire.subs[-1][0] != mud.GMCP

@@ -69,6 +69,12 @@ class ClientProfile:
             return bool(self.mtts & MTTS_ANSI)
         return any(self.client.startswith(name) for name in COLOUR_CLIENTS)
 
+    def mud_client(self) -> bool:
+        """Whether the client is a MUD client (it reads prompts): it agreed to GMCP or EOR,
+        sent MTTS, or named itself as one. Plain telnet agrees only to NAWS and TTYPE."""
+        return self.gmcp or self.eor or self.mtts is not None or any(
+            self.client.startswith(name) for name in COLOUR_CLIENTS)
+
     def default_width(self) -> int | None:
         """NAWS's width, else 80 for a client that negotiates, else None (no wrapping)."""
         if self.width is not None:

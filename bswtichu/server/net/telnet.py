@@ -215,9 +215,8 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         if self.profile.gmcp:
             self.send_bytes(mud.gmcp_package(message), droppable)
         session = self.session
-        # Prompts only for clients that negotiate (MUD clients): in plain telnet the
-        # next line would run on after the prompt.
-        if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.negotiated:
+        # Prompts only for MUD clients: in plain telnet the next line would run on after it.
+        if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.mud_client():
             return
         seated = session.table is not None and session.table.seat_of(session.nick) is not None
         prompt = mud.prompt_text(message, session.nick, seated)
