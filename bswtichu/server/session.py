@@ -81,7 +81,7 @@ class Session:
             self.also_sent(message, droppable)
 
     def wrap_width(self) -> int | None:
-        """The width human text is wrapped to (None: not wrapped; /width 0 switches it off)."""
+        """The width human text is wrapped to (None: not wrapped; /width off stores 0)."""
         width = self.default_width if self.width is None else self.width
         return width or None
 

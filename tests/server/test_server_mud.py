@@ -315,8 +315,13 @@ def test_a_whole_game_over_gmcp_with_prompts_and_colour(tmp_path):
     wire = MudWire(TelnetFactory(lobby, config, clock))
     wire.agree_to_everything(width=70)
     wire.send(IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"TINTIN++" + IAC + SE)
-    for line in ("/nick Ann", "/join", "/round 1", "/bot", "/bot", "/bot", "/start"):
+    watcher = MudWire(TelnetFactory(lobby, config, clock))
+    watcher.send(IAC + DO + mud.GMCP)
+    for line in ("/nick Ann", "/join", "/round 1", "/bot", "/bot", "/bot"):
         wire.say(line)
+    watcher.say("/nick Wes")
+    watcher.say("/watch 1")
+    wire.say("/start")
     settle(clock)
     documented = documented_fields()
     random = Random(5)
@@ -354,6 +359,13 @@ def test_a_whole_game_over_gmcp_with_prompts_and_colour(tmp_path):
                 command = "/schupf " + " ".join(hand[-1][1]["cards"][:3])
             wire.say(command)
     assert over, "the game did not end"
+    watcher.read()
+    shown: set[str] = set()  # a spectator sees played cards only, never a hand
+    for name, fields in watcher.gmcp():
+        if name == "Tichu.Played":
+            shown |= card_tokens(fields["combo"]["cards"])
+        assert card_tokens(fields) <= shown, (name, fields)
+    assert "Tichu.GameOver" in {name for name, _ in watcher.gmcp()} and shown
     assert packages_checked > 50
     names = {name for name, _ in wire.gmcp()}
     assert {"Tichu.Dealt", "Tichu.Turn", "Tichu.Legal", "Tichu.Played", "Tichu.Score",
