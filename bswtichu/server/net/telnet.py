@@ -136,11 +136,14 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         return "".join(line + "\r\n" for line in lines).encode("utf-8")
 
     def connectionMade(self) -> None:
-        """Offer the options first (before the greeting), then greet as every port does."""
+        """Offer the options first (before the greeting), then greet as every port does.
+
+        The client's own GMCP (Core.Hello, Core.Supports.Set) and other
+        subnegotiations are left to TelnetProtocol, which ignores them.
+        """
         telnet = self.transport
         telnet.negotiationMap[mud.NAWS] = self._naws
         telnet.negotiationMap[mud.TTYPE] = self._ttype
-        telnet.negotiationMap[mud.GMCP] = self._gmcp_from_client
         for option, theirs in self.OFFERS:
             offer = telnet.do(option) if theirs else telnet.will(option)
             offer.addCallbacks(self._agreed, self._refused, callbackArgs=(option,))
@@ -200,9 +203,6 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     def _ask_ttype(self) -> None:
         if self.transport.getOptionState(mud.TTYPE).him.state == "yes":
             self.send_bytes(mud.subnegotiation(mud.TTYPE, mud.TTYPE_SEND))
-
-    def _gmcp_from_client(self, payload: list[bytes]) -> None:
-        """Core.Hello, Core.Supports.Set and the like: read, nothing to answer."""
 
     def _update_session(self) -> None:
         if self.session is not None:
