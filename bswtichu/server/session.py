@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bswtichu.server.messages import Message
@@ -33,12 +34,21 @@ class Realm(Protocol):
     def disconnect(self, session: Session) -> None:
         """The client's connection is gone."""
 
+    def online(self) -> list[Session]:
+        """Named sessions (for MSSP's player count)."""
+
 
 class Session:
     """A client between connect and disconnect.
 
     ``nick`` is None until the client has chosen a name; ``table`` is the table
     the client sits at or watches (None in the lobby).
+
+    How human text looks on this connection: ``width`` wraps it and ``colour``
+    colours its cards; each is the client's own choice (``/width``, ``/color``)
+    or, while that is None, the default its connection learned from the client
+    (``default_width``, ``default_colour``). ``also_sent``, if set by the
+    connection, is called after every message with it and ``droppable`` (GMCP, prompts).
     """
 
     def __init__(self, connection: Connection, peer: str = "") -> None:
@@ -48,14 +58,32 @@ class Session:
         self.mode = HUMAN
         self.table: Table | None = None
         self.closed = False
+        self.width: int | None = None
+        self.colour: bool | None = None
+        self.default_width: int | None = None
+        self.default_colour = False
+        self.also_sent: Callable[[Message, bool], None] | None = None
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
 
     def send(self, message: Message, droppable: bool = False) -> None:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""
-        if not self.closed:
-            self._connection.send_lines(render(message, self.mode), droppable)
+        if self.closed:
+            return
+        if self.mode == HUMAN:
+            colour = self.default_colour if self.colour is None else self.colour
+            lines = render(message, HUMAN, self.wrap_width(), colour)
+        else:
+            lines = render(message, self.mode)
+        self._connection.send_lines(lines, droppable)
+        if self.also_sent is not None:
+            self.also_sent(message, droppable)
+
+    def wrap_width(self) -> int | None:
+        """The width human text is wrapped to (None: not wrapped; /width off stores 0)."""
+        width = self.default_width if self.width is None else self.width
+        return width or None
 
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""
