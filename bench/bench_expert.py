@@ -120,6 +120,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=BotSettings().expert_budget,
                         help="expert's playouts per decision (default: the configured default)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--report-every", type=int, default=100, metavar="N",
+                        help="also print the figures so far after every N games")
     parser.add_argument("--bsw", metavar="FOLDER", help="only measure the call success in these BSW logs")
     args = parser.parse_args()
     if args.bsw:
@@ -132,8 +134,15 @@ def main() -> None:
         for done, result in enumerate(pool.imap_unordered(play_one, tasks), start=1):
             results.append(result)
             print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
+            if done % args.report_every == 0 and done < args.games:
+                print(f"-- after {done} games (in the order they finished):")
+                summarise(results, args, time.perf_counter() - started)
     print(file=sys.stderr)
-    wall = time.perf_counter() - started
+    summarise(results, args, time.perf_counter() - started)
+
+
+def summarise(results: list, args: argparse.Namespace, wall: float) -> None:
+    games = len(results)
     outcomes = [r[0] for r in results]
     rounds = sum(r[1] for r in results)
     diffs = [d for r in results for d in r[2]]
@@ -144,21 +153,22 @@ def main() -> None:
     wins = outcomes.count("win")
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    print(f"expert (budget {args.budget} playouts) vs basic: {args.games} games to 1000 points, "
+    print(f"expert (budget {args.budget} playouts) vs basic: {games} games to 1000 points, "
           f"seed {args.seed}, {args.workers} worker(s)")
-    print(f"  expert won {wins} ({100 * wins / args.games:.1f}%), lost {outcomes.count('loss')}, "
+    print(f"  expert won {wins} ({100 * wins / games:.1f}%), lost {outcomes.count('loss')}, "
           f"draws {outcomes.count('draw')}, unfinished {outcomes.count('unfinished')}")
     print(f"  points per round, expert minus basic: {mean:+.1f} ± {half:.1f} (95% CI, {len(diffs)} rounds)")
     for side in ("expert", "basic"):
         print(f"  {side:6} Tichu called / made {rate(calls[side]['tichu'][1], calls[side]['tichu'][0]):>16}"
               f"   Grand Tichu {rate(calls[side]['grand'][1], calls[side]['grand'][0])}")
-    print(f"  {rounds} rounds ({rounds / args.games:.1f} per game) in {wall:.0f} s: "
-          f"{args.games / wall:.3f} games/s")
+    print(f"  {rounds} rounds ({rounds / games:.1f} per game) in {wall:.0f} s: "
+          f"{games / wall:.3f} games/s")
     print(f"  expert decisions (choose): {len(chooses)}, median {1000 * statistics.median(chooses):.1f} ms, "
           f"p99 {1000 * percentile(chooses, 0.99):.0f} ms, max {1000 * chooses[-1]:.0f} ms")
     print(f"  out-of-turn offers (interrupt): {len(interrupts)}, "
           f"median {1000 * statistics.median(interrupts):.3f} ms, "
-          f"p99 {1000 * percentile(interrupts, 0.99):.1f} ms, max {1000 * interrupts[-1]:.0f} ms")
+          f"p99 {1000 * percentile(interrupts, 0.99):.1f} ms, max {1000 * interrupts[-1]:.0f} ms",
+          flush=True)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ SERVE_FLAGS = {
     "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
     "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),
     "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
+    "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
 }
 
 

@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bots.base import DEFAULT_EXPERT_BUDGET
+
 DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 
@@ -33,6 +35,7 @@ class ServerConfig:
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
+    expert_budget: int = DEFAULT_EXPERT_BUDGET
 
     def __post_init__(self) -> None:
         problems = []
@@ -50,6 +53,8 @@ class ServerConfig:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if self.expert_budget < 1:
+            problems.append("expert_budget must be at least 1")
         if not self.telnet_endpoint or not self.line_endpoint:
             problems.append("telnet and line endpoints must not be empty")
         if problems:
@@ -77,6 +82,7 @@ _KEYS = {
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
+    ("bots", "expert_budget"): ("expert_budget", int),
 }
 
 

@@ -16,6 +16,7 @@ from typing import Sequence, TextIO
 
 from ..engine import GameOptions
 from ..play.headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
+from .base import DEFAULT_EXPERT_BUDGET, BotSettings
 from .levels import LEVELS
 
 PROGRESS_WIDTH = 30
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, metavar="R",
                         help="stop a game that has not ended after R rounds and count it as"
                         f" unfinished (default {DEFAULT_MAX_ROUNDS})")
+    parser.add_argument("--budget", type=int, default=DEFAULT_EXPERT_BUDGET, metavar="B",
+                        help="the expert level's playouts per decision (default"
+                        f" {DEFAULT_EXPERT_BUDGET}; fewer play faster and weaker)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
@@ -87,16 +91,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1:
-        parser.error("--games, --rounds and --max-rounds need positive numbers")
+    if (args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1
+            or args.budget < 1):
+        parser.error("--games, --rounds, --max-rounds and --budget need positive numbers")
+    settings = BotSettings(expert_budget=args.budget)
     options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
     tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
     started = time.perf_counter()
     for number in range(args.games):
         side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
         levels = [tally.sides[side].level for side in side_of_player]
-        tally.add(play_game(levels, options, seed=f"{args.seed}/{number}", max_rounds=args.max_rounds),
-                  side_of_player)
+        tally.add(play_game(levels, options, seed=f"{args.seed}/{number}", max_rounds=args.max_rounds,
+                            settings=settings), side_of_player)
         if not args.no_progress:
             show_progress(number + 1, args.games, sys.stderr)
     print_summary(tally, args, time.perf_counter() - started, sys.stdout)

@@ -16,6 +16,7 @@ from typing import Callable, Hashable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import OVER
@@ -187,8 +188,10 @@ class GameWiring:
 
     def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
                  substitute_after: float,
-                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64)):
+                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
+                 bot_settings: BotSettings = BotSettings()):
         self.clock = clock
+        self.bot_settings = bot_settings
         self.logs = logs
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
@@ -199,7 +202,8 @@ class GameWiring:
         options = replace(table.options, tichujoin=False)
         seeds = GameSeeds.from_seed(self.seeds())
         levels = {name: level for name, level in table.bots.values()}
-        driver = GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds),
+        driver = GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds,
+                                                                 self.bot_settings),
                             self.clock, self.bot_delay, self.substitute_after)
         log_number = self.logs.reserve()
         driver.subscribe(GameLogRecorder(self.logs, log_number, f"table {table.number}"))

@@ -14,6 +14,7 @@ from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
@@ -33,7 +34,8 @@ class TichuService(Service):
         self.reactor = reactor
         if games is None:
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace)
+                               config.reconnect_grace,
+                               bot_settings=BotSettings(expert_budget=config.expert_budget))
         self.lobby = Lobby(reactor, config, games, games.logs)
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once both attempts settled
