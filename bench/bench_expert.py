@@ -33,6 +33,20 @@ from bswtichu.engine.events import RoundEnded
 from bswtichu.play import GameSeeds, headless_driver
 
 
+class CpuTimedBot(TimedBot):
+    """Also records the processor time of each decision: on a busy machine wall time overstates it."""
+
+    def __init__(self, inner, choose_times, interrupt_times, cpu_times):
+        super().__init__(inner, choose_times, interrupt_times)
+        self.cpu_times = cpu_times
+
+    def choose(self, view, legal):
+        start = time.process_time()
+        action = super().choose(view, legal)
+        self.cpu_times.append(time.process_time() - start)
+        return action
+
+
 class RoundLedger:
     """A subscriber that notes each round's point difference and the calls, from expert's side."""
 
@@ -67,11 +81,12 @@ def play_one(task: tuple) -> tuple:
     seeds = GameSeeds.from_seed(f"{seed}/{number}")
     choose_times: list[float] = []
     interrupt_times: list[float] = []
+    cpu_times: list[float] = []
     bots = []
     for player in range(4):
         level = "expert" if player in expert_players else "basic"
         bot = make_bot(level, player, seeds.seats[player], BotSettings(expert_budget=budget))
-        bots.append(TimedBot(bot, choose_times, interrupt_times) if level == "expert" else bot)
+        bots.append(CpuTimedBot(bot, choose_times, interrupt_times, cpu_times) if level == "expert" else bot)
     driver, clock = headless_driver(bots, GameOptions(), seeds)
     ledger = RoundLedger(expert_players)
     driver.subscribe(ledger)
@@ -84,7 +99,7 @@ def play_one(task: tuple) -> tuple:
         outcome = "draw"
     else:
         outcome = "win" if set(game.winners()) <= expert_players else "loss"
-    return outcome, len(game.rounds), ledger.diffs, ledger.calls, choose_times, interrupt_times
+    return outcome, len(game.rounds), ledger.diffs, ledger.calls, choose_times, interrupt_times, cpu_times
 
 
 def rate(made: int, called: int) -> str:
@@ -150,6 +165,7 @@ def summarise(results: list, args: argparse.Namespace, wall: float) -> None:
                     for kind in ("tichu", "grand")} for side in ("expert", "basic")}
     chooses = sorted(t for r in results for t in r[4])
     interrupts = sorted(t for r in results for t in r[5])
+    cpu = sorted(t for r in results for t in r[6])
     wins = outcomes.count("win")
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
@@ -164,7 +180,9 @@ def summarise(results: list, args: argparse.Namespace, wall: float) -> None:
     print(f"  {rounds} rounds ({rounds / games:.1f} per game) in {wall:.0f} s: "
           f"{games / wall:.3f} games/s")
     print(f"  expert decisions (choose): {len(chooses)}, median {1000 * statistics.median(chooses):.1f} ms, "
-          f"p99 {1000 * percentile(chooses, 0.99):.0f} ms, max {1000 * chooses[-1]:.0f} ms")
+          f"p99 {1000 * percentile(chooses, 0.99):.0f} ms, max {1000 * chooses[-1]:.0f} ms; processor time:"
+          f" median {1000 * statistics.median(cpu):.1f} ms, p99 {1000 * percentile(cpu, 0.99):.0f} ms,"
+          f" max {1000 * cpu[-1]:.0f} ms")
     print(f"  out-of-turn offers (interrupt): {len(interrupts)}, "
           f"median {1000 * statistics.median(interrupts):.3f} ms, "
           f"p99 {1000 * percentile(interrupts, 0.99):.1f} ms, max {1000 * interrupts[-1]:.0f} ms",
