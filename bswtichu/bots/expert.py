@@ -38,10 +38,14 @@ FOLLOW_CANDIDATES = 4
 #: Call Tichu when the playouts see us go out first at least this often.
 TICHU_MIN_CHANCE = 0.62
 #: ... and Grand Tichu (its stake is double, its hand only 8 cards known).
-GRAND_MIN_CHANCE = 0.55
+GRAND_MIN_CHANCE = 0.6
 #: Hands priced above this (see handeval) never call Tichu; below `GRAND_MIN_STRENGTH` no Grand Tichu.
 TICHU_MAX_COST = 26.0
-GRAND_MIN_STRENGTH = 6.0
+GRAND_MIN_STRENGTH = 7.0
+#: A call is decided once a round and costs 100 or 200 points when wrong: it gets at least this many playouts.
+CALL_PLAYOUTS = 100
+#: Leave `basic`'s choice only for an option whose gain over it is this many standard errors above zero.
+CONFIDENCE = 1.0
 BONUS = {None: 0, "tichu": 100, "grand": 200}
 
 
@@ -98,8 +102,8 @@ class ExpertBot(BasicBot):
         key = (len(view.trick), view.top_seat, view.turn, view.trick_won, view.hand_counts)
         if key not in self._bomb_decisions:
             lowest = min(bombs, key=bomb_order)
-            values = self._search(view, [None, lowest])
-            self._bomb_decisions[key] = lowest if values[1] > values[0] else None
+            default = 1 if self._bomb_worth_it(view, bombs) else 0
+            self._bomb_decisions[key] = self._best_by_search(view, [None, lowest], default)
         return self._bomb_decisions[key]
 
     # ------------------------------------------------------------------ calls
@@ -111,7 +115,8 @@ class ExpertBot(BasicBot):
         mine = set(view.hand)
         pool = [c for c in DECK if c not in mine]
         first = 0
-        for _ in range(self.budget):
+        playouts = max(self.budget, CALL_PLAYOUTS)
+        for _ in range(playouts):
             self.rng.shuffle(pool)
             hands = [None] * 4
             rest = pool[6:]
@@ -124,7 +129,7 @@ class ExpertBot(BasicBot):
             state = Playout(hands, (), None, None, 0, (0, 0, 0, 0), leader, 0, (0, 0, 0, 0))
             state.run()
             first += bool(state.out) and state.out[0] == self.seat
-        if first / self.budget >= GRAND_MIN_CHANCE:
+        if first / playouts >= GRAND_MIN_CHANCE:
             return CallGrand(self.seat)
         return DeclineGrand(self.seat)
 
@@ -135,22 +140,19 @@ class ExpertBot(BasicBot):
         if self._cost(mask_of(view.hand)) > TICHU_MAX_COST:
             return False
         first = 0
-        for hands in self._deals(view, self.budget):
+        playouts = max(self.budget, CALL_PLAYOUTS)
+        for hands in self._deals(view, playouts):
             state = self._position(view, hands)
             state.run()
             first += state.out[0] == self.seat
-        return first / self.budget >= TICHU_MIN_CHANCE
+        return first / playouts >= TICHU_MIN_CHANCE
 
     # ------------------------------------------------------------------ play
 
     def _give(self, view: RoundView) -> GiveDragon:
         """The Dragon trick to the opponent where it costs us least, as the playouts price it."""
         options = [GiveDragon(self.seat, o) for o in self.opponents]
-        values = self._search(view, options)
-        fallback = super()._give(view)
-        if values[0] == values[1]:
-            return fallback
-        return options[0] if values[0] > values[1] else options[1]
+        return self._best_by_search(view, options, options.index(super()._give(view)))
 
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
@@ -168,11 +170,9 @@ class ExpertBot(BasicBot):
             return self._cost(hand_mask & ~mask_of(play.cards)) - base - 0.4 * (len(play.cards) - 1)
 
         ranked = sorted(normal, key=lambda p: (round(cost(p), 6), _play_key(p)))
-        candidates = ranked[:LEAD_CANDIDATES]
-        for p in dog:
-            if p not in candidates:
-                candidates.append(p)
-        return self._best_by_search(view, candidates)
+        default = super()._lead(view, legal)
+        candidates = [default] + [p for p in ranked[:LEAD_CANDIDATES] + dog if p != default]
+        return self._best_by_search(view, list(dict.fromkeys(candidates)), 0)
 
     def _follow(self, view: RoundView, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
@@ -193,13 +193,15 @@ class ExpertBot(BasicBot):
         normal = sorted((p for p in plays if not is_bomb_play(p)),
                         key=lambda p: (round(cost(p), 6), _play_key(p)))
         bombs = sorted((p for p in plays if is_bomb_play(p)), key=bomb_order)
-        candidates: list[Action] = [Pass(self.seat)] if can_pass else []
+        default = super()._follow(view, legal)
+        candidates: list[Action] = [default, Pass(self.seat)] if can_pass else [default]
         candidates += normal[:FOLLOW_CANDIDATES]
         if bombs:
             candidates.append(bombs[0])
+        candidates = list(dict.fromkeys(candidates))
         if len(candidates) == 1:
             return candidates[0]
-        return self._best_by_search(view, candidates)
+        return self._best_by_search(view, candidates, 0)
 
     def _partner_tichu_alive(self, view: RoundView) -> bool:
         return view.calls[self.partner] is not None and not view.finish_order
@@ -213,23 +215,42 @@ class ExpertBot(BasicBot):
 
     # ------------------------------------------------------------------ the search
 
-    def _best_by_search(self, view: RoundView, candidates: Sequence[Action]) -> Action:
-        """The candidate with the best average score; the first (basic's favourite) on a tie."""
+    def _best_by_search(self, view: RoundView, candidates: Sequence[Action | None],
+                        default: int) -> Action | None:
+        """``candidates[default]`` (`basic`'s choice), unless the search is confident another gains more.
+
+        Every candidate is played on the same deals, so its gain over the
+        default is measured deal by deal; a candidate must gain `CONFIDENCE`
+        standard errors above zero, and the one whose gain is surest wins.
+        With a small budget the bot so stays close to `basic`, with a large
+        one it follows the search.
+        """
         values = self._search(view, candidates)
-        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+        deals = len(values[0])
+        if deals < 2:
+            return candidates[default]
+        best, best_bound = default, 0.0
+        for i, mine in enumerate(values):
+            if i == default:
+                continue
+            gains = [a - b for a, b in zip(mine, values[default])]
+            mean = sum(gains) / deals
+            spread = (sum((g - mean) ** 2 for g in gains) / (deals - 1)) ** 0.5
+            bound = mean - CONFIDENCE * spread / deals ** 0.5
+            if bound > best_bound:
+                best, best_bound = i, bound
         return candidates[best]
 
-    def _search(self, view: RoundView, candidates: Sequence[Action | None]) -> list[float]:
-        """Average score difference (our team minus theirs) of each candidate over sampled deals."""
+    def _search(self, view: RoundView, candidates: Sequence[Action | None]) -> list[list[int]]:
+        """Each candidate's score difference (our team minus theirs) on each of the sampled deals."""
         deals = max(1, self.budget // len(candidates))
-        totals = [0.0] * len(candidates)
+        values: list[list[int]] = [[] for _ in candidates]
         team = self.seat % 2
         for hands in self._deals(view, deals):
             for i, action in enumerate(candidates):
-                state = self._position(view, hands, action)
-                score = state.run()
-                totals[i] += score[team] - score[1 - team]
-        return [t / deals for t in totals]
+                score = self._position(view, hands, action).run()
+                values[i].append(score[team] - score[1 - team])
+        return values
 
     def _deals(self, view: RoundView, count: int):
         """``count`` deals of the hidden cards as playout hands (cards per rank slot)."""
