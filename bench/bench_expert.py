@@ -7,7 +7,7 @@ Tichu calls: at least 70%), and expert's time per decision (median, p99).
 The sides swap seats every game.  The search is budgeted in playouts, so a
 seed gives the same games on any machine; only the times differ.
 
-    python bench/bench_expert.py --games 200 --budget 400      # the default budget
+    python bench/bench_expert.py --games 200                   # the default budget (1000)
     python bench/bench_expert.py --games 1000 --budget 40      # a big sample, a small budget
     python bench/bench_expert.py --bsw ../shared/bsw-logs      # BSW players' call success, for reference
 

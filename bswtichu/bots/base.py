@@ -36,7 +36,7 @@ def must_act(view: RoundView) -> bool:
 
 
 #: The `expert` level's playouts per decision unless the configuration says otherwise.
-DEFAULT_EXPERT_BUDGET = 400
+DEFAULT_EXPERT_BUDGET = 1000
 
 
 @dataclass(frozen=True)
