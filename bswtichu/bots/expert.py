@@ -1,11 +1,12 @@
 """The `expert` level: card counting, inference and a search over the hidden hands.
 
 For every decision that matters, the bot shortlists a few candidate actions
-(the `basic` bot's judgement ranks them), then deals the cards it cannot see
-many times over, consistent with everything its seat has seen (`search`), and
-plays each deal out once per candidate with a fast policy.  The candidate with
-the best average score for its team wins.  Every candidate is tried on the
-same deals, so the comparison is not drowned by the luck of the deals.
+(`basic`'s choice first, then the plays `basic`'s judgement ranks best), deals
+the cards it cannot see many times over, consistent with everything its seat
+has seen (`search`), and plays each deal out once per candidate with a fast
+policy.  Every candidate is tried on the same deals, so its gain over
+`basic`'s choice is measured deal by deal, and the bot leaves that choice only
+for a gain the deals make clear (`CONFIDENCE`).
 
 The search is budgeted in *playouts*, not in seconds: the same seed and the
 same events give the same decision on any machine, so a game can be replayed
@@ -22,7 +23,7 @@ from random import Random
 from typing import Sequence
 
 from ..engine import (
-    DECK, Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, Pass, Play, RoundView,
+    DECK, Action, CallGrand, CallTichu, DeclineGrand, GiveDragon, Pass, Play, RoundView,
 )
 from ..engine.cards import mask_of
 from ..engine.combos import classify

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from ..engine import DECK, Card
 from ..engine.combos import Combo, ComboType
 from ..engine.events import (
-    CardsReceived, Event, Passed, PhaseStarted, Played, TichuCalled, TrickCollected, TurnStarted,
+    Event, Passed, PhaseStarted, Played, TichuCalled, TrickCollected, TurnStarted,
     WishMade,
 )
 
@@ -83,8 +83,6 @@ class CardCounter:
         self.lacks: set[tuple[int, int]] = set()  # (seat, rank): that seat holds no natural card of rank
         self.calls: list[str | None] = [None] * 4
         self.passed: set[int] = set()  # seats that passed since the last play
-        self.received: dict[int, Card] = {}  # giver -> the card we got from him
-        self.given: dict[int, Card] = {}  # receiver -> the card we passed to him
         self.wish: int | None = None
         self.first_leader: int | None = None
         self._play_started = False
@@ -93,7 +91,6 @@ class CardCounter:
     def give(self, exchange_cards: Sequence[Card]) -> None:
         """Our own exchange (to the right opponent, the partner, the left opponent)."""
         for step, c in enumerate(exchange_cards, start=1):
-            self.given[(self.seat + step) % 4] = c
             self.sure[c] = (self.seat + step) % 4
 
     def observe(self, event: Event) -> None:
@@ -116,8 +113,6 @@ class CardCounter:
             self.wish = event.rank
         elif isinstance(event, TichuCalled):
             self.calls[event.seat] = "grand" if event.grand else "tichu"
-        elif isinstance(event, CardsReceived) and event.seat == self.seat:
-            self.received = dict(event.received)
         elif isinstance(event, PhaseStarted) and event.phase == "play":
             self._play_started = True
         elif isinstance(event, TurnStarted) and self._play_started and self.first_leader is None:
@@ -236,20 +231,6 @@ class Playout:
         self.bonus = list(bonus)
         self.dragon_on_top = top is not None and top[0] == SINGLE and top[2] == DRAGON
         self.finished = self.over()
-
-    def copy(self) -> "Playout":
-        other = Playout.__new__(Playout)
-        other.hands = [list(h) for h in self.hands]
-        other.sizes = list(self.sizes)
-        other.out = list(self.out)
-        other.top, other.top_seat = self.top, self.top_seat
-        other.trick_points = self.trick_points
-        other.piles = list(self.piles)
-        other.turn, other.passes = self.turn, self.passes
-        other.bonus = list(self.bonus)
-        other.dragon_on_top = self.dragon_on_top
-        other.finished = self.finished
-        return other
 
     # -------------------------------------------------------------- moves
 
