@@ -1,56 +1,70 @@
 """Engine benchmark (not a test): classifications, legal-play enumerations and random rounds per second.
 
 Run:  python bench/bench_engine.py [--seconds 3] [--seed 1]
+      python bench/bench_engine.py --against ../old-checkout [--rounds 7]
 
-Each figure is measured in one process for about ``--seconds``.  Inputs are
-drawn before timing starts, so the figures measure the engine alone.
-Targets from the engine issue: >= 100,000 legal-play queries per second and
->= 1,000 complete random rounds per second.
+Alone, each figure is measured in one process for about ``--seconds``.
+Inputs are drawn before timing starts, so the figures measure the engine alone.
+
+``--against DIR`` compares with the engine of another checkout (say a git
+worktree of main) side by side in this one process: that checkout's
+``bswtichu/engine`` is copied into a temporary folder and imported under
+another name (the engine imports only itself), both engines get the same
+inputs, and the workloads alternate between them ``--rounds`` times.  Each
+figure is the best of those rounds in CPU time, so a busy machine slows both
+alike; the last column is the ratio this checkout / the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
+import shutil
+import sys
+import tempfile
 import time
+import tracemalloc
 from itertools import combinations
+from pathlib import Path
 
-from bswtichu.engine import DECK, OVER, Exchange, Round, plays, readings
-from bswtichu.engine.combos import ComboType
+import bswtichu.engine as this_engine
 
 
-def rate(label: str, work, items, seconds: float) -> float:
-    """Run ``work`` over ``items`` cyclically for about ``seconds``; print and return ops/s."""
+def rate(label: str, work, count: int, seconds: float) -> float:
+    """Call ``work`` (a batch of ``count`` operations) for about ``seconds``; print and return ops/s."""
     done = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        for item in items:
-            work(item)
-        done += len(items)
+        work()
+        done += count
     elapsed = time.perf_counter() - start
     per_second = done / elapsed
     print(f"{label:<48} {per_second:>10,.0f} /s   ({done:,} in {elapsed:.2f} s)")
     return per_second
 
 
-def is_legal_on(cards, top) -> bool:
+def is_legal_on(engine, cards, top) -> bool:
     """One legal-play query: do these cards form a combination that beats ``top``?"""
-    options = readings(cards)
+    options = engine.readings(cards)
     return bool(options) and options[0].played_over(top).beats(top)
 
 
-def random_round(rng: random.Random) -> int:
-    """One round where every seat picks uniformly among its legal actions; returns the action count."""
-    rnd = Round.deal_random(rng)
+def random_round(engine, rng: random.Random) -> int:
+    """One round where every seat picks uniformly among its legal actions; returns the action count.
+
+    All four seats' legal actions are listed at every step, as a simulating bot would.
+    """
+    rnd = engine.Round.deal_random(rng)
     actions = 0
-    while rnd.phase != OVER:
+    while rnd.phase != engine.OVER:
         options = []
         for seat in range(4):
             if rnd.phase == "exchange":
                 if rnd.exchanges[seat] is None:  # a uniform trio, without listing all 2,184
                     hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                    options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
+                    options.append(engine.Exchange(seat, tuple(rng.sample(hand, 3))))
                 continue
             options.extend(rnd.iter_legal_actions(seat))
         rnd.apply(rng.choice(options))
@@ -58,52 +72,148 @@ def random_round(rng: random.Random) -> int:
     return actions
 
 
+def halfway_rounds(engine, count: int, seed: int) -> list:
+    """Rounds played at random up to about half their actions (for copy and memory figures)."""
+    out = []
+    for i in range(count):
+        rng = random.Random(seed + i)
+        rnd = engine.Round.deal_random(rng)
+        while rnd.phase != engine.OVER and len(rnd.history) < 55:
+            options = [a for s in range(4) for a in (
+                rnd.iter_legal_actions(s) if rnd.phase != "exchange" else
+                ([engine.Exchange(s, tuple(rng.sample(sorted(rnd.hands[s], key=lambda c: c.index), 3)))]
+                 if rnd.exchanges[s] is None else []))]
+            rnd.apply(rng.choice(options))
+        out.append(rnd)
+    return out
+
+
+def workloads(engine, seed: int, size: int = 2000) -> list[tuple[str, object, int]]:
+    """The benchmark's workloads on ``engine``: (label, a function doing one batch, batch size)."""
+    rng = random.Random(seed)
+    deck, plays, readings = engine.DECK, engine.plays, engine.readings
+    hands = [rng.sample(deck, 14) for _ in range(size)]
+    subsets = [rng.sample(hand, rng.randint(1, 8)) for hand in hands]
+    valid = [s for s in subsets if readings(s)]
+    tops = []
+    for hand in hands[:size // 4]:
+        others = [c for c in deck if c not in hand]
+        options = [c for c in plays(rng.sample(others, 14)) if c.type.value != "dog"]
+        tops.append((hand, rng.choice(options)))
+    queries = []  # half real legal plays, half random card sets of the table's size
+    for hand, top in tops:
+        legal = list(plays(hand, top))
+        if legal:
+            queries.append((list(rng.choice(legal).cards), top))
+        queries.append((rng.sample(hand, min(top.length, len(hand))), top))
+    round_seeds = list(range(seed, seed + 10))
+    halfway = halfway_rounds(engine, 50, seed)
+    return [
+        ("classifications (random 1-8 card sets)", lambda: [readings(s) for s in subsets], len(subsets)),
+        ("classifications (valid combinations only)", lambda: [readings(s) for s in valid], len(valid)),
+        ("legal-play enumerations, leading (14 cards)",
+         lambda: [sum(1 for _ in plays(h)) for h in hands], len(hands)),
+        ("legal-play enumerations, following (14 cards)",
+         lambda: [sum(1 for _ in plays(h, t)) for h, t in tops], len(tops)),
+        ("legality checks (these cards on this table?)",
+         lambda: [is_legal_on(engine, c, t) for c, t in queries], len(queries)),
+        ("complete random rounds",
+         lambda: [random_round(engine, random.Random(s)) for s in round_seeds], len(round_seeds)),
+        ("Round.copy() halfway through a round", lambda: [r.copy() for r in halfway], len(halfway)),
+    ]
+
+
+def round_memory(engine, seed: int) -> tuple[float, float]:
+    """Bytes held by one round's state halfway through, and by a copy of it (tracemalloc)."""
+    rounds = halfway_rounds(engine, 1, seed)  # warm up: the engine's tables are built
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    rounds = halfway_rounds(engine, 20, seed)
+    held = (tracemalloc.get_traced_memory()[0] - before) / len(rounds)
+    middle = tracemalloc.get_traced_memory()[0]
+    copies = [r.copy() for r in rounds]
+    copied = (tracemalloc.get_traced_memory()[0] - middle) / len(copies)
+    tracemalloc.stop()
+    del rounds, copies
+    return held, copied
+
+
+def load_other_engine(checkout: Path):
+    """The engine of another checkout, imported as a separate package (``baseline_engine``)."""
+    source = checkout / "bswtichu" / "engine"
+    if not (source / "__init__.py").exists():
+        raise SystemExit(f"{checkout} has no bswtichu/engine package")
+    folder = Path(tempfile.mkdtemp(prefix="bench-engine-"))
+    shutil.copytree(source, folder / "baseline_engine")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("baseline_engine"), folder
+
+
+def best_rates(batches: list, rounds: int, least_seconds: float = 0.05) -> list[list[float]]:
+    """Run every engine's batches in turn, ``rounds`` times; the best rate of each (CPU time).
+
+    A batch is repeated so that one timing lasts at least ``least_seconds``
+    (same repeat count for every engine), which keeps short batches measurable.
+    """
+    repeats = []
+    for _, work, _ in batches[0]:
+        start = time.process_time()
+        work()
+        elapsed = time.process_time() - start
+        repeats.append(max(1, int(least_seconds / max(elapsed, 1e-6)) + 1))
+    best = [[0.0] * len(b) for b in batches]
+    for _ in range(rounds):
+        for i, times in enumerate(repeats):
+            for e, engine_batches in enumerate(batches):
+                _, work, count = engine_batches[i]
+                start = time.process_time()
+                for _ in range(times):
+                    work()
+                elapsed = time.process_time() - start
+                best[e][i] = max(best[e][i], count * times / elapsed)
+    return best
+
+
+def compare(other_checkout: Path, seed: int, rounds: int) -> None:
+    other, folder = load_other_engine(other_checkout)
+    try:
+        print(f"this checkout: {Path(this_engine.__file__).parent.parent.parent}")
+        print(f"compared with: {other_checkout.resolve()} (best of {rounds} alternating rounds, CPU time)")
+        batches = [workloads(this_engine, seed, 600), workloads(other, seed, 600)]
+        mine, theirs = best_rates(batches, rounds)
+        print(f"{'':<48} {'this':>12} {'other':>12} {'ratio':>7}")
+        for (label, _, _), a, b in zip(batches[0], mine, theirs):
+            print(f"{label:<48} {a:>10,.0f}/s {b:>10,.0f}/s {a / b:>7.2f}")
+        for name, engine in (("this", this_engine), ("other", other)):
+            held, copied = round_memory(engine, seed)
+            print(f"memory of a round halfway ({name}): {held / 1024:,.1f} KiB, "
+                  f"a copy of it {copied / 1024:,.1f} KiB")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", type=Path, help="another checkout to compare with, side by side")
+    parser.add_argument("--rounds", type=int, default=7, help="alternations with --against")
     args = parser.parse_args()
+    if args.against:
+        compare(args.against, args.seed, args.rounds)
+        return
+    engine = this_engine
+    for label, work, count in workloads(engine, args.seed):
+        rate(label, work, count, args.seconds)
+    held, copied = round_memory(engine, args.seed)
+    print(f"memory of a round halfway: {held / 1024:,.1f} KiB, a copy of it {copied / 1024:,.1f} KiB")
+
     rng = random.Random(args.seed)
-
-    hands = [rng.sample(DECK, 14) for _ in range(2000)]
-    subsets = [rng.sample(hand, rng.randint(1, 8)) for hand in hands]
-    valid = [s for s in subsets if readings(s)]
-    rate("classifications (random 1-8 card sets)", readings, subsets, args.seconds)
-    rate("classifications (valid combinations only)", readings, valid, args.seconds)
-
-    rate("legal-play enumerations, leading (14 cards)", lambda h: sum(1 for _ in plays(h)), hands,
-         args.seconds)
-    tops = []
-    for hand in hands[:500]:
-        others = [c for c in DECK if c not in hand]
-        options = [c for c in plays(rng.sample(others, 14)) if c.type is not ComboType.DOG]
-        tops.append((hand, rng.choice(options)))
-    rate("legal-play enumerations, following (14 cards)",
-         lambda pair: sum(1 for _ in plays(pair[0], pair[1])), tops, args.seconds)
-    queries = []  # half real legal plays, half random card sets of the table's size
-    for hand, top in tops:
-        legal = [c for c in plays(hand, top)]
-        if legal:
-            queries.append((list(rng.choice(legal).cards), top))
-        queries.append((rng.sample(hand, min(top.length, len(hand))), top))
-    rate("legality checks (these cards on this table?)", lambda q: is_legal_on(*q), queries,
-         args.seconds)
-    counts = [sum(1 for _ in plays(h)) for h in hands]
-    print(f"  (a 14-card hand has {sum(counts) / len(counts):.1f} leads on average, "
-          f"{max(counts)} at most in this sample)")
-
-    round_rng = random.Random(args.seed)
-    actions = []
-    per_second = rate("complete random rounds", lambda _: actions.append(random_round(round_rng)),
-                      [None], args.seconds)
-    print(f"  ({sum(actions) / len(actions):.0f} actions per round; "
-          f"{per_second * sum(actions) / len(actions):,.0f} actions/s with full legal lists)")
-
-    brute_hands = hands[:20]
+    brute_hands = [rng.sample(engine.DECK, 14) for _ in range(20)]
     start = time.perf_counter()
     for hand in brute_hands:
-        found = {c for n in range(1, 15) for s in combinations(hand, n) for c in readings(s)}
-        assert found == set(plays(hand)), "fast generator disagrees with brute force"
+        found = {c for n in range(1, 15) for s in combinations(hand, n) for c in engine.readings(s)}
+        assert found == set(engine.plays(hand)), "fast generator disagrees with brute force"
     print(f"brute-force cross-check on {len(brute_hands)} 14-card hands: agreed "
           f"({time.perf_counter() - start:.1f} s)")
 

@@ -8,7 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from twisted.internet.defer import Deferred
-from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+from twisted.logger import (
+    FileLogObserver, FilteringLogObserver, LogLevel, Logger, PredicateResult, formatEvent,
+    formatTime, globalLogBeginner,
+)
 
 from bswtichu import __version__
 from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config
@@ -19,6 +22,7 @@ log = Logger()
 DELEGATES = {
     "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
     "match": ("bswtichu.bots.match", "let bots play matches against each other"),
+    "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
 
 # command-line flag -> (ServerConfig field, type, metavar, help)
@@ -34,6 +38,9 @@ SERVE_FLAGS = {
     "--reconnect-grace": ("reconnect_grace", float, "SECONDS", "how long a seat is held before the start"),
     "--log-folder": ("log_folder", str, "DIR", "folder for game logs"),
     "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
+    "--abandon-after": ("abandon_after", float, "SECONDS",
+                        "how long a started game waits for a person to come back"),
+    "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
     "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
 }
 
@@ -64,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         " (see docs/PROTOCOL.md).",
         parents=[serve_options],
         epilog="examples: bswtichu | bswtichu --telnet tcp:4000 --line tcp:4001 |"
-        " bswtichu replay --help | bswtichu match --help",
+        " bswtichu replay --help | bswtichu match --help | bswtichu irc --help",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -115,8 +122,28 @@ async def serve(reactor, config: ServerConfig) -> None:
         await service.stopService()
         raise SystemExit(1)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
-    log.info("bswtichu {version} is serving; Ctrl-C stops it", version=__version__)
+    log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
+             where=service.describe())
     await Deferred()  # never fires: react ends when the reactor is stopped
+
+
+def log_line(event: dict) -> str:
+    """One log event as a line a person reads: the time, a level if it is not just news, the text."""
+    level = event.get("log_level", LogLevel.info)
+    mark = "" if level in (LogLevel.info, LogLevel.debug) else f"{level.name.upper()}: "
+    text = formatEvent(event)
+    failure = event.get("log_failure")
+    if failure is not None:
+        text += "\n" + failure.getTraceback()
+    return f"{formatTime(event.get('log_time'), '%H:%M:%S')} {mark}{text}\n"
+
+
+def without_reactor_chatter(event: dict) -> PredicateResult:
+    """Drop Twisted's own news ("... starting on 4242", "Port closed"); keep its warnings and errors."""
+    if event.get("log_namespace") == "log_legacy" and event.get("log_level") == LogLevel.info \
+            and not event.get("isError"):
+        return PredicateResult.no
+    return PredicateResult.maybe
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -132,6 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from twisted.internet import task
 
-    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    observer = FilteringLogObserver(FileLogObserver(sys.stdout, log_line), [without_reactor_chatter])
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     task.react(serve, [config])
     return 0  # not reached: react exits

@@ -31,10 +31,25 @@ class ServerConfig:
     flood_burst: int = 40
     line_flood_rate: float = 50.0
     line_flood_burst: int = 200
+    byte_rate: float = 8192.0
+    byte_burst: int = 32768
+    line_byte_rate: float = 32768.0
+    line_byte_burst: int = 131072
+    read_size: int = 4096
+    output_soft_limit: int = 65536
+    output_hard_limit: int = 1048576
+    connections_per_address: int = 20
+    max_tables: int = 500
+    tables_per_person: int = 2
+    max_chat_length: int = 400
+    who_page_size: int = 50
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
+    abandon_after: float = 24 * 3600.0
+    database: str = "data/bswtichu.sqlite3"
+    synchronous: str = "normal"
     expert_budget: int = DEFAULT_EXPERT_BUDGET
 
     def __post_init__(self) -> None:
@@ -47,12 +62,30 @@ class ServerConfig:
             problems.append("flood_burst and line_flood_burst must be at least 1")
         if self.line_flood_rate <= 0:
             problems.append("line_flood_rate must be above 0")
+        if min(self.byte_rate, self.line_byte_rate) <= 0:
+            problems.append("byte_rate and line_byte_rate must be above 0")
+        if min(self.byte_burst, self.line_byte_burst) < self.max_line_length + 2:
+            problems.append("byte_burst and line_byte_burst must hold at least one longest line")
+        if self.read_size < 1:
+            problems.append("read_size must be at least 1")
+        if not 0 < self.output_soft_limit <= self.output_hard_limit:
+            problems.append("output limits must satisfy 0 < output_soft_limit <= output_hard_limit")
+        for name in ("connections_per_address", "max_tables", "tables_per_person",
+                     "max_chat_length", "who_page_size"):
+            if getattr(self, name) < 1:
+                problems.append(f"{name} must be at least 1")
         if self.idle_timeout < 0:
             problems.append("idle_timeout must be 0 (off) or more")
         if self.reconnect_grace < 0:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if self.abandon_after < 0:
+            problems.append("abandon_after must be 0 or more")
+        if not self.database:
+            problems.append("database must not be empty (:memory: keeps nothing)")
+        if self.synchronous not in ("off", "normal", "full"):
+            problems.append("synchronous must be off, normal or full")
         if self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
         if not self.telnet_endpoint or not self.line_endpoint:
@@ -65,9 +98,13 @@ class ServerConfig:
         return dataclasses.replace(self, **changes)
 
     def for_line_port(self) -> ServerConfig:
-        """The settings as the bot port applies them: its own, wider flood limit."""
-        return self.replace(flood_rate=self.line_flood_rate, flood_burst=self.line_flood_burst)
+        """The settings as the bot port applies them: its own, wider input budget."""
+        return self.replace(flood_rate=self.line_flood_rate, flood_burst=self.line_flood_burst,
+                            byte_rate=self.line_byte_rate, byte_burst=self.line_byte_burst)
 
+
+# sections that other tools read from the same file (bswtichu.irc.config: the bridge)
+OTHER_TOOLS_SECTIONS = ("irc",)
 
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
@@ -78,8 +115,23 @@ _KEYS = {
     ("limits", "flood_burst"): ("flood_burst", int),
     ("limits", "line_flood_rate"): ("line_flood_rate", float),
     ("limits", "line_flood_burst"): ("line_flood_burst", int),
+    ("limits", "byte_rate"): ("byte_rate", float),
+    ("limits", "byte_burst"): ("byte_burst", int),
+    ("limits", "line_byte_rate"): ("line_byte_rate", float),
+    ("limits", "line_byte_burst"): ("line_byte_burst", int),
+    ("limits", "read_size"): ("read_size", int),
+    ("limits", "output_soft_limit"): ("output_soft_limit", int),
+    ("limits", "output_hard_limit"): ("output_hard_limit", int),
+    ("limits", "connections_per_address"): ("connections_per_address", int),
+    ("limits", "max_tables"): ("max_tables", int),
+    ("limits", "tables_per_person"): ("tables_per_person", int),
+    ("limits", "max_chat_length"): ("max_chat_length", int),
+    ("limits", "who_page_size"): ("who_page_size", int),
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
+    ("tables", "abandon_after"): ("abandon_after", float),
+    ("storage", "database"): ("database", str),
+    ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
@@ -95,6 +147,8 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
         raise ConfigError(f"{source}: {e}") from None
     values: dict[str, object] = {}
     for section in parser.sections():
+        if section in OTHER_TOOLS_SECTIONS:
+            continue
         for key, raw in parser.items(section):
             try:
                 field, convert = _KEYS[(section, key)]

@@ -12,7 +12,10 @@ A driver, for each round:
 3. whenever ``must_act(view)`` is true for the seat, ``bot.choose(view, legal)``
    and apply the returned action;
 4. at other moments it may offer ``bot.interrupt(view, legal)``: the bot
-   returns an out-of-turn action (a bomb, a Tichu call) or None.
+   returns an out-of-turn action (a bomb, a Tichu call) or None.  When it
+   returns None it must not change its state: how often it is asked depends on
+   timing, and a restored game asks again only where a bot acted
+   (docs/storage.md).
 """
 
 from __future__ import annotations

@@ -14,13 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
+from tqdm import tqdm
+
 from ..engine import GameOptions
 from ..play.headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
 from .base import DEFAULT_EXPERT_BUDGET, BotSettings
 from .levels import LEVELS
-
-PROGRESS_WIDTH = 30
-
 
 @dataclass
 class SideTally:
@@ -84,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=int, default=DEFAULT_EXPERT_BUDGET, metavar="B",
                         help="the expert level's playouts per decision (default"
                         f" {DEFAULT_EXPERT_BUDGET}; fewer play faster and weaker)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (there is none either when stderr is not a terminal)")
     return parser
 
 
@@ -98,23 +98,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
     tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
     started = time.perf_counter()
-    for number in range(args.games):
-        side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
-        levels = [tally.sides[side].level for side in side_of_player]
-        tally.add(play_game(levels, options, seed=f"{args.seed}/{number}", max_rounds=args.max_rounds,
-                            settings=settings), side_of_player)
-        if not args.no_progress:
-            show_progress(number + 1, args.games, sys.stderr)
+    with progress_bar(args.games, sys.stderr, args.no_progress) as bar:
+        for number in range(args.games):
+            side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
+            levels = [tally.sides[side].level for side in side_of_player]
+            tally.add(play_game(levels, options, seed=f"{args.seed}/{number}",
+                                max_rounds=args.max_rounds, settings=settings), side_of_player)
+            bar.update(1)
     print_summary(tally, args, time.perf_counter() - started, sys.stdout)
     return 0
 
 
-def show_progress(done: int, total: int, out: TextIO) -> None:
-    filled = PROGRESS_WIDTH * done // total
-    out.write(f"\r[{'#' * filled}{'.' * (PROGRESS_WIDTH - filled)}] {done}/{total} games")
-    if done == total:
-        out.write("\n")
-    out.flush()
+def progress_bar(total: int, out: TextIO, off: bool = False) -> tqdm:
+    """A progress bar of games on ``out``, only when ``out`` is a terminal (and not ``off``)."""
+    return tqdm(total=total, file=out, unit="game", disable=off or not out.isatty(), leave=True)
 
 
 def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, out: TextIO) -> None:

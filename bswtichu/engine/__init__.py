@@ -22,7 +22,7 @@ from .game import (
     PARTNERSHIPS, TOURNAMENT_SCHEDULE, Game, GameOptions, Standing, seats_from_join_order,
     tournament_victory_points,
 )
-from .notation import parse_play, parse_wish
+from .notation import parse_exchange, parse_play, parse_wish
 from .round import EXCHANGE, GRAND, OVER, PLAY, Round, RoundResult, RoundView, partner_of, team_of
 
 __all__ = [
@@ -32,6 +32,6 @@ __all__ = [
     "Combo", "ComboType", "bombs", "classify", "plays", "readings", "AmbiguousError",
     "IllegalActionError", "ParseError", "TichuError", "Event", "PARTNERSHIPS",
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
-    "tournament_victory_points", "parse_play", "parse_wish", "EXCHANGE", "GRAND", "OVER", "PLAY",
+    "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",
 ]

@@ -7,9 +7,13 @@ actions is a complete, replayable record of a round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card, format_play, rank_text
+
+if TYPE_CHECKING:
+    from .combos import Combo
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,18 +58,45 @@ class Play:
 
     ``phoenix_as`` names the rank the Phoenix stands for; None takes the
     default (highest) reading.  The engine records the resolved reading.
+    A play the engine lists (`play_of`) carries its combination, so applying
+    it needs no classifying, and makes its ``cards`` set only when asked.
     """
     seat: int
     cards: frozenset[Card]
     phoenix_as: int | None = None
+    combo: "Combo | None" = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, seat: int, cards, phoenix_as: int | None = None):
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "cards", frozenset(cards))
         object.__setattr__(self, "phoenix_as", phoenix_as)
+        object.__setattr__(self, "combo", None)
+
+    def __getattr__(self, name: str):
+        if name == "cards":  # a listed play: the cards are its combination's
+            cards = self.combo.cards
+            _set_cards(self, cards)
+            return cards
+        raise AttributeError(name)
 
     def notation(self) -> str:
         return "play " + format_play(self.cards, self.phoenix_as)
+
+
+_new = object.__new__
+_set_seat = Play.__dict__["seat"].__set__
+_set_cards = Play.__dict__["cards"].__set__
+_set_phoenix_as = Play.__dict__["phoenix_as"].__set__
+_set_combo = Play.__dict__["combo"].__set__
+
+
+def play_of(seat: int, combo: "Combo") -> Play:
+    """The play of ``combo`` by ``seat``: equal to ``Play(seat, combo.cards, combo.phoenix_as)``."""
+    play = _new(Play)
+    _set_seat(play, seat)
+    _set_phoenix_as(play, combo.phoenix_as)
+    _set_combo(play, combo)
+    return play
 
 
 @dataclass(frozen=True, slots=True)

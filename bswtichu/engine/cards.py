@@ -10,6 +10,7 @@ written by `parse_bsw_card` and `Card.bsw`.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterable
 
 from .errors import ParseError
@@ -52,12 +53,13 @@ _SPECIAL_ALIASES = {
 _BSW_SPECIAL_TEXT = {MAHJONG: "Ma", DOG: "Hu", PHOENIX: "Ph", DRAGON: "Dr"}
 
 _POINTS = {5: 5, 10: 10, 13: 10}
+_SPECIAL_ORDER = {DOG: 0, MAHJONG: 1, PHOENIX: 15, DRAGON: 16}
 
 
 class Card:
     """One of the 56 cards.  Never construct one: use `DECK`, `card()` or parse."""
 
-    __slots__ = ("index", "kind", "rank", "suit", "points", "text", "bit")
+    __slots__ = ("index", "kind", "rank", "suit", "points", "text", "bit", "order")
 
     def __init__(self, index: int, kind: str, rank: int, suit: str | None, points: int, text: str):
         self.index = index
@@ -67,6 +69,8 @@ class Card:
         self.points = points
         self.text = text
         self.bit = 1 << index
+        key = self.sort_key()
+        self.order = 4 * key[0] + key[1]  # the print order of sort_key as one number
 
     @property
     def is_natural(self) -> bool:
@@ -88,12 +92,16 @@ class Card:
     def __reduce__(self):
         return (card, (self.text,))
 
+    def __hash__(self) -> int:
+        # by index, not by address: sets of cards iterate in the same order in every
+        # process, so a seed fixes every bot decision after a restart too
+        return self.index
+
     def sort_key(self) -> tuple[int, int]:
         """Order for printing hands: by rank, the Dog first and the Phoenix before the Dragon."""
-        order = {DOG: 0, MAHJONG: 1, PHOENIX: 15, DRAGON: 16}
         if self.kind == NATURAL:
             return (self.rank, SUITS.index(self.suit))
-        return (order[self.kind], 0)
+        return (_SPECIAL_ORDER[self.kind], 0)
 
 
 def _build_deck() -> tuple[Card, ...]:
@@ -214,17 +222,23 @@ def format_play(cards: Iterable[Card], phoenix_as: int | None = None) -> str:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=Card.sort_key)
+    """Cards in print order (`Card.sort_key`)."""
+    return sorted(cards, key=_PRINT_ORDER)
+
+
+_PRINT_ORDER = attrgetter("order")
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    m = 0
+    """The cards as a bit mask (bit ``card.index`` per card)."""
+    mask = 0
     for c in cards:
-        m |= c.bit
-    return m
+        mask |= c.bit
+    return mask
 
 
 def cards_of(mask: int) -> list[Card]:
+    """The cards of a bit mask, by index."""
     out = []
     while mask:
         low = mask & -mask

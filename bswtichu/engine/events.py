@@ -16,9 +16,6 @@ from .combos import Combo
 def _plain(value):
     if isinstance(value, Card):
         return value.text
-    if isinstance(value, Combo):
-        return {"type": value.type.value, "cards": [c.text for c in value.sorted_cards()],
-                "rank": value.rank, "phoenix_as": value.phoenix_as, "text": value.describe()}
     if isinstance(value, (list, tuple, frozenset, set)):
         items = sort_cards(value) if value and all(isinstance(v, Card) for v in value) else value
         return [_plain(v) for v in items]
@@ -30,7 +27,13 @@ def _plain(value):
 
 
 class Event:
-    """Base of all events."""
+    """Base of all events.
+
+    Events are frozen dataclasses.  The few made at almost every
+    action (TurnStarted, Played, Passed, TrickWon) define their constructor
+    and fill ``__dict__`` at once; the generated one calls
+    ``object.__setattr__`` per field, which cost more than the rest of a pass.
+    """
 
     kind = "event"
 
@@ -103,6 +106,9 @@ class TurnStarted(Event):
     need: str
     kind = "turn"
 
+    def __init__(self, seat: int, need: str):
+        self.__dict__.update(seat=seat, need=need)  # fast: see Event
+
 
 @dataclass(frozen=True)
 class Played(Event):
@@ -112,11 +118,17 @@ class Played(Event):
     cards_left: int
     kind = "played"
 
+    def __init__(self, seat: int, combo: Combo, out_of_turn: bool, cards_left: int):
+        self.__dict__.update(seat=seat, combo=combo, out_of_turn=out_of_turn, cards_left=cards_left)
+
 
 @dataclass(frozen=True)
 class Passed(Event):
     seat: int
     kind = "passed"
+
+    def __init__(self, seat: int):
+        self.__dict__["seat"] = seat
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,9 @@ class TrickWon(Event):
     seat: int
     leader: int
     kind = "trick_won"
+
+    def __init__(self, seat: int, leader: int):
+        self.__dict__.update(seat=seat, leader=leader)
 
 
 @dataclass(frozen=True)

@@ -41,19 +41,22 @@ def parse_play(text: str | Iterable[str], hand: Iterable[Card]) -> tuple[list[Ca
     hand = list(hand)
     explicit: list[Card] = []
     wanted: list[int] = []
-    phoenix_as = None
+    roles: list[int] = []
     for token in tokens:
         upper = token.upper()
         if upper.startswith("PH") and upper not in ("PH", "PHX", "PHOENIX"):
-            role = upper[3:] if upper.startswith("PH=") else upper[2:]
-            phoenix_as = parse_rank(role)
-            explicit.append(PHOENIX_CARD)
+            roles.append(parse_rank(upper[3:] if upper.startswith("PH=") else upper[2:]))
         elif upper in _RANK_TOKENS:
             wanted.append(parse_rank(upper))
         else:
             explicit.append(parse_card(token))
     if len(set(explicit)) != len(explicit):
         raise ParseError("the same card is named twice")
+    if len(roles) > 1:
+        raise ParseError("the Phoenix's rank is named twice; name it once, e.g. PH=9")
+    phoenix_as = roles[0] if roles else None
+    if roles and PHOENIX_CARD not in explicit:  # "PH=9" alone names the card too
+        explicit.append(PHOENIX_CARD)
     if wanted:
         explicit += _resolve_shorthand(explicit, wanted, hand)
     return explicit, phoenix_as
@@ -92,3 +95,31 @@ def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]
             choices = [format_cards(explicit + c) for c in tied[:8]]
             raise AmbiguousError("that breaks a bomb in your hand; name the suits: " + " | ".join(choices), choices)
     return best
+
+
+def parse_exchange(text: str, hand: Iterable[Card]) -> tuple[Card, Card, Card]:
+    """Three cards to pass, in order (right opponent, partner, left opponent).
+
+    A rank alone (``2 9 3``) takes a card of that rank from ``hand``: one that is in
+    no bomb if there is one, else in suit order j, s, p, r.
+    """
+    tokens = split_tokens(text)
+    if len(tokens) != 3:
+        raise ParseError("name three cards: to the right opponent, the partner, the left opponent"
+                         " (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+    hand = list(hand)
+    named = {parse_card(t) for t in tokens if t.upper() not in _RANK_TOKENS}
+    in_bombs = {card for bomb in bombs(hand) for card in bomb.cards}
+    chosen: list[Card] = []
+    for token in tokens:
+        if token.upper() not in _RANK_TOKENS:
+            chosen.append(parse_card(token))
+            continue
+        rank = parse_rank(token.upper())
+        free = [c for c in hand if c.kind == NATURAL and c.rank == rank
+                and c not in named and c not in chosen]
+        if not free:
+            other = "other " if any(c.rank == rank for c in named | set(chosen)) else ""
+            raise ParseError(f"you hold no {other}{rank_text(rank)} to pass")
+        chosen.append(min(free, key=lambda c: (c in in_bombs, SUITS.index(c.suit))))
+    return chosen[0], chosen[1], chosen[2]  # the round refuses a card named twice or not held

@@ -20,13 +20,14 @@ from random import Random
 from typing import Iterator, Sequence
 
 from .actions import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
+    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, play_of,
 )
 from .cards import (
-    DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, Card, card_points,
+    DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     format_cards, rank_text, sort_cards,
 )
-from .combos import Combo, ComboType, HandIndex, bombs, classify, plays
+from .combos import Combo, ComboType, HandIndex, classify, play_list
+from .deal import first_cards, last_cards
 from .errors import IllegalActionError
 from .events import (
     CardsDealt, CardsReceived, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
@@ -35,6 +36,13 @@ from .events import (
 )
 
 GRAND, EXCHANGE, PLAY, OVER = "grand", "exchange", "play", "over"
+
+# The fixed actions, made once: actions are immutable values.
+_CALL_TICHU = tuple(CallTichu(s) for s in range(4))
+_GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
+_PASS = tuple(Pass(s) for s in range(4))
+_WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
+_GIFTS = tuple((GiveDragon(s, (s + 1) % 4), GiveDragon(s, (s + 3) % 4)) for s in range(4))
 TICHU_BONUS = 100
 GRAND_BONUS = 200
 
@@ -147,18 +155,19 @@ class Round:
         self.gift_pending_seat: int | None = None
         self.result: RoundResult | None = None
         self.ending = False  # the round has ended but for the last trick's Dragon gift
-        self._indexes: list[HandIndex | None] = [None] * 4
+        # Per seat: (the hand set it was built from, its HandIndex), until the hand changes.
+        self._indexes: list[tuple[set[Card], HandIndex] | None] = [None] * 4
         self.opening_events: list[Event] = []
         if grand_tichu:
             self.phase = GRAND
             for seat in range(4):
-                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8])
+                self.hands[seat] = set(first_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
             self.opening_events.append(PhaseStarted(GRAND))
         else:
             self.phase = EXCHANGE
             for seat in range(4):
-                self.hands[seat] = set(deal[8 * seat: 8 * seat + 8]) | set(self._last_six(seat))
+                self.hands[seat] = set(first_cards(deal, seat)) | set(last_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
             self.opening_events.append(PhaseStarted(EXCHANGE))
 
@@ -184,7 +193,7 @@ class Round:
         return rnd
 
     def _last_six(self, seat: int) -> tuple[Card, ...]:
-        return self.deal[32 + 6 * seat: 38 + 6 * seat]
+        return tuple(last_cards(self.deal, seat))
 
     # ------------------------------------------------------------------ queries
 
@@ -250,14 +259,15 @@ class Round:
             return False
         if self._leading(seat):
             return True
-        return any(c.contains_rank(w) for c in plays(self._index(seat), self.top))
+        return any(c.contains_rank(w) for c in play_list(self._index(seat), self.top))
 
     def _index(self, seat: int) -> HandIndex:
-        """The seat's hand grouped for play generation; cached until the hand changes."""
-        index = self._indexes[seat]
-        if index is None:
-            index = self._indexes[seat] = HandIndex(self.hands[seat])
-        return index
+        """The seat's hand as masks for play generation; kept until the hand changes."""
+        hand = self.hands[seat]
+        entry = self._indexes[seat]
+        if entry is None or entry[0] is not hand:  # none yet, or the hand set was replaced
+            entry = self._indexes[seat] = (hand, HandIndex(hand))
+        return entry[1]
 
     def _takes_over(self, seat: int) -> bool:
         """Whether ``seat`` leads next after a trick won by a player who is out.
@@ -275,68 +285,98 @@ class Round:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now.  Exchanges are many (2184): see `iter_legal_actions`."""
-        return list(self.iter_legal_actions(seat))
+        """Every action ``seat`` may take now.  Exchanges are many (2184): see `iter_legal_actions`.
+
+        Order: Tichu, then the phase's actions; in play the wish or the Dragon
+        gift, or bombs that take over a won trick, the pass, then the plays in
+        the order of `plays`.
+        """
+        if self.phase != PLAY:
+            return list(self._iter_setup_actions(seat))
+        # can_call_tichu, as it reads in the play phase
+        out: list[Action] = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
+                             and (self.gift_pending_seat is None or not self.ending) else [])
+        if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
+            self._add_waiting_options(seat, out)
+            return out
+        if seat in self.finish_order:
+            return out
+        entry = self._indexes[seat]
+        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
+        top = self.top
+        if self.trick_won:
+            if seat == self.leader:
+                self._add_leads(seat, index, out)
+                return out
+        elif top is None:
+            if seat == self.turn:
+                self._add_leads(seat, index, out)
+            return out
+        elif seat == self.turn:
+            options = play_list(index, top)
+            wish = self.wish
+            if (wish is not None and index.nibble(wish)
+                    and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
+                options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
+            else:
+                out.append(_PASS[seat])
+            out += [play_of(seat, c) for c in options]
+            return out
+        found = index._bombs
+        if found is None:
+            found = index.bombs()
+        if found:
+            out += [play_of(seat, b) for b in found if b.beats(top)]
+        return out
+
+    def _add_leads(self, seat: int, index: HandIndex, out: list[Action]) -> None:
+        options = play_list(index, None)
+        if self.wish_binds(seat):
+            wish = self.wish
+            options = [c for c in options if c.contains_rank(wish)]
+        if self._takes_over(seat):
+            taking = self._bombs_beating(seat)
+            out += [play_of(seat, c) for c in taking]
+            options = [c for c in options if c not in taking]
+        out += [play_of(seat, c) for c in options]
+
+    def _add_waiting_options(self, seat: int, out: list[Action]) -> None:
+        """While the round waits for a wish or the Dragon gift."""
+        if self.wish_pending_seat is not None:
+            if seat == self.wish_pending_seat:
+                out += _WISHES[seat]
+            return
+        if seat == self.gift_pending_seat:
+            out += _GIFTS[seat]
+        if not self.ending and seat not in self.finish_order:
+            out += [play_of(seat, c) for c in self._bombs_beating(seat)]
 
     def iter_legal_actions(self, seat: int) -> Iterator[Action]:
+        """`legal_actions`, lazily where it matters: the exchange's 2184 options."""
+        phase = self.phase
+        if phase == PLAY:
+            return iter(self.legal_actions(seat))
+        return self._iter_setup_actions(seat)
+
+    def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
         if self.phase == OVER:
             return
         if self.can_call_tichu(seat):
-            yield CallTichu(seat)
+            yield _CALL_TICHU[seat]
         if self.phase == GRAND:
             if not self.grand_decided[seat]:
-                yield CallGrand(seat)
-                yield DeclineGrand(seat)
+                yield from _GRAND_CHOICES[seat]
             return
-        if self.phase == EXCHANGE:
-            if self.exchanges[seat] is None:
-                for trio in permutations(sort_cards(self.hands[seat]), 3):
-                    yield Exchange(seat, trio)
-            return
-        for option in self._play_phase_options(seat):
-            yield Play(seat, option.cards, option.phoenix_as) if isinstance(option, Combo) else option
+        if self.exchanges[seat] is None:
+            for trio in permutations(sort_cards(self.hands[seat]), 3):
+                yield Exchange(seat, trio)
 
-    def _play_phase_options(self, seat: int) -> Iterator[Action | Combo]:
-        if self.wish_pending_seat is not None:
-            if seat == self.wish_pending_seat:
-                yield MakeWish(seat, None)
-                for r in NATURAL_RANKS:
-                    yield MakeWish(seat, r)
-            return
-        if self.gift_pending_seat is not None:
-            if seat == self.gift_pending_seat:
-                yield GiveDragon(seat, (seat + 1) % 4)
-                yield GiveDragon(seat, (seat + 3) % 4)
-            if not self.ending and seat not in self.finish_order:
-                yield from self._bombs_beating(seat)
-            return
-        if seat in self.finish_order:
-            return
-        index = self._index(seat)
-        if self._leading(seat):
-            options = plays(index, None)
-            if self.wish_binds(seat):
-                options = (c for c in options if c.contains_rank(self.wish))
-            if self._takes_over(seat):
-                taking = list(self._bombs_beating(seat))
-                yield from taking
-                options = (c for c in options if c not in taking)
-            yield from options
-            return
-        if self.top is None:
-            return
-        if seat == self.turn and not self.trick_won:
-            options = plays(index, self.top)
-            if self.wish_binds(seat):
-                options = (c for c in options if c.is_bomb or c.contains_rank(self.wish))
-            else:
-                yield Pass(seat)
-            yield from options
-            return
-        yield from self._bombs_beating(seat)
-
-    def _bombs_beating(self, seat: int) -> Iterator[Combo]:
-        return bombs(self._index(seat), self.top)
+    def _bombs_beating(self, seat: int) -> list[Combo]:
+        found = self._index(seat).bombs()
+        if not found:
+            return found
+        top = self.top
+        return [b for b in found if b.beats(top)]
 
     # ------------------------------------------------------------------ applying
 
@@ -349,9 +389,7 @@ class Round:
             raise IllegalActionError("seats are 1 to 4")
         if self.phase == OVER:
             raise IllegalActionError("the round is over")
-        events = handler(self, action)
-        self.history.append(self._recorded)
-        return events
+        return handler(self, action)  # a handler records the action once it has validated it
 
     def is_legal(self, action: Action) -> bool:
         """Whether `apply` would accept ``action`` (checked on a copy)."""
@@ -362,9 +400,31 @@ class Round:
         return True
 
     def copy(self) -> "Round":
-        """An independent copy (replays the history; cheap enough for checks and bots)."""
-        return Round.replay(self.deal, self.history, grand_tichu=self.grand_tichu,
-                            double_victory_points=self.double_victory_points)
+        """An independent copy of the state, made field by field (no replay).
+
+        Values (cards, combos, actions, events, results) are immutable and
+        shared; the containers are copied.  The cost is bounded by the 56 cards
+        and the round's action list, which is copied as one list.
+        """
+        other = Round.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.hands = [set(h) for h in self.hands]
+        other.calls = list(self.calls)
+        other.grand_decided = list(self.grand_decided)
+        other.exchanges = list(self.exchanges)
+        other.played_any = list(self.played_any)
+        other.finish_order = list(self.finish_order)
+        other.piles = [list(p) for p in self.piles]
+        other.trick = list(self.trick)
+        other.trick_cards = list(self.trick_cards)
+        other.loose_cards = list(self.loose_cards)
+        other.passed = set(self.passed)
+        other.opening_events = list(self.opening_events)
+        other._indexes = [  # a hand index is immutable: the copy's equal hands share it
+            None if entry is None or entry[0] is not hand else (copied, entry[1])
+            for entry, hand, copied in zip(self._indexes, self.hands, other.hands)]
+        return other
 
     # Each handler validates completely before it changes anything.
 
@@ -376,7 +436,7 @@ class Round:
         if self.grand_decided[seat]:
             raise IllegalActionError("you have already decided about Grand Tichu")
         called = isinstance(action, CallGrand)
-        self._recorded = action
+        self.history.append(action)
         self.grand_decided[seat] = True
         events: list[Event] = [GrandDecided(seat, called)]
         if called:
@@ -400,7 +460,7 @@ class Round:
             raise IllegalActionError("Tichu can only be called before your first card is played")
         if not self.can_call_tichu(seat):
             raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
-        self._recorded = action
+        self.history.append(action)
         self.calls[seat] = "tichu"
         return [TichuCalled(seat, grand=False)]
 
@@ -419,7 +479,7 @@ class Round:
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
-        self._recorded = Exchange(seat, cards)
+        self.history.append(Exchange(seat, cards))
         self.exchanges[seat] = cards
         events: list[Event] = [ExchangeSubmitted(seat)]
         if all(e is not None for e in self.exchanges):
@@ -452,10 +512,12 @@ class Round:
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
         hand = self.hands[seat]
-        missing = [c for c in action.cards if c not in hand]
-        if missing:
+        if not action.cards <= hand:
+            missing = [c for c in action.cards if c not in hand]
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
-        combo = classify(action.cards, action.phoenix_as)
+        combo = action.combo if type(action) is Play else None
+        if combo is None:  # a play typed or built outside the engine: classify it
+            combo = classify(action.cards, action.phoenix_as)
         if self.gift_pending_seat is not None:
             if self.ending:
                 raise IllegalActionError("the round is over: only the Dragon gift remains")
@@ -498,7 +560,9 @@ class Round:
             return (f"the table holds a {top.length}-card {top.type.value} ({top.describe()}); "
                     f"play a higher one of the same kind and length, a bomb, or pass")
         if top.type is ComboType.SINGLE and top.cards == {DRAGON_CARD}:
-            return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
+            if combo.cards == {PHOENIX_CARD}:
+                return "the Phoenix cannot be played on the Dragon; only a bomb beats it"
+            return "nothing beats the Dragon but a bomb"
         return f"{combo.describe()} does not beat {top.describe()}"
 
     def _play_bomb_onto(self, seat: int, combo: Combo) -> list[Event]:
@@ -518,7 +582,7 @@ class Round:
 
     def _place(self, seat: int, combo: Combo, out_of_turn: bool) -> list[Event]:
         """Put a validated combo on the table and run the going-out and end checks."""
-        self._recorded = Play(seat, combo.cards, combo.phoenix_as)
+        self.history.append(play_of(seat, combo))
         hand = self.hands[seat]
         hand -= combo.cards
         self._indexes[seat] = None
@@ -538,7 +602,7 @@ class Round:
             events.append(PlayerOut(seat, len(self.finish_order)))
             if self._round_should_end():
                 return events + self._end_round()
-        if MAHJONG_CARD in combo.cards:
+        if combo.mask & MAHJONG_CARD.bit:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
             events.append(TurnStarted(seat, "wish"))
@@ -574,7 +638,7 @@ class Round:
         if self.wish_binds(seat):
             raise IllegalActionError(
                 f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
-        self._recorded = action
+        self.history.append(action)
         self.passed.add(seat)
         events: list[Event] = [Passed(seat)]
         actives = {s for s in range(4) if s not in self.finish_order}
@@ -583,7 +647,7 @@ class Round:
             leader = self.leader
             self.turn = leader
             events.append(TrickWon(self.top_seat, leader))
-            if self.top.cards == {DRAGON_CARD}:
+            if self.top.mask == DRAGON_CARD.bit:
                 self.gift_pending_seat = self.top_seat
                 events.append(TurnStarted(self.top_seat, "give"))
             else:
@@ -614,7 +678,7 @@ class Round:
             raise IllegalActionError(f"only {seat_name(self.wish_pending_seat)}, who played the Mahjong, makes the wish")
         if action.rank is not None and action.rank not in NATURAL_RANKS:
             raise IllegalActionError("wish a rank from 2 to A (2-9, T, J, Q, K, A), or none")
-        self._recorded = action
+        self.history.append(action)
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
@@ -630,7 +694,7 @@ class Round:
         if not 0 <= action.to < 4 or team_of(action.to) == team_of(seat):
             raise IllegalActionError(
                 f"give the Dragon trick to an opponent: seat {(seat + 1) % 4 + 1} or seat {(seat + 3) % 4 + 1}")
-        self._recorded = action
+        self.history.append(action)
         self.gift_pending_seat = None
         points = card_points(self.trick_cards + self.loose_cards)
         events: list[Event] = [DragonGiven(seat, action.to, points)]
@@ -649,7 +713,7 @@ class Round:
         if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
             return self._finish()
         self.ending = True
-        if self.top is not None and self.top.cards == {DRAGON_CARD}:
+        if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
             return [TurnStarted(self.top_seat, "give")]
         return self._collect() + self._finish()

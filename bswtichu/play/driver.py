@@ -34,7 +34,8 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import Bot, BotSettings, make_bot, must_act
-from bswtichu.engine import Action, Event, Game, GameOptions, Round, seats_from_join_order
+from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
+from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 
 SUBSTITUTE_LEVEL = "basic"
@@ -142,6 +143,8 @@ class GameDriver:
         self.substitutes: set[Player] = set()
         self.away: set[Player] = set()
         self.stopped = False
+        self.paused = False
+        self._replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
         self._away_calls: dict[Player, IDelayedCall] = {}
@@ -185,15 +188,21 @@ class GameDriver:
         """Apply a person's actions in order; a stand-in for him stands aside first.
 
         The caller checks a multi-action request beforehand (`check_in_order`);
-        an engine error on the first action leaves everything unchanged.
+        an engine error on the first action leaves everything unchanged.  A turn
+        that the next action of the same request takes at once (the wish typed
+        with the Mahjong) is not announced.
         """
         if player in self.substitutes:
             self._end_substitute(player)
-        for action in actions:
-            self._apply(action)
+        for index, action in enumerate(actions):
+            following = actions[index + 1] if index + 1 < len(actions) else None
+            self._apply(action, following)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, following: Action | None = None) -> None:
         events = self.game.apply(action)
+        if following is not None:
+            events = [e for e in events
+                      if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
         self._tell(events)
         if self.game.over:
             self._finish()
@@ -234,7 +243,7 @@ class GameDriver:
         return any(p not in self.bots and p not in self.away for p in self.game.seating)
 
     def _schedule_bots(self) -> None:
-        if self.stopped or not self.bots:
+        if self.stopped or self.paused or self._replaying or not self.bots:
             return
         if self._bot_call is not None and self._bot_call.active():
             return
@@ -295,6 +304,8 @@ class GameDriver:
         if self.stopped or player in self.bots:
             return
         self.away.add(player)
+        if self.paused:
+            return  # his stand-in's timer starts when the game goes on
         if self.substitute_after <= 0:
             self._substitute(player)
         else:
@@ -312,7 +323,7 @@ class GameDriver:
 
     def _substitute(self, player: Player) -> None:
         self._away_calls.pop(player, None)
-        if self.stopped:
+        if self.stopped or player in self.substitutes:
             return
         seat = self.seat_of(player)
         start_seat = self.game.seating_for(0).index(player)
@@ -330,6 +341,51 @@ class GameDriver:
         self.bots.pop(player, None)
         self._tell([SubstituteEnded(player)])
 
+    # ------------------------------------------------------------------ pause
+
+    def pause(self) -> None:
+        """Nobody is at the table: bots wait and no stand-in starts until `resume`."""
+        if self.stopped or self.paused:
+            return
+        self.paused = True
+        self._cancel_timers()
+
+    def resume(self) -> None:
+        """Someone is back: bots go on, and those still away get their stand-in timers again."""
+        if self.stopped or not self.paused:
+            return
+        self.paused = False
+        for player in sorted(self.away - self.substitutes, key=str):
+            self.away.discard(player)
+            self.player_away(player)
+        self._schedule_bots()
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, start: bool = True):
+        """A context in which stored steps are applied again, with no timers (see `bswtichu.play.journal`)."""
+        return _Replaying(self, start)
+
+    def replay_act(self, action: Action) -> None:
+        """Apply a person's stored action again."""
+        self._apply(action)
+
+    def replay_bot(self, stored: Action) -> bool:
+        """Let the bots choose again (so their state follows live play) and apply ``stored``.
+
+        Returns whether they chose the stored action; the stored action is applied either way.
+        """
+        chosen = self.next_bot_action()
+        self._apply(stored)
+        return chosen is not None and same_action(chosen, stored)
+
+    def replay_substitute(self, player: Player) -> None:
+        self._substitute(player)
+
+    def replay_substitute_end(self, player: Player) -> None:
+        if player in self.substitutes:
+            self._end_substitute(player)
+
     @staticmethod
     def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
         return (e for e in events if e.private_to in (None, seat))
@@ -340,6 +396,33 @@ class GameDriver:
                 call.cancel()
         self._bot_call = None
         self._away_calls.clear()
+
+
+class _Replaying:
+    """While stored steps are applied again: no bot timers; afterwards the game goes on."""
+
+    def __init__(self, driver: GameDriver, start: bool):
+        self.driver = driver
+        self.start = start
+
+    def __enter__(self) -> GameDriver:
+        self.driver._replaying = True
+        if self.start:
+            self.driver.start()
+        return self.driver
+
+    def __exit__(self, *exc) -> None:
+        self.driver._replaying = False
+        if exc[0] is None:
+            self.driver._schedule_bots()
+
+
+def same_action(chosen: Action, stored: Action) -> bool:
+    """Whether a bot's action is the stored one (the engine stores a play's resolved Phoenix rank)."""
+    if isinstance(chosen, Play) and isinstance(stored, Play):
+        return (chosen.seat, chosen.cards) == (stored.seat, stored.cards) and (
+            chosen.phoenix_as is None or chosen.phoenix_as == stored.phoenix_as)
+    return chosen == stored
 
 
 def check_in_order(rnd: Round, actions: Sequence[Action],

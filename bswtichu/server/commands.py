@@ -7,6 +7,8 @@ argument text, and raises ``Refusal`` to report bad input before changing state.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +24,8 @@ class Command:
     """One slash command.
 
     ``key`` is the English name, ``german`` the BSW name where it differs,
-    ``aliases`` further names. ``usage`` is shown on wrong use; ``summary`` in
+    ``aliases`` further names. ``usage`` is shown on wrong use (a usage with
+    no arguments makes the registry refuse any); ``summary`` in
     /help; ``help`` in /help COMMAND. Commands with ``needs_nick`` refuse clients
     that have not chosen a name yet.
     """
@@ -35,6 +38,11 @@ class Command:
     german: str | None = None
     aliases: tuple[str, ...] = ()
     needs_nick: bool = True
+
+    @property
+    def takes_arguments(self) -> bool:
+        """A usage without arguments ("/tables") means none are accepted."""
+        return " " in self.usage.strip()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -64,6 +72,13 @@ class CommandRegistry:
     def __iter__(self):
         return iter(self._commands)
 
+    def suggest(self, name: str) -> str:
+        """A hint for a mistyped command: the nearest names, or /help."""
+        close = difflib.get_close_matches(name.casefold(), self._by_name, n=2, cutoff=0.6)
+        if not close:
+            return "try /help"
+        return "did you mean " + " or ".join(f"/{c}" for c in close) + "? (/help lists all)"
+
     def dispatch(self, session: Session, line: str) -> None:
         """Run the command in ``line`` (which starts with "/"), or raise Refusal."""
         name, _, args = line[1:].strip().partition(" ")
@@ -71,13 +86,26 @@ class CommandRegistry:
             raise Refusal("unknown_command", "empty command; try /help")
         command = self.lookup(name)
         if command is None:
-            raise Refusal("unknown_command", f"unknown command /{name}; try /help")
+            raise Refusal("unknown_command", f"unknown command /{name}; {self.suggest(name)}")
         if command.needs_nick and session.nick is None:
             raise Refusal(
                 "nick_required",
                 f"choose a name first with /nick NAME; /{name} needs one",
             )
-        command.handler(session, args.strip())
+        args = args.strip()
+        if args and not command.takes_arguments:
+            raise usage_error(command.usage, f"/{command.key} takes no arguments")
+        command.handler(session, args)
+
+
+# ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or reads
+# differently. Nine digits keep every number far below int()'s digit limit.
+NUMBER_PATTERN = re.compile(r"[0-9]{1,9}")
+
+
+def is_number(word: str) -> bool:
+    """Whether ``word`` is a plain decimal number (1-9 ASCII digits, no sign)."""
+    return NUMBER_PATTERN.fullmatch(word) is not None
 
 
 def usage_error(command_usage: str, detail: str = "") -> Refusal:

@@ -7,13 +7,16 @@ input becomes one `Refusal` before anything changes.
 
 from __future__ import annotations
 
+from itertools import count
+
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
-    classify, parse_card, parse_play, parse_wish,
+    classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server import names
+from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
@@ -31,6 +34,14 @@ def _game(session: Session) -> TableGame:
     if not isinstance(table.game, TableGame):
         raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
     return table.game
+
+
+def _shown_game(session: Session) -> TableGame:
+    """The running game, or the one that just ended (its result stays until the next start)."""
+    table = current_table(session)
+    if table.game is None and isinstance(table.last_game, TableGame):
+        return table.last_game
+    return _game(session)
 
 
 def _player_game(session: Session) -> TableGame:
@@ -61,11 +72,10 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def exchange(session: Session, args: str) -> None:
         usage = "/schupf C1 C2 C3"
         game = _player_game(session)
-        tokens = split_tokens(args)
-        if len(tokens) != 3:
+        if len(split_tokens(args)) != 3:
             raise usage_error(usage, "name three cards: to the right opponent, the partner,"
-                                     " the left opponent (e.g. /schupf 2j 9s 3p)")
-        cards = tuple(_parse(parse_card, t) for t in tokens)
+                                     " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+        cards = _parse(lambda text: parse_exchange(text, game.hand_of(session.nick)), args)
         game.act(session.nick, lambda seat: Exchange(seat, cards))
 
     def play(session: Session, args: str, bomb_only: bool = False) -> None:
@@ -115,20 +125,22 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
-        game = _game(session)
+        game = _shown_game(session)
         session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
-        session.send(_player_game(session).legal_message(session.nick))
+        if args.strip().lower() not in ("", "all"):
+            raise usage_error("/legal [all]", "'all' lists every play; without it plays are grouped")
+        session.send(_player_game(session).legal_message(session.nick, full=bool(args.strip())))
 
     def score(session: Session, args: str) -> None:
-        session.send(_game(session).score_message())
+        session.send(_shown_game(session).score_message())
 
     def add_bot(session: Session, args: str) -> None:
         usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
         seat, level = None, "basic"
         for word in args.split():
-            if word.isdigit():
+            if is_number(word):
                 seat = int(word)
                 if not 1 <= seat <= SEAT_COUNT:
                     raise usage_error(usage, "seats are 1-4")
@@ -137,19 +149,19 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             else:
                 raise usage_error(usage, f"{word!r} is neither a seat nor a level")
         table = current_table(session)
-        taken = {name.rsplit("-", 1)[-1] for name in table.seats if name}
-        name = f"bot-{level}-" + next(n for n in BOT_NAMES if n not in taken)
-        table.add_bot(session.nick, seat, level, name)
+        taken = {names.key(names.short_name(bot)) for other in hall
+                 for bot, _ in other.bots.values()}
+        table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
 
     def kick(session: Session, args: str) -> None:
         usage = "/kick SEAT"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which seat (1-4)?")
         current_table(session).kick(session.nick, int(args))
 
     def show_log(session: Session, args: str) -> None:
         usage = "/log N"
-        if not args.strip().isdigit():
+        if not is_number(args.strip()):
             raise usage_error(usage, "which game? its number was announced at its start and end")
         number = int(args)
         if logs.is_open(number):
@@ -204,7 +216,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 summary="the game: turn, trick, cards left, calls, wish, scores",
                 help="Whose turn it is, the combination on the table, each player's card count and"
                 " call, the wish and the scores. Spectators may use it too.", handler=table_view),
-        Command(key="legal", aliases=("moves",), usage="/legal",
+        Command(key="legal", aliases=("moves",), usage="/legal [all]",
                 summary="your legal actions now, as commands",
                 help="Lists every command you may give now (for beginners and bots).", handler=legal),
         Command(key="score", german="punkte", aliases=("standings",), usage="/score",
@@ -221,6 +233,15 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
                 " when a game starts and ends.", handler=show_log),
     ]
+
+
+def _free_bot_name(taken: set[str]) -> str:
+    """The first of Ada, Bea, ... (then Ada2, Bea2, ...) that no bot on the server has."""
+    for round_number in count(1):
+        for name in BOT_NAMES:
+            candidate = name if round_number == 1 else f"{name}{round_number}"
+            if names.key(candidate) not in taken:
+                return candidate
 
 
 def _parse(parser, text: str):

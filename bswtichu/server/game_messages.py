@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bswtichu.engine import Action, Exchange, Game, format_cards, rank_text
+from bswtichu.engine import (
+    Action, CallGrand, CallTichu, Card, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
+    classify, format_cards, rank_text,
+)
 from bswtichu.engine import events as ev
-from bswtichu.engine.combos import Combo
+from bswtichu.engine.combos import Combo, ComboType
 from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
-from bswtichu.engine.round import RoundResult, RoundView
+from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import SubstituteEnded, SubstituteStarted
 from bswtichu.server.messages import Message
 
@@ -27,12 +30,44 @@ NEED_TEXT = {
     "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
 }
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
-HUMAN_LEGAL_LIMIT = 60  # a full hand can have hundreds of leads; a person reads the first ones
+#: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
+#: that takes the first entry plays on; it does not call Tichu by accident).
+LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTichu, CallGrand)
+#: How /legal groups plays for people, in this order.
+PLAY_GROUPS = (
+    (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
+    (ComboType.TRIPLE, "triples"), (ComboType.FULL_HOUSE, "full houses"),
+    (ComboType.STRAIGHT, "straights"), (ComboType.STAIRS, "stairs"),
+    (ComboType.FOUR_BOMB, "bombs"), (ComboType.STRAIGHT_FLUSH, "straight flushes"),
+)
 
 
-def combo_fields(combo: Combo) -> dict[str, Any]:
-    return {"type": combo.type.value, "cards": [c.text for c in combo.sorted_cards()],
-            "rank": combo.rank, "phoenix_as": combo.phoenix_as, "text": combo.describe()}
+def cards_left(count: int) -> str:
+    return f"{count} card left" if count == 1 else f"{count} cards left"
+
+
+def short_play(combo: Combo) -> str:
+    """The shortest text that names a play for a person: its rank, or its range of ranks."""
+    t = combo.type
+    if t is ComboType.SINGLE:
+        [card] = combo.cards
+        return card.text if card.rank is None or not 2 <= card.rank <= 14 else rank_text(card.rank)
+    if t is ComboType.DOG:
+        return "DG"
+    top = int(combo.rank)
+    if t in (ComboType.STRAIGHT, ComboType.STRAIGHT_FLUSH):
+        low = top - combo.length + 1
+        suit = ""
+        if t is ComboType.STRAIGHT_FLUSH:
+            suit = next(iter(combo.cards)).suit
+        start = "MJ" if low == 1 else rank_text(low)  # the Mahjong starts a straight as a 1
+        return f"{start}-{rank_text(top)}{suit}"
+    if t is ComboType.STAIRS:
+        low = top - combo.length // 2 + 1
+        return f"{rank_text(low) * 2}-{rank_text(top) * 2}"
+    if t is ComboType.FOUR_BOMB:
+        return rank_text(top) * 4
+    return rank_text(top)
 
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
@@ -101,11 +136,14 @@ class GameTexts:
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
                          f"{self.who(e.seat, viewer)} passed three cards.")
 
-    def _on_CardsReceived(self, e: ev.CardsReceived, viewer):
-        parts = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
+    def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
+        """The exchange as the seat saw it: what it passed to whom (``given``), what it got."""
+        passed = [f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]
+        got = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
-                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())}},
-                         "You received: " + ", ".join(parts) + ".")
+                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
+                                      "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
+                         "You passed " + ", ".join(passed) + " and received " + ", ".join(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         if e.seat == viewer:
@@ -120,9 +158,9 @@ class GameTexts:
         bomb = "BOMB! " if e.combo.is_bomb else ""
         how = " out of turn" if e.out_of_turn else ""
         text = (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
-                f" [{format_cards(e.combo.cards)}] ({e.cards_left} cards left).")
+                f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                    "combo": combo_fields(e.combo), "out_of_turn": e.out_of_turn,
+                                    "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
                                     "cards_left": e.cards_left}, text)
 
     def _on_Passed(self, e: ev.Passed, viewer):
@@ -140,8 +178,7 @@ class GameTexts:
                          f"The wish for {rank_text(e.rank)} is fulfilled.")
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
-        text = (f"{self.who(e.seat, viewer)} won the trick (bombs may still come);"
-                f" {self.whom(e.leader, viewer)} to lead next.")
+        text = f"{self.who(e.seat, viewer)} won the trick (bombs may still come)."
         return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
                                        "leader": e.leader + 1}, text)
 
@@ -179,23 +216,22 @@ class GameTexts:
 
     # ------------------------------------------------------------------ the game as a whole
 
-    @staticmethod
-    def after_round(number: int) -> str:
-        return f"After round {number}"
-
-    def score(self, game: Game, heading: str = "Score") -> Message:
-        """The score (a tournament's standings) under ``heading``."""
+    def score(self, game: Game, moment: str = "now") -> Message:
+        """The score (a tournament's standings): ``now`` (/score), after a ``round``, or ``final``."""
         standings = [s.to_dict() for s in game.standings()]
+        done = sum(1 for rnd in game.rounds if rnd.phase == OVER)
+        of = (TOURNAMENT_ROUNDS if game.options.turnier else game.options.round_limit)
+        rounds = f"{done} of {of} rounds" if of else ("1 round" if done == 1 else f"{done} rounds")
+        heading = {"now": f"Score after {rounds}",
+                   "round": f"After round {done}" + (f" of {of}" if of else ""),
+                   "final": f"Final standings after {rounds}"}[moment]
         if game.options.turnier:
             parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
                      for s in standings]
-            text = (f"{heading} ({len(game.rounds)} of {TOURNAMENT_ROUNDS} rounds): "
-                    + ", ".join(parts) + ".")
+            text = f"{heading}: " + ", ".join(parts) + "."
         else:
             a, b, c, d = game.seating
-            limit = f" of {game.options.round_limit}" if game.options.round_limit else ""
-            text = (f"{heading} (round {len(game.rounds)}{limit}): {a} + {c} {game.totals[0]},"
-                    f" {b} + {d} {game.totals[1]}.")
+            text = f"{heading}: {a} + {c} {game.totals[0]}, {b} + {d} {game.totals[1]}."
         return self._msg("SCORE", {"rounds": len(game.rounds), "totals": list(game.totals),
                                    "standings": standings, "turnier": game.options.turnier}, text)
 
@@ -270,23 +306,51 @@ class GameTexts:
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
         return self._msg("TABLE", fields, "\n".join(lines))
 
-    def legal(self, seat: int, actions: list[Action]) -> Message:
-        """The seat's legal actions as the commands that take them."""
+    def legal(self, seat: int, actions: list[Action], full: bool = False) -> Message:
+        """The seat's legal actions as the commands that take them, plays first (`LEGAL_ORDER`).
+
+        People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
+        ``full`` (``/legal all``) lists every command, as machine mode always does.
+        """
+        ordered = sorted(actions, key=lambda action: LEGAL_ORDER.index(type(action)))
         commands = []
         exchange = False
-        for action in actions:
+        for action in ordered:
             if isinstance(action, Exchange):
+                if not exchange:
+                    commands.append("/schupf C1 C2 C3")
                 exchange = True
                 continue
             commands.append("/" + action.notation())  # every notation is a command
-        if exchange:
-            commands.append("/schupf C1 C2 C3")
         if not commands:
             text = "Nothing to do right now."
+        elif full:
+            text = f"Legal now ({len(commands)}): " + " | ".join(commands)
         else:
-            shown = commands[:HUMAN_LEGAL_LIMIT]
-            more = len(commands) - len(shown)
-            text = f"Legal now ({len(commands)}): " + " | ".join(shown)
-            if more:
-                text += f" | ... and {more} more (machine mode lists them all)"
+            text = "Legal now: " + self._legal_summary(ordered)
         return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
+
+    @staticmethod
+    def _legal_summary(actions: list[Action]) -> str:
+        groups: dict[ComboType, list[str]] = {}
+        others: list[str] = []
+        for action in actions:
+            if isinstance(action, Play):
+                names = groups.setdefault(classify(action.cards, action.phoenix_as).type, [])
+                name = short_play(classify(action.cards, action.phoenix_as))
+                if name not in names:
+                    names.append(name)
+            elif isinstance(action, MakeWish):
+                if "/wish RANK|none" not in others:
+                    others.append("/wish RANK|none")
+            elif isinstance(action, Exchange):
+                if "/schupf C1 C2 C3" not in others:
+                    others.append("/schupf C1 C2 C3")
+            else:
+                others.append("/" + action.notation())
+        parts = [f"{label}: {' '.join(groups[kind])}" for kind, label in PLAY_GROUPS if kind in groups]
+        text = " | ".join(parts + others)
+        if groups:
+            text += (". Play with /play and the cards (rank-only like /play 7 7 picks suits);"
+                     " /legal all lists every play")
+        return text

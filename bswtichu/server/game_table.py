@@ -15,16 +15,22 @@ from random import SystemRandom
 from typing import Callable, Hashable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
 
 from bswtichu.bots import BotSettings
-from bswtichu.engine import Action, Card, MakeWish, Round, TichuError, team_of
+from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
-from bswtichu.engine.round import OVER
+from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play.journal import ReplayError, replay_journal
+from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
+from bswtichu.server import names
+from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
-from bswtichu.server.table import SEAT_COUNT, Table
+from bswtichu.server.table import SEAT_COUNT, Table, TableHall
+from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
 
@@ -42,10 +48,11 @@ def _wish_after_round(trial: Round, action: Action) -> bool:
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
-    def __init__(self, table: Table, driver: GameDriver, log_number: int):
+    def __init__(self, table: Table, driver: GameDriver, log_number: int, record: DurableGame | None = None):
         self.table = table
         self.driver = driver
         self.log_number = log_number
+        self.record = record
         self.texts = GameTexts(table.number, driver.game.seating)
         driver.subscribe(self)
 
@@ -78,17 +85,18 @@ class TableGame:
 
     def seat_named(self, nick: str, target: str) -> int:
         """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""
-        if target.isascii() and target.isdigit():
+        if is_number(target):
             seat = int(target) - 1
             if not 0 <= seat < SEAT_COUNT:
                 raise Refusal("usage", f"seats are 1-{SEAT_COUNT}")
             return seat
-        names = [name.casefold() for name in self.game.seating]
-        if target.casefold() not in names:
-            mine = team_of(self.seat_of(nick))
-            opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
-            raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
-        return names.index(target.casefold())
+        wanted = names.key(target)
+        for seat, name in enumerate(self.game.seating):
+            if wanted in (names.key(name), names.key(names.short_name(name))):
+                return seat
+        mine = team_of(self.seat_of(nick))
+        opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
+        raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
 
     # ------------------------------------------------------------------ actions
 
@@ -115,23 +123,33 @@ class TableGame:
         seating = driver.game.seating
         for event in events:
             if isinstance(event, ev.RoundScored):
-                self.table.tell_all(self.score_message(self.texts.after_round(event.number)))
+                self.table.tell_all(self.score_message("round"))
                 continue
             if isinstance(event, ev.GameOver):
-                self.table.tell_all(self.texts.game_over(event, self.score_message("Final standings"),
+                self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                          self.log_number))
                 self.table.end_game()
                 continue
             for seat, name in enumerate(seating):
                 if event.private_to is not None and event.private_to != seat:
                     continue
-                message = self.texts.event(event, seat)
+                message = self._message(event, seat)
                 if message is not None:
                     self._tell(name, message)
             if event.private_to is None:
                 message = self.texts.event(event, None)
                 if message is not None:
                     self.table.tell_spectators(message)
+
+    def _message(self, event: ev.Event, seat: int) -> Message | None:
+        if isinstance(event, ev.CardsReceived):
+            return self.texts.received(event, self._given(seat))
+        return self.texts.event(event, seat)
+
+    def _given(self, seat: int) -> dict[int, Card]:
+        """What ``seat`` passed in this round's exchange, by the seat it went to."""
+        exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
+        return {(seat + step) % 4: card for step, card in zip((1, 2, 3), exchange.cards)}
 
     def _tell(self, name: str, message: Message) -> None:
         seat = self.table.seat_of(name)
@@ -140,8 +158,8 @@ class TableGame:
 
     # ------------------------------------------------------------------ views
 
-    def score_message(self, heading: str = "Score") -> Message:
-        return self.texts.score(self.game, heading)
+    def score_message(self, moment: str = "now") -> Message:
+        return self.texts.score(self.game, moment)
 
     def table_message(self, nick: str | None) -> Message:
         """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
@@ -153,16 +171,30 @@ class TableGame:
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
 
-    def legal_message(self, nick: str) -> Message:
+    def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
-        return self.texts.legal(seat, self.game.round.legal_actions(seat))
+        return self.texts.legal(seat, self.game.round.legal_actions(seat), full)
 
     def show_state(self, nick: str) -> None:
-        """Tell ``nick`` the score, the table and his hand (after he comes back)."""
+        """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
         self._tell(nick, self.table_message(nick))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
+            asked = self._asked(self.seat_of(nick))
+            if asked is not None:
+                self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
+
+    def _asked(self, seat: int) -> ev.Event | None:
+        """The event that asked ``seat`` for what the round still waits for, if anything."""
+        view = self.game.round.view(seat)
+        if view.phase == GRAND and not view.grand_decided[seat]:
+            return ev.PhaseStarted(GRAND)
+        if view.phase == EXCHANGE and not view.exchange_submitted[seat]:
+            return ev.PhaseStarted(EXCHANGE)
+        if view.phase == PLAY and view.turn == seat:
+            return ev.TurnStarted(seat, view.need)
+        return None
 
     # ------------------------------------------------------------------ the table's calls
 
@@ -179,16 +211,32 @@ class TableGame:
         """The table closes: no more bot moves."""
         self.driver.stop()
 
+    def pause(self) -> None:
+        self.driver.pause()
+
+    def resume(self) -> None:
+        self.driver.resume()
+
+    def abandon(self) -> None:
+        """Nobody came back: the stored game is marked abandoned and will not be restored."""
+        if self.record is not None:
+            self.record.abandon()
+
 
 class GameWiring:
     """The tables' game factory: builds a `TableGame` (driver, bots, log) when a table starts.
 
     ``seeds()`` gives each game its seed; everything random in the game is drawn from it.
+    With ``storage`` every game is journaled (subscribed first, so each step is
+    committed before anyone is told) and `restore` brings unfinished games back.
     """
+
+    log = Logger()
 
     def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
                  substitute_after: float,
                  seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
+                 storage: Storage | None = None,
                  bot_settings: BotSettings = BotSettings()):
         self.clock = clock
         self.bot_settings = bot_settings
@@ -196,18 +244,73 @@ class GameWiring:
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
         self.seeds = seeds
+        self.storage = storage
+        if storage is not None:
+            logs.continue_after(storage.games.highest_log_number())
 
     def __call__(self, table: Table) -> TableGame:
         players = tuple(table.seats)  # already seated by the table's options (tichujoin)
-        options = replace(table.options, tichujoin=False)
-        seeds = GameSeeds.from_seed(self.seeds())
-        levels = {name: level for name, level in table.bots.values()}
-        driver = GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds,
-                                                                 self.bot_settings),
-                            self.clock, self.bot_delay, self.substitute_after)
+        seed = self.seeds()
+        driver = self._driver(players, table.options, table.bots, seed)
         log_number = self.logs.reserve()
+        record = None
+        if self.storage is not None:
+            game_id = self.storage.games.begin(log_number, table.number, seed, table.options.as_data(),
+                                               players, table.bots)
+            levels = {name: level for name, level in table.bots.values()}
+            record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
+            driver.subscribe(record)
         driver.subscribe(GameLogRecorder(self.logs, log_number, f"table {table.number}"))
-        return TableGame(table, driver, log_number)
+        return TableGame(table, driver, log_number, record)
+
+    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable) -> GameDriver:
+        options = replace(table_options, tichujoin=False)
+        seeds = GameSeeds.from_seed(seed)
+        levels = {name: level for name, level in bots.values()}
+        return GameDriver(players, options, seeds,
+                          seated_bots(players, options, levels, seeds, self.bot_settings),
+                          self.clock, self.bot_delay, self.substitute_after)
+
+    def restore(self, hall: TableHall) -> list[Table]:
+        """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
+        tables = []
+        for stored in self.storage.games.running():
+            try:
+                table = self._restore(hall, stored)
+            except (ReplayError, ValueError) as error:
+                self.log.error("stored game {number} (table {table}) cannot be restored: {error}",
+                               number=stored.log_number, table=stored.table_number, error=error)
+                continue
+            if table is not None:
+                tables.append(table)
+        return tables
+
+    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
+        """The stored game's table, playing on; None if the game turned out to be over."""
+        data = stored.table_options
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
+        driver = self._driver(stored.players, options, stored.bots, stored.seed)
+        differed = replay_journal(driver, stored.entries)
+        if differed:
+            self.log.warn("stored game {number}: {n} bot choices differed from the journal",
+                          number=stored.log_number, n=differed)
+        levels = {name: level for name, level in stored.bots.values()}
+        record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
+        record.caught_up(driver)
+        recorder = GameLogRecorder(self.logs, stored.log_number, f"table {stored.table_number}")
+        if driver.game.over:  # the last step was stored, its result and log not yet: do it now
+            recorder.save(driver.game)
+            record.game_over(driver)
+            return None
+        driver.subscribe(record)
+        self.logs.reopen(stored.log_number)
+        driver.subscribe(recorder)
+        table = hall.open(stored.table_number)
+        game = TableGame(table, driver, stored.log_number, record)
+        table.restore(options, list(stored.players), stored.bots, game)
+        self.log.info("table {table}: game {number} restored after {n} journal entries",
+                      table=table.number, number=stored.log_number, n=len(stored.entries))
+        return table
 
 
 __all__ = ["ActionBuilder", "GameWiring", "TableGame", "refusal_for"]

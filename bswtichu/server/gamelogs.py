@@ -56,6 +56,17 @@ class GameLogStore:
         partial.write_text(write_tch(log), encoding="utf-8")
         os.replace(partial, target)
 
+    def continue_after(self, number: int) -> None:
+        """New numbers come after ``number`` too (the highest stored game, whose log may not exist yet)."""
+        if self._next is None:
+            self._next = self._highest_on_disk() + 1
+        self._next = max(self._next, number + 1)
+
+    def reopen(self, number: int) -> None:
+        """A restored game's number is open again until it ends."""
+        self._open.add(number)
+        self.continue_after(number)
+
     def finish(self, number: int) -> None:
         self._open.discard(number)
 
@@ -91,11 +102,12 @@ class GameLogRecorder:
     def happened(self, driver, events) -> None:
         for event in events:
             if isinstance(event, RoundScored):
-                self._save(driver.game)
+                self.save(driver.game)
             elif isinstance(event, (GameOver, GameStopped)):
                 self.store.finish(self.number)
 
-    def _save(self, game) -> None:
+    def save(self, game) -> None:
+        """Write the finished rounds now (also for a restored game that turned out to be over)."""
         finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
                     if rnd.phase == OVER]
         try:

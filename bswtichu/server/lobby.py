@@ -7,15 +7,15 @@ is told goes out as ``Message`` values through its ``Session``.
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import ServerConfig
-from bswtichu.server import messages
-from bswtichu.server.commands import Command, CommandRegistry, help_command, usage_error
+from bswtichu.server import messages, names
+from bswtichu.server.commands import Command, CommandRegistry, help_command, is_number, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Session
@@ -23,11 +23,17 @@ from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
+from bswtichu.server.account_commands import account_commands
+from bswtichu.server.accounts import SECRET_COMMANDS, NameGuard
+from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
-NICK_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{1,15}$")
-NICK_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
-BOT_PREFIX = "bot-"
+
+
+def loggable(line: str) -> str:
+    """The line as a log may show it: a command that carries a secret loses its arguments."""
+    word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
+    return f"/{word} [arguments hidden]" if word in SECRET_COMMANDS else line
 
 
 class Lobby:
@@ -41,28 +47,60 @@ class Lobby:
         config: ServerConfig,
         game_factory: GameFactory,
         logs: GameLogStore,
+        storage: Storage | None = None,
     ) -> None:
-        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs."""
+        """``game_factory`` builds a started table's game; ``logs`` is where games write theirs.
+
+        ``storage`` keeps accounts, history and ratings (without one, an in-memory database).
+        """
         self.clock = clock
         self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
+        self._per_address: Counter[str] = Counter()
+        self._address_of: dict[Session, str] = {}
         self.logs = logs
-        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory)
+        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
+                                self.config.abandon_after)
+        self.storage = storage if storage is not None else Storage.open()
+        self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
         for command in self._lobby_commands():
             self.commands.register(command)
-        for command in table_commands(self.tables):
+        for command in table_commands(self.tables, self.config):
             self.commands.register(command)
         for command in game_commands(self.tables, self.logs):
+            self.commands.register(command)
+        for command in account_commands(self, self.storage):
             self.commands.register(command)
 
     # -- the net layer's entry points ---------------------------------------
 
-    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
-        """A new client; ``limits`` are its port's settings, for the greeting."""
+    def connect(
+        self,
+        connection: Connection,
+        peer: str = "",
+        limits: ServerConfig | None = None,
+        address: str = "",
+    ) -> Session:
+        """A new client; ``limits`` are its port's settings, for the greeting.
+
+        ``address`` (the peer's IP, if known) counts against
+        ``connections_per_address``; one connection too many is told so and hung up.
+        """
         session = Session(connection, peer)
+        if address and self._per_address[address] >= self.config.connections_per_address:
+            session.send(messages.bye(
+                "too_many_connections",
+                f"At most {self.config.connections_per_address} connections from one address;"
+                " close another one first.",
+            ))
+            session.close()
+            return session
+        if address:
+            self._per_address[address] += 1
+            self._address_of[session] = address
         self._sessions.add(session)
         config = limits or self.config
         session.send(
@@ -92,7 +130,7 @@ class Lobby:
         except Refusal as refusal:
             session.send(messages.refused(refusal))
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=line, session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=loggable(line), session=session)
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )
@@ -103,9 +141,15 @@ class Lobby:
             return
         self._sessions.remove(session)
         session.closed = True
+        self.guard.forget(session)
+        address = self._address_of.pop(session, None)
+        if address is not None:
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
         if session.nick is None:
             return
-        del self._by_nick[session.nick.casefold()]
+        del self._by_nick[names.key(session.nick)]
         if session.table is not None:
             table, session.table = session.table, None
             table.disconnect(session.nick)
@@ -117,6 +161,8 @@ class Lobby:
         """
         sessions, self._sessions = self._sessions, set()
         self._by_nick.clear()
+        self._per_address.clear()
+        self._address_of.clear()
         for session in sessions:
             session.send(messages.bye("shutdown", f"The server is stopping: {reason}."))
             session.close()
@@ -125,7 +171,7 @@ class Lobby:
     # -- finding and telling people -----------------------------------------
 
     def find(self, nick: str) -> Session | None:
-        return self._by_nick.get(nick.casefold())
+        return self._by_nick.get(names.key(nick))
 
     def deliver(self, nick: str, message: Message) -> None:
         """Send ``message`` to the client called ``nick``, if he is online."""
@@ -141,6 +187,7 @@ class Lobby:
         """Chat goes to the room the speaker is in: his table, or the lobby."""
         if session.nick is None:
             raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
+        self._check_length(text)
         table = session.table
         if table is not None:
             table.tell_all(messages.chat(table.number, session.nick, text))
@@ -148,7 +195,13 @@ class Lobby:
         message = messages.chat(None, session.nick, text)
         for listener in self.online():
             if listener.table is None:
-                listener.send(message)
+                listener.send(message, droppable=True)
+
+    def _check_length(self, text: str) -> None:
+        limit = self.config.max_chat_length
+        if len(text) > limit:
+            raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
+                                           f" this one has {len(text)}; say it in parts")
 
     # -- lobby commands -----------------------------------------------------
 
@@ -157,19 +210,23 @@ class Lobby:
             Command(
                 key="nick",
                 german="name",
-                usage="/nick NAME",
-                summary="choose your name",
-                help=f"Sets your name: {NICK_RULE}. Names are unique, ignoring case."
-                " You cannot change it while you sit at or watch a table.",
+                usage="/nick NAME [PASSWORD]",
+                summary="choose your name (a registered one with its password)",
+                help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
+                " unique, ignoring case."
+                " You cannot change it while you sit at or watch a table. A registered name"
+                " needs its password (/register keeps a name for good); a guest gets a resume"
+                " token that gives his name and held seat back after a dropped connection.",
                 handler=self._nick,
                 needs_nick=False,
             ),
             Command(
                 key="who",
                 german="wer",
-                usage="/who",
+                usage="/who [PAGE]",
                 summary="who is online, and where",
-                help="Lists everyone with a name: in the lobby, at a table (seat), or watching.",
+                help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
+                f" {self.config.who_page_size} names a page, by name; /who 2 shows the second.",
                 handler=self._who,
             ),
             Command(
@@ -183,10 +240,11 @@ class Lobby:
             Command(
                 key="mode",
                 german="modus",
-                usage="/mode [human|machine]",
+                usage="/mode [human|machine|relay]",
                 summary="readable text, or one JSON line per message",
                 help="human (the default): sentences for people. machine: every message is"
-                " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md."
+                " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
+                " machine line with the sentence added as its human field (for bridges)."
                 " Without an argument, shows the current mode.",
                 handler=self._mode,
                 needs_nick=False,
@@ -205,13 +263,15 @@ class Lobby:
         ]
 
     def _nick(self, session: Session, args: str) -> None:
-        if not args or " " in args:
-            raise usage_error("/nick NAME", f"a name is {NICK_RULE}")
-        name = args
-        if not NICK_PATTERN.match(name):
-            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {NICK_RULE}")
-        if name.casefold().startswith(BOT_PREFIX):
-            raise Refusal("nick_invalid", f"names starting with {BOT_PREFIX} are kept for bots")
+        words = args.split()
+        if not 1 <= len(words) <= 2:
+            raise usage_error("/nick NAME [PASSWORD]", f"a name is {names.NAME_RULE}")
+        name = names.normalize(words[0])
+        password = words[1] if len(words) == 2 else None
+        if not names.is_valid(name):
+            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
+        if names.is_bot_name(name):
+            raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
         if session.table is not None:
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
@@ -219,20 +279,39 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
-        previous = session.nick
-        if previous is not None:
-            del self._by_nick[previous.casefold()]
-        session.nick = name
-        self._by_nick[name.casefold()] = session
-        session.send(messages.nick(name, previous))
+        name = self.guard.claim(session, name, password)
+        self.take_name(session, name)
+        token = self.guard.claimed(session, name)
+        if token is not None:
+            session.send(token)
+
+    def take_name(self, session: Session, name: str) -> None:
+        """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""
         held = self.tables.held_seat(name)
         if held is not None:
             table, seat = held
+            name = table.nick_at(seat)  # shown as it was first written, whatever the case now
+        previous = session.nick
+        if previous is not None:
+            del self._by_nick[names.key(previous)]
+        session.nick = name
+        self._by_nick[names.key(name)] = session
+        session.send(messages.nick(name, previous))
+        if held is not None:
             session.send(messages.seat_held(table.number, seat))
 
     def _who(self, session: Session, args: str) -> None:
+        usage = "/who [PAGE]"
+        if args and not is_number(args):
+            raise usage_error(usage, f"PAGE must be a number, not {args!r}")
+        online = self.online()
+        size = self.config.who_page_size
+        pages = max(1, -(-len(online) // size))
+        page = int(args) if args else 1
+        if not 1 <= page <= pages:
+            raise usage_error(usage, f"there {'is' if pages == 1 else 'are'} {pages} page(s)")
         users = []
-        for other in self.online():
+        for other in online[(page - 1) * size : page * size]:
             table = other.table
             seat = table.seat_of(other.nick) if table is not None else None
             users.append(
@@ -243,13 +322,14 @@ class Lobby:
                     "watching": table is not None and seat is None,
                 }
             )
-        session.send(messages.who(users))
+        session.send(messages.who(users, page, pages, len(online)))
 
     def _msg(self, session: Session, args: str) -> None:
         name, _, text = args.partition(" ")
         text = text.strip()
         if not name or not text:
             raise usage_error("/msg NAME TEXT")
+        self._check_length(text)
         recipient = self.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
@@ -259,7 +339,7 @@ class Lobby:
 
     def _mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
-            raise usage_error("/mode [human|machine]", f"no mode {args!r}")
+            raise usage_error(f"/mode [{'|'.join(MODES)}]", f"no mode {args!r}")
         if args:
             session.mode = args.lower()
         session.send(messages.mode(session.mode))

@@ -94,6 +94,8 @@ def welcome(
 def mode(name: str) -> Message:
     if name == "machine":
         text = "Mode: machine. Every message is now one line: KEYWORD {json}."
+    elif name == "relay":
+        text = "Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human."
     else:
         text = "Mode: human. Messages are now plain sentences."
     return Message("MODE", {"mode": name}, text)
@@ -121,10 +123,12 @@ def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
     return Message("MSG", {"from": sender, "to": recipient, "text": text}, shown)
 
 
-def who(users: list[dict[str, Any]]) -> Message:
-    """``users``: dicts with nick, table (or None), seat (or None), watching."""
-    if not users:
-        return Message("WHO", {"users": []}, "Nobody has chosen a name yet.")
+def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int | None = None) -> Message:
+    """One page of ``users``: dicts with nick, table (or None), seat (or None), watching."""
+    total = len(users) if total is None else total
+    fields = {"users": users, "page": page, "pages": pages, "total": total}
+    if not total:
+        return Message("WHO", fields, "Nobody has chosen a name yet.")
     parts = []
     for user in users:
         if user["table"] is None:
@@ -134,7 +138,15 @@ def who(users: list[dict[str, Any]]) -> Message:
         else:
             where = f"table {user['table']} seat {user['seat']}"
         parts.append(f"{user['nick']} ({where})")
-    return Message("WHO", {"users": users}, f"Online ({len(users)}): " + ", ".join(parts))
+    heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
+    more = f"; /who {page + 1} shows more" if page < pages else ""
+    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more)
+
+
+def output_skipped() -> Message:
+    """Told once when lobby chat to a client that does not read is being skipped."""
+    return Message("SKIPPED", {"what": "lobby_chat"},
+                   "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
 
 
 def help_index(entries: list[dict[str, Any]]) -> Message:
@@ -292,7 +304,8 @@ def options(number: int, values: dict[str, Any]) -> Message:
     )
 
 
-def started(view: dict[str, Any], swapped: bool) -> Message:
+def started(view: dict[str, Any], swapped: bool, seat: int | None) -> Message:
+    """The table starts, as told to the player in ``seat`` (None: a spectator)."""
     number, seats = view["table"], view["seats"]
     seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
     swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
@@ -300,6 +313,9 @@ def started(view: dict[str, Any], swapped: bool) -> Message:
         f"Table {number} starts{swap}: {seating}. Partners: {seats[0]} + {seats[2]}"
         f" (seats 1+3) against {seats[1]} + {seats[3]} (seats 2+4)."
     )
+    if seat is not None:
+        partner = seats[(seat + 1) % 4]
+        text += f" You sit in seat {seat}; your partner is {partner}."
     return Message(
         "STARTED",
         {
@@ -308,6 +324,7 @@ def started(view: dict[str, Any], swapped: bool) -> Message:
             "teams": [[1, 3], [2, 4]],
             "swapped": swapped,
             "options": view["options"],
+            "seat": seat,
         },
         text,
     )

@@ -3,6 +3,9 @@
 Human mode gives the message's sentence (possibly several lines). Machine mode
 gives exactly one line, ``KEYWORD {json}``: compact JSON with sorted keys, UTF-8
 characters left as they are, so a bot can split at the first space and parse.
+Relay mode is machine mode plus the human sentence in the field ``human``, for
+programs that show people what happened (the IRC bridge) and still need to know
+what each message is.
 """
 
 from __future__ import annotations
@@ -13,12 +16,18 @@ from bswtichu.server.messages import Message
 
 HUMAN = "human"
 MACHINE = "machine"
-MODES = (HUMAN, MACHINE)
+RELAY = "relay"
+MODES = (HUMAN, MACHINE, RELAY)
 
 
-def machine_line(message: Message) -> str:
-    payload = json.dumps(message.fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+def machine_line(message: Message, fields: dict | None = None) -> str:
+    payload = json.dumps(message.fields if fields is None else fields,
+                         ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"{message.keyword} {payload}"
+
+
+def relay_line(message: Message) -> str:
+    return machine_line(message, {**message.fields, "human": "\n".join(human_lines(message))})
 
 
 def human_lines(message: Message) -> list[str]:
@@ -29,4 +38,6 @@ def render(message: Message, mode: str) -> list[str]:
     """The lines (without line ends) that show ``message`` in ``mode``."""
     if mode == MACHINE:
         return [machine_line(message)]
+    if mode == RELAY:
+        return [relay_line(message)]
     return human_lines(message)

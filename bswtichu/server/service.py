@@ -21,6 +21,7 @@ from bswtichu.server.net.line import BotLineFactory
 from bswtichu.server.net.telnet import TelnetFactory
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.storage import Storage
 
 
 class TichuService(Service):
@@ -33,16 +34,22 @@ class TichuService(Service):
         self.config = config
         self.reactor = reactor
         if games is None:
+            storage = Storage.open(config.database, config.synchronous)
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace,
+                               config.reconnect_grace, storage=storage,
                                bot_settings=BotSettings(expert_budget=config.expert_budget))
-        self.lobby = Lobby(reactor, config, games, games.logs)
+        self.games = games
+        self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage)
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once both attempts settled
         self._waiting: list[Deferred] | None = None
 
     def startService(self) -> None:
         super().startService()
+        if self.games.storage is not None:
+            restored = self.games.restore(self.lobby.tables)
+            if restored:
+                self.log.info("restored {n} unfinished game(s)", n=len(restored))
         factories = {
             "telnet": (self.config.telnet_endpoint, TelnetFactory),
             "line": (self.config.line_endpoint, BotLineFactory),
@@ -73,9 +80,15 @@ class TichuService(Service):
 
     def _listened(self, port: IListeningPort, name: str, description: str) -> IListeningPort:
         self.ports[name] = port
-        self.log.info("{name} port listening on {where} ({description})",
-                      name=name, where=port.getHost(), description=description)
         return port
+
+    def describe(self) -> str:
+        """Where people and bots connect and where game logs go, in one line (once listening)."""
+        def where(name: str) -> str:
+            host = self.ports[name].getHost()
+            return f"{host.host}:{host.port}"
+        return (f"people: telnet {where('telnet')}; bots: {where('line')};"
+                f" logs in {self.config.log_folder}/")
 
     def whenListening(self) -> Deferred:
         """Fires with ``ports`` ({"telnet": port, "line": port}) once both listen,
@@ -91,9 +104,12 @@ class TichuService(Service):
 
     def stopService(self) -> Deferred:
         super().stopService()
+        self.log.info("bswtichu stops: the ports close and everyone is told")
         self.lobby.shutdown("the server is shutting down")
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
+        if self.games.storage is not None:
+            self.games.storage.close()
         return DeferredList([d for d in stopping if d is not None])
 
 

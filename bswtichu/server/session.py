@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 class Connection(Protocol):
     """What a session needs from the net layer: send text lines, hang up."""
 
-    def send_lines(self, lines: list[str]) -> None: ...
+    def send_lines(self, lines: list[str], droppable: bool = False) -> None: ...
 
     def close(self) -> None: ...
 
@@ -23,8 +23,9 @@ class Connection(Protocol):
 class Realm(Protocol):
     """What the net layer needs from the domain (the `Lobby`): a client comes, talks, goes."""
 
-    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None) -> Session:
-        """A new client on a port whose settings are ``limits``; greets him."""
+    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
+                address: str = "") -> Session:
+        """A new client on a port whose settings are ``limits``, from IP ``address``; greets him."""
 
     def receive(self, session: Session, line: str) -> None:
         """One decoded input line from the client; never raises."""
@@ -51,9 +52,10 @@ class Session:
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, droppable: bool = False) -> None:
+        """``droppable``: may be skipped for a client that does not read (lobby chat)."""
         if not self.closed:
-            self._connection.send_lines(render(message, self.mode))
+            self._connection.send_lines(render(message, self.mode), droppable)
 
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""

@@ -43,7 +43,16 @@ class RunningGame(Protocol):
         """The player took his held seat again."""
 
     def stop(self) -> None:
-        """The table closes before the game ended."""
+        """The table closes before the game ended (or the server stops; a stored game comes back)."""
+
+    def pause(self) -> None:
+        """Nobody is present at the started table: bots wait."""
+
+    def resume(self) -> None:
+        """A seated person is back: the game goes on."""
+
+    def abandon(self) -> None:
+        """Nobody came back within ``abandon_after``: the game ends unfinished, for good."""
 
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
@@ -67,6 +76,7 @@ class Table:
         reconnect_grace: float,
         on_abandoned: Callable[[Table], None] = lambda table: None,
         game_factory: GameFactory | None = None,
+        abandon_after: float = 24 * 3600.0,
     ) -> None:
         self.number = number
         self.seats: list[str | None] = [None] * SEAT_COUNT
@@ -74,6 +84,7 @@ class Table:
         self.options = GameOptions()
         self.started = False
         self.game: RunningGame | None = None
+        self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
@@ -82,6 +93,8 @@ class Table:
         self._grace = reconnect_grace
         self._on_abandoned = on_abandoned
         self._game_factory = game_factory
+        self._abandon_after = abandon_after
+        self._abandon_timer: IDelayedCall | None = None
 
     def __repr__(self) -> str:
         return f"<Table {self.number} {self.state} {self.seats}>"
@@ -252,7 +265,11 @@ class Table:
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
         self.started = True
-        self.tell_all(messages.started(self.view(), swapped))
+        view = self.view()
+        for seat in SEATS:
+            self.tell_seat(seat, messages.started(view, swapped, seat))
+        self.tell_spectators(messages.started(view, swapped, None))
+        self.last_game = None
         if self._game_factory is not None:
             self.game = self._game_factory(self)
             if self.game is not None:
@@ -291,6 +308,20 @@ class Table:
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots
 
+    def restore(self, options: GameOptions, seats: list[str], bots: dict[int, tuple[str, str]],
+                game: RunningGame) -> None:
+        """A stored started table after a restart: every person's seat is held for him, the game waits."""
+        self.options = options
+        self.seats = list(seats)
+        self.bots = dict(bots)
+        self.started = True
+        self.game = game
+        for seat, nick in self.players():
+            if seat not in self.bots:
+                self._away[seat] = None
+                game.player_away(nick)
+        self._close_if_abandoned()
+
     def end_game(self) -> None:
         """The game is over: the table is open for options and a new /start.
 
@@ -299,7 +330,8 @@ class Table:
         until the grace ends.
         """
         self.started = False
-        self.game = None
+        self.last_game, self.game = self.game, None
+        self._cancel_abandon()
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):
             self._free(seat, "timeout")
@@ -309,6 +341,7 @@ class Table:
         """Cancel pending timers; the hall forgets the table."""
         if self.game is not None:
             self.game.stop()
+        self._cancel_abandon()
         for timer in self._away.values():
             if timer is not None and timer.active():
                 timer.cancel()
@@ -350,6 +383,9 @@ class Table:
         self.tell_all(messages.returned(self.view(), seat, nick))
         if self.game is not None:
             self.game.player_back(nick)
+            if self._abandon_timer is not None:
+                self._cancel_abandon()
+                self.game.resume()
 
     def _free(self, seat: int, reason: str) -> None:
         nick = self.seats[seat - 1]
@@ -378,7 +414,14 @@ class Table:
         return False
 
     def _close_if_abandoned(self) -> None:
-        """An unstarted table closes once empty; a started one once nobody is left or expected."""
+        """An unstarted table closes once empty; a started one once nobody is left or expected.
+
+        A running game is not closed but paused while no seated person is present,
+        and abandoned only after ``abandon_after`` (see `_pause_if_nobody_plays`).
+        """
+        if self.started and self.game is not None:
+            self._pause_if_nobody_plays()
+            return
         if self.spectators:
             return
         if self.started:
@@ -393,6 +436,28 @@ class Table:
         self._on_abandoned(self)
 
 
+    def _pause_if_nobody_plays(self) -> None:
+        present = any(s not in self._away and s not in self.bots for s, _ in self.players())
+        if present or self._abandon_timer is not None:
+            return
+        self.log.info("table {number} pauses: no player is present", number=self.number)
+        self.game.pause()
+        self._abandon_timer = self._clock.callLater(self._abandon_after, self._abandon)
+
+    def _abandon(self) -> None:
+        self._abandon_timer = None
+        self.log.info("table {number} closes: nobody came back to its game", number=self.number)
+        if self.game is not None:
+            self.game.abandon()
+        self.close()
+        self._on_abandoned(self)
+
+    def _cancel_abandon(self) -> None:
+        timer, self._abandon_timer = self._abandon_timer, None
+        if timer is not None and timer.active():
+            timer.cancel()
+
+
 class TableHall:
     """All tables by number; opens new ones at the lowest free number."""
 
@@ -402,8 +467,10 @@ class TableHall:
         clock: IReactorTime,
         reconnect_grace: float,
         game_factory: GameFactory | None = None,
+        abandon_after: float = 24 * 3600.0,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._abandon_after = abandon_after
         self._deliver = deliver
         self._clock = clock
         self._grace = reconnect_grace
@@ -418,10 +485,14 @@ class TableHall:
     def get(self, number: int) -> Table | None:
         return self._tables.get(number)
 
-    def open(self) -> Table:
-        number = 1
-        while number in self._tables:
-            number += 1
+    def open(self, number: int | None = None) -> Table:
+        """A new table at the lowest free number (or at ``number``, for a stored table)."""
+        if number is None:
+            number = 1
+            while number in self._tables:
+                number += 1
+        elif number in self._tables:
+            raise ValueError(f"table {number} exists already")
         table = Table(
             number,
             self._deliver,
@@ -429,6 +500,7 @@ class TableHall:
             self._grace,
             on_abandoned=self._forget,
             game_factory=self._game_factory,
+            abandon_after=self._abandon_after,
         )
         self._tables[number] = table
         return table

@@ -7,8 +7,11 @@ use to find the table and seat of the player who typed them.
 
 from __future__ import annotations
 
+import weakref
+
+from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
@@ -39,7 +42,7 @@ def _numbers(args: str, usage: str, names: tuple[str, ...]) -> list[int]:
         raise usage_error(usage, "too many arguments")
     numbers = []
     for name, word in zip(names, words):
-        if not word.isdigit():
+        if not is_number(word):
             raise usage_error(usage, f"{name} must be a number, not {word!r}")
         numbers.append(int(word))
     return numbers
@@ -58,13 +61,30 @@ def _switch(word: str, usage: str) -> bool | None:
 def _round_value(word: str, usage: str) -> int | None:
     if word.lower() in OFF_WORDS:
         return None
-    if not word.isdigit() or not 1 <= int(word) <= MAX_ROUNDS:
+    if not is_number(word) or not 1 <= int(word) <= MAX_ROUNDS:
         raise usage_error(usage, f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
     return int(word)
 
 
-def table_commands(hall: TableHall) -> list[Command]:
-    """The table commands, working on the tables in ``hall``."""
+def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[Command]:
+    """The table commands, working on the tables in ``hall``, within ``config``'s limits."""
+    config = config or ServerConfig()
+    # nick (casefolded) -> the tables he opened; a closed table drops out by itself
+    opened: dict[str, weakref.WeakSet[Table]] = {}
+
+    def open_table(nick: str) -> Table:
+        """A new table, unless the server or this person has as many as allowed."""
+        if len(hall) >= config.max_tables:
+            raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
+                                             " tables; /tables lists them, /join TABLE sits down")
+        mine = [t for t in opened.get(nick.casefold(), []) if hall.get(t.number) is t]
+        if len(mine) >= config.tables_per_person:
+            numbers = ", ".join(str(t.number) for t in mine)
+            raise Refusal("table_limit", f"you opened {len(mine)} tables that are still there"
+                                         f" ({numbers}); at most {config.tables_per_person}")
+        table = hall.open()
+        opened[nick.casefold()] = weakref.WeakSet([*mine, table])
+        return table
 
     def list_tables(session: Session, args: str) -> None:
         session.send(messages.tables([table.view() for table in hall]))
@@ -87,7 +107,7 @@ def table_commands(hall: TableHall) -> list[Command]:
                 f"your seat {own} at table {table.number} is held for you: /join {table.number} {own}",
             )
         if wanted is None:
-            table = hall.open()
+            table = open_table(session.nick)
         else:
             table = hall.get(wanted)
             if table is None:

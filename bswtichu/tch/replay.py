@@ -36,7 +36,7 @@ class RoundReport:
     """The verdict on one logged round."""
 
     file: str
-    round: int
+    round: int | None  # None: the file could not be read at all
     ok: bool
     complete: bool
     result: list[int] | None = None
@@ -265,9 +265,10 @@ def replay_file(path: str | Path) -> list[RoundReport]:
     try:
         log = read_tch_file(path)
     except TchFormatError as exc:
-        return [RoundReport(path.name, 0, ok=False, complete=False, error=str(exc))]
+        return [RoundReport(path.name, None, ok=False, complete=False, error=str(exc))]
     except OSError as exc:
-        return [RoundReport(str(path), 0, ok=False, complete=False, error=f"cannot read: {exc.strerror}")]
+        return [RoundReport(str(path), None, ok=False, complete=False,
+                            error=f"cannot read: {exc.strerror}")]
     return [replay_round(r, i, path.name) for i, r in enumerate(log.rounds, start=1)]
 
 
@@ -284,23 +285,38 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(r.to_dict(), ensure_ascii=False))
         else:
             print(_human_line(r))
-    complete = [r for r in reports if r.complete or r.round == 0]
-    bad = [r for r in complete if not r.ok]
+    unreadable = [r for r in reports if r.round is None]
+    rounds = [r for r in reports if r.round is not None]
+    complete = [r for r in rounds if r.complete]
+    failed = [r for r in complete if not r.ok]
     if not args.json:
-        incomplete = len(reports) - len(complete)
-        print(f"{len(reports)} rounds in {len(args.files)} files: {len(complete) - len(bad)} ok, "
-              f"{len(bad)} failed, {incomplete} incomplete")
-    return 1 if bad else 0
+        summary = (f"{_count(len(rounds), 'round')} in {_count(len(args.files), 'file')}:"
+                   f" {len(complete) - len(failed)} ok, {len(failed)} failed,"
+                   f" {len(rounds) - len(complete)} incomplete")
+        if unreadable:
+            summary += f"; {_count(len(unreadable), 'file')} unreadable"
+        print(summary)
+    return 1 if failed or unreadable else 0
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _human_line(r: RoundReport) -> str:
+    if r.round is None:
+        return f"{r.file}: unreadable: {r.error}"
     where = f"{r.file} round {r.round}"
     if r.error:
         return f"{where}: FAIL {r.error}"
     if not r.complete:
         return f"{where}: incomplete (all {len(r.actions)} logged actions legal)"
-    quirk = f" [{'; '.join(r.notes)}]" if r.notes else ""
-    return f"{where}: ok {r.result[0]} - {r.result[1]} (logged {r.logged[0]} - {r.logged[1]}){quirk}"
+    if r.result == r.logged:
+        agrees = "the log agrees"
+    else:
+        agrees = f"the log says {r.logged[0]} : {r.logged[1]}"
+    notes = f"; {'; '.join(r.notes)}" if r.notes else ""
+    return f"{where}: ok, {r.result[0]} : {r.result[1]} ({agrees}{notes})"
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ class WrongSeat(RandomBot):
         return super().choose(view, legal)
 
 
-def test_an_illegal_bot_action_is_logged_as_an_error_and_replaced_by_a_legal_one():
+def test_an_illegal_bot_action_is_logged_as_an_error_and_replaced_by_a_legal_one(logged_errors):
     errors = []
 
     def observe(event):

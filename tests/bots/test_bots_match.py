@@ -1,8 +1,10 @@
 """The ``bswtichu match`` command."""
 
+import io
+
 import pytest
 
-from bswtichu.bots.match import main
+from bswtichu.bots.match import main, progress_bar
 
 
 def test_match_prints_its_summary(capsys):
@@ -23,10 +25,28 @@ def test_match_counts_every_game_once(capsys):
     assert sum(map(int, won)) + draws == 3
 
 
-def test_match_shows_progress_on_stderr(capsys):
+def test_match_prints_no_progress_when_stderr_is_not_a_terminal(capsys):
     main(["--games", "2", "--rounds", "1", "random", "basic"])
-    err = capsys.readouterr().err
-    assert "2/2 games" in err
+    assert capsys.readouterr().err == ""
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_bar_shows_on_a_terminal_only():
+    terminal, redirected = Terminal(), io.StringIO()
+    for out in (terminal, redirected):
+        with progress_bar(3, out) as bar:
+            for _ in range(3):
+                bar.update(1)
+    assert "3/3" in terminal.getvalue() and "game" in terminal.getvalue()
+    assert redirected.getvalue() == ""
+    off = Terminal()
+    with progress_bar(3, off, off=True) as bar:
+        bar.update(3)
+    assert off.getvalue() == ""
 
 
 def test_turnier_match_reports_victory_points(capsys):

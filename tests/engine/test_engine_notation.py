@@ -4,7 +4,7 @@ import pytest
 
 from bswtichu.engine import (
     AmbiguousError, CallGrand, CallTichu, ComboType, DeclineGrand, Exchange, GiveDragon, MakeWish,
-    ParseError, Pass, Play, TichuError, action_text, classify, parse_cards, parse_play,
+    ParseError, Pass, Play, TichuError, action_text, classify, parse_cards, parse_exchange, parse_play,
     parse_wish,
 )
 
@@ -53,9 +53,31 @@ def test_bad_phoenix_roles(token):
         parse_play(f"5j 6s 7p 8r {token}", hand("5j 6s 7p 8r PH"))
 
 
-def test_phoenix_named_twice_is_an_error():
+def test_the_phoenix_named_and_its_rank_given_is_one_phoenix():
+    """R2.4's full form names the Phoenix among the cards and its rank: PH ... PH=9."""
+    cards, ph = parse_play("PH Tj Js Qp Kr PH=9", hand("PH Tj Js Qp Kr 2s"))
+    assert texts(cards) == texts(hand("Tj Js Qp Kr PH")) and ph == 9
+    cards, ph = parse_play("Tj Js Qp Kr PH=9", hand("PH Tj Js Qp Kr 2s"))
+    assert texts(cards) == texts(hand("Tj Js Qp Kr PH")) and ph == 9
+
+
+@pytest.mark.parametrize("typed", ["7j PH PH", "7j PH=7 PH=8"])
+def test_phoenix_named_twice_is_an_error(typed):
     with pytest.raises(ParseError):
-        parse_play("7j PH PH=7", hand("7j PH"))
+        parse_play(typed, hand("7j PH"))
+
+
+def test_an_exchange_takes_ranks_from_the_hand_sparing_bombs():
+    def passed(text, held):
+        return [c.text for c in parse_exchange(text, held)]
+
+    held = hand("2j 2s 2p 2r 3p 9s 9j Kr")
+    assert passed("2 9 K", held) == ["2j", "9j", "Kr"]  # every 2 is in the bomb: suit order
+    held = hand("2j 3p 5p 6p 7p 8p 9p 9s 9j Kr")
+    assert passed("9 2j 3", held) == ["9j", "2j", "3p"]  # 9p is in the straight flush
+    assert passed("9 9 Kr", held) == ["9j", "9s", "Kr"]
+    with pytest.raises(ParseError, match="no 4"):
+        parse_exchange("4 2j 3", held)
 
 
 def test_empty_play_is_an_error():

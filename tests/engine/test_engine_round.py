@@ -571,6 +571,16 @@ def test_dog_as_last_card_makes_a_double_victory():
 
 # ================================================================ the Dragon (R8.5)
 
+def test_a_single_on_the_dragon_is_told_that_only_a_bomb_beats_it():
+    rnd = position({0: "MJ DR 2j", 1: "7s 9s", 2: "PH 3j"})
+    run(rnd, "1: MJ; wish none; 2: pass; 3: pass; 4: pass; 1: DR")
+    with pytest.raises(TichuError, match="nothing beats the Dragon but a bomb"):
+        rnd.apply(Play(1, C("7s")))
+    run(rnd, "2: pass")
+    with pytest.raises(TichuError, match="the Phoenix cannot be played on the Dragon"):
+        rnd.apply(Play(2, C("PH")))
+
+
 def test_dragon_gift_to_an_opponent():
     rnd = position({0: "MJ DR 2j"})
     run(rnd, "1: DR; 2: pass; 3: pass; 4: pass")

@@ -1,8 +1,6 @@
-"""Helpers for server tests: a lobby on a fake clock, and clients that read machine mode."""
+"""Fixtures for server tests: a lobby on a fake clock, and clients that read machine mode."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from twisted.internet.task import Clock
@@ -11,65 +9,7 @@ from bswtichu.config import ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 
-
-class RecordingConnection:
-    """Stands in for the net layer: keeps every line a session was sent."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.closed = False
-
-    def send_lines(self, lines: list[str]) -> None:
-        self.lines.extend(lines)
-
-    def close(self) -> None:
-        self.closed = True
-
-
-class Client:
-    """A client talking to the lobby directly, in machine mode unless told otherwise."""
-
-    def __init__(self, lobby: Lobby, nick: str | None = None, machine: bool = True) -> None:
-        self.lobby = lobby
-        self.connection = RecordingConnection()
-        self.session = lobby.connect(self.connection)
-        if machine:
-            self.say("/mode machine")
-        if nick:
-            self.say(f"/nick {nick}")
-        self.clear()
-
-    def say(self, line: str) -> None:
-        self.lobby.receive(self.session, line)
-
-    def clear(self) -> None:
-        self.connection.lines.clear()
-
-    def hang_up(self) -> None:
-        self.lobby.disconnect(self.session)
-
-    def received(self) -> list[tuple[str, dict]]:
-        """(KEYWORD, fields) of every line since the last clear; all must be machine lines."""
-        out = []
-        for line in self.connection.lines:
-            keyword, _, payload = line.partition(" ")
-            out.append((keyword, json.loads(payload)))
-        return out
-
-    def keywords(self) -> list[str]:
-        return [keyword for keyword, _ in self.received()]
-
-    def only(self, keyword: str) -> dict:
-        """The fields of the one message with ``keyword`` since the last clear."""
-        found = [fields for k, fields in self.received() if k == keyword]
-        assert len(found) == 1, f"expected one {keyword}, got {self.connection.lines}"
-        return found[0]
-
-    def error_code(self) -> str:
-        """The code of the single message received, which must be an ERROR."""
-        received = self.received()
-        assert [k for k, _ in received] == ["ERROR"], self.connection.lines
-        return received[0][1]["code"]
+from lobby_clients import Client
 
 
 @pytest.fixture

@@ -92,3 +92,26 @@ def test_subcommand_gets_the_remaining_arguments(monkeypatch):
     monkeypatch.setitem(sys.modules, "bswtichu.bots.match", fake)
     assert cli.main(["match", "--games", "5", "--help"]) == 3
     assert seen == [["--games", "5", "--help"]]
+
+
+def test_the_server_says_in_one_line_where_people_and_bots_connect(tmp_path):
+    import subprocess
+    import threading
+
+    command = [sys.executable, "-c", "from bswtichu.cli import main; main()",
+               "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
+               "--log-folder", str(tmp_path / "logs")]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              cwd=tmp_path)
+    watchdog = threading.Timer(30, server.kill)  # a server that never speaks fails, not hangs
+    watchdog.start()
+    try:
+        first = server.stdout.readline()
+    finally:
+        watchdog.cancel()
+        server.terminate()
+        rest = server.communicate(timeout=10)[0]
+    assert re.fullmatch(r"\d\d:\d\d:\d\d bswtichu [\d.]+: people: telnet 127\.0\.0\.1:\d+;"
+                        r" bots: 127\.0\.0\.1:\d+; logs in .*/logs/\. Ctrl-C stops it\.\n", first), first
+    assert "Starting factory" not in rest and "starting on" not in rest
+    assert "Traceback" not in rest

@@ -24,7 +24,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 
-from conftest import Client
+from lobby_clients import Client
 
 NAMES = ("Ann", "Bob", "Cy", "Dan")
 EXCHANGE = "/schupf C1 C2 C3"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
-from conftest import Client
+from lobby_clients import Client
 from test_server_game import EXCHANGE, Chooser, GameDriver, seat_four, seeded_lobby
 
 DELAY = 2.0
@@ -196,7 +196,7 @@ def test_away_player_is_replaced_after_the_grace_and_comes_back(tmp_path):
             driver.collect()
     assert any(k == "PLAYED" and f["player"] == "Bob" for k, f in driver.watched)
     again = Client(lobby, None)
-    again.say("/nick Bob")
+    again.say(f"/resume {bob.token}")
     assert again.only("SEAT_HELD") == {"table": 1, "seat": 2}
     again.clear()
     again.say("/join 1 2")
@@ -248,7 +248,9 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
         table_now = driver.send(player, "/table")[0][1]
         assert table_now["turn"] == seat and table_now["need"] == "lead"
     assert lobby.tables.get(1).view()["seats"][seat - 1] == name
-    back = Client(lobby, name)
+    back = Client(lobby, None)
+    back.say(f"/resume {leader.token}")
+    back.clear()
     assert back.session.nick == name
     back.say(f"/join 1 {seat}")
     keywords = back.keywords()
@@ -257,6 +259,8 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
     view = back.only("TABLE")
     assert view["turn"] == seat and view["need"] == "lead" and view["seat"] == seat
     assert back.only("SCORE")["rounds"] == 1
+    assert back.only("TURN") == {"table": 1, "seat": seat, "player": name, "need": "lead"}
+    assert keywords[-1] == "TURN"  # what is asked of him comes last
     back.clear()
     back.say("/legal")
     assert back.only("LEGAL")["commands"]
@@ -269,11 +273,14 @@ def test_reconnect_before_start_of_play_gets_grand_phase_state(tmp_path):
     ann = driver.players[0]
     ann.hang_up()
     driver.collect()
-    back = Client(lobby, "Ann")
+    back = Client(lobby, None)
+    back.say(f"/resume {ann.token}")
+    back.clear()
     back.say("/join 1 1")
     hand = back.only("HAND")["cards"]
     assert len(hand) == 8  # the last 6 stay hidden until the Grand Tichu decision
     assert back.only("TABLE")["phase"] == "grand"
+    assert back.only("PHASE")["phase"] == "grand"  # he is asked again: /grand or /nogrand
 
 
 def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
@@ -299,7 +306,7 @@ def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
     assert "GAME" in ann.keywords()
 
 
-def test_the_last_person_leaving_a_bot_table_closes_it(tmp_path):
+def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_path):
     clock, lobby = lobby_on(tmp_path)
     ann = Client(lobby, "Ann")
     ann.say("/join")
@@ -308,9 +315,47 @@ def test_the_last_person_leaving_a_bot_table_closes_it(tmp_path):
     ann.say("/start")
     ann.say("/nogrand")
     clock.pump([DELAY] * 3)
+    table = lobby.tables.get(1)
+    history = [list(r.history) for r in table.game.game.rounds]
     ann.say("/leave")
-    assert lobby.tables.get(1) is None
-    assert clock.getDelayedCalls() == []
+    assert lobby.tables.get(1) is table  # paused, not closed: the bots wait
+    clock.advance(lobby.config.abandon_after - 1)
+    assert [list(r.history) for r in table.game.game.rounds] == history
     ann.clear()
     ann.say("/log 1")
-    assert ann.error_code() == "no_such_log"  # not "still being played": the game is gone
+    assert ann.error_code() == "log_running"
+    ann.clear()
+    ann.say("/join 1 1")
+    assert "RETURNED" in ann.keywords()
+    assert clock.getDelayedCalls()  # the bots go on
+    ann.say("/leave")
+    clock.advance(lobby.config.abandon_after)
+    assert lobby.tables.get(1) is None
+    assert clock.getDelayedCalls() == []
+
+
+def test_bot_names_are_unique_on_the_whole_server(tmp_path):
+    clock, lobby = lobby_on(tmp_path)
+    names = []
+    for person in ("Ann", "Bob", "Cy"):
+        client = Client(lobby, person)
+        client.say("/join")
+        for _ in range(3):
+            client.clear()
+            client.say("/bot")
+            names.append(client.only("JOINED")["nick"])
+    assert len(set(names)) == 9
+    assert names[:8] == [f"bot-basic-{n}" for n in ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")]
+    assert names[8] == "bot-basic-Ada2"
+
+
+def test_the_dragon_goes_to_a_bot_by_its_short_name(tmp_path):
+    clock, lobby = lobby_on(tmp_path)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    for _ in range(3):
+        ann.say("/bot")
+    ann.say("/start")
+    game = lobby.tables.get(1).game
+    assert game.seat_named("Ann", "ada") == 1 and game.seat_named("Ann", "BOT-BASIC-ADA") == 1
+    assert game.seat_named("Ann", "Cy") == 3 and game.seat_named("Ann", "4") == 3

@@ -200,7 +200,7 @@ def test_spectator_and_lobby_commands_refused(game):
         eve.say(line)
         assert eve.error_code() == code, line
         eve.clear()
-    from conftest import Client
+    from lobby_clients import Client
     zed = Client(game.lobby, "Zed")
     for line, code in [("/hand", "not_at_table"), ("/table", "not_at_table"), ("/score", "not_at_table")]:
         zed.say(line)

@@ -12,7 +12,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 
-from conftest import Client
+from lobby_clients import Client
 
 
 def server_histories(tmp_path, seed: int, options: list[str]) -> list:

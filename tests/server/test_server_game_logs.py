@@ -92,7 +92,7 @@ def test_turnier_log_has_nine_rounds_in_each_rounds_seating(tmp_path):
     assert not any(r.grand_tichu_callers for r in rounds)
 
 
-def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch):
+def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch, logged_errors):
     import bswtichu.server.gamelogs as gamelogs
 
     def broken(rounds, source=""):
@@ -119,10 +119,11 @@ def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch):
     assert bob.error_code() == "no_such_log"
 
 
-def test_an_unwritable_log_folder_does_not_stop_the_game(tmp_path):
+def test_an_unwritable_log_folder_does_not_stop_the_game(tmp_path, logged_errors):
     (tmp_path / "logs").write_text("a file where the folder should be")
     driver = start_game(seeded_lobby(tmp_path, 4), ["/round 1"], seed=4)
     assert driver.play()["log"] == 1
+    assert {e["log_format"] for e in logged_errors} == {"cannot write game log {number}"}
     ann = driver.players[0]
     ann.clear()
     ann.say("/log 1")

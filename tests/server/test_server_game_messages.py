@@ -1,25 +1,61 @@
 """How engine events and views read, for people and in machine mode."""
 
-from bswtichu.engine import DECK, Play, plays
-from bswtichu.server.game_messages import HUMAN_LEGAL_LIMIT, GameTexts
+from bswtichu.engine import (
+    DECK, CallGrand, CallTichu, DeclineGrand, Pass, Play, card, parse_cards, plays,
+)
+from bswtichu.engine import events as ev
+from bswtichu.engine.combos import classify
+from bswtichu.server.game_messages import GameTexts
 
 NAMES = ["Ann", "Bob", "Cy", "Dan"]
 
 
-def test_legal_lists_every_command_for_machines_and_the_first_ones_for_people():
+def play_actions(text: str, top=None) -> list:
+    return [Play(0, combo.cards, combo.phoenix_as) for combo in plays(parse_cards(text), top)]
+
+
+def test_machines_get_every_command_plays_first_and_the_calls_last():
     hand = [c for c in DECK if c.rank in (7, 8, 9, 10)]  # 16 cards: hundreds of plays
-    actions = [Play(0, combo.cards, combo.phoenix_as) for combo in plays(hand)]
-    assert len(actions) > HUMAN_LEGAL_LIMIT
+    actions = [CallTichu(0)] + play_actions(" ".join(c.text for c in hand))
     message = GameTexts(1, NAMES).legal(0, actions)
-    assert len(message.fields["commands"]) == len(actions)
-    shown = message.text.split(": ", 1)[1].split(" | ")
-    assert len(shown) == HUMAN_LEGAL_LIMIT + 1
-    assert shown[-1] == f"... and {len(actions) - HUMAN_LEGAL_LIMIT} more (machine mode lists them all)"
-    assert message.text.startswith(f"Legal now ({len(actions)}): ")
+    commands = message.fields["commands"]
+    assert len(commands) == len(actions)
+    assert commands[-1] == "/tichu" and all(c.startswith("/play ") for c in commands[:-1])
+    grand = GameTexts(1, NAMES).legal(0, [CallTichu(0), CallGrand(0), DeclineGrand(0)])
+    assert grand.fields["commands"] == ["/nogrand", "/tichu", "/grand"]
 
 
-def test_a_short_legal_list_is_shown_whole():
+def test_people_read_the_plays_grouped_by_kind_and_rank():
+    actions = play_actions("3j 5j 5s 9p 9r Kj DR") + [Pass(0), CallTichu(0)]
+    text = GameTexts(1, NAMES).legal(0, actions).text
+    assert text == ("Legal now: singles: 3 5 9 K DR | pairs: 5 9 | /pass | /tichu. Play with /play and"
+                    " the cards (rank-only like /play 7 7 picks suits); /legal all lists every play")
+
+
+def test_straights_stairs_full_houses_and_bombs_read_as_ranges_and_ranks():
+    actions = play_actions("5j 6j 7j 8j 9j 6s 7s 7p 7r")
+    text = GameTexts(1, NAMES).legal(0, actions).text
+    assert "straights: 5-9" in text and "6-T" not in text
+    assert "stairs: 66-77" in text and "full houses: 7" in text
+    assert "bombs: 7777" in text and "straight flushes: 5-9j" in text
+
+
+def test_a_straight_from_the_mahjong_starts_at_mj():
+    text = GameTexts(1, NAMES).legal(0, play_actions("MJ 2j 3s 4p 5r")).text
+    assert "straights: MJ-5 |" in text or "straights: MJ-5." in text
+
+
+def test_legal_all_lists_every_command_for_people():
     hand = [c for c in DECK if c.rank == 7]
     actions = [Play(0, combo.cards) for combo in plays(hand) if combo.length == 1]
-    message = GameTexts(1, NAMES).legal(0, actions)
+    message = GameTexts(1, NAMES).legal(0, actions, full=True)
     assert message.text == "Legal now (4): /play 7j | /play 7s | /play 7p | /play 7r"
+
+
+def test_one_card_left_is_singular_and_a_won_trick_does_not_name_the_leader_twice():
+    texts = GameTexts(1, NAMES)
+    combo = classify([card("7j")])
+    assert "(1 card left)" in texts.event(ev.Played(1, combo, False, 1), 0).text
+    assert "(2 cards left)" in texts.event(ev.Played(1, combo, False, 2), 0).text
+    won = texts.event(ev.TrickWon(1, 1), 0).text
+    assert won == "Bob (seat 2) won the trick (bombs may still come)."

@@ -14,7 +14,8 @@ def greeting_lines(lobby):
     lines = []
 
     class Connection:
-        send_lines = lines.extend
+        def send_lines(self, sent, droppable=False):
+            lines.extend(sent)
 
         def close(self):
             pass
@@ -57,13 +58,25 @@ def test_unknown_command_in_machine_mode(connect):
     ]
 
 
+@pytest.mark.parametrize("typed, suggested", [("pas", "/pass"), ("strat", "/start"),
+                                               ("scupf", "/schupf"), ("JION", "/join")])
+def test_a_mistyped_command_suggests_the_nearest(connect, typed, suggested):
+    client = connect("Ann", machine=False)
+    client.say(f"/{typed} 1")
+    [line] = client.connection.lines
+    assert line.startswith(f"error: unknown command /{typed}; did you mean ")
+    assert suggested in line.split("?")[0]  # /strat is as near to /stats as to /start
+    assert line.endswith("(/help lists all)")
+
+
 def test_lone_slash_is_an_error(connect):
     client = connect("Ann")
     client.say("/")
     assert client.error_code() == "unknown_command"
 
 
-@pytest.mark.parametrize("name", ["A", "1abc", "a b", "x" * 17, "Ann!", "Zoë"])
+@pytest.mark.parametrize("name", ["A", "1abc", "a b", "x" * 17, "Ann!", "Zo\u200fe", "Ann\u0007",
+                                  "\u0308Ann", "Ann²"])
 def test_invalid_nicks_are_refused_with_the_rule(connect, name):
     client = connect()
     client.say(f"/nick {name}")
@@ -227,7 +240,7 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 
-def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect):
+def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect, logged_errors):
     def explode(session, args):
         raise RuntimeError("boom")
 
@@ -235,6 +248,7 @@ def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect)
     ann, bob = connect("Ann"), connect("Bob")
     ann.say("/boom")
     assert ann.error_code() == "internal"
+    assert [e["log_failure"].type for e in logged_errors] == [RuntimeError]
     bob.say("still here")
     assert bob.only("CHAT")["text"] == "still here"
 
@@ -247,3 +261,37 @@ def test_shutdown_says_bye_and_leaves_no_timers(four, lobby, clock):
         player.hang_up()  # the connection loss arrives afterwards
     assert clock.getDelayedCalls() == []
     assert len(lobby.tables) == 0
+
+
+@pytest.mark.parametrize("name", ["Jürgen", "Bär", "Łukasz", "Zoë", "Ана", "李明"])
+def test_names_may_use_letters_beyond_ascii(connect, name):
+    client = connect()
+    client.say(f"/nick {name}")
+    assert client.only("NICK")["nick"] == name
+
+
+def test_names_are_normalised_and_unique_without_regard_to_case(connect):
+    first = connect("Bär")
+    decomposed = connect()
+    decomposed.say("/nick Ba\u0308r")  # the same name typed with a combining diaeresis
+    assert decomposed.error_code() == "nick_taken"
+    decomposed.clear()
+    decomposed.say("/nick BÄR")
+    assert decomposed.error_code() == "nick_taken"
+    first.say("/msg bär hello")
+    assert first.received()[-1][1]["to"] == "Bär"
+
+
+def test_a_held_seat_keeps_its_name_as_first_written(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    for name in ("Bob", "Cy", "Dan"):
+        connect(name).say("/join 1")
+    ann.say("/start")
+    ann.hang_up()
+    back = connect()
+    back.say(f"/resume {ann.token}")
+    assert back.received()[0] == ("NICK", {"nick": "Ann", "previous": None})
+    back.clear()
+    back.say("/join 1 1")
+    assert back.only("RETURNED")["nick"] == "Ann"

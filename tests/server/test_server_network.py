@@ -86,7 +86,7 @@ class RunningServer:
     """The real service on ephemeral loopback ports; ``async with`` starts and stops it."""
 
     def __init__(self, **settings: object) -> None:
-        self.config = ServerConfig(telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, **settings)
+        self.config = ServerConfig(telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, database=":memory:", **settings)
         self.service = makeService(self.config, reactor())
         self.clients: list[LineClient] = []
 
@@ -176,13 +176,20 @@ async def test_reconnect_to_the_same_seat_over_tcp():
         ann, bob = await server.bot("Ann"), await server.bot("Bob")
         ann.send("/join")
         await ann.message("JOINED", nick="Ann")
+        token = (await bob.message("RESUME_TOKEN", nick="Bob"))["token"]
         bob.send("/join 1")
         await ann.message("JOINED", nick="Bob")
         bob.transport.loseConnection()
         await bob.lost.addTimeout(TIMEOUT, reactor())
         away = await ann.message("AWAY")
         assert away["seat"] == 2
-        again = await server.bot("Bob")
+        impostor = await server.connect("line")
+        impostor.send("/mode machine")
+        impostor.send("/nick Bob")
+        assert (await impostor.message("ERROR"))["code"] == "name_held"
+        again = await server.connect("line")
+        again.send("/mode machine")
+        again.send(f"/resume {token}")
         assert await again.message("SEAT_HELD") == {"table": 1, "seat": 2}
         again.send("/join 1 2")
         assert (await ann.message("RETURNED"))["nick"] == "Bob"
@@ -201,7 +208,8 @@ async def test_flood_over_tcp_gets_one_error():
 async def test_port_in_use_is_reported():
     async with RunningServer() as first:
         busy = f"tcp:{first.ports['telnet'].getHost().port}:interface=127.0.0.1"
-        second = makeService(ServerConfig(telnet_endpoint=busy, line_endpoint=LOOPBACK), reactor())
+        second = makeService(ServerConfig(telnet_endpoint=busy, line_endpoint=LOOPBACK, database=":memory:"),
+                             reactor())
         second.startService()
         try:
             await second.whenListening().addTimeout(TIMEOUT, reactor())

@@ -8,7 +8,8 @@ from twisted.internet.testing import StringTransport
 
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.lines import FloodGate, LineFramer, TOO_LONG, decode_line
+from bswtichu.server.net.budget import TokenBucket
+from bswtichu.server.net.lines import LineFramer, TOO_LONG, decode_line
 from bswtichu.server.net.telnet import TelnetFactory
 
 ECHO_OPTION = b"\x01"
@@ -50,16 +51,36 @@ def bot(lobby, config, clock):
 # -- framing, decoding, flood gate (pure) ----------------------------------
 
 
+def feed(framer: LineFramer, data: bytes) -> list:
+    framer.push(data)
+    lines = []
+    while (line := framer.next_line()) is not None:
+        lines.append(line)
+    assert not framer.has_line()
+    return lines
+
+
 def test_framer_accepts_crlf_lf_and_bare_cr():
     framer = LineFramer(100)
-    assert framer.feed(b"a\r\nb\nc\rd\r") == [b"a", b"b", b"c", b"d"]
-    assert framer.feed(b"\ne\r\n") == [b"e"]  # the LF after a chunk-final CR is not a line
+    assert feed(framer, b"a\r\nb\nc\rd\r") == [b"a", b"b", b"c", b"d"]
+    assert feed(framer, b"\ne\r\n") == [b"e"]  # the LF after a chunk-final CR is not a line
 
 
 def test_framer_drops_overlong_line_once_and_recovers():
     framer = LineFramer(4)
-    assert framer.feed(b"abcdefgh") == [TOO_LONG]
-    assert framer.feed(b"ijkl\nok\n") == [b"ok"]
+    assert feed(framer, b"abcdefgh") == [TOO_LONG]
+    assert feed(framer, b"ijkl\nok\n") == [b"ok"]
+    assert feed(framer, b"abcdefgh\nok\n") == [TOO_LONG, b"ok"]
+
+
+def test_framer_holds_lines_until_taken():
+    framer = LineFramer(10)
+    framer.push(b"one\ntwo\nthr")
+    assert framer.has_line() and framer.next_line() == b"one"
+    assert framer.has_line() and framer.next_line() == b"two"
+    assert not framer.has_line() and framer.next_line() is None
+    framer.push(b"ee\r")
+    assert framer.next_line() == b"three"
 
 
 def test_decode_falls_back_to_latin1_and_strips_controls():
@@ -69,11 +90,15 @@ def test_decode_falls_back_to_latin1_and_strips_controls():
     assert decode_line(b"a\tb\x1b[31mc\x00") == "a b[31mc"
 
 
-def test_flood_gate_allows_a_burst_then_the_rate(clock):
-    gate = FloodGate(rate=2, burst=3, clock=clock)
-    assert [gate.admit() for _ in range(4)] == [True, True, True, False]
+def test_token_bucket_allows_a_burst_then_the_rate(clock):
+    bucket = TokenBucket(rate=2, burst=3, clock=clock)
+    assert [bucket.wait() == 0 and bucket.charge(1) == 0 for _ in range(3)] == [True] * 3
+    assert bucket.wait() == 0.5
     clock.advance(0.5)
-    assert [gate.admit(), gate.admit()] == [True, False]
+    assert bucket.wait() == 0 and bucket.charge(1) == 0
+    assert bucket.charge(4) == 2.0  # in debt by 4 tokens: 2 seconds to pay it back
+    clock.advance(2)
+    assert bucket.wait() == 0.5
 
 
 # -- telnet port ------------------------------------------------------------
@@ -88,6 +113,11 @@ def test_telnet_lines_end_in_crlf_without_doubled_cr(telnet):
     assert greeting.count(b"\n") == greeting.count(b"\r\n")
 
 
+def without_token(lines: list[str]) -> list[str]:
+    """A guest's /nick also brings his resume token; these tests are about the wire."""
+    return [line for line in lines if not line.startswith("Your resume token")]
+
+
 def test_telnet_refuses_options_it_does_not_implement(telnet):
     wire = telnet()
     wire.take()
@@ -96,7 +126,7 @@ def test_telnet_refuses_options_it_does_not_implement(telnet):
     wire.send(IAC + DO + ECHO_OPTION)
     assert wire.take() == IAC + WONT + ECHO_OPTION
     wire.send(IAC + WILL + LINEMODE + b"/nick Ann\r\n")
-    assert wire.take() == IAC + DONT + LINEMODE + b"You are now Ann.\r\n"
+    assert wire.take().startswith(IAC + DONT + LINEMODE + b"You are now Ann.\r\nYour resume token for Ann is ")
 
 
 def test_telnet_survives_a_malformed_command(telnet):
@@ -104,7 +134,7 @@ def test_telnet_survives_a_malformed_command(telnet):
     wire.send(IAC + b"\x01junk\r\n")
     wire.take()
     wire.send(b"/nick Ann\r\n")
-    assert wire.lines() == ["You are now Ann."]
+    assert without_token(wire.lines()) == ["You are now Ann."]
 
 
 def test_telnet_accepts_lf_bare_cr_and_cr_nul(telnet):
@@ -113,7 +143,8 @@ def test_telnet_accepts_lf_bare_cr_and_cr_nul(telnet):
     wire.send(b"/nick Ann\n")
     wire.send(b"one\r")
     wire.send(b"\ntwo\r\0three\r\n")
-    assert wire.lines() == ["You are now Ann.", "[lobby] Ann: one", "[lobby] Ann: two", "[lobby] Ann: three"]
+    assert without_token(wire.lines()) == ["You are now Ann.", "[lobby] Ann: one", "[lobby] Ann: two",
+                                           "[lobby] Ann: three"]
 
 
 def test_telnet_overlong_line_gets_one_error_and_connection_stays(telnet, config):
@@ -165,7 +196,9 @@ def test_bot_port_sends_no_telnet_bytes_and_writes_crlf(bot):
     lines = data.split(b"\r\n")
     assert lines[-1] == b""
     assert not any(b"\r" in line or b"\n" in line for line in lines)
-    assert lines[-4:-1] == [b'MODE {"mode":"machine"}', b'NICK {"nick":"Robo","previous":null}', b'TABLES {"tables":[]}']
+    assert lines[-5:-3] == [b'MODE {"mode":"machine"}', b'NICK {"nick":"Robo","previous":null}']
+    assert lines[-3].startswith(b'RESUME_TOKEN {"nick":"Robo","token":')
+    assert lines[-2] == b'TABLES {"tables":[]}'
 
 
 def test_bot_port_treats_iac_as_data(bot):
@@ -177,21 +210,26 @@ def test_bot_port_treats_iac_as_data(bot):
     assert wire.lines() == ["[lobby] Robo: ÿû"]
 
 
-def test_bot_flood_is_dropped_with_one_error(bot, config, clock):
+def test_bot_flood_waits_with_one_error_and_nothing_is_dropped(bot, config, clock):
     config = config.for_line_port()  # the bot port's own limit
     wire = bot()
     wire.send(b"/mode machine\n/nick Robo\n")
     wire.take()
-    wire.send(b"spam\n" * (config.flood_burst + 10))
+    wire.send(b"".join(b"spam %d\n" % i for i in range(config.flood_burst + 10)))
     lines = wire.lines()
     chats = [line for line in lines if line.startswith("CHAT ")]
     errors = [line for line in lines if line.startswith("ERROR ")]
     assert len(chats) == config.flood_burst - 2
     assert errors == [
         'ERROR {"code":"flood","message":"too many lines: at most'
-        f' {config.flood_rate:g} per second (bursts of {config.flood_burst}); lines dropped"}}'
+        f' {config.flood_rate:g} per second (bursts of {config.flood_burst}); the rest are read'
+        ' as the limit allows"}'
     ]
-    clock.advance(1 / config.flood_rate)
+    assert wire.transport.producerState == "paused"  # not read while over budget
+    clock.advance(12 / config.flood_rate)
+    assert len(wire.lines()) == 12  # the waiting lines, in order, then reading resumes
+    assert wire.transport.producerState == "producing"
+    clock.advance(1)
     wire.send(b"calm again\n")
     assert wire.lines() == ['CHAT {"from":"Robo","table":null,"text":"calm again"}']
 

@@ -213,8 +213,9 @@ def test_start_announces_partners(four, connect):
     started = eve.only("STARTED")
     assert started["seats"] == ["Ann", "Bob", "Cy", "Dan"]
     assert started["teams"] == [[1, 3], [2, 4]]
-    assert started["swapped"] is False
+    assert started["swapped"] is False and started["seat"] is None
     assert all(p.keywords() == ["STARTED"] for p in four)
+    assert [p.only("STARTED")["seat"] for p in four] == [1, 2, 3, 4]
 
 
 def test_start_human_text_names_partners(four):
@@ -225,6 +226,7 @@ def test_start_human_text_names_partners(four):
     assert ann.connection.lines == [
         "Table 1 starts: seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan."
         " Partners: Ann + Cy (seats 1+3) against Bob + Dan (seats 2+4)."
+        " You sit in seat 1; your partner is Cy."
     ]
 
 
@@ -239,6 +241,7 @@ def test_tichujoin_makes_the_first_two_joiners_partners(connect):
     started = players[0].only("STARTED")
     assert started["seats"] == ["Ann", "Cy", "Bob", "Dan"]
     assert started["swapped"] is True
+    assert players[1].only("STARTED")["seat"] == 3  # Bob, the second to join, sits opposite Ann
 
 
 def test_after_start_options_and_joining_are_refused(four, connect):
@@ -307,6 +310,9 @@ def test_disconnected_player_keeps_seat_and_returns_with_same_name(four, connect
     assert away["seat"] == 2 and away["nick"] == "Bob" and away["grace"] == 60.0
     back = connect()
     back.say("/nick Bob")
+    assert back.error_code() == "name_held"  # a guest's held seat goes back only to the same guest
+    back.clear()
+    back.say(f"/resume {bob.token}")
     assert back.only("SEAT_HELD") == {"table": 1, "seat": 2}
     back.say("/join 1 2")
     assert back.only("RETURNED") == {"table": 1, "seat": 2, "nick": "Bob", "seats": ["Ann", "Bob", "Cy", "Dan"]}
@@ -316,7 +322,9 @@ def test_disconnected_player_keeps_seat_and_returns_with_same_name(four, connect
 
 def test_returning_player_may_omit_the_seat_but_not_pick_another(four, connect):
     four[1].hang_up()
-    back = connect("Bob")
+    back = connect()
+    back.say(f"/resume {four[1].token}")
+    back.clear()
     back.say("/join 1 3")
     assert back.error_code() == "seat_mismatch"
     back.clear()
@@ -362,7 +370,8 @@ def test_seat_at_a_started_table_is_held_past_the_grace(four, clock, connect):
     four[1].hang_up()
     assert four[0].only("AWAY")["grace"] is None
     clock.advance(3600)
-    back = connect("Bob")
+    back = connect()
+    back.say(f"/resume {four[1].token}")
     back.say("/join 1 2")
     assert back.only("RETURNED")["seat"] == 2
 

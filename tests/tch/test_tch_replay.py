@@ -271,3 +271,33 @@ def test_a_tichu_called_between_the_mahjong_and_its_wish_replays():
     report = replay_round(read_tch(text).rounds[0], 1)
     assert report.ok, report.error
     assert comparable(report.actions)[2] == comparable(rnd.history)[2]
+
+
+def test_cli_readable_lines_say_whether_the_log_agrees(capsys, tmp_path):
+    assert main([str(FILES[0])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    report = replay_file(FILES[0])[2]
+    assert lines[2] == (f"{FILES[0].name} round 3: ok, {report.result[0]} : {report.result[1]}"
+                        " (the log agrees)")
+    single = tmp_path / "one.tch"
+    single.write_text("".join(_lines(FILES[0])[:_round_end(FILES[0])]), encoding="utf-8")
+    assert main([str(single)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 round in 1 file: 1 ok, 0 failed, 0 incomplete"
+
+
+def test_cli_names_an_unreadable_file_as_such(capsys, tmp_path):
+    bad = tmp_path / "bad.tch"
+    bad.write_text("garbage\n", encoding="utf-8")
+    assert main([str(bad), str(FILES[0])]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("bad.tch: unreadable: line 1: ")
+    assert "round 0" not in "\n".join(lines)
+    assert lines[-1].endswith("; 1 file unreadable")
+    assert main(["--json", str(bad)]) == 1
+    row = json.loads(capsys.readouterr().out)
+    assert row["round"] is None and row["ok"] is False
+
+
+def _round_end(path) -> int:
+    """The number of lines of the file's first round (up to and including its result)."""
+    return next(i for i, line in enumerate(_lines(path), start=1) if line.startswith("Ergebnis"))

@@ -10,8 +10,12 @@ from bswtichu.server.net.lines import LineConnection, LobbyFactory
 class BotLineProtocol(LineConnection, Protocol):
     """Plain lines in (CRLF, LF or CR), CRLF lines out."""
 
-    def write_text(self, lines: list[str]) -> None:
-        self.transport.write("".join(line + "\r\n" for line in lines).encode("utf-8"))
+    def dataReceived(self, data: bytes) -> None:
+        self.charge_input(len(data))
+        self.bytes_received(data)
+
+    def encode_lines(self, lines: list[str]) -> bytes:
+        return "".join(line + "\r\n" for line in lines).encode("utf-8")
 
 
 class BotLineFactory(LobbyFactory):

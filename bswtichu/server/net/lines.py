@@ -1,30 +1,42 @@
-"""Bytes to lines, shared by both ports: framing, decoding, flood and idle limits.
+"""Bytes to lines, shared by both ports: budgets, framing, decoding, idle limit.
 
-Limits (all from ServerConfig, all announced in the greeting):
+Limits (all from ServerConfig; the greeting announces the line limits):
 
+- Bytes: a token bucket of ``byte_burst`` bytes refilled at ``byte_rate`` per
+  second, charged for every chunk read *before* it is parsed. A client in debt is
+  not read from (its transport is paused on the injected clock) until the debt is
+  paid. At most ``read_size`` bytes are read at a time.
+- Lines: a token bucket of ``flood_burst`` lines refilled at ``flood_rate`` per
+  second. A line without a token waits (reading pauses) instead of being
+  dropped; the first wait of a run gets one ERROR ``flood``.
 - A line is at most ``max_line_length`` bytes without its line end. A longer line
-  gets one ERROR ``line_too_long`` as soon as it passes the limit; the rest of it
-  is dropped up to its line end; the connection stays.
-- Flood: a token bucket of ``flood_burst`` lines, refilled at ``flood_rate`` lines
-  per second. A line without a token is dropped; the first dropped line of a run
-  gets one ERROR ``flood``, the next ones none until a line is accepted again.
+  gets one ERROR ``line_too_long``; the rest of it is dropped up to its line
+  end; the connection stays.
+- Output: see ``budget.OutputQueue`` (``output_soft_limit``, ``output_hard_limit``).
 - Idle: after ``idle_timeout`` seconds without input the server sends BYE and hangs
   up (0 switches it off).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.internet.protocol import ServerFactory
+from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
+from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket
+from bswtichu.server.render import render
 from bswtichu.server.session import Realm, Session
 
 CR, LF = 0x0D, 0x0A
+LINE_END = re.compile(rb"[\r\n]")
+# A client that stops reading after /quit or BYE is cut off after this many seconds.
+CLOSE_TIMEOUT = 10.0
 
 
 class TooLong:
@@ -37,37 +49,58 @@ TOO_LONG = TooLong()
 class LineFramer:
     """Splits a byte stream at CR LF, LF or a bare CR, with a length limit.
 
-    A CR followed by LF is one line end even when the two arrive in different
-    chunks; so a bare CR ends its line at once instead of waiting for the next byte.
+    Bytes are ``push``ed in and lines taken out one at a time with ``next_line``,
+    so unread lines can wait here while the client is over his line budget. A CR
+    followed by LF is one line end even when the two arrive in different chunks,
+    unless ``merge_crlf`` is off (behind telnet, which has already turned CR LF
+    into LF and CR NUL into CR). The search for line ends runs in C (``re``).
     """
 
-    def __init__(self, max_length: int) -> None:
+    def __init__(self, max_length: int, merge_crlf: bool = True) -> None:
         self.max_length = max_length
+        self.merge_crlf = merge_crlf
         self._buffer = bytearray()
-        self._after_cr = False
-        self._dropping = False
+        self._after_cr = False  # the last line ended in CR: an LF next is part of it
+        self._dropping = False  # inside an overlong line: drop up to its line end
 
-    def feed(self, data: bytes) -> list[bytes | TooLong]:
-        """The complete lines in ``data`` (and TOO_LONG where a line passed the limit)."""
-        out: list[bytes | TooLong] = []
-        for byte in data:
-            if self._after_cr:
-                self._after_cr = False
-                if byte == LF:
-                    continue
-            if byte in (CR, LF):
-                self._after_cr = byte == CR
-                if not self._dropping:
-                    out.append(bytes(self._buffer))
-                self._buffer.clear()
-                self._dropping = False
-            elif not self._dropping:
-                self._buffer.append(byte)
-                if len(self._buffer) > self.max_length:
-                    self._buffer.clear()
+    def push(self, data: bytes) -> None:
+        self._buffer += data
+        self._skip_lf_after_cr()
+
+    def has_line(self) -> bool:
+        """Whether ``next_line`` would return a line or TOO_LONG now."""
+        if LINE_END.search(self._buffer) is not None:
+            return True
+        return not self._dropping and len(self._buffer) > self.max_length
+
+    def next_line(self) -> bytes | TooLong | None:
+        """The next complete line, TOO_LONG for an overlong one, or None."""
+        buffer = self._buffer
+        while True:
+            found = LINE_END.search(buffer)
+            if found is None:
+                if self._dropping:
+                    buffer.clear()
+                elif len(buffer) > self.max_length:
+                    buffer.clear()
                     self._dropping = True
-                    out.append(TOO_LONG)
-        return out
+                    return TOO_LONG
+                return None
+            end = found.start()
+            line = bytes(buffer[:end])
+            self._after_cr = self.merge_crlf and buffer[end] == CR
+            del buffer[: end + 1]
+            self._skip_lf_after_cr()
+            if self._dropping:
+                self._dropping = False
+                continue
+            return TOO_LONG if len(line) > self.max_length else line
+
+    def _skip_lf_after_cr(self) -> None:
+        if self._after_cr and self._buffer:
+            self._after_cr = False
+            if self._buffer[0] == LF:
+                del self._buffer[0]
 
 
 def decode_line(raw: bytes) -> str:
@@ -83,32 +116,16 @@ def decode_line(raw: bytes) -> str:
     )
 
 
-class FloodGate:
-    """Token bucket: ``burst`` lines at once, refilled at ``rate`` lines per second."""
-
-    def __init__(self, rate: float, burst: int, clock: IReactorTime) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._clock = clock
-        self._tokens = float(burst)
-        self._stamp = clock.seconds()
-
-    def admit(self) -> bool:
-        now = self._clock.seconds()
-        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-        self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
-
-
 class LineConnection(TimeoutMixin):
-    """What both ports share: lines in (with limits), text lines out, one session.
+    """What both ports share: budgeted lines in, queued text lines out, one session.
 
-    Mixed into a Twisted protocol: it handles the protocol events itself, and the
-    subclass only says how lines go on the wire (``write_text``).
+    Mixed into a Twisted protocol: it handles the protocol events itself. The port
+    says how lines go on the wire (``encode_lines``) and calls ``charge_input``
+    with every chunk's size before it parses the chunk.
     """
+
+    log = Logger()
+    merges_crlf = True  # whether CR LF in the application bytes is one line end
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
@@ -116,22 +133,44 @@ class LineConnection(TimeoutMixin):
         self.clock = clock
         self.callLater = clock.callLater  # TimeoutMixin's timer, on the injected clock
         self.session: Session | None = None
-        self._framer = LineFramer(config.max_line_length)
-        self._gate = FloodGate(config.flood_rate, config.flood_burst, clock)
+        self._framer = LineFramer(config.max_line_length, self.merges_crlf)
+        self._line_budget = TokenBucket(config.flood_rate, config.flood_burst, clock)
+        self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
+        self._throttle: ReadThrottle | None = None
+        self._output: OutputQueue | None = None
         self._flood_warned = False
+        self._abort_call: IDelayedCall | None = None
+
+    def encode_lines(self, lines: list[str]) -> bytes:
+        raise NotImplementedError
+
+    def socket_transport(self):
+        """The TCP transport under any telnet layer (it pauses, resumes and aborts)."""
+        return getattr(self.transport, "transport", None) or self.transport
 
     # -- Connection (what Session needs) --------------------------------------
 
-    def send_lines(self, lines: list[str]) -> None:
-        if self.transport is not None and not self.transport.disconnecting:
-            self.write_text(lines)
+    def send_lines(self, lines: list[str], droppable: bool = False) -> None:
+        if self._output is not None and not self.socket_transport().disconnecting:
+            self._output.send(self.encode_lines(lines), droppable)
 
     def close(self) -> None:
-        if self.transport is not None:
-            self.transport.loseConnection()
+        """Hang up once what is queued has been sent (or after CLOSE_TIMEOUT)."""
+        if self.transport is None or self._abort_call is not None:
+            return
+        socket = self.socket_transport()
+        if self._output is not None:
+            self._output.flush()
+            if getattr(socket, "producer", None) is self._output:
+                socket.unregisterProducer()
+        self.transport.loseConnection()
+        self._abort_call = self.clock.callLater(CLOSE_TIMEOUT, self._abort)
 
-    def write_text(self, lines: list[str]) -> None:
-        raise NotImplementedError
+    def _abort(self) -> None:
+        self._abort_call = None
+        socket = self.socket_transport()
+        if hasattr(socket, "abortConnection"):
+            socket.abortConnection()
 
     # -- protocol events ------------------------------------------------------
 
@@ -145,44 +184,95 @@ class LineConnection(TimeoutMixin):
         self.stop()
 
     def start(self) -> None:
+        socket = self.socket_transport()
         # Lines are small and answers must not wait for the client's delayed ACK (Nagle).
-        socket_transport = getattr(self.transport, "transport", None) or self.transport
-        if hasattr(socket_transport, "setTcpNoDelay"):
-            socket_transport.setTcpNoDelay(True)
+        if hasattr(socket, "setTcpNoDelay"):
+            socket.setTcpNoDelay(True)
+        if hasattr(socket, "bufferSize"):
+            socket.bufferSize = self.config.read_size  # read (and buffer) this much at a time
+        self._throttle = ReadThrottle(socket, self.clock, self._take_lines)
+        self._output = OutputQueue(
+            self.transport.write,
+            self.config.output_soft_limit,
+            self.config.output_hard_limit,
+            self._skip_notice,
+            self._output_overflow,
+        )
+        if hasattr(socket, "registerProducer"):
+            socket.registerProducer(self._output, True)
         peer = self.transport.getPeer()
-        where = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
-        self.session = self.lobby.connect(self, where, self.config)
+        host = getattr(peer, "host", "")
+        self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
+                                          self.config, host)
         self.setTimeout(self.config.idle_timeout or None)
 
+    def charge_input(self, size: int) -> None:
+        """Count ``size`` raw bytes against the byte budget, before they are parsed."""
+        if self._throttle is not None:
+            self._throttle.hold(self._byte_budget.charge(size))
+
     def bytes_received(self, data: bytes) -> None:
+        """Application bytes (after any telnet layer): frame them, then take lines."""
         if self.session is None or self.session.closed:
             return
         self.resetTimeout()
-        for item in self._framer.feed(data):
-            if self.session.closed:
+        self._framer.push(data)
+        self._take_lines()
+
+    def _take_lines(self) -> None:
+        """Hand complete lines to the lobby while the line budget allows; else wait."""
+        session = self.session
+        while session is not None and not session.closed:
+            if not self._framer.has_line():
+                self._flood_warned = False
                 return
+            wait = self._line_budget.wait()
+            if wait > 0:
+                self._throttle.hold(wait)
+                if not self._flood_warned:
+                    self._flood_warned = True
+                    session.send(
+                        messages.error(
+                            "flood",
+                            f"too many lines: at most {self.config.flood_rate:g} per second"
+                            f" (bursts of {self.config.flood_burst}); the rest are read as"
+                            " the limit allows",
+                        )
+                    )
+                return
+            item = self._framer.next_line()
             if isinstance(item, TooLong):
-                self.session.send(
+                session.send(
                     messages.error(
                         "line_too_long",
                         f"line dropped: lines may be at most {self.config.max_line_length} bytes",
                     )
                 )
-            elif self._gate.admit():
-                self._flood_warned = False
-                self.lobby.receive(self.session, decode_line(item))
-            elif not self._flood_warned:
-                self._flood_warned = True
-                self.session.send(
-                    messages.error(
-                        "flood",
-                        f"too many lines: at most {self.config.flood_rate:g} per second"
-                        f" (bursts of {self.config.flood_burst}); lines dropped",
-                    )
-                )
+            elif item is not None:
+                self._line_budget.charge(1)
+                self.lobby.receive(session, decode_line(item))
+
+    def _skip_notice(self) -> bytes:
+        mode = self.session.mode if self.session is not None else "human"
+        return self.encode_lines(render(messages.output_skipped(), mode))
+
+    def _output_overflow(self) -> None:
+        self.log.info("{session!r} reads too slowly: over {limit} bytes queued; disconnected",
+                      session=self.session, limit=self.config.output_hard_limit)
+        if self.session is not None:
+            self.transport.write(self.encode_lines(render(
+                messages.bye("output", "You do not read what the server sends; goodbye."),
+                self.session.mode)))
+            self.session.closed = True
+        self._abort()
 
     def stop(self) -> None:
         self.setTimeout(None)
+        if self._throttle is not None:
+            self._throttle.stop()
+        if self._abort_call is not None:
+            self._abort_call.cancel()
+            self._abort_call = None
         if self.session is not None:
             self.lobby.disconnect(self.session)
 
@@ -196,6 +286,8 @@ class LineConnection(TimeoutMixin):
 
 class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
+
+    noisy = False  # the service says once where it listens; no "Starting factory" lines
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby

@@ -1,0 +1,285 @@
+"""A reusable harness for server benchmarks: a real server in a subprocess, and
+tables of bot-port clients that play random legal moves over real TCP.
+
+    server = ServerProcess(settings={"line_flood_rate": 1000}).start()
+    stats = asyncio.run(play_tables(server.line_port, tables=10, seconds=20))
+    server.stop()
+
+Each client speaks machine mode on the line port. On its ``TURN`` (or a ``grand``
+or ``exchange`` phase) it asks ``/legal`` and sends one of the commands at random
+(three random cards for the exchange). Latency is the time from sending a request
+to its answer: ``/legal`` to ``LEGAL``, a game command to the message that shows
+it done (``PLAYED``, ``PASSED``, ...) or its ``ERROR``. Throughput is accepted game
+actions per second over all tables. Games are ``round 1``; a finished table
+starts again, so the load stays steady for the whole run.
+
+Standard library only (asyncio), so it measures the server and nothing of Twisted
+on the client side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+SETUP_TIMEOUT = 30.0  # seconds for four clients to connect, sit down and start
+# reactions to one's own game command (seat == own seat) that end the wait for it
+ACTION_REPLIES = {"PLAYED", "PASSED", "TICHU", "GRAND_DECIDED", "EXCHANGE_SUBMITTED", "WISH",
+                  "DRAGON_GIVEN", "ERROR"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process in KiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+class ServerProcess:
+    """``bswtichu`` in a subprocess on free loopback ports, with an ini of ``settings``.
+
+    ``source`` is the folder whose ``bswtichu`` package runs (another revision's
+    worktree for side-by-side runs); the default is this checkout.
+    """
+
+    def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT) -> None:
+        self.settings = dict(settings or {})
+        self.source = Path(source)
+        self.telnet_port = free_port()
+        self.line_port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="bswtichu-bench-"))
+        self.output = self.folder / "server.log"
+        self.process: subprocess.Popen | None = None
+
+    def _ini(self) -> str:
+        limits = "\n".join(f"{key} = {value}" for key, value in self.settings.items())
+        return (
+            "[listen]\n"
+            f"telnet = tcp:{self.telnet_port}:interface={HOST}\n"
+            f"line = tcp:{self.line_port}:interface={HOST}\n"
+            f"[limits]\n{limits}\n"
+            f"[game]\nlog_folder = {self.folder / 'logs'}\nbot_delay = 0\n"
+        )
+
+    def start(self) -> ServerProcess:
+        ini = self.folder / "bench.ini"
+        ini.write_text(self._ini())
+        env = {**os.environ, "PYTHONPATH": str(self.source)}
+        code = "import sys; from bswtichu.cli import main; sys.exit(main())"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code, "--config", str(ini)],
+            cwd=self.folder, env=env, stdout=self.output.open("wb"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.output.read_text()}")
+            try:
+                socket.create_connection((HOST, self.line_port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start listening")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def log_text(self) -> str:
+        return self.output.read_text(errors="replace")
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder (read ``log_text`` before)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@dataclass
+class Stats:
+    """What the clients measured."""
+
+    actions: int = 0
+    errors: int = 0
+    internal: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def throughput(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+    def summary(self) -> str:
+        return (f"{self.throughput:8.1f} actions/s  p50 {self.percentile(50) * 1000:6.2f} ms"
+                f"  p99 {self.percentile(99) * 1000:6.2f} ms  ({self.actions} actions,"
+                f" {self.games} games, {self.errors} errors, {self.internal} internal)")
+
+
+class TableClient:
+    """One bot-port connection, in machine mode, that plays random legal moves."""
+
+    def __init__(self, nick: str, stats: Stats, rng: random.Random) -> None:
+        self.nick = nick
+        self.stats = stats
+        self.rng = rng
+        self.seat: int | None = None
+        self.hand: set[str] = set()
+        self.asked_at: float | None = None  # when /legal went out, until LEGAL
+        self.acted_at: float | None = None  # when a game command went out, until done
+        self.reader: asyncio.StreamReader
+        self.writer: asyncio.StreamWriter
+
+    async def connect(self, port: int) -> None:
+        self.reader, self.writer = await asyncio.open_connection(HOST, port)
+        while not (await self.reader.readline()).startswith(b"Limits:"):
+            pass
+        self.send("/mode machine")
+        self.send(f"/nick {self.nick}")
+        await self.expect("NICK")
+
+    def send(self, line: str) -> None:
+        self.writer.write(line.encode() + b"\r\n")
+
+    def ask_legal(self) -> None:
+        self.asked_at = time.perf_counter()
+        self.send("/legal")
+
+    async def expect(self, keyword: str) -> dict:
+        while True:
+            got, fields = await self.read()
+            if got == keyword:
+                return fields
+
+    async def read(self) -> tuple[str, dict]:
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionError(f"{self.nick}: the server hung up")
+        keyword, _, payload = line.decode().rstrip("\r\n").partition(" ")
+        return keyword, json.loads(payload) if payload.startswith("{") else {}
+
+    async def play(self, stop: asyncio.Event, starter: bool) -> None:
+        """React to the game until ``stop`` is set."""
+        while not stop.is_set():
+            keyword, fields = await self.read()
+            self.react(keyword, fields, starter)
+
+    def react(self, keyword: str, fields: dict, starter: bool) -> None:
+        mine = fields.get("seat") == self.seat
+        if keyword == "ERROR":
+            self.stats.errors += 1
+            self.stats.internal += fields.get("code") == "internal"
+        if self.acted_at is not None and keyword in ACTION_REPLIES and (mine or keyword == "ERROR"):
+            self.stats.latencies.append(time.perf_counter() - self.acted_at)
+            self.acted_at = None
+            if keyword != "ERROR":
+                self.stats.actions += 1
+            if keyword in ("ERROR", "TICHU"):
+                self.ask_legal()  # still this player's move
+        if keyword == "LEGAL" and self.asked_at is not None:
+            self.stats.latencies.append(time.perf_counter() - self.asked_at)
+            self.asked_at = None
+        if keyword == "STARTED":
+            self.seat = fields["seats"].index(self.nick) + 1
+            self.hand.clear()
+        elif keyword == "DEALT":
+            self.hand |= set(fields["cards"])
+        elif keyword == "RECEIVED":
+            self.hand |= set(fields["cards"].values())
+        elif keyword == "PLAYED" and mine:
+            self.hand -= set(fields["combo"]["cards"])
+        elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange"):
+            self.ask_legal()
+        elif keyword == "TURN" and mine:
+            self.ask_legal()
+        elif keyword == "LEGAL" and fields["commands"]:
+            self.act(fields)
+        elif keyword == "GAME_OVER":
+            self.stats.games += starter
+        elif keyword == "TABLE_OPEN" and starter:
+            self.send("/start")
+
+    def act(self, legal: dict) -> None:
+        if legal["exchange"]:
+            cards = self.rng.sample(sorted(self.hand), 3)
+            self.hand -= set(cards)
+            command = "/schupf " + " ".join(cards)
+        else:
+            command = self.rng.choice(legal["commands"])
+        self.acted_at = time.perf_counter()
+        self.send(command)
+
+
+async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> list[TableClient]:
+    """Four clients at a new ``round 1`` table, started."""
+    clients = [TableClient(f"{name}s{seat}", stats, rng) for seat in range(1, 5)]
+    for client in clients:
+        await client.connect(port)
+    first = clients[0]
+    first.send("/join")
+    table = (await first.expect("JOINED"))["table"]
+    first.send("/round 1")
+    await first.expect("OPTION")
+    for client in clients[1:]:
+        client.send(f"/join {table}")
+        await client.expect("JOINED")
+    first.send("/start")
+    return clients
+
+
+async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
+                      warmup: float = 2.0) -> Stats:
+    """``tables`` tables of four random players for ``seconds`` (after ``warmup``)."""
+    stats = Stats()
+    rng = random.Random(seed)
+    run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
+    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng), SETUP_TIMEOUT)
+                for n in range(tables)]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(client.play(stop, starter=i == 0))
+             for table in everyone for i, client in enumerate(table)]
+    await asyncio.sleep(warmup)
+    stats.actions, stats.games, stats.latencies[:] = 0, 0, []
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.seconds = time.perf_counter() - started
+    stop.set()
+    measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
+                     list(stats.latencies), stats.seconds)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for table in everyone:
+        for client in table:
+            client.writer.close()
+    return measured

@@ -1,0 +1,73 @@
+"""``bswtichu irc``: run the IRC bridge until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+
+from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError
+from bswtichu.irc.config import IrcConfig, load_irc_config
+
+log = Logger()
+
+# command-line flag -> (IrcConfig field, type, metavar, help)
+FLAGS = {
+    "--server": ("server", str, "HOST:PORT", "the IRC server (default 127.0.0.1:6667)"),
+    "--channel": ("channel", str, "CHANNEL", "the channel to play in (default #tichu)"),
+    "--nick": ("nick", str, "NICK", "the bridge's IRC nick (default tichubot)"),
+    "--game": ("game", str, "HOST:PORT", "the game server's bot line port (default 127.0.0.1:4243)"),
+    "--burst": ("burst", int, "N", "lines sent at once before the rate applies (default 5)"),
+    "--line-interval": ("line_interval", float, "SECONDS", "seconds per line after the burst (default 2)"),
+    "--reconnect-max": ("reconnect_max", float, "SECONDS", "longest wait between reconnects (default 300)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bswtichu irc",
+        description="Relay bswtichu games to an IRC channel: !join, !start, !play ... in the"
+        " channel, any command in a private message. Settings come from the [irc] section of"
+        " the config file; flags override them.",
+        epilog="example: bswtichu irc --server irc.example.org:6667 --channel '#tichu' --nick tichubot",
+    )
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help=f"ini file to read (default: {DEFAULT_CONFIG_PATH} if it exists)")
+    for flag, (_, kind, metavar, text) in FLAGS.items():
+        parser.add_argument(flag, type=kind, default=argparse.SUPPRESS, metavar=metavar, help=text)
+    return parser
+
+
+def config_from(args: argparse.Namespace) -> IrcConfig:
+    config = load_irc_config(args.config)
+    changes = {field: getattr(args, flag[2:].replace("-", "_"))
+               for flag, (field, _, _, _) in FLAGS.items()
+               if hasattr(args, flag[2:].replace("-", "_"))}
+    return config.replace(**changes) if changes else config
+
+
+async def run(reactor, config: IrcConfig) -> None:
+    from bswtichu.irc.bridge import start_bridge, stop_bridge
+
+    factory = start_bridge(reactor, config)
+    reactor.addSystemEventTrigger("before", "shutdown", stop_bridge, factory)
+    log.info("bridging {channel} on {server} to the game server at {game}; Ctrl-C stops it",
+             channel=config.channel, server=config.server, game=config.game)
+    await Deferred()  # never fires: react ends when the reactor is stopped
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        config = config_from(args)
+    except ConfigError as e:
+        print(f"bswtichu irc: {e}", file=sys.stderr)
+        return 2
+    from twisted.internet import task
+
+    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    task.react(run, [config])
+    return 0  # not reached: react exits

@@ -1,0 +1,289 @@
+"""What goes where: IRC users' commands to their own game connections, the game's
+messages to the channel or to one user.
+
+Secrecy by construction: the channel hears only what the bridge's spectator
+connection for a table hears (`Watcher`, which sees the public view of the
+table), and a player's own connection forwards to him alone what is his: replies
+to his commands, his cards, his errors, his turn. Table events that reach a
+player's connection are dropped there, since the watcher reports them. A keyword
+not listed here (a new one of the server's) reaches only the player: a new kind
+of message can never leak into the channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol as TypingProtocol
+
+from twisted.internet.defer import Deferred
+from twisted.internet.task import LoopingCall
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from bswtichu.irc.config import IrcConfig
+from bswtichu.irc.gameside import GameLink, NickLogin, open_link
+from bswtichu.irc.text import name_candidates, server_name
+
+# Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
+TABLE_EVENTS = frozenset({
+    "JOINED", "LEFT", "AWAY", "RETURNED", "SPECTATOR_JOINED", "SPECTATOR_LEFT", "OPTION",
+    "STARTED", "GAME", "SEATING", "PHASE", "GRAND_DECIDED", "TICHU", "EXCHANGE_SUBMITTED",
+    "TURN", "PLAYED", "PASSED", "WISH", "WISH_FULFILLED", "TRICK_WON", "TRICK_TAKEN",
+    "DRAGON_GIVEN", "OUT", "ROUND_END", "SCORE", "GAME_OVER", "TABLE_OPEN", "SUBSTITUTE",
+    "SUBSTITUTE_END", "CHAT",
+})
+# A player's own coming and going at a table: also told to him, and it moves him.
+ARRIVALS = frozenset({"JOINED", "RETURNED", "SPECTATOR_JOINED"})
+DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
+# Table events left out of the channel: whose turn it is goes to that player only.
+CHANNEL_QUIET = frozenset({"TURN"})
+# Commands whose reply is also a table event, so the reply is recognised as one.
+REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
+WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
+IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
+
+
+def irc_key(nick: str) -> str:
+    """A nick as IRC compares it (case-insensitive, {}|^ equal to []\\~)."""
+    return nick.lower().translate(IRC_CASE)
+
+
+def is_table_event(keyword: str, fields: dict) -> bool:
+    return keyword in TABLE_EVENTS and fields.get("table") is not None
+
+
+def human(fields: dict, keyword: str) -> str:
+    return fields.get("human") or keyword.lower()
+
+
+class IrcSide(TypingProtocol):
+    """What the bridge needs from its IRC connection."""
+
+    def to_channel(self, text: str) -> None: ...
+
+    def to_user(self, nick: str, text: str) -> None: ...
+
+
+class Player:
+    """One IRC user and his own connection to the game server."""
+
+    def __init__(self, bridge: Bridge, nick: str):
+        self.bridge = bridge
+        self.nick = nick
+        self.link = GameLink(self, NickLogin(name_candidates(server_name(nick)), bridge.resume_tokens))
+        self.pending: list[str] = []  # commands held until login and watcher are ready
+        self.table: int | None = None  # where he sits or watches
+        self.expect: set[str] = set()
+
+    @property
+    def name(self) -> str | None:
+        return self.link.name
+
+    def submit(self, line: str) -> None:
+        word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
+        if word in REPLY_EXPECTED:
+            self.expect.add(REPLY_EXPECTED[word])
+        self.pending.append(line)
+        self.flush()
+
+    def flush(self) -> None:
+        """Send what waits, once logged in and once the channel sees his table."""
+        while self.pending and self.link.ready and not self.bridge.table_unwatched(self.table):
+            self.link.send(self.pending.pop(0))
+
+    def link_ready(self, link: GameLink) -> None:
+        if link.name != self.nick:
+            self.bridge.tell(self.nick, f"You play as {link.name} on the game server.")
+        self.flush()
+
+    def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
+        self.bridge.from_player(self, keyword, fields)
+
+    def link_refused(self, link: GameLink, reason: str) -> None:
+        self.bridge.tell(self.nick, f"The game server took none of the names tried for you: {reason}")
+
+    def link_lost(self, link: GameLink) -> None:
+        if not link.closing:
+            self.bridge.tell(self.nick, "The game server closed your connection;"
+                                        " your next command connects you again.")
+        self.bridge.forget(self)
+
+
+class Watcher:
+    """The bridge's spectator connection for one table: the channel's view of it.
+
+    It never types, so it sends a harmless ``/mode relay`` now and then: the
+    server hangs up on connections that stay silent for its idle timeout.
+    """
+
+    def __init__(self, bridge: Bridge, table: int, base: str):
+        self.bridge = bridge
+        self.table = table
+        self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}"), bridge.resume_tokens))
+        self.active = False  # watching (the server confirmed /watch)
+        self.keepalive = LoopingCall(self.link.send, "/mode relay")
+        self.keepalive.clock = bridge.reactor
+
+    def link_ready(self, link: GameLink) -> None:
+        link.send(f"/watch {self.table}")
+        self.keepalive.start(WATCHER_KEEPALIVE, now=False)
+
+    def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
+        self.bridge.from_watcher(self, keyword, fields)
+
+    def link_refused(self, link: GameLink, reason: str) -> None:
+        self.bridge.log.warn("no name for the watcher of table {table}: {reason}",
+                             table=self.table, reason=reason)
+
+    def link_lost(self, link: GameLink) -> None:
+        if self.keepalive.running:
+            self.keepalive.stop()
+        self.bridge.watcher_gone(self)
+
+
+class Bridge:
+    """Routes between IRC users and the game server; knows nothing of IRC's wire format."""
+
+    log = Logger()
+
+    def __init__(self, reactor, config: IrcConfig,
+                 connect: Callable[[object, tuple[str, int], GameLink], Deferred] = open_link):
+        self.reactor = reactor
+        self.config = config
+        self._connect = connect
+        self.players: dict[str, Player] = {}
+        self.watchers: dict[int, Watcher] = {}
+        self.irc: IrcSide | None = None
+        self.resume_tokens: dict[str, str] = {}  # the game server's guest tokens, by name casefolded
+
+    # ---------------------------------------------------------------- IRC side
+
+    def attach(self, irc: IrcSide) -> None:
+        self.irc = irc
+
+    def detach(self) -> None:
+        """The IRC connection is gone: everyone is disconnected (seats are held)."""
+        self.irc = None
+        for player in list(self.players.values()):
+            self.quit(player.nick)
+        for watcher in list(self.watchers.values()):
+            watcher.link.hang_up()
+        self.watchers.clear()
+
+    def command(self, nick: str, line: str) -> None:
+        """A command line (starting with /) from an IRC user."""
+        player = self.players.get(irc_key(nick))
+        if player is None:
+            player = self.players[irc_key(nick)] = Player(self, nick)
+            self._open(player.link, f"player {nick}", lambda: self.forget(player))
+        player.submit(line)
+
+    def renamed(self, old: str, new: str) -> None:
+        player = self.players.pop(irc_key(old), None)
+        if player is not None:
+            player.nick = new
+            self.players[irc_key(new)] = player
+
+    def quit(self, nick: str) -> None:
+        """The user left IRC: disconnect him from the game server, as if his line dropped."""
+        player = self.players.get(irc_key(nick))
+        if player is not None:
+            player.link.hang_up()
+            self.forget(player)
+
+    def tell(self, nick: str, text: str) -> None:
+        if self.irc is not None:
+            self.irc.to_user(nick, text)
+
+    def announce(self, text: str) -> None:
+        if self.irc is not None:
+            self.irc.to_channel(text)
+
+    # ---------------------------------------------------------------- game side
+
+    def from_player(self, player: Player, keyword: str, fields: dict) -> None:
+        text = human(fields, keyword)
+        if keyword in ARRIVALS | DEPARTURES and fields.get("nick") == player.name:
+            self._move(player, fields.get("table") if keyword in ARRIVALS else None)
+            self.tell(player.nick, text)
+        elif keyword == "TURN" and fields.get("player") == player.name:
+            self.tell(player.nick, text)
+        elif keyword in player.expect:
+            player.expect.discard(keyword)
+            self.tell(player.nick, text)
+        elif not is_table_event(keyword, fields):
+            self.tell(player.nick, text)
+
+    def from_watcher(self, watcher: Watcher, keyword: str, fields: dict) -> None:
+        if not watcher.active:
+            if keyword == "SPECTATOR_JOINED" and fields.get("nick") == watcher.link.name:
+                watcher.active = True
+                seats = ", ".join(f"{n} {name or '(free)'}" for n, name in enumerate(fields["seats"], 1))
+                self.announce(f"[table {watcher.table}] seats: {seats}")
+                self._release(watcher.table)
+            elif keyword == "ERROR":
+                self.log.warn("the watcher cannot watch table {table}: {message}",
+                              table=watcher.table, message=fields.get("message"))
+                self._unwatch(watcher.table)
+            return
+        if not is_table_event(keyword, fields) or fields["table"] != watcher.table:
+            return
+        if keyword in CHANNEL_QUIET or self._is_watcher(fields.get("nick")):
+            return
+        text = human(fields, keyword)
+        if f"table {watcher.table}" not in text.lower():
+            text = f"[table {watcher.table}] {text}"  # say which table, unless the text does
+        self.announce(text)
+
+    def table_unwatched(self, table: int | None) -> bool:
+        """True while the watcher of ``table`` is still on its way (hold commands for it)."""
+        watcher = self.watchers.get(table) if table is not None else None
+        return watcher is not None and not watcher.active
+
+    def forget(self, player: Player) -> None:
+        if self.players.get(irc_key(player.nick)) is player:
+            del self.players[irc_key(player.nick)]
+        self._move(player, None)
+
+    def watcher_gone(self, watcher: Watcher) -> None:
+        if self.watchers.get(watcher.table) is watcher:
+            del self.watchers[watcher.table]
+        self._release(watcher.table)
+
+    # ---------------------------------------------------------------- inside
+
+    def _move(self, player: Player, table: int | None) -> None:
+        old, player.table = player.table, table
+        if old == table:
+            return
+        if old is not None and not any(p.table == old for p in self.players.values()):
+            self._unwatch(old)
+        if table is not None and table not in self.watchers:
+            watcher = self.watchers[table] = Watcher(self, table, server_name(self.config.nick))
+            self._open(watcher.link, f"watcher of table {table}", lambda: self.watcher_gone(watcher))
+
+    def _unwatch(self, table: int) -> None:
+        watcher = self.watchers.pop(table, None)
+        if watcher is not None:
+            watcher.link.hang_up()
+        self._release(table)
+
+    def _release(self, table: int) -> None:
+        """Commands held for ``table``'s watcher go now (it watches, or it never will)."""
+        for player in list(self.players.values()):
+            if player.table == table:
+                player.flush()
+
+    def _is_watcher(self, name: object) -> bool:
+        return any(w.link.name == name for w in self.watchers.values())
+
+    def _open(self, link: GameLink, what: str, failed: Callable[[], None]) -> None:
+        def cannot(reason: Failure) -> None:
+            self.log.warn("cannot connect the {what} to the game server: {reason}",
+                          what=what, reason=reason.getErrorMessage())
+            if isinstance(link.owner, Player):
+                self.tell(link.owner.nick, "The game server cannot be reached right now;"
+                                           " try again later.")
+            failed()
+
+        self._connect(self.reactor, self.config.game_address, link).addErrback(cannot)

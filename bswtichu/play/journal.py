@@ -1,0 +1,119 @@
+"""A game is its journal: the deals and the ordered steps that rebuild it exactly.
+
+`Journal` is a driver subscriber that turns what happened into `JournalEntry`
+values and hands each to a sink (the storage writes it to SQLite) before the
+subscribers after it tell anyone.  `replay_journal` applies the entries to a
+fresh driver built from the same seed and players: the engine reaches the same
+state, and the bots, asked again at every step they took, make the same choices
+and draw the same random numbers, so they go on as they would have.
+
+The kinds of entry:
+
+- ``deal``: a round was dealt (its number and the 56 cards); a check on replay.
+- ``act``: a person's accepted action.
+- ``bot``: an action the bots took (a seat's bot or a stand-in).
+- ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
+
+What the bots' future choices depend on is their seed, the events they saw and
+the choices they made; a bot's ``interrupt`` that offers nothing must not change
+its state (the driver asks it at moments that depend on timing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from twisted.logger import Logger
+
+from bswtichu.engine import Action, Card, Event
+from .driver import GameDriver, Player, SubstituteEnded, SubstituteStarted
+
+DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END = "deal", "act", "bot", "substitute", "substitute_end"
+KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END)
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a person."""
+
+    kind: str
+    player: Player | None = None
+    action: Action | None = None
+    round: int | None = None
+    deal: tuple[Card, ...] | None = None
+
+
+class ReplayError(Exception):
+    """A journal that does not rebuild a game (a different deal, an illegal action)."""
+
+
+class Journal:
+    """The driver subscriber that writes each step to ``sink`` as it happens."""
+
+    def __init__(self, sink: Callable[[JournalEntry], None]):
+        self.sink = sink
+        self._seen = 0  # actions of the current round already written
+
+    def caught_up(self, driver: GameDriver) -> None:
+        """The driver was rebuilt from the journal: go on after what its round already holds."""
+        self._seen = len(driver.game.round.history)
+
+    def round_dealt(self, driver: GameDriver) -> None:
+        self._seen = 0
+        self.sink(JournalEntry(DEAL, round=len(driver.game.rounds), deal=driver.game.round.deal))
+
+    def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, SubstituteStarted):
+                self.sink(JournalEntry(SUBSTITUTE, player=event.player))
+            elif isinstance(event, SubstituteEnded):
+                self.sink(JournalEntry(SUBSTITUTE_END, player=event.player))
+        history = driver.game.round.history
+        for action in history[self._seen:]:
+            player = driver.game.seating[action.seat]
+            self.sink(JournalEntry(BOT if driver.is_bot(player) else ACT, player=player, action=action))
+        self._seen = len(history)
+
+
+log = Logger()
+
+
+def replay_journal(driver: GameDriver, entries: Iterable[JournalEntry]) -> int:
+    """Rebuild a game on a fresh, not yet started ``driver``; returns how many bot choices differed.
+
+    The driver's subscribers should only be those that must follow the game
+    without telling anyone (its own `BotSeats`); subscribe the others afterwards.
+    A bot choosing differently from the journal (a changed bot) is logged; the
+    journal's action is applied anyway, so the game itself is always exact.
+    """
+    differed = 0
+    with driver.replay(start=True):
+        for number, entry in enumerate(entries):
+            try:
+                differed += _replay_one(driver, entry)
+            except ReplayError:
+                raise
+            except Exception as error:
+                raise ReplayError(f"journal entry {number} ({entry.kind}) does not apply: {error}") from error
+    return differed
+
+
+def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
+    if entry.kind == DEAL:
+        if len(driver.game.rounds) != entry.round or tuple(driver.game.round.deal) != tuple(entry.deal):
+            raise ReplayError(f"round {entry.round} was dealt differently; the seed does not rebuild it")
+    elif entry.kind == ACT:
+        driver.replay_act(entry.action)
+    elif entry.kind == BOT:
+        if not driver.replay_bot(entry.action):
+            log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",
+                     action=entry.action)
+            return 1
+    elif entry.kind == SUBSTITUTE:
+        driver.replay_substitute(entry.player)
+    elif entry.kind == SUBSTITUTE_END:
+        driver.replay_substitute_end(entry.player)
+    else:
+        raise ReplayError(f"unknown journal entry {entry.kind!r}")
+    return 0

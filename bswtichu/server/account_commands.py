@@ -1,0 +1,139 @@
+"""Commands for accounts and the record: /register, /password, /resume, /history, /stats.
+
+Logging in is ``/nick NAME PASSWORD`` (the lobby's /nick asks the `NameGuard`).
+Passwords and tokens are never repeated in any reply.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from bswtichu.server import names
+from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.session import Session
+from bswtichu.storage import Storage
+from bswtichu.storage.accounts import password_problem
+from bswtichu.storage.ratings import bot_identity, player_identity, rating_of
+
+if TYPE_CHECKING:
+    from bswtichu.server.lobby import Lobby
+
+HISTORY_LENGTH = 10
+BOT_PREFIX = "bot-"
+
+
+def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
+    accounts = storage.accounts
+
+    def register(session: Session, args: str) -> None:
+        words = args.split()
+        if len(words) != 1:
+            raise usage_error("/register PASSWORD", "one password, without spaces")
+        if accounts.is_registered(session.nick):
+            raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
+        problem = password_problem(words[0])
+        if problem:
+            raise Refusal("bad_password", problem)
+        accounts.register(session.nick, words[0])
+        session.send(Message("REGISTERED", {"nick": session.nick},
+                             f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
+
+    def password(session: Session, args: str) -> None:
+        words = args.split()
+        if len(words) != 2:
+            raise usage_error("/password OLD NEW", "the old and the new password")
+        if not accounts.is_registered(session.nick):
+            raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
+        lobby.guard.check(session, session.nick)
+        if accounts.verify(session.nick, words[0]) is None:
+            lobby.guard.failed(session, session.nick)
+            raise Refusal("bad_password", "the old password is wrong")
+        lobby.guard.succeeded(session, session.nick)
+        problem = password_problem(words[1])
+        if problem:
+            raise Refusal("bad_password", problem)
+        accounts.change_password(session.nick, words[1])
+        session.send(Message("PASSWORD", {"nick": session.nick}, f"The password of {session.nick} is changed."))
+
+    def resume(session: Session, args: str) -> None:
+        words = args.split()
+        if len(words) != 1:
+            raise usage_error("/resume TOKEN", "the token you got with your name")
+        if session.table is not None:
+            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+        name = lobby.guard.resume(session, words[0])
+        if lobby.find(name) not in (None, session):
+            raise Refusal("nick_taken", f"{name} is online; that connection must go first")
+        lobby.take_name(session, name)
+
+    def history(session: Session, args: str) -> None:
+        name = _one_name(args, "/history [NAME]") or None
+        rows = storage.games.history(name, HISTORY_LENGTH)
+        games = [{"log": r.log_number, "ended": r.ended,
+                  "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
+                  "options": r.options} for r in rows]
+        if not rows:
+            text = f"No finished games{' of ' + name if name else ''} yet."
+        else:
+            lines = [f"The last {len(rows)} finished games{' of ' + name if name else ''}:"]
+            for r in rows:
+                when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
+                who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
+                lines.append(f"  /log {r.log_number} ({when} UTC): {who}")
+            text = "\n".join(lines)
+        session.send(Message("HISTORY", {"nick": name, "games": games}, text))
+
+    def stats(session: Session, args: str) -> None:
+        name = _one_name(args, "/stats [NAME]") or session.nick
+        if name.casefold().startswith(BOT_PREFIX):
+            level = name[len(BOT_PREFIX):].lower()
+            rating = rating_of(storage.db, bot_identity(level))
+            games, wins, points = storage.games.level_stats(level)
+        else:
+            rating = rating_of(storage.db, player_identity(name)) if accounts.is_registered(name) else None
+            games, wins, points = storage.games.stats(name)
+        data = {"nick": name, "games": games, "wins": wins, "points": points,
+                "rating": None if rating is None else round(rating.ordinal, 2),
+                "mu": None if rating is None else round(rating.mu, 2),
+                "sigma": None if rating is None else round(rating.sigma, 2)}
+        text = f"{name}: {games} games, {wins} won, {points} points"
+        if rating is not None:
+            text += f"; rating {rating.ordinal:.1f} (mu {rating.mu:.1f}, sigma {rating.sigma:.1f})"
+        elif not name.casefold().startswith(BOT_PREFIX):
+            text += "; no rating (only registered players are rated)"
+        session.send(Message("STATS", data, text + "."))
+
+    return [
+        Command(key="register", usage="/register PASSWORD", summary="keep your name for good",
+                help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
+                " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
+                " players are rated.",
+                handler=register),
+        Command(key="password", german="passwort", usage="/password OLD NEW", summary="change your password",
+                help="Changes the password of your registered name.", handler=password),
+        Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
+                help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
+                " connection, /resume TOKEN gives him his name back while his seat is held; then"
+                " /join TABLE SEAT.", handler=resume, needs_nick=False),
+        Command(key="history", german="historie", usage="/history [NAME]", summary="the last finished games",
+                help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
+                handler=history),
+        Command(key="stats", german="statistik", usage="/stats [NAME]",
+                summary="games, wins, points and rating",
+                help="Your record (or NAME's): finished games, wins, points, and the rating of a"
+                " registered player. /stats bot-basic shows a bot level's.", handler=stats),
+    ]
+
+
+def _one_name(args: str, usage: str) -> str:
+    words = args.split()
+    if len(words) > 1:
+        raise usage_error(usage, "one name at most")
+    if not words:
+        return ""
+    name = names.normalize(words[0])
+    if not names.is_valid(name):
+        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+    return name

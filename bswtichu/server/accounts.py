@@ -1,0 +1,142 @@
+"""Who may use a name: registered accounts, guests' resume tokens, and slowing down guessers.
+
+A registered name belongs to its account alone: ``/nick NAME PASSWORD`` logs in.
+A guest plays under any free name and gets a resume token at ``/nick``; while a
+seat is held for a guest's name, only ``/resume TOKEN`` gives that name back.
+Failed logins and resumes are slowed down per connection and per name, on the
+injected clock.  No password or token is ever echoed or logged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from twisted.internet.interfaces import IReactorTime
+
+from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.table import TableHall
+from bswtichu.storage import AccountStore
+
+#: After the n-th counted failure in a row, the next try waits 2**(n-1) seconds, at most this long.
+MAX_LOCKOUT = 300.0
+#: A name starts to wait only after this many failures, so one stranger's guess does not lock its owner out.
+FREE_NAME_FAILURES = 3
+#: Commands whose arguments are secrets: logs show them without arguments.
+SECRET_COMMANDS = frozenset({"nick", "name", "register", "password", "resume"})
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    until: float = 0.0
+
+
+class LoginThrottle:
+    """Failed attempts per key (a connection, a name); each failure doubles the wait before the next try."""
+
+    def __init__(self, clock: IReactorTime, max_lockout: float = MAX_LOCKOUT, free: int = 0):
+        """``free``: failures of a key that cost no wait yet."""
+        self.clock = clock
+        self.max_lockout = max_lockout
+        self.free = free
+        self._failures: dict[object, _Failures] = {}
+
+    def check(self, *keys: object) -> None:
+        """Refuse while any of the keys must still wait."""
+        now = self.clock.seconds()
+        wait = max((f.until - now for k in keys if (f := self._failures.get(k)) is not None), default=0.0)
+        if wait > 0:
+            raise Refusal("login_throttled", f"too many failed attempts; try again in {wait:.0f} s")
+
+    def failed(self, *keys: object) -> None:
+        now = self.clock.seconds()
+        for key in keys:
+            failures = self._failures.setdefault(key, _Failures())
+            failures.count += 1
+            counted = failures.count - self.free
+            if counted > 0:
+                failures.until = now + min(2.0 ** (counted - 1), self.max_lockout)
+
+    def succeeded(self, *keys: object) -> None:
+        for key in keys:
+            self._failures.pop(key, None)
+
+    def forget(self, key: object) -> None:
+        """A connection is gone; its count goes with it (a name's stays)."""
+        self._failures.pop(key, None)
+
+
+def resume_token_message(name: str, token: str) -> Message:
+    return Message("RESUME_TOKEN", {"nick": name, "token": token},
+                   f"Your resume token for {name} is {token}. Keep it: if your connection drops during"
+                   f" a game, /resume {token} gives you this name and your seat back."
+                   f" /register PASSWORD keeps the name for good.")
+
+
+class NameGuard:
+    """The lobby asks it before a session takes a name, and tells it after."""
+
+    def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime):
+        self.accounts = accounts
+        self.hall = hall
+        self.connections = LoginThrottle(clock)
+        self.names = LoginThrottle(clock, free=FREE_NAME_FAILURES)
+
+    def claim(self, session, name: str, password: str | None) -> str:
+        """Check that ``session`` may take ``name``; returns the name as it is to be spelled."""
+        if self.accounts.is_registered(name):
+            if password is None:
+                raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
+            self.check(session, name)
+            spelled = self.accounts.verify(name, password)
+            if spelled is None:
+                self.failed(session, name)
+                raise Refusal("bad_password", f"wrong password for {name}")
+            self.succeeded(session, name)
+            return spelled
+        if password is not None:
+            raise Refusal("not_registered",
+                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
+        held = self.hall.held_seat(name)
+        if held is not None:
+            table, seat = held
+            raise Refusal("name_held", f"seat {seat} at table {table.number} is held for {table.nick_at(seat)};"
+                                       " if that is you, /resume TOKEN (the token you got with your name)")
+        return name
+
+    def claimed(self, session, name: str) -> Message | None:
+        """The session took a guest name: its resume token (a new one each /nick)."""
+        if self.accounts.is_registered(name):
+            return None
+        return resume_token_message(name, self.accounts.issue_token(name))
+
+    def resume(self, session, token: str) -> str:
+        """The guest name ``token`` gives back (its seat must still be held), or a refusal."""
+        self.connections.check(id(session))
+        owner = self.accounts.token_owner(token)
+        if owner is None or self.accounts.is_registered(owner):
+            self.connections.failed(id(session))
+            raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
+        self.connections.succeeded(id(session))
+        held = self.hall.held_seat(owner)
+        if held is None:
+            raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
+        table, seat = held
+        return table.nick_at(seat)
+
+    # -- slowing down guessers: per connection at once, per name after a few failures
+
+    def check(self, session, name: str) -> None:
+        self.connections.check(id(session))
+        self.names.check(name.casefold())
+
+    def failed(self, session, name: str) -> None:
+        self.connections.failed(id(session))
+        self.names.failed(name.casefold())
+
+    def succeeded(self, session, name: str) -> None:
+        self.connections.succeeded(id(session))
+        self.names.succeeded(name.casefold())
+
+    def forget(self, session) -> None:
+        self.connections.forget(id(session))

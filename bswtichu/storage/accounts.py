@@ -1,0 +1,110 @@
+"""Registered names and guests' resume tokens.
+
+Passwords are hashed with ``hashlib.scrypt`` and a random salt per account and
+compared in constant time (``hmac.compare_digest``); neither a password nor a
+token is ever stored in clear or logged.  A guest's resume token is stored as
+its SHA-256 only: it is long and random, so a slow hash adds nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+#: scrypt's cost: about 16 MiB and some tens of milliseconds per hash.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+MIN_PASSWORD = 6
+MAX_PASSWORD = 128
+
+
+@dataclass(frozen=True)
+class ScryptCost:
+    n: int = SCRYPT_N
+    r: int = SCRYPT_R
+    p: int = SCRYPT_P
+
+
+def hash_password(password: str, cost: ScryptCost = ScryptCost(), salt: bytes | None = None) -> str:
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=cost.n, r=cost.r, p=cost.p,
+                            maxmem=128 * cost.n * cost.r * 2, dklen=32)
+    return f"scrypt${cost.n}${cost.r}${cost.p}${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    """Whether ``password`` matches the stored hash (its own cost and salt), in constant time."""
+    scheme, n, r, p, salt, digest = stored.split("$")
+    if scheme != "scrypt":
+        return False
+    again = hash_password(password, ScryptCost(int(n), int(r), int(p)), bytes.fromhex(salt))
+    return hmac.compare_digest(again.encode(), stored.encode())
+
+
+def password_problem(password: str) -> str | None:
+    """Why a new password is not acceptable, or None."""
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        return f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters"
+    if not password.isprintable() or any(ch.isspace() for ch in password):
+        return "a password has no spaces and no control characters"
+    if password.isdigit():
+        return "a password of digits only is too easy to guess; add letters or signs"
+    return None
+
+
+class AccountStore:
+    """The accounts and guest tokens tables."""
+
+    def __init__(self, connection: sqlite3.Connection, cost: ScryptCost = ScryptCost(),
+                 now: Callable[[], float] = time.time):
+        self.db = connection
+        self.cost = cost
+        self.now = now
+
+    def is_registered(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone() is not None
+
+    def register(self, name: str, password: str) -> None:
+        self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)",
+                        (name.casefold(), name, hash_password(password, self.cost), self.now()))
+        self.db.execute("DELETE FROM guest_tokens WHERE name_key = ?", (name.casefold(),))
+
+    def verify(self, name: str, password: str) -> str | None:
+        """The registered spelling of ``name`` if the password is right, else None.
+
+        An unknown name costs the same hash as a known one, so timing does not tell them apart.
+        """
+        row = self.db.execute("SELECT name, password FROM accounts WHERE name_key = ?",
+                              (name.casefold(),)).fetchone()
+        if row is None:
+            check_password(password, hash_password("", self.cost, b"\0" * 16))
+            return None
+        return row[0] if check_password(password, row[1]) else None
+
+    def change_password(self, name: str, new: str) -> None:
+        self.db.execute("UPDATE accounts SET password = ? WHERE name_key = ?",
+                        (hash_password(new, self.cost), name.casefold()))
+
+    # -- guests -----------------------------------------------------------------
+
+    def issue_token(self, name: str) -> str:
+        """A new resume token for the guest name (replacing any earlier one)."""
+        token = secrets.token_urlsafe(12)
+        self.db.execute("INSERT INTO guest_tokens (name_key, token_hash, created) VALUES (?, ?, ?)"
+                        " ON CONFLICT (name_key) DO UPDATE SET token_hash = excluded.token_hash,"
+                        " created = excluded.created", (name.casefold(), _token_hash(token), self.now()))
+        return token
+
+    def token_owner(self, token: str) -> str | None:
+        """The name_key whose token this is, or None."""
+        row = self.db.execute("SELECT name_key FROM guest_tokens WHERE token_hash = ?",
+                              (_token_hash(token),)).fetchone()
+        return row[0] if row else None
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

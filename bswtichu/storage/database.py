@@ -1,0 +1,157 @@
+"""One SQLite file in WAL mode, its versioned schema and forward migrations.
+
+``PRAGMA user_version`` says which migrations a file has had; `open_database`
+applies the missing ones in order, each in its own transaction, so an old file
+is brought forward on start and a new one is created from nothing.
+
+Durability (see docs/storage.md): every change is committed before the server
+tells anyone about it.  A process crash (kill -9) loses nothing committed: WAL
+commits are in the operating system's hands once ``commit`` returns.  With
+``synchronous = normal`` (the default) a power loss may roll back the last
+commits since the WAL was last synced; ``full`` syncs every commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+MEMORY = ":memory:"
+SYNCHRONOUS_MODES = ("off", "normal", "full")
+
+#: Forward migrations: entry i brings a file from user_version i to i + 1.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE accounts (
+        name_key   TEXT PRIMARY KEY,      -- the name casefolded: names are unique ignoring case
+        name       TEXT NOT NULL,         -- as registered
+        password   TEXT NOT NULL,         -- scrypt$n$r$p$salt-hex$hash-hex
+        created    REAL NOT NULL
+    );
+    CREATE TABLE guest_tokens (
+        name_key   TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,         -- sha256 of the token; the token itself is never stored
+        created    REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id            INTEGER PRIMARY KEY,
+        log_number    INTEGER NOT NULL UNIQUE,
+        table_number  INTEGER NOT NULL,
+        seed          TEXT NOT NULL,      -- JSON: the game's one seed (GameSeeds.from_seed)
+        table_options TEXT NOT NULL,      -- JSON: the table's options as set (tichujoin included)
+        players       TEXT NOT NULL,      -- JSON: names in seat order at the start
+        bots          TEXT NOT NULL,      -- JSON: {"seat": [name, level]} (table seats 1-4)
+        state         TEXT NOT NULL CHECK (state IN ('running', 'over', 'abandoned')),
+        started       REAL NOT NULL,
+        ended         REAL,
+        result        TEXT                -- JSON: winners and standings once over
+    );
+    CREATE INDEX games_state ON games (state);
+    CREATE TABLE game_journal (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seq      INTEGER NOT NULL,
+        kind     TEXT NOT NULL,           -- deal, act, bot, substitute, substitute_end
+        player   TEXT,
+        data     TEXT,                    -- JSON: the deal's cards, or the action
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE game_players (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        name     TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        seat     INTEGER NOT NULL,        -- 1-4 at the start
+        level    TEXT,                    -- bot level, NULL for a person
+        place    INTEGER NOT NULL,
+        points   INTEGER NOT NULL,
+        won      INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_name ON game_players (name_key, game_id);
+    CREATE TABLE ratings (
+        identity TEXT PRIMARY KEY,        -- "player:<name_key>" or "bot:<level>"
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        games    INTEGER NOT NULL
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class DatabaseError(Exception):
+    """A database file that cannot be used (newer than this program, unreadable)."""
+
+
+def open_database(path: str | Path = MEMORY, synchronous: str = "normal") -> sqlite3.Connection:
+    """Open (or create) the database at ``path`` and bring its schema up to date.
+
+    The connection is in autocommit mode: callers group writes with
+    ``with transaction(connection):``.
+    """
+    if synchronous not in SYNCHRONOUS_MODES:
+        raise DatabaseError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
+    if str(path) != MEMORY:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        connection = sqlite3.connect(str(path), isolation_level=None)
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute(f"PRAGMA synchronous = {synchronous}")
+        connection.execute("PRAGMA foreign_keys = ON")
+        migrate(connection)
+    except sqlite3.Error as error:
+        raise DatabaseError(f"cannot use the database {path}: {error}") from None
+    return connection
+
+
+def schema_version(connection: sqlite3.Connection) -> int:
+    return connection.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(connection: sqlite3.Connection, migrations: tuple[str, ...] = MIGRATIONS) -> int:
+    """Apply the migrations the file has not had; returns the new version."""
+    version = schema_version(connection)
+    if version > len(migrations):
+        raise DatabaseError(f"the database has schema version {version}, newer than this"
+                            f" program's {len(migrations)}; use a newer bswtichu")
+    for number in range(version, len(migrations)):
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(migrations[number]):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number + 1}")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+    return len(migrations)
+
+
+def _statements(script: str) -> list[str]:
+    """A migration's statements, one by one (executescript would commit on its own)."""
+    out, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if _has_sql(pending):
+                out.append(pending.strip())
+            pending = ""
+    return out
+
+
+def _has_sql(text: str) -> bool:
+    """Whether a piece holds more than comments and blanks."""
+    return any(line.split("--", 1)[0].strip(" ;\t") for line in text.splitlines())
+
+
+class transaction:
+    """``with transaction(connection):`` one atomic, committed group of writes."""
+
+    def __init__(self, connection: sqlite3.Connection):
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.connection.execute("ROLLBACK" if kind is not None else "COMMIT")

@@ -1,0 +1,209 @@
+"""Games in SQLite: each unfinished game's journal, and every finished game's result.
+
+A running game is a row in ``games`` (seed, options, players, bots, log number)
+and its journal in ``game_journal``: one row per step, each committed on its
+own before the server tells anyone of the step.  A finished game keeps its
+journal (so it can be replayed) and gains its players' places in
+``game_players``; an abandoned one is marked so and is not restored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Sequence
+
+from bswtichu.engine import (
+    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, parse_card,
+)
+from bswtichu.play.journal import DEAL, JournalEntry
+from .database import transaction
+
+RUNNING, OVER, ABANDONED = "running", "over", "abandoned"
+
+_SIMPLE = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}
+_SIMPLE_NAMES = {cls: name for name, cls in _SIMPLE.items()}
+
+
+def encode_action(action: Action) -> dict:
+    """An action as JSON data: its type, its seat (0-3) and its cards or choice."""
+    data: dict = {"seat": action.seat}
+    if type(action) in _SIMPLE_NAMES:
+        data["type"] = _SIMPLE_NAMES[type(action)]
+    elif isinstance(action, Exchange):
+        data.update(type="exchange", cards=[c.text for c in action.cards])
+    elif isinstance(action, Play):
+        data.update(type="play", cards=sorted(c.text for c in action.cards), phoenix_as=action.phoenix_as)
+    elif isinstance(action, MakeWish):
+        data.update(type="wish", rank=action.rank)
+    elif isinstance(action, GiveDragon):
+        data.update(type="give", to=action.to)
+    else:
+        raise TypeError(f"not an action: {action!r}")
+    return data
+
+
+def decode_action(data: dict) -> Action:
+    kind, seat = data["type"], data["seat"]
+    if kind in _SIMPLE:
+        return _SIMPLE[kind](seat)
+    if kind == "exchange":
+        return Exchange(seat, tuple(parse_card(c) for c in data["cards"]))
+    if kind == "play":
+        return Play(seat, [parse_card(c) for c in data["cards"]], data["phoenix_as"])
+    if kind == "wish":
+        return MakeWish(seat, data["rank"])
+    if kind == "give":
+        return GiveDragon(seat, data["to"])
+    raise ValueError(f"unknown action type {kind!r}")
+
+
+def encode_entry(entry: JournalEntry) -> str | None:
+    if entry.kind == DEAL:
+        return json.dumps({"round": entry.round, "cards": [c.text for c in entry.deal]})
+    if entry.action is not None:
+        return json.dumps(encode_action(entry.action))
+    return None
+
+
+def decode_entry(kind: str, player: str | None, data: str | None) -> JournalEntry:
+    if kind == DEAL:
+        values = json.loads(data)
+        return JournalEntry(kind, round=values["round"], deal=tuple(parse_card(c) for c in values["cards"]))
+    action = decode_action(json.loads(data)) if data is not None else None
+    return JournalEntry(kind, player=player, action=action)
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: enough to build its table and driver again, and its journal."""
+
+    id: int
+    log_number: int
+    table_number: int
+    seed: Hashable
+    table_options: dict
+    players: tuple[str, ...]  # seat order at the start (table seats 1-4)
+    bots: dict[int, tuple[str, str]]  # table seat -> (name, level)
+    started: float
+    entries: list[JournalEntry] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GameResultRow:
+    """One finished game as `/history` lists it."""
+
+    log_number: int
+    ended: float
+    state: str
+    players: tuple[tuple[str, int, int, bool], ...]  # (name, seat, points, won)
+    options: dict
+
+
+class GameStore:
+    """The games table and the journals; every write is committed when the call returns."""
+
+    def __init__(self, connection: sqlite3.Connection, now: Callable[[], float] = time.time):
+        self.db = connection
+        self.now = now
+        self.writes = 0
+
+    # -- numbers --------------------------------------------------------------
+
+    def highest_log_number(self) -> int:
+        return self.db.execute("SELECT coalesce(max(log_number), 0) FROM games").fetchone()[0]
+
+    # -- a running game -------------------------------------------------------
+
+    def begin(self, log_number: int, table_number: int, seed: Hashable, table_options: dict,
+              players: Sequence[str], bots: dict[int, tuple[str, str]]) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (log_number, table_number, json.dumps(seed), json.dumps(table_options), json.dumps(list(players)),
+             json.dumps({str(seat): list(bot) for seat, bot in bots.items()}), RUNNING, self.now()))
+        self.writes += 1
+        return cursor.lastrowid
+
+    def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
+        """One journal step, committed at once (autocommit: one statement, one transaction)."""
+        self.db.execute("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, seq, entry.kind, entry.player, encode_entry(entry)))
+        self.writes += 1
+
+    def abandon(self, game_id: int) -> None:
+        self.db.execute("UPDATE games SET state = ?, ended = ? WHERE id = ? AND state = ?",
+                        (ABANDONED, self.now(), game_id, RUNNING))
+
+    def finish(self, game_id: int, result: dict, players: Sequence[tuple[str, int, str | None, int, int, bool]],
+               also: Callable[[sqlite3.Connection], None] = lambda db: None) -> None:
+        """The game is over: its result and each player's (name, seat, level, place, points, won).
+
+        ``also`` runs in the same transaction (the ratings' update).
+        """
+        with transaction(self.db) as db:
+            db.execute("UPDATE games SET state = ?, ended = ?, result = ? WHERE id = ?",
+                       (OVER, self.now(), json.dumps(result), game_id))
+            db.executemany(
+                "INSERT INTO game_players (game_id, name, name_key, seat, level, place, points, won)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, name, name.casefold(), seat, level, place, points, int(won))
+                 for name, seat, level, place, points, won in players])
+            also(db)
+
+    # -- reading ----------------------------------------------------------------
+
+    def running(self) -> list[StoredGame]:
+        """Every unfinished game with its journal, oldest first."""
+        games = []
+        rows = self.db.execute(
+            "SELECT id, log_number, table_number, seed, table_options, players, bots, started"
+            " FROM games WHERE state = ? ORDER BY id", (RUNNING,)).fetchall()
+        for id_, log_number, table_number, seed, options, players, bots, started in rows:
+            game = StoredGame(id_, log_number, table_number, json.loads(seed), json.loads(options),
+                              tuple(json.loads(players)),
+                              {int(seat): tuple(bot) for seat, bot in json.loads(bots).items()}, started)
+            game.entries = self.journal(id_)
+            games.append(game)
+        return games
+
+    def journal(self, game_id: int) -> list[JournalEntry]:
+        rows = self.db.execute("SELECT kind, player, data FROM game_journal WHERE game_id = ? ORDER BY seq",
+                               (game_id,))
+        return [decode_entry(*row) for row in rows]
+
+    def history(self, name: str | None, limit: int = 10) -> list[GameResultRow]:
+        """The last finished games (of ``name``, if given), newest first."""
+        if name is None:
+            ids = self.db.execute("SELECT id FROM games WHERE state = ? ORDER BY ended DESC, id DESC LIMIT ?",
+                                  (OVER, limit)).fetchall()
+        else:
+            ids = self.db.execute(
+                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+                " WHERE p.name_key = ? AND g.state = ? ORDER BY g.ended DESC, g.id DESC LIMIT ?",
+                (name.casefold(), OVER, limit)).fetchall()
+        out = []
+        for (game_id,) in ids:
+            log_number, ended, state, options = self.db.execute(
+                "SELECT log_number, ended, state, table_options FROM games WHERE id = ?", (game_id,)).fetchone()
+            players = tuple(self.db.execute(
+                "SELECT name, seat, points, won FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)))
+            out.append(GameResultRow(log_number, ended, state,
+                                     tuple((n, s, p, bool(w)) for n, s, p, w in players), json.loads(options)))
+        return out
+
+    def level_stats(self, level: str) -> tuple[int, int, int]:
+        """(seats, wins, points) of a bot level over finished games."""
+        row = self.db.execute(
+            "SELECT count(*), coalesce(sum(won), 0), coalesce(sum(points), 0) FROM game_players"
+            " WHERE level = ?", (level,)).fetchone()
+        return tuple(row)
+
+    def stats(self, name: str) -> tuple[int, int, int]:
+        """(games, wins, points) of a player over his finished games."""
+        row = self.db.execute(
+            "SELECT count(*), coalesce(sum(won), 0), coalesce(sum(points), 0) FROM game_players"
+            " WHERE name_key = ? AND level IS NULL", (name.casefold(),)).fetchone()
+        return tuple(row)

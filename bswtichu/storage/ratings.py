@@ -1,0 +1,81 @@
+"""Ratings for registered players and bot levels, with openskill's Plackett-Luce model (made for teams).
+
+After each finished game every registered player and every bot level in it gets
+a new rating; guests play with the model's starting rating and keep nothing.
+A level that fills two seats of one game gets the mean of its two updates.
+The number shown is the ordinal (mu - 3 sigma): low while the model is unsure.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Sequence
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+
+
+def player_identity(name: str) -> str:
+    return "player:" + name.casefold()
+
+
+def bot_identity(level: str) -> str:
+    return "bot:" + level
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """One seat of a finished game: who (an identity, or None for a guest), on which side, which place."""
+
+    identity: str | None
+    side: int  # seats on one side are partners (a normal game: 2 sides; a tournament: 4)
+    place: int  # 1 is best; equal places are a tie
+
+
+def rating_of(db: sqlite3.Connection, identity: str) -> Rating | None:
+    row = db.execute("SELECT mu, sigma, games FROM ratings WHERE identity = ?", (identity,)).fetchone()
+    return Rating(*row) if row else None
+
+
+def update_ratings(db: sqlite3.Connection, seats: Sequence[RatedSeat]) -> dict[str, Rating]:
+    """Rate one finished game; returns the new ratings (guests' are not kept)."""
+    sides = sorted({seat.side for seat in seats})
+    teams, places, owners = [], [], []
+    for side in sides:
+        members = [seat for seat in seats if seat.side == side]
+        team = []
+        for seat in members:
+            known = rating_of(db, seat.identity) if seat.identity else None
+            team.append(MODEL.rating() if known is None else MODEL.rating(mu=known.mu, sigma=known.sigma))
+            owners.append(seat.identity)
+        teams.append(team)
+        places.append(min(seat.place for seat in members))
+    rated = MODEL.rate(teams, ranks=places)
+    updates: dict[str, list] = {}
+    for new, identity in zip((r for team in rated for r in team), owners):
+        if identity is not None:
+            updates.setdefault(identity, []).append(new)
+    out = {}
+    for identity, news in updates.items():
+        mu = sum(r.mu for r in news) / len(news)
+        sigma = sum(r.sigma for r in news) / len(news)
+        old = rating_of(db, identity)
+        games = (old.games if old else 0) + 1
+        db.execute("INSERT INTO ratings (identity, mu, sigma, games) VALUES (?, ?, ?, ?)"
+                   " ON CONFLICT (identity) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                   " games = excluded.games", (identity, mu, sigma, games))
+        out[identity] = Rating(mu, sigma, games)
+    return out

@@ -1,0 +1,175 @@
+"""Who is told what: the routing between IRC users and their game connections, on
+StringTransports and a Clock. The game server's lines are written here as the
+server writes them in relay mode."""
+
+from __future__ import annotations
+
+import json
+
+from twisted.internet.defer import succeed
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+
+from bswtichu.irc.config import IrcConfig
+from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge
+
+
+class Irc:
+    """The IRC side as the routing sees it: who was told what."""
+
+    def __init__(self) -> None:
+        self.channel: list[str] = []
+        self.users: list[tuple[str, str]] = []
+
+    def to_channel(self, text: str) -> None:
+        self.channel.append(text)
+
+    def to_user(self, nick: str, text: str) -> None:
+        self.users.append((nick, text))
+
+
+class Setup:
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.links = []
+        self.bridge = Bridge(self.clock, IrcConfig(), connect=self.connect)
+        self.irc = Irc()
+        self.bridge.attach(self.irc)
+
+    def connect(self, reactor, address, link):
+        link.makeConnection(StringTransport())
+        self.links.append(link)
+        return succeed(link)
+
+    @staticmethod
+    def sent(link) -> list[str]:
+        lines = link.transport.value().decode().split("\r\n")
+        link.transport.clear()
+        return [line for line in lines if line]
+
+    @staticmethod
+    def server(link, keyword: str, human: str = "", **fields) -> None:
+        payload = json.dumps({**fields, "human": human or keyword.lower()})
+        link.dataReceived(f"{keyword} {payload}\r\n".encode())
+
+    def login(self, link, name: str) -> None:
+        """The greeting, MODE and NICK replies, as the server gives them."""
+        link.dataReceived(b"Welcome to bswtichu\r\nLimits: ...\r\n")
+        self.server(link, "MODE", mode="relay")
+        self.server(link, "NICK", nick=name, previous=None)
+
+    def seated(self, nick: str = "Ann", table: int = 1):
+        """IRC user ``nick`` logged in and seated at ``table``, its watcher watching."""
+        self.bridge.command(nick, "/join")
+        player = self.links[-1]
+        self.login(player, nick)
+        self.server(player, "JOINED", f"{nick} sits down at table {table}, seat 1.",
+                    table=table, seat=1, nick=nick, seats=[nick, None, None, None])
+        watcher = self.links[-1]
+        self.login(watcher, f"tichubot-w{table}")
+        self.server(watcher, "SPECTATOR_JOINED", table=table, nick=f"tichubot-w{table}",
+                    seats=[nick, None, None, None])
+        return player, watcher
+
+
+def test_the_first_command_logs_in_then_goes_through():
+    s = Setup()
+    s.bridge.command("Ann", "/tables")
+    [link] = s.links
+    assert s.sent(link) == ["/mode relay"]
+    s.login(link, "Ann")
+    assert s.sent(link) == ["/nick Ann", "/tables"]
+
+
+def test_a_taken_name_tries_the_next_and_says_so():
+    s = Setup()
+    s.bridge.command("Ann", "/who")
+    [link] = s.links
+    link.dataReceived(b"Limits: ...\r\n")
+    s.server(link, "MODE", mode="relay")
+    s.server(link, "ERROR", code="nick_taken", message="Ann is taken")
+    s.server(link, "NICK", nick="Ann2", previous=None)
+    assert s.sent(link) == ["/mode relay", "/nick Ann", "/nick Ann2", "/who"]
+    assert s.irc.users == [("Ann", "You play as Ann2 on the game server.")]
+
+
+def test_a_seated_player_brings_a_watcher_and_waits_for_it():
+    s = Setup()
+    s.bridge.command("Ann", "/join")
+    player = s.links[0]
+    s.login(player, "Ann")
+    s.server(player, "JOINED", "Ann sits down at table 1, seat 1.", table=1, seat=1, nick="Ann",
+             seats=["Ann", None, None, None])
+    s.bridge.command("Ann", "/bot")
+    watcher = s.links[1]
+    assert s.sent(player)[-1] == "/join"  # /bot waits for the watcher
+    s.login(watcher, "tichubot-w1")
+    assert s.sent(watcher) == ["/mode relay", "/nick tichubot-w1", "/watch 1"]
+    s.server(watcher, "SPECTATOR_JOINED", table=1, nick="tichubot-w1", seats=["Ann", None, None, None])
+    assert s.sent(player) == ["/bot"]
+    assert s.irc.channel == ["[table 1] seats: 1 Ann, 2 (free), 3 (free), 4 (free)"]
+    assert s.irc.users == [("Ann", "Ann sits down at table 1, seat 1.")]
+
+
+def test_private_things_go_to_the_player_and_table_events_to_the_channel_once():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.channel.clear(), s.irc.users.clear()
+    for link in (player, watcher):  # the server tells the table, player and spectator alike
+        s.server(link, "PLAYED", "Bob (seat 2) played: single 7 [7j] (13 cards left).", table=1, seat=2)
+        s.server(link, "TURN", "Ann (seat 1) to play.", table=1, seat=1, player="Ann", need="follow")
+    s.server(player, "DEALT", "Your first 8 cards: 2j 3j", table=1, seat=1, cards=["2j", "3j"])
+    s.server(player, "ERROR", "error: not your turn", code="illegal", message="not your turn")
+    s.server(player, "CHAT", "[lobby] Bob: hi", table=None, **{"from": "Bob", "text": "hi"})
+    s.server(watcher, "CHAT", "[table 1] Bob: gg", table=1, **{"from": "Bob", "text": "gg"})
+    s.server(watcher, "PLAYED", "at another table", table=2, seat=1)
+    assert s.irc.channel == ["[table 1] Bob (seat 2) played: single 7 [7j] (13 cards left).",
+                             "[table 1] Bob: gg"]
+    assert s.irc.users == [("Ann", "Ann (seat 1) to play."), ("Ann", "Your first 8 cards: 2j 3j"),
+                           ("Ann", "error: not your turn"), ("Ann", "[lobby] Bob: hi")]
+
+
+def test_a_score_reply_goes_to_the_asker_and_a_round_score_only_to_the_channel():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.users.clear()
+    s.server(player, "SCORE", "After round 1: ...", table=1)
+    assert s.irc.users == []
+    s.bridge.command("Ann", "/score")
+    s.server(player, "SCORE", "Score (round 1): ...", table=1)
+    assert s.irc.users == [("Ann", "Score (round 1): ...")]
+
+
+def test_the_watcher_goes_when_the_last_player_leaves_and_keeps_alive_meanwhile():
+    s = Setup()
+    player, watcher = s.seated()
+    s.sent(watcher)
+    s.clock.advance(WATCHER_KEEPALIVE)
+    assert s.sent(watcher) == ["/mode relay"]
+    s.server(player, "LEFT", "Ann leaves table 1.", table=1, seat=1, nick="Ann", reason="left",
+             seats=[None] * 4)
+    assert s.sent(watcher) == ["/quit"] and watcher.transport.disconnecting
+    watcher.connectionLost(None)
+    assert s.bridge.watchers == {} and not s.clock.getDelayedCalls()
+
+
+def test_a_renamed_user_keeps_his_connection_and_a_quit_closes_it():
+    s = Setup()
+    player, watcher = s.seated()
+    s.sent(player)
+    s.bridge.renamed("Ann", "Anna")
+    s.bridge.command("anna", "/hand")  # IRC nicks compare without case
+    assert s.sent(player) == ["/hand"]
+    s.bridge.quit("ANNA")
+    assert s.sent(player) == ["/quit"] and player.transport.disconnecting
+    assert s.bridge.players == {} and s.bridge.watchers == {}
+
+
+def test_losing_irc_disconnects_everyone():
+    s = Setup()
+    ann, watcher = s.seated("Ann")
+    s.bridge.command("Bob", "/who")
+    bob = s.links[-1]
+    s.bridge.detach()
+    assert all(link.transport.disconnecting for link in (ann, watcher, bob))
+    assert s.bridge.players == {} and s.bridge.watchers == {}

@@ -1,0 +1,177 @@
+"""Accounts: registering a name, logging in, slowing down guessers, guests' resume tokens."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from bswtichu.config import ServerConfig
+from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.accounts import FREE_NAME_FAILURES
+from bswtichu.server.lobby import Lobby, loggable
+from bswtichu.storage import ScryptCost, Storage
+
+from lobby_clients import Client
+
+CHEAP = ScryptCost(n=2 ** 8)
+SECRET = "hunter22"
+
+
+@pytest.fixture
+def lobby(clock: Clock, config: ServerConfig) -> Lobby:
+    return Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
+                 storage=Storage.open(cost=CHEAP, now=clock.seconds))
+
+
+def everything_sent(*clients: Client) -> str:
+    return "\n".join(line for client in clients for line in client.connection.lines)
+
+
+def registered(lobby: Lobby, name: str = "Ann", password: str = SECRET) -> Client:
+    client = Client(lobby, name)
+    client.say(f"/register {password}")
+    assert client.only("REGISTERED") == {"nick": name}
+    client.clear()
+    return client
+
+
+def test_a_registered_name_needs_its_password(lobby, clock):
+    ann = registered(lobby)
+    ann.hang_up()
+    other = Client(lobby)
+    other.say("/nick ann")
+    assert other.error_code() == "name_registered"
+    other.clear()
+    other.say("/nick Ann wrong-password")
+    assert other.error_code() == "bad_password"
+    assert other.session.nick is None
+    again = Client(lobby)  # one stranger's failure does not lock the owner out
+    again.say(f"/nick ann {SECRET}")
+    assert again.only("NICK")["nick"] == "Ann"  # the registered spelling
+    assert "RESUME_TOKEN" not in again.keywords()  # tokens are for guests
+    assert SECRET not in everything_sent(ann, other, again)
+
+
+def test_a_guest_cannot_log_in_with_a_password(lobby):
+    eve = Client(lobby)
+    eve.say("/nick Eve some-pass")
+    assert eve.error_code() == "not_registered"
+
+
+def test_failed_logins_slow_down_per_connection_and_per_name(lobby, clock):
+    registered(lobby).hang_up()
+    registered(lobby, "Bob").hang_up()
+    for _ in range(FREE_NAME_FAILURES):  # guesses from many connections: the name's first ones are free
+        Client(lobby).say("/nick Ann some-guess")
+    guesser = Client(lobby)
+    guesser.say("/nick Ann guess-one")
+    assert guesser.error_code() == "bad_password"
+    guesser.clear()
+    guesser.say(f"/nick Ann {SECRET}")  # even the right password waits
+    assert guesser.error_code() == "login_throttled"
+    guesser.clear()
+    guesser.say(f"/nick Bob {SECRET}")  # this connection waits for any name
+    assert guesser.error_code() == "login_throttled"
+    other = Client(lobby)
+    other.say(f"/nick Ann {SECRET}")  # and the name waits for any connection
+    assert other.error_code() == "login_throttled"
+    clock.advance(1)
+    guesser.clear()
+    guesser.say("/nick Ann guess-two")
+    assert guesser.error_code() == "bad_password"
+    clock.advance(1)
+    guesser.clear()
+    guesser.say(f"/nick Ann {SECRET}")
+    assert guesser.error_code() == "login_throttled"  # the second failure doubled the wait
+    clock.advance(1)
+    guesser.clear()
+    guesser.say(f"/nick Ann {SECRET}")
+    assert guesser.only("NICK")["nick"] == "Ann"
+
+
+def test_password_change(lobby, clock):
+    ann = registered(lobby)
+    ann.say("/password wrong-old new-secret")
+    assert ann.error_code() == "bad_password"
+    clock.advance(1)
+    ann.clear()
+    ann.say(f"/password {SECRET} short")
+    assert ann.error_code() == "bad_password"
+    ann.clear()
+    ann.say(f"/password {SECRET} new-secret")
+    assert ann.only("PASSWORD") == {"nick": "Ann"}
+    ann.hang_up()
+    back = Client(lobby)
+    back.say(f"/nick Ann {SECRET}")
+    assert back.error_code() == "bad_password"
+    clock.advance(1)
+    back.clear()
+    back.say("/nick Ann new-secret")
+    assert back.only("NICK")["nick"] == "Ann"
+    assert "new-secret" not in everything_sent(ann, back).replace("/nick Ann new-secret", "")
+
+
+def test_register_checks_the_password_and_registers_once(lobby):
+    ann = Client(lobby, "Ann")
+    for weak in ("abc", "12345678", "bell\x07bell"):
+        ann.say(f"/register {weak}")
+        assert ann.error_code() == "bad_password"
+        ann.clear()
+    ann.say("/register")
+    assert ann.error_code() == "usage"
+    ann.clear()
+    ann.say(f"/register {SECRET}")
+    ann.clear()
+    ann.say(f"/register {SECRET}")
+    assert ann.error_code() == "already_registered"
+
+
+def test_a_guests_held_seat_goes_back_only_with_his_token(lobby, four):
+    ann, bob, cy, dan = four
+    assert bob.token
+    bob.hang_up()
+    thief = Client(lobby)
+    thief.say("/nick bob")
+    assert thief.error_code() == "name_held"
+    thief.clear()
+    thief.say("/resume not-the-token")
+    assert thief.error_code() == "bad_token"
+    thief.clear()
+    thief.say(f"/resume {bob.token}")
+    assert thief.error_code() == "login_throttled"  # a wrong token slows the connection down too
+    back = Client(lobby)
+    back.say(f"/resume {bob.token}")
+    assert back.keywords() == ["NICK", "SEAT_HELD"]
+    back.say("/join 1 2")
+    assert back.only("RETURNED")["nick"] == "Bob"
+
+
+def test_a_token_without_a_held_seat_gives_nothing(lobby):
+    eve = Client(lobby, "Eve")
+    eve.hang_up()
+    again = Client(lobby)
+    again.say(f"/resume {eve.token}")
+    assert again.error_code() == "nothing_held"
+
+
+def test_a_registered_players_held_seat_needs_the_password(lobby, four, clock):
+    ann = four[0]
+    ann.say(f"/register {SECRET}")
+    ann.hang_up()
+    impostor = Client(lobby)
+    impostor.say("/nick Ann")
+    assert impostor.error_code() == "name_registered"
+    impostor.clear()
+    impostor.say(f"/resume {ann.token}")  # registering retired the guest token
+    assert impostor.error_code() == "bad_token"
+    owner = Client(lobby)
+    owner.say(f"/nick Ann {SECRET}")
+    assert owner.only("SEAT_HELD") == {"table": 1, "seat": 1}
+
+
+def test_logs_never_show_secret_arguments():
+    assert loggable(f"/register {SECRET}") == "/register [arguments hidden]"
+    assert loggable(f"/nick Ann {SECRET}") == "/nick [arguments hidden]"
+    assert loggable(f"/password {SECRET} x") == "/password [arguments hidden]"
+    assert loggable("/resume tok") == "/resume [arguments hidden]"
+    assert loggable("/play 7j") == "/play 7j"

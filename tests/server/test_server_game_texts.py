@@ -1,0 +1,137 @@
+"""What people read during and after a game (issue 13): texts checked as a person sees them."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from bswtichu.engine import GameOptions
+from bswtichu.engine import events as ev
+from bswtichu.play import GameDriver, GameSeeds, seated_bots
+from bswtichu.server.game_messages import GameTexts
+
+from test_server_game import GameDriver as TableDriver, seeded_lobby, start_game
+from test_server_game_input import to_play, turn_player
+
+
+@pytest.fixture
+def game(tmp_path) -> TableDriver:
+    return start_game(seeded_lobby(tmp_path, 5), ["/round 1"], seed=1)
+
+
+def human(driver: TableDriver, player, line: str) -> list[str]:
+    """The lines ``player`` reads in human mode after ``line``."""
+    driver.collect()
+    player.say("/mode human")
+    player.clear()
+    player.say(line)
+    lines = list(player.connection.lines)
+    player.say("/mode machine")
+    player.clear()
+    return lines
+
+
+def test_a_wish_typed_with_the_mahjong_is_not_asked_for(game):
+    to_play(game)
+    leader, table = turn_player(game)
+    assert table["need"] == "lead"
+    lines = human(game, leader, "/play MJ wish 7")
+    assert lines[0].startswith("You played: single MJ")
+    assert not any("make the wish" in line for line in lines), lines
+    assert any(line == "You made a wish for 7." for line in lines), lines
+
+
+def test_the_mahjong_alone_asks_for_the_wish(game):
+    to_play(game)
+    leader, _ = turn_player(game)
+    lines = human(game, leader, "/play MJ")
+    assert "Your turn: make the wish: /wish RANK or /wish none." in lines
+
+
+def test_legal_groups_plays_for_people_and_lists_them_all_on_request(game):
+    to_play(game)
+    leader, _ = turn_player(game)
+    [grouped] = human(game, leader, "/legal")
+    assert grouped.startswith("Legal now: singles: ") and "/legal all lists every play" in grouped
+    [everything] = human(game, leader, "/legal all")
+    assert everything.startswith("Legal now (") and "/play MJ" in everything
+    assert game.send(leader, "/legal everything")[0][1]["code"] == "usage"
+
+
+def test_score_and_table_show_the_final_result_after_the_game(game):
+    over = game.play()
+    ann = game.players[0]
+    score = game.send(ann, "/score")
+    assert [k for k, _ in score] == ["SCORE"] and score[0][1]["rounds"] == 1
+    assert score[0][1]["standings"] == over["standings"]
+    table = game.send(ann, "/table")
+    assert [k for k, _ in table] == ["TABLE"] and table[0][1]["phase"] == "over"
+    [text] = human(game, ann, "/score")
+    assert text.startswith("Score after 1 of 1 rounds: ")
+    assert game.send(ann, "/legal")[0][1]["code"] == "no_game"  # nothing to play until /start
+    ann.say("/start")
+    assert game.send(ann, "/score")[0][1]["rounds"] == 1  # the new game's first round
+
+
+def test_round_and_final_scores_name_the_round_once():
+    seeds = GameSeeds.from_seed(2)
+    names = ("Ann", "Bob", "Cy", "Dan")
+    for options, after, final in [
+            (GameOptions(round_limit=2), "After round 1 of 2: Ann + Cy ",
+             "Final standings after 2 of 2 rounds: Ann + Cy "),
+            (GameOptions(turnier=True), "After round 1 of 9: 1. ", "Final standings after 9 of 9 rounds: 1. ")]:
+        bots = seated_bots(names, options, dict.fromkeys(names, "basic"), seeds)
+        driver = GameDriver(names, options, seeds, bots, Clock())
+        texts = GameTexts(1, names)
+        scores = []
+        driver.subscribe(Scores(texts, scores))
+        driver.start()
+        while driver.step() is not None:
+            pass
+        assert scores[0].startswith(after), scores[0]
+        assert driver.game.over and texts.score(driver.game, "final").text.startswith(final)
+        assert not any("(round" in text for text in scores)
+
+
+class Scores:
+    """Keeps the SCORE text after every round."""
+
+    def __init__(self, texts, into):
+        self.texts = texts
+        self.into = into
+
+    def round_dealt(self, driver):
+        pass
+
+    def happened(self, driver, events):
+        self.into += [self.texts.score(driver.game, "round").text
+                      for e in events if isinstance(e, ev.RoundScored)]
+
+
+def test_schupf_takes_ranks_and_the_exchange_says_which_card_went_to_whom(game):
+    from test_server_game_input import to_exchange
+
+    to_exchange(game)
+    ann, *others = game.players
+    hand = game.send(ann, "/hand")[0][1]["cards"]
+    naturals = [c for c in hand if c[0] in "23456789TJQKA"]
+    ranks = [c[0] for c in naturals[:3]]
+    game.say(ann, "/schupf " + " ".join(ranks))
+    for player in others:
+        cards = game.send(player, "/hand")[0][1]["cards"]
+        game.say(player, f"/schupf {cards[0]} {cards[1]} {cards[2]}")
+    received = next(f for k, f in game.log["Ann"] if k == "RECEIVED")
+    passed = [received["given"][seat] for seat in ("2", "3", "4")]
+    assert [card[0] for card in passed] == ranks and set(passed) <= set(hand)
+    assert set(received["cards"]) == {"2", "3", "4"}
+
+
+def test_the_exchange_text_names_what_went_where():
+    from bswtichu.engine import card
+
+    texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
+    event = ev.CardsReceived(3, {0: card("5j"), 1: card("9r"), 2: card("9s")})
+    message = texts.received(event, {0: card("2j"), 1: card("Kr"), 2: card("3p")})
+    assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
+                            " 5j from Ann, 9r from Bob, 9s from Cy.")
+    assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}

@@ -1,0 +1,257 @@
+"""The real program survives kill -9 and SIGTERM: a subprocess on free ports with a temporary database.
+
+People play some moves over TCP, the server is killed, a new process on the
+same database restores the game: Ann logs in, Bob resumes with his token, both
+/join their seats and see the same hand and table as before, then play to the
+end.  An impostor without the password and a guest without the token get no seat.
+
+The bots are of the ``random`` level, which never acts out of turn, so the game
+stands still while a person is to act: the moment of the kill is well defined.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TIMEOUT = 20.0
+START_TIMEOUT = 60.0  # a loaded 2-core machine can take long to start Python and Twisted
+PORT_LINE = re.compile(r"people: telnet [\d.]+:(\d+); bots: [\d.]+:(\d+)")
+PASSWORD = "ann-secret-1"
+
+
+class Server:
+    """``bswtichu`` as a child process; its ports are read from its log."""
+
+    def __init__(self, tmp_path: Path):
+        self.tmp_path = tmp_path
+        args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
+                "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
+                "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
+                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
+        self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.output: list[str] = []
+        self._pending = b""
+        self.ports: dict[str, int] = {}
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while not self.ports:
+                line = self._read_line(deadline)
+                match = PORT_LINE.search(line)
+                if match:
+                    self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
+        except BaseException:
+            self.process.kill()  # never leave a server behind
+            self.process.wait(TIMEOUT)
+            raise
+
+    def _read_line(self, deadline: float) -> str:
+        """The next line of the server's output (read straight from the pipe: a buffered
+        reader could hold lines that select() then never announces)."""
+        while b"\n" not in self._pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.process.stdout], [], [], remaining)[0]:
+                self.process.send_signal(signal.SIGABRT)  # faulthandler shows where it stands
+                rest = self.process.communicate(timeout=TIMEOUT)[0].decode("utf-8", "replace")
+                raise AssertionError("the server did not start in time:\n" + "".join(self.output) + rest)
+            data = os.read(self.process.stdout.fileno(), 65536)
+            if not data:
+                raise AssertionError("the server ended:\n" + "".join(self.output))
+            self._pending += data
+        line, self._pending = self._pending.split(b"\n", 1)
+        self.output.append(line.decode("utf-8", "replace") + "\n")
+        return self.output[-1]
+
+    def connect(self, nick: str | None = None) -> Player:
+        player = Player(self.ports["line"])
+        player.say("/mode machine")
+        player.expect("MODE")
+        if nick:
+            player.say(f"/nick {nick}")
+            player.expect("NICK")
+        return player
+
+    def stop(self, how: int) -> int:
+        self.process.send_signal(how)
+        try:
+            code = self.process.wait(TIMEOUT)
+        finally:
+            rest = self._pending + self.process.stdout.read()
+            self.output.append(rest.decode("utf-8", "replace"))
+        return code
+
+    def log_text(self) -> str:
+        return "".join(self.output)
+
+
+class Player:
+    """A bot-port client with blocking reads (each bounded by a timeout)."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.buffer = b""
+        self.seen: list[tuple[str, dict]] = []
+
+    def say(self, line: str) -> None:
+        self.sock.sendall(line.encode() + b"\r\n")
+
+    def line(self) -> str:
+        while b"\r\n" not in self.buffer:
+            data = self.sock.recv(65536)
+            if not data:
+                raise ConnectionError("the server hung up")
+            self.buffer += data
+        line, self.buffer = self.buffer.split(b"\r\n", 1)
+        return line.decode("utf-8")
+
+    def message(self) -> tuple[str, dict]:
+        while True:
+            keyword, _, payload = self.line().partition(" ")
+            if payload.startswith("{"):
+                self.seen.append((keyword, json.loads(payload)))
+                return self.seen[-1]
+
+    def expect(self, *keywords: str) -> tuple[str, dict]:
+        """The next message with one of ``keywords`` (or an ERROR, which fails unless expected)."""
+        while True:
+            keyword, fields = self.message()
+            if keyword in keywords:
+                return keyword, fields
+            assert keyword != "ERROR", fields
+
+    def ask(self, command: str, keyword: str) -> dict:
+        self.say(command)
+        return self.expect(keyword)[1]
+
+    def refused(self, command: str) -> str:
+        self.say(command)
+        return self.expect("ERROR")[1]["code"]
+
+    def over(self) -> bool:
+        return any(k == "GAME_OVER" for k, _ in self.seen)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def act_once(people: list[Player]) -> bool:
+    """The first person with something to do does it; returns whether anyone did."""
+    for person in people:
+        person.say("/legal")
+        keyword, fields = person.expect("LEGAL", "ERROR")
+        if keyword == "ERROR":
+            assert fields["code"] == "no_game" and person.over(), fields
+            return True  # the game is over; the caller sees it
+        commands = [c for c in fields["commands"] if c != "/tichu"]
+        if not commands:
+            continue
+        command = commands[0]
+        if command.startswith("/schupf"):
+            command = "/schupf " + " ".join(person.ask("/hand", "HAND")["cards"][:3])
+        person.say(command)
+        return True
+    return False
+
+
+def play(people: list[Player], until) -> None:
+    """People act whenever they can; otherwise wait for the next message (bots acting)."""
+    for _ in range(5000):
+        if until():
+            return
+        if not act_once(people):
+            people[0].message()
+    raise AssertionError("the game did not get there")
+
+
+def to_act(people: list[Player]) -> Player | None:
+    """The person whose turn it is in the play phase, if any."""
+    table = people[0].ask("/table", "TABLE")
+    if table["phase"] != "play" or table["turn"] is None:
+        return None
+    name = table["names"][table["turn"] - 1]
+    return next((p for p in people if p.nick == name), None)
+
+
+def seen_state(person: Player) -> tuple[dict, dict]:
+    return person.ask("/table", "TABLE"), person.ask("/hand", "HAND")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_a_game_survives_the_servers_death(tmp_path, how):
+    first = Server(tmp_path)
+    try:
+        ann = first.connect("Ann")
+        ann.nick = "Ann"
+        ann.ask(f"/register {PASSWORD}", "REGISTERED")
+        bob = first.connect()
+        bob.nick = "Bob"
+        bob.say("/nick Bob")
+        token = bob.expect("RESUME_TOKEN")[1]["token"]
+        for line in ("/join", "/round 1", "/bot random", "/bot random"):
+            ann.say(line)
+        ann.expect("JOINED")
+        bob.say("/join 1")
+        bob.expect("JOINED")
+        ann.say("/start")
+        ann.expect("GAME")
+        people = [ann, bob]
+        moves = [0]
+
+        def deep_in_play() -> bool:
+            moves[0] += 1
+            return moves[0] > 12 and to_act(people) is not None
+
+        play(people, deep_in_play)
+        before = {p.nick: seen_state(p) for p in people}
+        number = before["Ann"][0]["log"]
+    finally:
+        code = first.stop(how)
+    if how == signal.SIGTERM:
+        assert code == 0, first.log_text()
+        assert "Traceback" not in first.log_text()
+    for person in people:
+        person.close()
+
+    second = Server(tmp_path)
+    try:
+        assert "restored 1 unfinished game" in second.log_text()
+        impostor = second.connect()
+        assert impostor.refused("/nick Ann") == "name_registered"
+        assert impostor.refused("/nick Bob") == "name_held"
+        assert impostor.refused("/nick Ann wrong-password") == "bad_password"
+        assert second.connect().refused("/resume forged-token") == "bad_token"
+        assert impostor.ask("/nick Mallory", "NICK")["nick"] == "Mallory"
+        assert impostor.refused("/join 1 4") == "table_started"
+        assert impostor.refused(f"/log {number}") == "log_running"
+
+        ann = second.connect()
+        ann.nick = "Ann"
+        ann.say(f"/nick Ann {PASSWORD}")
+        assert ann.expect("SEAT_HELD")[1] == {"table": 1, "seat": 1}
+        ann.ask("/join 1 1", "RETURNED")
+        bob = second.connect()
+        bob.nick = "Bob"
+        bob.say(f"/resume {token}")
+        seat = bob.expect("SEAT_HELD")[1]["seat"]
+        bob.ask(f"/join 1 {seat}", "RETURNED")
+        people = [ann, bob]
+        assert {p.nick: seen_state(p) for p in people} == before
+        play(people, lambda: ann.over() or bob.over())
+        assert ann.ask(f"/log {number}", "LOG")
+        history = ann.ask("/history", "HISTORY")["games"]
+        assert [g["log"] for g in history] == [number]
+        new_game = impostor.ask("/join", "JOINED")
+        assert new_game["table"] == 2
+    finally:
+        assert second.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in second.log_text(), second.log_text()
