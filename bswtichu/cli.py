@@ -41,6 +41,7 @@ SERVE_FLAGS = {
     "--abandon-after": ("abandon_after", float, "SECONDS",
                         "how long a started game waits for a person to come back"),
     "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
+    "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
 }
 
 

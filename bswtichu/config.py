@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bots.base import DEFAULT_EXPERT_BUDGET
+
 DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 
@@ -48,6 +50,7 @@ class ServerConfig:
     abandon_after: float = 24 * 3600.0
     database: str = "data/bswtichu.sqlite3"
     synchronous: str = "normal"
+    expert_budget: int = DEFAULT_EXPERT_BUDGET
 
     def __post_init__(self) -> None:
         problems = []
@@ -83,6 +86,8 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
+        if self.expert_budget < 1:
+            problems.append("expert_budget must be at least 1")
         if not self.telnet_endpoint or not self.line_endpoint:
             problems.append("telnet and line endpoints must not be empty")
         if problems:
@@ -129,6 +134,7 @@ _KEYS = {
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
+    ("bots", "expert_budget"): ("expert_budget", int),
 }
 
 

@@ -1,4 +1,4 @@
-"""Computer players: the bot interface and the `random` and `basic` levels.
+"""Computer players: the bot interface and the `random`, `basic` and `expert` levels.
 
 Bots are driven by `bswtichu.play`: at a server table and in headless matches alike.
 
@@ -8,9 +8,10 @@ Bots are driven by `bswtichu.play`: at a server table and in headless matches al
     'basic'
 """
 
-from .base import Bot, must_act
+from .base import Bot, BotSettings, must_act
 from .basic import BasicBot
+from .expert import ExpertBot
 from .levels import LEVELS, make_bot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "must_act", "BasicBot", "RandomBot", "LEVELS", "make_bot"]
+__all__ = ["Bot", "BotSettings", "must_act", "BasicBot", "ExpertBot", "RandomBot", "LEVELS", "make_bot"]

@@ -20,6 +20,7 @@ A driver, for each round:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from random import Random
 from typing import Sequence
 
@@ -37,10 +38,26 @@ def must_act(view: RoundView) -> bool:
     return view.phase == PLAY and view.turn == seat
 
 
+#: The `expert` level's playouts per decision unless the configuration says otherwise.
+DEFAULT_EXPERT_BUDGET = 1000
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """What the configuration tells the bots (``[bots]`` in the ini file)."""
+
+    expert_budget: int = DEFAULT_EXPERT_BUDGET
+
+
 class Bot:
     """Base of the computer players; subclasses decide in `choose` (and may `interrupt`)."""
 
     level = "bot"
+
+    @classmethod
+    def configured(cls, seat: int, rng: Random, settings: BotSettings) -> "Bot":
+        """A bot for ``seat`` with the settings that concern its level (none for most)."""
+        return cls(seat, rng)
 
     def __init__(self, seat: int, rng: Random):
         self.seat = seat

@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from ..engine import GameOptions
 from ..play.headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
+from .base import DEFAULT_EXPERT_BUDGET, BotSettings
 from .levels import LEVELS
 
 @dataclass
@@ -79,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, metavar="R",
                         help="stop a game that has not ended after R rounds and count it as"
                         f" unfinished (default {DEFAULT_MAX_ROUNDS})")
+    parser.add_argument("--budget", type=int, default=DEFAULT_EXPERT_BUDGET, metavar="B",
+                        help="the expert level's playouts per decision (default"
+                        f" {DEFAULT_EXPERT_BUDGET}; fewer play faster and weaker)")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (there is none either when stderr is not a terminal)")
     return parser
@@ -87,8 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1:
-        parser.error("--games, --rounds and --max-rounds need positive numbers")
+    if (args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1
+            or args.budget < 1):
+        parser.error("--games, --rounds, --max-rounds and --budget need positive numbers")
+    settings = BotSettings(expert_budget=args.budget)
     options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
     tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
     started = time.perf_counter()
@@ -97,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
             levels = [tally.sides[side].level for side in side_of_player]
             tally.add(play_game(levels, options, seed=f"{args.seed}/{number}",
-                                max_rounds=args.max_rounds), side_of_player)
+                                max_rounds=args.max_rounds, settings=settings), side_of_player)
             bar.update(1)
     print_summary(tally, args, time.perf_counter() - started, sys.stdout)
     return 0

@@ -33,7 +33,7 @@ from typing import Callable, Hashable, Iterable, Protocol, Sequence
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.bots import Bot, make_bot, must_act
+from bswtichu.bots import Bot, BotSettings, make_bot, must_act
 from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
@@ -97,10 +97,10 @@ class GameSeeds:
 
 
 def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Player, str],
-                seeds: GameSeeds) -> dict[Player, Bot]:
+                seeds: GameSeeds, settings: BotSettings = BotSettings()) -> dict[Player, Bot]:
     """Bots of the given levels for some of ``players`` (join order), each with its seat's generator."""
     seating = seats_from_join_order(players, options.tichujoin)
-    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)])
+    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings)
             for player, level in levels.items()}
 
 

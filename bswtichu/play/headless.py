@@ -13,7 +13,7 @@ from typing import Hashable, Sequence
 
 from twisted.internet.task import Clock
 
-from ..bots import Bot
+from ..bots import Bot, BotSettings
 from ..engine import Event, GameOptions, team_of
 from ..engine.events import RoundEnded
 from .driver import GameDriver, GameSeeds, seated_bots
@@ -84,10 +84,11 @@ def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
 
 
 def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(),
-              seed: Hashable = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameSummary:
+              seed: Hashable = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
+              settings: BotSettings = BotSettings()) -> GameSummary:
     """Play a complete game between bots of the given levels; the seed fixes everything."""
     seeds = GameSeeds.from_seed(seed)
-    bots = seated_bots(tuple(range(4)), options, dict(enumerate(levels_by_seat)), seeds)
+    bots = seated_bots(tuple(range(4)), options, dict(enumerate(levels_by_seat)), seeds, settings)
     return run_game([bots[player] for player in range(4)], options, seeds, max_rounds)
 
 

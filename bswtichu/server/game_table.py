@@ -17,6 +17,7 @@ from typing import Callable, Hashable, Sequence
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
@@ -235,8 +236,10 @@ class GameWiring:
     def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
                  substitute_after: float,
                  seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
-                 storage: Storage | None = None):
+                 storage: Storage | None = None,
+                 bot_settings: BotSettings = BotSettings()):
         self.clock = clock
+        self.bot_settings = bot_settings
         self.logs = logs
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
@@ -264,7 +267,8 @@ class GameWiring:
         options = replace(table_options, tichujoin=False)
         seeds = GameSeeds.from_seed(seed)
         levels = {name: level for name, level in bots.values()}
-        return GameDriver(players, options, seeds, seated_bots(players, options, levels, seeds),
+        return GameDriver(players, options, seeds,
+                          seated_bots(players, options, levels, seeds, self.bot_settings),
                           self.clock, self.bot_delay, self.substitute_after)
 
     def restore(self, hall: TableHall) -> list[Table]:

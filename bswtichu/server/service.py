@@ -14,6 +14,7 @@ from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
@@ -35,7 +36,8 @@ class TichuService(Service):
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace, storage=storage)
+                               config.reconnect_grace, storage=storage,
+                               bot_settings=BotSettings(expert_budget=config.expert_budget))
         self.games = games
         self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage)
         self.ports: dict[str, IListeningPort] = {}

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from twisted.logger import LogLevel, globalLogPublisher
 
-from bswtichu.bots import Bot, BasicBot, RandomBot, make_bot, must_act
+from bswtichu.bots import Bot, BasicBot, BotSettings, ExpertBot, RandomBot, make_bot, must_act
 from bswtichu.engine import DeclineGrand, GameOptions
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameSeeds, headless_driver, play_game, run_game
@@ -51,14 +51,17 @@ class Referee(Bot):
             self.illegal.append(action)
 
 
-LEVEL_MIXES = [("random",) * 4, ("basic",) * 4, ("basic", "random") * 2, ("random", "basic") * 2]
+LEVEL_MIXES = [("random",) * 4, ("basic",) * 4, ("basic", "random") * 2, ("random", "basic") * 2,
+               ("expert", "basic") * 2, ("random", "expert") * 2]
+#: The expert level searches with a tiny budget here, to keep the tests fast.
+SMALL = BotSettings(expert_budget=6)
 
 
 @settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), mix=st.sampled_from(LEVEL_MIXES), turnier=st.booleans())
 def test_bots_only_take_legal_actions_and_only_see_their_events(seed, mix, turnier):
     master = Random(seed)
-    bots = [Referee(make_bot(level, s, Random(master.getrandbits(32)))) for s, level in enumerate(mix)]
+    bots = [Referee(make_bot(level, s, Random(master.getrandbits(32)), SMALL)) for s, level in enumerate(mix)]
     options = GameOptions(round_limit=1) if not turnier else GameOptions(turnier=True)
     summary = run_game(bots, options, GameSeeds.from_seed(master.getrandbits(32)), max_rounds=2)
     assert summary.rounds == (2 if turnier else 1)
@@ -112,9 +115,9 @@ def scrambled(rnd, seat, rng):
     return other
 
 
-@pytest.mark.parametrize("level", ["basic", "random"])
+@pytest.mark.parametrize("level", ["basic", "random", "expert"])
 def test_bot_choices_do_not_depend_on_the_hidden_cards(level):
-    bots = [make_bot(level, s, Random(10 + s)) for s in range(4)]
+    bots = [make_bot(level, s, Random(10 + s), SMALL) for s in range(4)]
     driver, _ = headless_driver(bots, GameOptions(round_limit=1), GameSeeds.from_seed(5))
     driver.start()
     rnd, shuffler, compared = driver.round, Random(99), 0
@@ -173,5 +176,8 @@ def test_basic_beats_random_in_a_small_sample():
 def test_levels_are_made_by_name():
     assert isinstance(make_bot("basic", 2, Random(0)), BasicBot)
     assert isinstance(make_bot("random", 1, Random(0)), RandomBot)
+    expert = make_bot("expert", 3, Random(0), BotSettings(expert_budget=25))
+    assert isinstance(expert, ExpertBot) and expert.budget == 25
+    assert make_bot("expert", 3, Random(0)).budget == BotSettings().expert_budget
     with pytest.raises(ValueError, match="unknown bot level"):
-        make_bot("expert", 0, Random(0))
+        make_bot("master", 0, Random(0))

@@ -57,6 +57,18 @@ def test_turnier_match_reports_victory_points(capsys):
 
 def test_match_rejects_unknown_levels(capsys):
     with pytest.raises(SystemExit) as exit_info:
-        main(["expert", "random"])
+        main(["master", "random"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_match_plays_the_expert_with_the_budget_it_is_given(capsys):
+    assert main(["--games", "1", "--rounds", "1", "--budget", "5", "--no-progress", "expert", "basic"]) == 0
+    assert "expert vs basic: 1 game" in capsys.readouterr().out
+
+
+def test_match_rejects_a_budget_below_one(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--budget", "0", "expert", "basic"])
+    assert exit_info.value.code == 2
+    assert "--budget" in capsys.readouterr().err

@@ -27,12 +27,17 @@ def test_config_values_are_read_and_typed():
     assert config.line_endpoint == ServerConfig().line_endpoint
 
 
+def test_the_expert_budget_is_read_from_the_bots_section():
+    assert parse_config("[bots]\nexpert_budget = 50\n").expert_budget == 50
+
+
 @pytest.mark.parametrize(
     "text, complaint",
     [
         ("[limits]\nflood_rat = 2\n", "unknown setting [limits] flood_rat"),
         ("[limits]\nmax_line_length = many\n", "is not a int"),
         ("[limits]\nflood_burst = 0\n", "flood_burst must be at least 1"),
+        ("[bots]\nexpert_budget = 0\n", "expert_budget must be at least 1"),
         ("no section\n", "File contains no section headers"),
     ],
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
+from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.engine import GameOptions
 from bswtichu.play import GameSeeds, headless_driver, seated_bots
@@ -55,3 +56,18 @@ def test_bots_decide_the_same_at_a_server_table_as_in_a_match(tmp_path):
         headless = match_histories(seed, options)
         assert len(server) == len(headless) >= 2
         assert server == headless
+
+
+def test_expert_bots_at_a_table_search_with_the_configured_budget(tmp_path):
+    clock = Clock()
+    config = ServerConfig(reconnect_grace=0.0, log_folder=str(tmp_path / "logs"), bot_delay=0.0,
+                          expert_budget=7)
+    wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay=0.0, substitute_after=0.0,
+                        seeds=lambda: 1, bot_settings=BotSettings(expert_budget=config.expert_budget))
+    lobby = Lobby(clock, config, wiring, wiring.logs)
+    ann = Client(lobby, "Ann")
+    for line in ["/join", "/round 1", "/bot 2 expert", "/bot 3 expert", "/bot 4 basic", "/start"]:
+        ann.say(line)
+    bots = lobby.tables.get(1).game.driver.bots
+    assert sorted(bot.level for bot in bots.values()) == ["basic", "expert", "expert"]
+    assert all(bot.budget == 7 for bot in bots.values() if bot.level == "expert")

@@ -1,0 +1,518 @@
+"""What the `expert` bot searches with: card counting, deal sampling and fast playouts.
+
+Three parts, all pure and driven by an injected `random.Random`:
+
+- `CardCounter` follows the events one seat may see and keeps what that seat
+  can know about the hidden cards: which cards are still out, which of them
+  certainly sit with whom (the card it passed to a neighbour, the Mahjong with
+  the first leader), which ranks a seat cannot hold (it passed while a wish
+  bound it), and who called.
+- `sample_hands` deals the cards still out to the other seats, consistent with
+  all of that, and leaning the high cards towards players who called.
+- `Playout` plays a round forward from a sampled position with a fast, fixed
+  policy for all four seats.  It works on cards per rank, not on `Card`
+  objects: suits only matter for straight flushes, which it ignores (the real
+  decision is always among the engine's legal actions; the playout only
+  prices them).  Wishes are ignored too.  It returns the round's score.
+
+The engine is not used for playouts: replaying a `Round` and asking it for
+legal actions costs milliseconds per step, so a few hundred playouts would
+take seconds.  A playout here takes a fraction of a millisecond.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Iterable, Sequence
+
+from ..engine import DECK, Card
+from ..engine.combos import Combo, ComboType
+from ..engine.events import (
+    Event, Passed, PhaseStarted, Played, TichuCalled, TrickCollected, TurnStarted,
+    WishMade,
+)
+
+# Rank slots of a playout hand: 0 the Phoenix, 1 the Mahjong, 2..14 natural ranks,
+# 15 the Dragon, 16 the Dog.
+PHOENIX, MAHJONG, DRAGON, DOG = 0, 1, 15, 16
+SLOTS = 17
+ACE = 14
+SLOT_POINTS = (-25, 0, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0, 25, 0)
+
+# Playout combination kinds.
+SINGLE, PAIR, TRIPLE, FULL, STRAIGHT, STAIRS, BOMB, DOGKIND = range(8)
+_KIND_OF = {
+    ComboType.SINGLE: SINGLE, ComboType.PAIR: PAIR, ComboType.TRIPLE: TRIPLE,
+    ComboType.FULL_HOUSE: FULL, ComboType.STRAIGHT: STRAIGHT, ComboType.STAIRS: STAIRS,
+    ComboType.FOUR_BOMB: BOMB, ComboType.STRAIGHT_FLUSH: BOMB, ComboType.DOG: DOGKIND,
+}
+#: Who is about to go out: a seat with this few cards makes the playout policy fight.
+PRESSURE_CARDS = 2
+
+
+def slot_of(card: Card) -> int:
+    if card.is_natural:
+        return card.rank
+    return {"PH": PHOENIX, "MJ": MAHJONG, "DR": DRAGON, "DG": DOG}[card.kind]
+
+
+def counts_of(cards: Iterable[Card]) -> list[int]:
+    counts = [0] * SLOTS
+    for c in cards:
+        counts[slot_of(c)] += 1
+    return counts
+
+
+def table_combo(combo: Combo) -> tuple:
+    """An engine combination as the playout sees it: (kind, length, rank)."""
+    kind = _KIND_OF[combo.type]
+    if combo.type is ComboType.STRAIGHT_FLUSH:
+        return (BOMB, combo.length, 100 * combo.length + combo.rank)
+    return (kind, combo.length, combo.rank)
+
+
+# ---------------------------------------------------------------------- counting
+
+class CardCounter:
+    """What one seat knows about the hidden cards of a round, from the events it saw."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.played: set[Card] = set()
+        self.sure: dict[Card, int] = {}  # a hidden card and the seat that certainly holds it
+        self.lacks: set[tuple[int, int]] = set()  # (seat, rank): that seat holds no natural card of rank
+        self.calls: list[str | None] = [None] * 4
+        self.passed: set[int] = set()  # seats that passed since the last play
+        self.wish: int | None = None
+        self.first_leader: int | None = None
+        self._play_started = False
+        self.top: Combo | None = None
+
+    def give(self, exchange_cards: Sequence[Card]) -> None:
+        """Our own exchange (to the right opponent, the partner, the left opponent)."""
+        for step, c in enumerate(exchange_cards, start=1):
+            self.sure[c] = (self.seat + step) % 4
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, Played):
+            cards = event.combo.cards
+            self.played |= cards
+            for c in cards:
+                self.sure.pop(c, None)
+            self.passed = set()
+            self.top = event.combo
+            if self.wish is not None and event.combo.contains_rank(self.wish):
+                self.wish = None
+        elif isinstance(event, Passed):
+            self.passed.add(event.seat)
+            top = self.top
+            if (self.wish is not None and top is not None and top.type is ComboType.SINGLE
+                    and top.rank < self.wish):
+                self.lacks.add((event.seat, self.wish))  # a wished card would have been forced
+        elif isinstance(event, WishMade):
+            self.wish = event.rank
+        elif isinstance(event, TichuCalled):
+            self.calls[event.seat] = "grand" if event.grand else "tichu"
+        elif isinstance(event, PhaseStarted) and event.phase == "play":
+            self._play_started = True
+        elif isinstance(event, TurnStarted) and self._play_started and self.first_leader is None:
+            self.first_leader = event.seat
+            mahjong = DECK[52]
+            if event.seat != self.seat and mahjong not in self.played:
+                self.sure[mahjong] = event.seat
+        elif isinstance(event, TrickCollected):
+            self.top = None
+            self.passed = set()
+
+    def hidden(self, hand: Iterable[Card]) -> list[Card]:
+        """The cards neither in our hand nor played: the other seats hold them."""
+        mine = set(hand)
+        return [c for c in DECK if c not in mine and c not in self.played]
+
+
+def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequence[int],
+                 rng: Random, tries: int = 8) -> list[list[Card]]:
+    """One deal of the hidden cards to the other seats, consistent with what the counter knows.
+
+    Cards are dealt one at a time to a seat chosen in proportion to its free
+    places (which alone gives every consistent deal the same chance), times a
+    weight that leans the Dragon, the Phoenix and Aces towards a seat that
+    called Tichu (and more so Grand Tichu).  A deal that strands a card where
+    it may not go is tried again; after ``tries`` failures the rank exclusions
+    are dropped.
+    """
+    me = counter.seat
+    pool = counter.hidden(hand)
+    others = [s for s in range(4) if s != me]
+    for attempt in range(tries + 1):
+        strict = attempt < tries
+        hands: list[list[Card]] = [[] for _ in range(4)]
+        hands[me] = list(hand)
+        room = [0] * 4
+        free: list[Card] = []
+        for c in pool:
+            holder = counter.sure.get(c)
+            if holder is not None and holder != me:
+                hands[holder].append(c)
+            else:
+                free.append(c)
+        for s in others:
+            room[s] = hand_counts[s] - len(hands[s])
+        if any(room[s] < 0 for s in others):
+            return _uniform(pool, hand, hand_counts, me, rng)
+        rng.shuffle(free)
+        free.sort(key=lambda c: not _strong(c))  # strong cards first, while every seat has room
+        ok = True
+        for c in free:
+            weights = []
+            for s in others:
+                w = room[s]
+                if w and strict and c.is_natural and (s, c.rank) in counter.lacks:
+                    w = 0
+                if w and counter.calls[s] and _strong(c):
+                    w *= 3.0 if counter.calls[s] == "grand" else 2.0
+                weights.append(w)
+            total = sum(weights)
+            if total <= 0:
+                ok = False
+                break
+            pick = rng.random() * total
+            for s, w in zip(others, weights):
+                pick -= w
+                if pick < 0 and w > 0:
+                    break
+            hands[s].append(c)
+            room[s] -= 1
+        if ok:
+            return hands
+    return _uniform(pool, hand, hand_counts, me, rng)
+
+
+def _strong(c: Card) -> bool:
+    return c.kind in ("DR", "PH") or (c.is_natural and c.rank == ACE)
+
+
+def _uniform(pool, hand, hand_counts, me, rng) -> list[list[Card]]:
+    """Fallback: the hidden cards dealt uniformly by hand size (should the knowledge not fit)."""
+    pool = list(pool)
+    rng.shuffle(pool)
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    hands[me] = list(hand)
+    for s in range(4):
+        if s != me:
+            hands[s], pool = pool[:hand_counts[s]], pool[hand_counts[s]:]
+    return hands
+
+
+# ---------------------------------------------------------------------- playouts
+
+class Playout:
+    """A round in progress, reduced to what the playout policy needs; `run` plays it out.
+
+    ``calls`` holds each seat's bonus at stake (0, 100 or 200).  Scores are
+    (team 0, team 1) as the engine counts them, double victory included.
+    """
+
+    __slots__ = ("hands", "sizes", "out", "top", "top_seat", "trick_points", "piles", "turn",
+                 "passes", "bonus", "dragon_on_top", "finished")
+
+    def __init__(self, hands: Sequence[Sequence[int]], out: Sequence[int], top: tuple | None,
+                 top_seat: int | None, trick_points: int, piles: Sequence[int], turn: int,
+                 passes: int, bonus: Sequence[int]):
+        self.hands = [list(h) for h in hands]
+        self.sizes = [sum(h) for h in hands]
+        self.out = list(out)
+        self.top = top
+        self.top_seat = top_seat
+        self.trick_points = trick_points
+        self.piles = list(piles)
+        self.turn = turn
+        self.passes = passes
+        self.bonus = list(bonus)
+        self.dragon_on_top = top is not None and top[0] == SINGLE and top[2] == DRAGON
+        self.finished = self.over()
+
+    # -------------------------------------------------------------- moves
+
+    def active(self, seat: int) -> bool:
+        return self.sizes[seat] > 0
+
+    def next_active(self, seat: int) -> int:
+        sizes = self.sizes
+        for step in (1, 2, 3):
+            s = (seat + step) & 3
+            if sizes[s]:
+                return s
+        return seat
+
+    def over(self) -> bool:
+        out = self.out
+        return len(out) >= 3 or (len(out) >= 2 and out[0] % 2 == out[1] % 2)
+
+    def play(self, seat: int, combo: tuple, slots: Sequence[int]) -> None:
+        """``seat`` plays ``combo`` made of the cards in ``slots`` (in turn or as a bomb)."""
+        hand = self.hands[seat]
+        for s in slots:
+            hand[s] -= 1
+            self.trick_points += SLOT_POINTS[s]
+        self.sizes[seat] -= len(slots)
+        self.passes = 0
+        if combo[0] == DOGKIND:
+            self.top = self.top_seat = None
+            if not self.sizes[seat]:
+                self.out.append(seat)
+                if self.over():
+                    self.finished = True
+                    return
+            partner = (seat + 2) % 4
+            self.turn = partner if self.active(partner) else self.next_active(partner)
+            return
+        self.top, self.top_seat = combo, seat
+        self.dragon_on_top = combo[0] == SINGLE and combo[2] == DRAGON
+        if not self.sizes[seat]:
+            self.out.append(seat)
+            if self.over():
+                self.finished = True
+                return
+        self.turn = self.next_active(seat)
+
+    def pass_turn(self, seat: int) -> None:
+        self.passes += 1
+        needed = 4 - len(self.out) - (self.sizes[self.top_seat] > 0)
+        if self.passes >= needed:
+            self.collect()
+        else:
+            self.turn = self.next_active(seat)
+
+    def collect(self, to: int | None = None) -> None:
+        """The trick goes to its winner (or, for the Dragon, to an opponent); the winner leads."""
+        winner = self.top_seat
+        if to is None:
+            to = self.dragon_gift(winner) if self.dragon_on_top else winner
+        self.piles[to] += self.trick_points
+        self.trick_points = 0
+        self.top = self.top_seat = None
+        self.dragon_on_top = False
+        self.passes = 0
+        self.turn = winner if self.active(winner) else self.next_active(winner)
+
+    def dragon_gift(self, winner: int) -> int:
+        """The playout's gift: the opponent who still holds the most cards."""
+        a, b = (winner + 1) % 4, (winner + 3) % 4
+        return a if self.sizes[a] >= self.sizes[b] else b
+
+    def score(self) -> tuple[int, int]:
+        out = self.out
+        team = [0, 0]
+        first = out[0] if out else None
+        for s in range(4):
+            if self.bonus[s]:
+                team[s % 2] += self.bonus[s] if s == first else -self.bonus[s]
+        if len(out) >= 2 and out[0] % 2 == out[1] % 2:
+            team[out[0] % 2] += 200
+            return team[0], team[1]
+        piles = list(self.piles)
+        if self.top is not None:  # the last trick goes to its winner
+            to = self.dragon_gift(self.top_seat) if self.dragon_on_top else self.top_seat
+            piles[to] += self.trick_points
+        tail = next(s for s in range(4) if s not in out)
+        piles[out[0]] += piles[tail]
+        piles[tail] = 0
+        for s in range(4):
+            team[s % 2] += piles[s]
+        hand_points = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
+        team[1 - tail % 2] += hand_points
+        return team[0], team[1]
+
+    def run(self) -> tuple[int, int]:
+        """Play the round out with the playout policy; its score (team 0, team 1)."""
+        guard = 400
+        while not self.finished and guard:
+            guard -= 1
+            seat = self.turn
+            if self.top is None:
+                combo, slots = lead_choice(self, seat)
+                self.play(seat, combo, slots)
+            else:
+                choice = follow_choice(self, seat)
+                if choice is None:
+                    self.pass_turn(seat)
+                else:
+                    self.play(seat, *choice)
+        return self.score()
+
+
+# ---------------------------------------------------------------------- the playout policy
+
+_WHOLE: dict[tuple, tuple | None] = {}
+
+
+def _whole_hand(hand: list[int], size: int) -> tuple | None:
+    """The hand as one combination if it is one: (combo, slots); memoised by hand."""
+    if hand[DOG] or (size > 1 and (hand[DRAGON] or hand[PHOENIX])):
+        return None  # the playout keeps the Phoenix for singles
+    key = tuple(hand)
+    try:
+        return _WHOLE[key]
+    except KeyError:
+        pass
+    if len(_WHOLE) > 200_000:
+        _WHOLE.clear()
+    found = _WHOLE[key] = _one_combination(hand, size)
+    return found
+
+
+def _one_combination(hand: list[int], size: int) -> tuple | None:
+    ranks = [s for s in range(1, ACE + 1) for _ in range(hand[s])]
+    if size == 1:
+        if hand[DRAGON]:
+            return (SINGLE, 1, DRAGON), (DRAGON,)
+        if hand[PHOENIX]:
+            return (SINGLE, 1, 1.5), (PHOENIX,)
+        return (SINGLE, 1, ranks[0]), (ranks[0],)
+    distinct = sorted(set(ranks))
+    if len(distinct) == 1 and 2 <= size <= 3 and ranks[0] >= 2:
+        return ((PAIR if size == 2 else TRIPLE), size, ranks[0]), tuple(ranks)
+    if size == 4 and len(distinct) == 1:
+        return (BOMB, 4, ranks[0]), tuple(ranks)
+    if len(distinct) == size >= 5 and distinct[-1] - distinct[0] == size - 1:
+        return (STRAIGHT, size, distinct[-1]), tuple(ranks)
+    if size == 5 and len(distinct) == 2 and distinct[0] >= 2:
+        low, high = distinct
+        if hand[low] == 3:
+            return (FULL, 5, low), tuple(ranks)
+        if hand[high] == 3:
+            return (FULL, 5, high), tuple(ranks)
+    if (size >= 4 and size % 2 == 0 and distinct[0] >= 2 and all(hand[r] == 2 for r in distinct)
+            and distinct[-1] - distinct[0] == len(distinct) - 1):
+        return (STAIRS, size, distinct[-1]), tuple(ranks)
+    return None
+
+
+def lead_choice(state: Playout, seat: int) -> tuple[tuple, tuple]:
+    """Lead: go out if one play does it; the Dog to an active partner; else the lowest rank's best combination."""
+    hand = state.hands[seat]
+    whole = _whole_hand(hand, state.sizes[seat])
+    if whole is not None:
+        return whole
+    if hand[DOG] and state.active((seat + 2) % 4):
+        return (DOGKIND, 1, 0), (DOG,)
+    for low in range(1, ACE + 1):
+        if hand[low] and hand[low] < 4:
+            break
+    else:
+        low = 0
+    if low:
+        run_end = low
+        while run_end + 1 <= ACE and 0 < hand[run_end + 1] < 4:
+            run_end += 1
+        if run_end - low + 1 >= 5:
+            return (STRAIGHT, run_end - low + 1, run_end), tuple(range(low, run_end + 1))
+        n = hand[low]
+        if n >= 2 and low >= 2:
+            top = low
+            while top + 1 <= ACE and hand[top + 1] in (2, 3):
+                top += 1
+            if top > low:
+                slots = tuple(r for r in range(low, top + 1) for _ in (0, 1))
+                return (STAIRS, len(slots), top), slots
+            if n == 3:
+                pair = next((r for r in range(2, ACE + 1) if r != low and hand[r] == 2), None)
+                if pair:
+                    return (FULL, 5, low), (low,) * 3 + (pair,) * 2
+                return (TRIPLE, 3, low), (low,) * 3
+            triple = next((r for r in range(2, ACE + 1) if r != low and hand[r] == 3), None)
+            if triple:
+                return (FULL, 5, triple), (triple,) * 3 + (low,) * 2
+            return (PAIR, 2, low), (low, low)
+        return (SINGLE, 1, low), (low,)
+    if hand[PHOENIX]:
+        return (SINGLE, 1, 1.5), (PHOENIX,)
+    if hand[DRAGON]:
+        return (SINGLE, 1, DRAGON), (DRAGON,)
+    if hand[DOG]:
+        return (DOGKIND, 1, 0), (DOG,)
+    bomb = next(r for r in range(2, ACE + 1) if hand[r] == 4)
+    return (BOMB, 4, bomb), (bomb,) * 4
+
+
+def follow_choice(state: Playout, seat: int) -> tuple | None:
+    """Follow: never over the partner; the cheapest beating play; high cards and bombs under pressure."""
+    hand = state.hands[seat]
+    top = state.top
+    owner = state.top_seat
+    size = state.sizes[seat]
+    whole = _whole_hand(hand, size)
+    if whole is not None and _beats(whole[0], top):
+        if whole[1] == (PHOENIX,):
+            return (SINGLE, 1, top[2] + 0.5), whole[1]
+        return whole
+    if owner % 2 == seat % 2:
+        return None
+    sizes = state.sizes
+    left, right = sizes[(seat + 1) & 3], sizes[(seat + 3) & 3]
+    pressed = (0 < left <= PRESSURE_CARDS or 0 < right <= PRESSURE_CARDS or state.trick_points >= 15
+               or (state.bonus[owner] and sizes[owner] <= 6))
+    kind, length, rank = top
+    choice = None
+    if kind == SINGLE:
+        choice = _single_over(hand, rank, pressed)
+    elif kind == PAIR or kind == TRIPLE:
+        for r in range(int(rank) + 1, ACE + 1):
+            if length <= hand[r] < 4 and (hand[r] == length or pressed or r >= 11):
+                choice = (kind, length, r), (r,) * length
+                break
+    elif kind == FULL:
+        for r in range(int(rank) + 1, ACE + 1):
+            if 3 <= hand[r] < 4:
+                pair = next((p for p in range(2, ACE + 1) if p != r and 2 <= hand[p] < 4), None)
+                if pair:
+                    choice = (FULL, 5, r), (r,) * 3 + (pair,) * 2
+                break
+    elif kind == STRAIGHT:
+        for end in range(int(rank) + 1, ACE + 1):
+            start = end - length + 1
+            if start >= 1 and all(0 < hand[r] < 4 for r in range(start, end + 1)):
+                choice = (STRAIGHT, length, end), tuple(range(start, end + 1))
+                break
+    elif kind == STAIRS:
+        pairs = length // 2
+        for end in range(int(rank) + 1, ACE + 1):
+            start = end - pairs + 1
+            if start >= 2 and all(2 <= hand[r] < 4 for r in range(start, end + 1)):
+                choice = (STAIRS, length, end), tuple(r for r in range(start, end + 1) for _ in (0, 1))
+                break
+    if choice is not None:
+        return choice
+    if pressed or size <= 5:
+        floor = rank if kind == BOMB else 0
+        for r in range(2, ACE + 1):
+            if hand[r] == 4 and r > floor:
+                return (BOMB, 4, r), (r,) * 4
+    return None
+
+
+def _single_over(hand: list[int], rank: float, pressed: bool) -> tuple | None:
+    if rank >= DRAGON:
+        return None
+    for r in range(int(rank) + 1, ACE + 1):
+        if hand[r] == 1 or (hand[r] in (2, 3) and (pressed or r >= 13)):
+            return (SINGLE, 1, r), (r,)
+    if hand[PHOENIX] and (pressed or rank >= 11):
+        return (SINGLE, 1, rank + 0.5), (PHOENIX,)
+    if hand[DRAGON] and (pressed or rank >= 12):
+        return (SINGLE, 1, DRAGON), (DRAGON,)
+    return None
+
+
+def _beats(combo: tuple, top: tuple) -> bool:
+    kind, length, rank = combo
+    if kind == BOMB:
+        return top[0] != BOMB or rank > top[2]
+    if kind == DOGKIND or top[0] == BOMB or top[0] == DOGKIND:
+        return False
+    if kind != top[0] or length != top[1]:
+        return False
+    if kind == SINGLE and rank == 1.5:  # the Phoenix, led or played
+        return top[2] < DRAGON
+    return rank > top[2]
