@@ -254,7 +254,8 @@ def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str) 
     return Message(
         "JOINED",
         {"table": number, "seat": seat, "nick": name, "seats": view["seats"], "bot": level, "by": by},
-        f"{by} seats a {level} bot, {name}, at table {number}, seat {seat}.",
+        f"{by} seats {'an' if level[:1] in 'aeiou' else 'a'} {level} bot, {name}, at table {number},"
+        f" seat {seat}.",
     )
 
 

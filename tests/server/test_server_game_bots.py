@@ -359,3 +359,12 @@ def test_the_dragon_goes_to_a_bot_by_its_short_name(tmp_path):
     game = lobby.tables.get(1).game
     assert game.seat_named("Ann", "ada") == 1 and game.seat_named("Ann", "BOT-BASIC-ADA") == 1
     assert game.seat_named("Ann", "Cy") == 3 and game.seat_named("Ann", "4") == 3
+
+
+def test_an_expert_bot_is_announced_with_an(tmp_path):
+    clock, lobby = lobby_on(tmp_path)
+    ann = Client(lobby, "Ann", machine=False)
+    ann.say("/join")
+    ann.clear()
+    ann.say("/bot expert")
+    assert ann.connection.lines == ["Ann seats an expert bot, bot-expert-Ada, at table 1, seat 2."]
