@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from random import SystemRandom
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
@@ -42,6 +42,16 @@ def refusal_for(error: TichuError) -> Refusal:
 def _wish_after_round(trial: Round, action: Action) -> bool:
     """A wish typed with a Mahjong that ended the round is dropped: nobody is left to bind."""
     return isinstance(action, MakeWish) and trial.phase == OVER
+
+
+def _one_exchange(actions: Iterable[Action]) -> list[Action]:
+    """The legal actions up to the first exchange: /legal shows all 2184 as one command."""
+    listed = []
+    for action in actions:
+        listed.append(action)
+        if isinstance(action, Exchange):
+            break
+    return listed
 
 
 class TableGame:
@@ -172,7 +182,7 @@ class TableGame:
 
     def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
-        return self.texts.legal(seat, self.game.round.legal_actions(seat), full)
+        return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
