@@ -139,16 +139,21 @@ class TableGame:
                                                          self.log_number))
                 self.table.end_game()
                 continue
+            if event.private_to is not None:
+                message = self._message(event, event.private_to)
+                if message is not None:
+                    self._tell(seating[event.private_to], message)
+                continue
+            # one message for everyone, reworded for the seats it calls "you": encoded once
+            common = self.texts.event(event, None)
+            if common is None:
+                continue
             for seat, name in enumerate(seating):
-                if event.private_to is not None and event.private_to != seat:
-                    continue
                 message = self._message(event, seat)
-                if message is not None:
-                    self._tell(name, message)
-            if event.private_to is None:
-                message = self.texts.event(event, None)
-                if message is not None:
-                    self.table.tell_spectators(message)
+                if message.fields == common.fields:
+                    message = common if message.text == common.text else common.reworded(message.text)
+                self._tell(name, message)
+            self.table.tell_spectators(common)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
