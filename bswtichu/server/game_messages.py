@@ -100,6 +100,16 @@ class GameTexts:
 
     # ------------------------------------------------------------------ events
 
+    @staticmethod
+    def addressed(event: ev.Event) -> tuple[int, ...]:
+        """The seats an event's text may call "you": its ``seat`` and ``to``.
+
+        Every other reader gets the spectators' wording (the handlers below
+        compare the viewer with nothing else).
+        """
+        return tuple(seat for seat in (getattr(event, "seat", None), getattr(event, "to", None))
+                     if isinstance(seat, int))
+
     def event(self, event: ev.Event, viewer: int | None) -> Message | None:
         """The message for one engine event, as ``viewer`` should read it."""
         handler = getattr(self, "_on_" + type(event).__name__, None)

@@ -130,6 +130,7 @@ class TableGame:
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
         seating = driver.game.seating
+        table_seats = [self.table.seat_of(name) for name in seating]
         for event in events:
             if isinstance(event, ev.RoundScored):
                 self.table.tell_all(self.score_message("round"))
@@ -148,11 +149,14 @@ class TableGame:
             common = self.texts.event(event, None)
             if common is None:
                 continue
-            for seat, name in enumerate(seating):
+            messages = [common] * len(seating)
+            for seat in self.texts.addressed(event):
                 message = self._message(event, seat)
-                if message.fields == common.fields:
-                    message = common if message.text == common.text else common.reworded(message.text)
-                self._tell(name, message)
+                messages[seat] = (common.reworded(message.text) if message.fields == common.fields
+                                  else message)
+            for seat, message in zip(table_seats, messages):
+                if seat is not None:
+                    self.table.tell_seat(seat, message)
             self.table.tell_spectators(common)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
