@@ -119,8 +119,9 @@ def report(label: str, stats: Stats, rss: int) -> str:
             f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB")
 
 
-def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None) -> Stats:
-    server = ServerProcess(SETTINGS, source, profile).start()
+def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None,
+                   storage: dict | None = None) -> Stats:
+    server = ServerProcess(SETTINGS, source, profile, storage).start()
     try:
         stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
                                         seed=int(time.time()), cpu=server.cpu_seconds))
@@ -172,16 +173,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="alternating measurements of each")
     parser.add_argument("--profile", type=Path, help="write this checkout's server cProfile stats here")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server")
+    parser.add_argument("--database", help="the servers' database (default: a file in each server's"
+                        " folder; ':memory:' leaves out the file's cost, for the storage's share)")
     args = parser.parse_args()
     print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement")
     echo = None if args.no_echo else measure_echo(4 * args.tables, args.seconds)
     results: dict[str, list[Stats]] = {"new": [], "old": []}
+    storage = {"database": args.database} if args.database else None
 
     def run(old: Path | None) -> None:
         for _ in range(args.repeat):
-            results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile))
+            results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile, storage))
             if old is not None:
-                results["old"].append(measure_server(f"old {args.compare}", old, args.tables, args.seconds))
+                results["old"].append(measure_server(f"old {args.compare}", old, args.tables, args.seconds,
+                                                     storage=storage))
 
     if args.compare:
         with Worktree(args.compare) as old:

@@ -63,9 +63,11 @@ class ServerProcess:
     """
 
     def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
-                 profile: Path | None = None) -> None:
-        """``profile``: run the server under cProfile and write its stats there when it stops."""
+                 profile: Path | None = None, storage: dict[str, object] | None = None) -> None:
+        """``profile``: run the server under cProfile and write its stats there when it stops;
+        ``storage``: settings of the ini's [storage] section (e.g. another database)."""
         self.settings = dict(settings or {})
+        self.storage = dict(storage or {})
         self.source = Path(source)
         self.profile = profile
         self.telnet_port = free_port()
@@ -82,6 +84,8 @@ class ServerProcess:
             f"line = tcp:{self.line_port}:interface={HOST}\n"
             f"[limits]\n{limits}\n"
             f"[game]\nlog_folder = {self.folder / 'logs'}\nbot_delay = 0\n"
+            + ("[storage]\n" if self.storage else "")
+            + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )
 
     def start(self) -> ServerProcess:
