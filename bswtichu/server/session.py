@@ -34,6 +34,41 @@ class Realm(Protocol):
         """The client's connection is gone."""
 
 
+class Outbox:
+    """Holds what sessions are sent while one input line is handled, then writes it once per session.
+
+    A game action tells each player at the table several messages; gathered,
+    they reach each connection in one write.  ``with outbox:`` nests; the
+    outermost exit flushes.  Each session's lines keep their order.
+    """
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._held: dict[Session, list[str]] = {}
+
+    @property
+    def holding(self) -> bool:
+        return self._depth > 0
+
+    def hold(self, session: Session, lines: list[str]) -> None:
+        self._held.setdefault(session, []).extend(lines)
+
+    def release(self, session: Session) -> list[str]:
+        """What is held for ``session`` (it writes it itself: it sends something else, or closes)."""
+        return self._held.pop(session, [])
+
+    def __enter__(self) -> Outbox:
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if not self._depth:
+            held, self._held = self._held, {}
+            for session, lines in held.items():
+                session.write(lines)
+
+
 class Session:
     """A client between connect and disconnect.
 
@@ -41,8 +76,9 @@ class Session:
     the client sits at or watches (None in the lobby).
     """
 
-    def __init__(self, connection: Connection, peer: str = "") -> None:
+    def __init__(self, connection: Connection, peer: str = "", outbox: Outbox | None = None) -> None:
         self._connection = connection
+        self._outbox = outbox
         self.peer = peer
         self.nick: str | None = None
         self.mode = HUMAN
@@ -54,11 +90,26 @@ class Session:
 
     def send(self, message: Message, droppable: bool = False) -> None:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""
-        if not self.closed:
-            self._connection.send_lines(render(message, self.mode), droppable)
+        if self.closed:
+            return
+        lines = render(message, self.mode)
+        outbox = self._outbox
+        if outbox is not None and outbox.holding:
+            if not droppable:
+                outbox.hold(self, lines)
+                return
+            self.write(outbox.release(self))  # what came before goes first
+        self._connection.send_lines(lines, droppable)
+
+    def write(self, lines: list[str]) -> None:
+        """Rendered lines, none droppable (the outbox's flush)."""
+        if lines and not self.closed:
+            self._connection.send_lines(lines)
 
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""
         if not self.closed:
+            if self._outbox is not None:
+                self.write(self._outbox.release(self))
             self.closed = True
             self._connection.close()
