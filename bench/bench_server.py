@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
-from table_clients import HOST, ROOT, ServerProcess, Stats, free_port, play_tables, rss_kib
+from table_clients import HOST, ROOT, ServerProcess, Stats, cpu_seconds, free_port, play_tables, rss_kib
 
 SETTINGS = {"line_flood_rate": 100000, "line_flood_burst": 100000,
             "line_byte_rate": 10**8, "line_byte_burst": 10**8, "connections_per_address": 100000}
@@ -66,7 +69,7 @@ class EchoProcess:
         raise RuntimeError("echo server did not start")
 
     def cpu_seconds(self) -> float:
-        return ServerProcess.cpu_seconds(self)
+        return cpu_seconds(self.pid)
 
     @property
     def pid(self) -> int:
@@ -119,12 +122,39 @@ def report(label: str, stats: Stats, rss: int) -> str:
             f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB")
 
 
+def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float) -> Stats:
+    return asyncio.run(play_tables(port, tables=tables, seconds=seconds, seed=seed, warmup=warmup,
+                                   cpu=partial(cpu_seconds, pid)))
+
+
+def play_in_processes(server: ServerProcess, tables: int, seconds: float, processes: int) -> Stats:
+    """The tables split over ``processes`` client processes (one asyncio loop is slower than the
+    server at hundreds of connections); their measured seconds overlap, the server's CPU is
+    the mean over them, scaled to the pooled actions."""
+    seed = int(time.time())
+    warmup = 2.0 + tables / 50  # every process's tables sit down before anyone measures
+    shares = [tables // processes + (n < tables % processes) for n in range(processes)]
+    with multiprocessing.Pool(processes) as pool:
+        parts = pool.starmap(_client_process, [(server.line_port, server.pid, share, seconds, seed + n, warmup)
+                                               for n, share in enumerate(shares)])
+    pooled = _pooled(parts)
+    pooled.errors = sum(part.errors for part in parts)
+    pooled.internal = sum(part.internal for part in parts)
+    pooled.games = sum(part.games for part in parts)
+    pooled.seconds = statistics.mean(part.seconds for part in parts)
+    pooled.cpu_seconds = statistics.mean(part.cpu_seconds for part in parts)
+    return pooled
+
+
 def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None,
-                   storage: dict | None = None) -> Stats:
+                   storage: dict | None = None, processes: int = 1) -> Stats:
     server = ServerProcess(SETTINGS, source, profile, storage).start()
     try:
-        stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
-                                        seed=int(time.time()), cpu=server.cpu_seconds))
+        if processes > 1:
+            stats = play_in_processes(server, tables, seconds, processes)
+        else:
+            stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
+                                            seed=int(time.time()), cpu=server.cpu_seconds))
         rss = rss_kib(server.pid)
         if stats.internal:
             print(f"{label}: {stats.internal} internal errors!\n{server.log_text()[-3000:]}")
@@ -173,6 +203,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="alternating measurements of each")
     parser.add_argument("--profile", type=Path, help="write this checkout's server cProfile stats here")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server")
+    parser.add_argument("--clients", type=int, default=1, metavar="N",
+                        help="client processes sharing the tables (for hundreds of tables)")
     parser.add_argument("--database", help="the servers' database (default: a file in each server's"
                         " folder; ':memory:' leaves out the file's cost, for the storage's share)")
     args = parser.parse_args()
@@ -183,10 +215,11 @@ def main() -> None:
 
     def run(old: Path | None) -> None:
         for _ in range(args.repeat):
-            results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile, storage))
+            results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile, storage,
+                                                  args.clients))
             if old is not None:
                 results["old"].append(measure_server(f"old {args.compare}", old, args.tables, args.seconds,
-                                                     storage=storage))
+                                                     storage=storage, processes=args.clients))
 
     if args.compare:
         with Worktree(args.compare) as old:

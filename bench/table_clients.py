@@ -55,6 +55,12 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerProcess:
     """``bswtichu`` in a subprocess on free loopback ports, with an ini of ``settings``.
 
@@ -116,9 +122,7 @@ class ServerProcess:
         return self.process.pid
 
     def cpu_seconds(self) -> float:
-        """User and system CPU time the server has used so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.pid)
 
     def log_text(self) -> str:
         return self.output.read_text(errors="replace")
