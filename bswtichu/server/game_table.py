@@ -129,7 +129,10 @@ class TableGame:
         self.texts = GameTexts(self.table.number, driver.game.seating)
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
-        seating = driver.game.seating
+        with self.table.outbox:  # a bot's step comes from the clock, not from an input line
+            self._tell_events(driver.game.seating, events)
+
+    def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
         table_seats = [self.table.seat_of(name) for name in seating]
         for event in events:
             if isinstance(event, ev.RoundScored):

@@ -62,7 +62,7 @@ class Lobby:
         self.logs = logs
         self.outbox = Outbox()
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after)
+                                self.config.abandon_after, self.outbox)
         self.storage = storage if storage is not None else Storage.open()
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()

@@ -84,3 +84,31 @@ def test_a_game_action_reaches_each_player_in_one_write(tmp_path):
         counts.append(calls)
     players[0].say("/start")
     assert all(len(calls) == 1 and calls[0] > 1 for calls in counts), counts
+
+
+def test_a_bot_step_reaches_the_person_in_one_write(tmp_path):
+    """Bots act on the clock, outside any input line: each step's messages go out together."""
+    from twisted.internet.task import Clock
+
+    from lobby_clients import Client
+    from test_server_game import seeded_lobby
+
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 5, clock=clock, bot_delay=1.0)
+    ann = Client(lobby, "Ann")
+    for line in ("/join", "/bot", "/bot", "/bot", "/start", "/nogrand"):
+        ann.say(line)
+    writes = []
+    original = ann.connection.send_lines
+
+    def counting(lines, droppable=False):
+        writes.append(len(lines))
+        original(lines, droppable)
+    ann.connection.send_lines = counting
+    per_step = []
+    for _ in range(6):  # the bots' Grand Tichu decisions and exchanges, one step a second
+        writes.clear()
+        clock.advance(1.0)
+        per_step.append(list(writes))
+    assert all(len(step) <= 1 for step in per_step), per_step
+    assert any(step and step[0] > 1 for step in per_step), per_step  # several messages, one write
