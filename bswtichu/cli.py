@@ -111,8 +111,13 @@ def run_delegate(name: str, argv: list[str]) -> int:
 async def serve(reactor, config: ServerConfig) -> None:
     """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
     from bswtichu.server.service import makeService
+    from bswtichu.storage import DatabaseError
 
-    service = makeService(config, reactor)
+    try:
+        service = makeService(config, reactor)
+    except DatabaseError as e:
+        log.critical("bswtichu cannot start: {error}", error=e)
+        raise SystemExit(1)
     try:
         service.startService()
         await service.whenListening()

@@ -61,7 +61,8 @@ def short_play(combo: Combo) -> str:
         suit = ""
         if t is ComboType.STRAIGHT_FLUSH:
             suit = next(iter(combo.cards)).suit
-        return f"{rank_text(low)}-{rank_text(top)}{suit}"
+        start = "MJ" if low == 1 else rank_text(low)  # the Mahjong starts a straight as a 1
+        return f"{start}-{rank_text(top)}{suit}"
     if t is ComboType.STAIRS:
         low = top - combo.length // 2 + 1
         return f"{rank_text(low) * 2}-{rank_text(top) * 2}"

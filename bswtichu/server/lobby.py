@@ -20,6 +20,7 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Outbox, Session
 from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.display_commands import display_commands
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
@@ -74,6 +75,8 @@ class Lobby:
         for command in game_commands(self.tables, self.logs):
             self.commands.register(command)
         for command in account_commands(self, self.storage):
+            self.commands.register(command)
+        for command in display_commands():
             self.commands.register(command)
 
     # -- the net layer's entry points ---------------------------------------

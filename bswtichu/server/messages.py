@@ -346,3 +346,13 @@ def _duration(seconds: float) -> str:
         minutes = int(seconds // 60)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
     return f"{_number(seconds)} seconds"
+
+
+def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool) -> Message:
+    """The reply to /width and /color: the connection's wrapping and colour in force."""
+    wrap = f"text wraps at {width} columns" if width else "text is not wrapped"
+    shown = "cards in colour" if colour else "no colour"
+    text = (f"Display: {wrap}{' (auto)' if width_auto else ''};"
+            f" {shown}{' (auto)' if colour_auto else ''}.")
+    return Message("DISPLAY", {"width": width, "width_auto": width_auto,
+                               "color": colour, "color_auto": colour_auto}, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bswtichu.server.messages import Message
@@ -32,6 +33,9 @@ class Realm(Protocol):
 
     def disconnect(self, session: Session) -> None:
         """The client's connection is gone."""
+
+    def online(self) -> list[Session]:
+        """Named sessions (for MSSP's player count)."""
 
 
 class Outbox:
@@ -74,6 +78,12 @@ class Session:
 
     ``nick`` is None until the client has chosen a name; ``table`` is the table
     the client sits at or watches (None in the lobby).
+
+    How human text looks on this connection: ``width`` wraps it and ``colour``
+    colours its cards; each is the client's own choice (``/width``, ``/color``)
+    or, while that is None, the default its connection learned from the client
+    (``default_width``, ``default_colour``). ``also_sent``, if set by the
+    connection, is called after every message with it and ``droppable`` (GMCP, prompts).
     """
 
     def __init__(self, connection: Connection, peer: str = "", outbox: Outbox | None = None) -> None:
@@ -84,6 +94,11 @@ class Session:
         self.mode = HUMAN
         self.table: Table | None = None
         self.closed = False
+        self.width: int | None = None
+        self.colour: bool | None = None
+        self.default_width: int | None = None
+        self.default_colour = False
+        self.also_sent: Callable[[Message, bool], None] | None = None
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
@@ -92,19 +107,30 @@ class Session:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""
         if self.closed:
             return
-        lines = render(message, self.mode)
+        if self.mode == HUMAN:
+            colour = self.default_colour if self.colour is None else self.colour
+            lines = render(message, HUMAN, self.wrap_width(), colour)
+        else:
+            lines = render(message, self.mode)
         outbox = self._outbox
         if outbox is not None and outbox.holding:
-            if not droppable:
+            if not droppable and self.also_sent is None:  # GMCP and prompts follow each message at once
                 outbox.hold(self, lines)
                 return
             self.write(outbox.release(self))  # what came before goes first
         self._connection.send_lines(lines, droppable)
+        if self.also_sent is not None:
+            self.also_sent(message, droppable)
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""
         if lines and not self.closed:
             self._connection.send_lines(lines)
+
+    def wrap_width(self) -> int | None:
+        """The width human text is wrapped to (None: not wrapped; /width off stores 0)."""
+        width = self.default_width if self.width is None else self.width
+        return width or None
 
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""

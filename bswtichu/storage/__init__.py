@@ -12,26 +12,37 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .accounts import AccountStore, ScryptCost
-from .database import MEMORY, SCHEMA_VERSION, DatabaseError, open_database, transaction
+from .database import MEMORY, SCHEMA_VERSION, DatabaseError, FileLock, open_database, transaction
 from .games import GameStore, StoredGame
 
 
 @dataclass
 class Storage:
-    """The database connection and its stores."""
+    """The database connection and its stores, and the lock that makes the file this server's."""
 
     db: sqlite3.Connection
     accounts: AccountStore
     games: GameStore
+    lock: FileLock | None = None
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
              now: Callable[[], float] = time.time) -> Storage:
-        db = open_database(path, synchronous)
-        return cls(db, AccountStore(db, cost, now), GameStore(db, now))
+        """Open the file for this process alone: a second server on it would restore the
+        same games and write conflicting journals, so it is refused (`DatabaseError`)."""
+        lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
+        try:
+            db = open_database(path, synchronous)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(db, AccountStore(db, cost, now), GameStore(db, now), lock)
 
     def close(self) -> None:
         self.db.close()
+        if self.lock is not None:
+            self.lock.release()
 
 
 __all__ = ["AccountStore", "DatabaseError", "GameStore", "MEMORY", "SCHEMA_VERSION", "ScryptCost", "Storage",

@@ -13,6 +13,7 @@ commits since the WAL was last synced; ``full`` syncs every commit.
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 from pathlib import Path
 
@@ -79,7 +80,34 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class DatabaseError(Exception):
-    """A database file that cannot be used (newer than this program, unreadable)."""
+    """A database file that cannot be used (newer than this program, unreadable, in use)."""
+
+
+class FileLock:
+    """An exclusive advisory lock on a file beside the database, held while the server runs.
+
+    The operating system drops it when the process ends, even after ``kill -9``.
+    """
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    @classmethod
+    def take(cls, path: str | Path) -> FileLock:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise DatabaseError(f"another bswtichu uses this database (it holds {path});"
+                                " stop it first, or give this one its own --database") from None
+        return cls(handle)
+
+    def release(self) -> None:
+        if not self._handle.closed:
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
 
 
 def open_database(path: str | Path = MEMORY, synchronous: str = "normal") -> sqlite3.Connection:

@@ -36,6 +36,11 @@ def durable_lobby(tmp_path, clock: Clock, seed: int = 7, **settings) -> Lobby:
     return lobby
 
 
+def gone(lobby: Lobby) -> None:
+    """The server dies: its database lock goes with it, as the OS drops it after kill -9."""
+    lobby.storage.close()
+
+
 def legal(client: Client) -> list[str]:
     client.clear()
     client.say("/legal")
@@ -97,6 +102,7 @@ def test_a_new_service_on_the_same_file_restores_every_seat_and_plays_on(tmp_pat
     number = lobby.tables.get(1).game.log_number
 
     clock2 = Clock()
+    gone(lobby)
     lobby2 = durable_lobby(tmp_path, clock2, seed=99)  # the stored seed counts, not the new one
     table = lobby2.tables.get(1)
     assert table is not None and table.started and table.view()["away"] == [1, 4]
@@ -153,6 +159,7 @@ def test_numbering_goes_on_after_a_restart_even_before_a_log_file_exists(tmp_pat
     for line in ("/join", "/bot", "/bot", "/bot", "/start"):
         ann.say(line)
     first = lobby.tables.get(1).game.log_number
+    gone(lobby)
     lobby2 = durable_lobby(tmp_path, Clock())
     cy = Client(lobby2, "Cy")
     for line in ("/join", "/bot", "/bot", "/bot", "/start"):
@@ -172,6 +179,7 @@ def test_a_paused_game_is_abandoned_after_abandon_after_and_not_restored(tmp_pat
     assert lobby.tables.get(1) is not None
     clock.advance(1)
     assert lobby.tables.get(1) is None and clock.getDelayedCalls() == []
+    gone(lobby)
     lobby2 = durable_lobby(tmp_path, Clock())
     assert lobby2.tables.get(1) is None
 
@@ -193,6 +201,7 @@ def test_a_game_whose_last_step_was_stored_but_not_its_result_is_finished_on_sta
     db.execute("DELETE FROM game_players")
     db.execute("DELETE FROM ratings")
     lobby.logs.path(number).unlink()
+    gone(lobby)
     lobby2 = durable_lobby(tmp_path, Clock())
     assert lobby2.tables.get(1) is None
     db2 = lobby2.storage.db
@@ -216,4 +225,5 @@ def test_a_failing_store_does_not_stop_the_game(tmp_path, monkeypatch, logged_er
     assert [e["log_format"] for e in logged_errors] == [
         "cannot store a step of game {id}; it plays on but will not survive a restart"]
     assert lobby.storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
+    gone(lobby)
     assert durable_lobby(tmp_path, Clock()).tables.get(1) is None  # no half game comes back

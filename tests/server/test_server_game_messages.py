@@ -40,6 +40,11 @@ def test_straights_stairs_full_houses_and_bombs_read_as_ranges_and_ranks():
     assert "bombs: 7777" in text and "straight flushes: 5-9j" in text
 
 
+def test_a_straight_from_the_mahjong_starts_at_mj():
+    text = GameTexts(1, NAMES).legal(0, play_actions("MJ 2j 3s 4p 5r")).text
+    assert "straights: MJ-5 |" in text or "straights: MJ-5." in text
+
+
 def test_legal_all_lists_every_command_for_people():
     hand = [c for c in DECK if c.rank == 7]
     actions = [Play(0, combo.cards) for combo in plays(hand) if combo.length == 1]

@@ -24,6 +24,8 @@ from bswtichu.server.net.line import BotLineFactory
 from bswtichu.server.net.telnet import MAX_SUBNEGOTIATION, TelnetFactory
 from bswtichu.server.session import Session
 
+from telnet_bytes import text_of
+
 
 class Wire:
     """One protocol on a StringTransport; ``lines()`` splits what the server wrote."""
@@ -37,7 +39,7 @@ class Wire:
         self.protocol.dataReceived(data)
 
     def lines(self) -> list[str]:
-        data = self.transport.value()
+        data = text_of(self.transport.value())
         self.transport.clear()
         return data.decode("utf-8").split("\r\n")[:-1]
 
@@ -177,6 +179,9 @@ class LineRecorder:
 
     def disconnect(self, session) -> None:
         pass
+
+    def online(self) -> list:
+        return []
 
 
 def received_lines(stream: bytes, cuts: list[int], clock) -> tuple[list[str], StringTransport]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest_twisted
-from twisted.conch.telnet import DONT, IAC, NAWS, WILL
+from twisted.conch.telnet import DONT, IAC, WILL
 from twisted.internet.defer import Deferred
 from twisted.internet.error import CannotListenError
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
@@ -18,7 +18,10 @@ from twisted.internet.protocol import Protocol
 from bswtichu.config import ServerConfig
 from bswtichu.server.service import makeService
 
+from telnet_bytes import text_of
+
 TIMEOUT = 5
+LINEMODE = b"\x22"  # an option the server refuses
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 
 
@@ -40,7 +43,7 @@ class LineClient(Protocol):
 
     def dataReceived(self, data: bytes) -> None:
         self.raw += data
-        self._pending += data
+        self._pending += text_of(data)  # telnet offers at connect, GMCP: not lines
         *complete, self._pending = self._pending.split(b"\r\n")
         self.lines += [line.decode("utf-8", "replace") for line in complete]
         self._check()
@@ -120,10 +123,10 @@ class RunningServer:
 async def test_telnet_client_gets_crlf_and_option_refusal():
     async with RunningServer() as server:
         person = await server.connect("telnet")
-        assert person.raw.startswith(b"Welcome to bswtichu")
-        person.transport.write(IAC + WILL + NAWS + b"/nick Ann\r\n")
+        assert text_of(person.raw).startswith(b"Welcome to bswtichu")
+        person.transport.write(IAC + WILL + LINEMODE + b"/nick Ann\r\n")
         await person.wait_for(lambda line: line.endswith("You are now Ann."))
-        assert IAC + DONT + NAWS in person.raw
+        assert IAC + DONT + LINEMODE in person.raw
         assert b"\r\r" not in person.raw
 
 

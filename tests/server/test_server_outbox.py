@@ -112,3 +112,16 @@ def test_a_bot_step_reaches_the_person_in_one_write(tmp_path):
         per_step.append(list(writes))
     assert all(len(step) <= 1 for step in per_step), per_step
     assert any(step and step[0] > 1 for step in per_step), per_step  # several messages, one write
+
+
+def test_a_session_with_followers_is_not_held():
+    """GMCP and prompts (``also_sent``) follow each message at once, so its lines are not held."""
+    outbox = Outbox()
+    ann, out = machine_session(outbox)
+    followed = []
+    ann.also_sent = lambda message, droppable: followed.append((message.keyword, len(out.writes)))
+    with outbox:
+        ann.send(Message("A", {"n": 1}))
+        ann.send(Message("B", {"n": 2}))
+    assert out.writes == [(['A {"n":1}'], False), (['B {"n":2}'], False)]
+    assert followed == [("A", 1), ("B", 2)]  # each after its own lines

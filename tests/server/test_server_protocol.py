@@ -12,6 +12,8 @@ from bswtichu.server.net.budget import TokenBucket
 from bswtichu.server.net.lines import LineFramer, TOO_LONG, decode_line
 from bswtichu.server.net.telnet import TelnetFactory
 
+from telnet_bytes import text_of
+
 ECHO_OPTION = b"\x01"
 LINEMODE = b"\x22"
 
@@ -32,8 +34,12 @@ class Wire:
         self.transport.clear()
         return data
 
+    def take_text(self) -> bytes:
+        """What the server wrote, without the telnet commands (offers at connect)."""
+        return text_of(self.take())
+
     def lines(self) -> list[str]:
-        data = self.take()
+        data = self.take_text()
         assert data.endswith(b"\r\n") or not data
         return data.decode("utf-8").split("\r\n")[:-1]
 
@@ -106,7 +112,7 @@ def test_token_bucket_allows_a_burst_then_the_rate(clock):
 
 def test_telnet_lines_end_in_crlf_without_doubled_cr(telnet):
     wire = telnet()
-    greeting = wire.take()
+    greeting = wire.take_text()
     assert greeting.startswith(b"Welcome to bswtichu")
     assert greeting.endswith(b"\r\n")
     assert b"\r\r" not in greeting
@@ -121,8 +127,8 @@ def without_token(lines: list[str]) -> list[str]:
 def test_telnet_refuses_options_it_does_not_implement(telnet):
     wire = telnet()
     wire.take()
-    wire.send(IAC + WILL + NAWS)
-    assert wire.take() == IAC + DONT + NAWS
+    wire.send(IAC + WILL + ECHO_OPTION)
+    assert wire.take() == IAC + DONT + ECHO_OPTION
     wire.send(IAC + DO + ECHO_OPTION)
     assert wire.take() == IAC + WONT + ECHO_OPTION
     wire.send(IAC + WILL + LINEMODE + b"/nick Ann\r\n")

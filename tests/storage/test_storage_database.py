@@ -86,3 +86,13 @@ def test_ratings_move_winners_up_and_keep_no_guest():
     ann, basic = rating_of(storage.db, "player:ann"), rating_of(storage.db, "bot:basic")
     assert ann.mu > 25 > basic.mu and ann.games == basic.games == 1
     assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 2
+
+
+def test_a_database_file_serves_one_server_at_a_time(tmp_path):
+    path = str(tmp_path / "data" / "b.sqlite3")
+    first = Storage.open(path, cost=CHEAP)
+    with pytest.raises(DatabaseError, match="another bswtichu uses this database"):
+        Storage.open(path, cost=CHEAP)
+    first.close()
+    again = Storage.open(path, cost=CHEAP)  # the lock went with the first server
+    again.close()

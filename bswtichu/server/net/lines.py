@@ -123,7 +123,8 @@ class LineConnection(TimeoutMixin):
 
     Mixed into a Twisted protocol: it handles the protocol events itself. The port
     says how lines go on the wire (``encode_lines``) and calls ``charge_input``
-    with every chunk's size before it parses the chunk.
+    with every chunk's size before it parses the chunk. What ``encode_lines``
+    gives is written to the socket as it is (behind any telnet layer).
     """
 
     log = Logger()
@@ -153,8 +154,12 @@ class LineConnection(TimeoutMixin):
     # -- Connection (what Session needs) --------------------------------------
 
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
+        self.send_bytes(self.encode_lines(lines), droppable)
+
+    def send_bytes(self, data: bytes, droppable: bool = False) -> None:
+        """Bytes as they go on the wire, through the output queue (in order with the lines)."""
         if self._output is not None and not self.socket_transport().disconnecting:
-            self._output.send(self.encode_lines(lines), droppable)
+            self._output.send(data, droppable)
 
     def close(self) -> None:
         """Hang up once what is queued has been sent (or after CLOSE_TIMEOUT)."""
@@ -194,7 +199,7 @@ class LineConnection(TimeoutMixin):
             socket.bufferSize = self.config.read_size  # read (and buffer) this much at a time
         self._throttle = ReadThrottle(socket, self.clock, self._take_lines)
         self._output = OutputQueue(
-            self.transport.write,
+            self.socket_transport().write,
             self.config.output_soft_limit,
             self.config.output_hard_limit,
             self._skip_notice,
@@ -262,7 +267,7 @@ class LineConnection(TimeoutMixin):
         self.log.info("{session!r} reads too slowly: over {limit} bytes queued; disconnected",
                       session=self.session, limit=self.config.output_hard_limit)
         if self.session is not None:
-            self.transport.write(self.encode_lines(render(
+            self.socket_transport().write(self.encode_lines(render(
                 messages.bye("output", "You do not read what the server sends; goodbye."),
                 self.session.mode)))
             self.session.closed = True

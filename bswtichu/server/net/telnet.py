@@ -1,17 +1,26 @@
 """The telnet port for people: telnet clients and MUD clients.
 
-``TelnetTransport`` (twisted.conch.telnet) parses IAC; the server implements no
-telnet options yet, so every WILL is answered DONT and every DO is answered WONT
-(Twisted's default). Options can be added with ``enableLocal``/``enableRemote``
-on the protocol and handlers in the transport's ``negotiationMap``.
-``TelnetTransport.write`` turns "\\n" into "\\r\\n" and doubles 0xFF itself, so
-this protocol writes plain "\\n".
+``TelnetTransport`` (twisted.conch.telnet) parses IAC and negotiates. At connect
+the server offers WILL GMCP, WILL MSSP, WILL EOR, DO NAWS and DO TTYPE; it
+accepts DO SGA; every other option is refused (Twisted's default). A client that
+refuses everything (plain telnet) gets exactly the text it got before. What the
+options mean is in ``mud.py``.
+
+Output goes to the socket under the telnet transport, not through
+``TelnetTransport.write``: this protocol writes CR LF itself, and GMCP, MSSP and
+prompt endings are telnet commands that must not be escaped. UTF-8 text never
+contains the byte 0xFF, so text needs no IAC doubling.
 """
 
 from __future__ import annotations
 
-from twisted.conch.telnet import IAC, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import IAC, AlreadyNegotiating, OptionRefused, TelnetProtocol, TelnetTransport
+from twisted.internet.error import ConnectionDone, ConnectionLost
+from twisted.python.failure import Failure
 
+from bswtichu import __version__
+from bswtichu.server.messages import Message
+from bswtichu.server.net import mud
 from bswtichu.server.net.lines import LineConnection, LobbyFactory
 
 # Longest subnegotiation payload kept; longer ones are skipped up to their IAC SE.
@@ -68,6 +77,10 @@ class LenientTelnetTransport(TelnetTransport):
             self._swallow_after_cr = True
             self.applicationDataReceived(b"\r")
 
+    def connectionLost(self, reason: Failure | None = None) -> None:
+        """Pending option offers fail with ``reason``, which must be a Failure."""
+        super().connectionLost(reason if reason is not None else Failure(ConnectionDone()))
+
     def _parse(self, piece: bytes) -> None:
         """Feed one piece (text without IAC, or IAC and the byte after it) to Twisted."""
         if self.state == "subnegotiation" and IAC not in piece:
@@ -102,20 +115,145 @@ class LenientTelnetTransport(TelnetTransport):
 
 
 class HumanTelnetProtocol(LineConnection, TelnetProtocol):
-    """Lines from a telnet client, text back with CRLF (through TelnetTransport).
+    """Lines from a telnet client, text back with CRLF; MUD options on top.
 
     TelnetTransport has already made CR LF an LF and CR NUL a CR, so every CR and
-    LF that reaches this protocol ends a line of its own.
+    LF that reaches this protocol ends a line of its own. ``profile`` is what the
+    client told us; it sets the session's default width and colour, and whether
+    messages also go as GMCP and prompts end in GA or EOR.
     """
 
     merges_crlf = False
+    # What the server offers at connect: (option, asks the client to do it).
+    OFFERS = ((mud.GMCP, False), (mud.MSSP, False), (mud.EOR, False),
+              (mud.NAWS, True), (mud.TTYPE, True))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.profile = mud.ClientProfile()
 
     def encode_lines(self, lines: list[str]) -> bytes:
-        return "".join(line + "\n" for line in lines).encode("utf-8")
+        return "".join(line + "\r\n" for line in lines).encode("utf-8")
+
+    def connectionMade(self) -> None:
+        """Offer the options first (before the greeting), then greet as every port does.
+
+        The client's own GMCP (Core.Hello, Core.Supports.Set) and other
+        subnegotiations are left to TelnetProtocol, which ignores them.
+        """
+        telnet = self.transport
+        telnet.negotiationMap[mud.NAWS] = self._naws
+        telnet.negotiationMap[mud.TTYPE] = self._ttype
+        for option, theirs in self.OFFERS:
+            offer = telnet.do(option) if theirs else telnet.will(option)
+            offer.addCallbacks(self._agreed, self._refused, callbackArgs=(option,))
+        super().connectionMade()
+        if self.session is not None:
+            self.session.also_sent = self._also_send
+
+    # -- negotiation ------------------------------------------------------------
+
+    def _agreed(self, _: object, option: bytes) -> None:
+        self.profile.negotiated = True
+        if option == mud.MSSP:
+            self.send_bytes(mud.mssp_payload(self.factory.mssp_variables(self)))
+        elif option == mud.TTYPE:
+            self._ask_ttype()
+        self._update_session()
+
+    @staticmethod
+    def _refused(failure: Failure) -> None:
+        """A refused offer (or a connection gone before the answer) changes nothing."""
+        failure.trap(OptionRefused, AlreadyNegotiating, ConnectionDone, ConnectionLost)
+
+    def enableLocal(self, option: bytes) -> bool:
+        if option == mud.GMCP:
+            self.profile.gmcp = True
+        elif option == mud.EOR:
+            self.profile.eor = True
+        elif option == mud.SGA:
+            self.profile.sga = True
+        return option in (mud.GMCP, mud.EOR, mud.SGA, mud.MSSP)
+
+    def enableRemote(self, option: bytes) -> bool:
+        return option in (mud.NAWS, mud.TTYPE)
+
+    def disableLocal(self, option: bytes) -> None:
+        if option == mud.GMCP:
+            self.profile.gmcp = False
+        elif option == mud.EOR:
+            self.profile.eor = False
+        elif option == mud.SGA:
+            self.profile.sga = False
+
+    def disableRemote(self, option: bytes) -> None:
+        if option == mud.NAWS:
+            self.profile.width = None
+            self._update_session()
+
+    def _naws(self, payload: list[bytes]) -> None:
+        self.profile.take_naws(b"".join(payload))
+        self._update_session()
+
+    def _ttype(self, payload: list[bytes]) -> None:
+        if self.profile.take_ttype(b"".join(payload)):
+            self._ask_ttype()
+        self._update_session()
+
+    def _ask_ttype(self) -> None:
+        if self.transport.getOptionState(mud.TTYPE).him.state == "yes":
+            self.send_bytes(mud.subnegotiation(mud.TTYPE, mud.TTYPE_SEND))
+
+    def _update_session(self) -> None:
+        if self.session is not None:
+            self.session.default_width = self.profile.default_width()
+            self.session.default_colour = self.profile.colour()
+
+    # -- what goes with each message ----------------------------------------------
+
+    def _also_send(self, message: Message, droppable: bool) -> None:
+        if self.profile.gmcp:
+            self.send_bytes(mud.gmcp_package(message), droppable)
+        session = self.session
+        # Prompts only for MUD clients: in plain telnet the next line would run on after it.
+        if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.mud_client():
+            return
+        seated = session.table is not None and session.table.seat_of(session.nick) is not None
+        prompt = mud.prompt_text(message, session.nick, seated)
+        if prompt is not None:
+            self.send_bytes(prompt.encode("utf-8") + mud.prompt_end(self.profile))
 
 
 class TelnetFactory(LobbyFactory):
     """Builds a telnet transport with a HumanTelnetProtocol behind it per connection."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.started = int(self.clock.seconds())
+
+    def mssp_variables(self, protocol: HumanTelnetProtocol) -> dict[str, str | list[str]]:
+        """What MSSP tells a crawler: the server, its players and uptime, what it speaks."""
+        host = protocol.socket_transport().getHost()
+        return {
+            "NAME": "bswtichu",
+            "PLAYERS": str(len(self.lobby.online())),
+            "UPTIME": str(self.started),
+            "CODEBASE": f"bswtichu {__version__}",
+            "HOSTNAME": str(getattr(host, "host", "")),
+            "PORT": str(getattr(host, "port", "")),
+            "LANGUAGE": "English",
+            "FAMILY": "Custom",
+            "GENRE": "None",
+            "GAMEPLAY": "Board game",
+            "GAMESYSTEM": "Tichu",
+            "STATUS": "Live",
+            "CRAWL DELAY": "-1",
+            "ANSI": "1",
+            "GMCP": "1",
+            "MSSP": "1",
+            "UTF-8": "1",
+            "XTERM 256 COLORS": "0",
+        }
 
     def buildProtocol(self, addr: object) -> LenientTelnetTransport:
         transport = LenientTelnetTransport(HumanTelnetProtocol, self.lobby, self.config, self.clock)

@@ -1,0 +1,160 @@
+"""Telnet options for MUD clients: what the client is, how wide, and what else it reads.
+
+Pure values and byte builders, no Twisted: ``HumanTelnetProtocol`` (telnet.py)
+negotiates through ``twisted.conch.telnet`` and hands the subnegotiation
+payloads here. Options and their codes:
+
+- NAWS (31): the window size, two 16-bit big-endian numbers; the width wraps
+  human text.
+- TTYPE (24) with MTTS: asked up to three times; the answers are the client's
+  name, its terminal type, and ``MTTS <bits>`` (what it supports: colour, UTF-8).
+- GMCP (201): ``Package.Name <json>``; every message a GMCP client is sent also
+  goes as the package ``Tichu.<Keyword>`` with the machine-mode fields
+  (``gmcp_package``).
+- MSSP (70): the server's facts for MUD listing crawlers (``mssp_payload``).
+- EOR (25), SGA (3): how a prompt ends: IAC EOR if the client agreed to EOR,
+  nothing if it suppresses go-ahead, IAC GA otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from bswtichu.server.messages import Message
+from bswtichu.server.render import MAX_WIDTH, MIN_WIDTH
+
+SGA = b"\x03"
+TTYPE = b"\x18"
+EOR = b"\x19"
+NAWS = b"\x1f"
+MSSP = b"\x46"
+GMCP = b"\xc9"
+
+IAC, SB, SE, GA, EOR_MARK = b"\xff", b"\xfa", b"\xf0", b"\xf9", b"\xef"
+TTYPE_IS, TTYPE_SEND = b"\x00", b"\x01"
+MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"
+
+# How many TTYPE answers are asked for: name, terminal, MTTS (the MTTS convention).
+TTYPE_ROUNDS = 3
+# The MTTS bit for ANSI colour (https://tintin.mudhalla.net/protocols/mtts/).
+MTTS_ANSI = 1
+# The width for a client that speaks telnet options but did not report its own.
+DEFAULT_WIDTH = 80
+# Client names (the first TTYPE answer) that show ANSI colour without saying so in MTTS.
+COLOUR_CLIENTS = ("MUDLET", "TINTIN++", "MUSHCLIENT", "ZMUD", "CMUD", "BLOWTORCH", "MUDRAMMER")
+
+
+@dataclass
+class ClientProfile:
+    """What one telnet client told us about itself (all empty for plain telnet)."""
+
+    names: list[str] = field(default_factory=list)  # TTYPE answers in order (upper case)
+    mtts: int | None = None
+    width: int | None = None  # from NAWS
+    height: int | None = None
+    gmcp: bool = False
+    eor: bool = False
+    sga: bool = False  # the client suppresses go-ahead: no GA after prompts
+    negotiated: bool = False  # the client agreed to at least one option
+
+    @property
+    def client(self) -> str:
+        """The client's name as it gave it ("" if it did not)."""
+        return self.names[0] if self.names else ""
+
+    def colour(self) -> bool:
+        """Whether the client says (MTTS) or is known (its name) to show ANSI colour."""
+        if self.mtts is not None:
+            return bool(self.mtts & MTTS_ANSI)
+        return any(self.client.startswith(name) for name in COLOUR_CLIENTS)
+
+    def mud_client(self) -> bool:
+        """Whether the client is a MUD client (it reads prompts): it agreed to GMCP or EOR,
+        sent MTTS, or named itself as one. Plain telnet agrees only to NAWS and TTYPE."""
+        return self.gmcp or self.eor or self.mtts is not None or any(
+            self.client.startswith(name) for name in COLOUR_CLIENTS)
+
+    def default_width(self) -> int | None:
+        """NAWS's width, else 80 for a client that negotiates, else None (no wrapping)."""
+        if self.width is not None:
+            return self.width
+        return DEFAULT_WIDTH if self.negotiated else None
+
+    def take_naws(self, payload: bytes) -> None:
+        """A NAWS report; a width outside MIN_WIDTH..MAX_WIDTH (or a short payload) is ignored."""
+        if len(payload) != 4:
+            return
+        width, height = int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big")
+        self.height = height
+        self.width = width if MIN_WIDTH <= width <= MAX_WIDTH else None
+
+    def take_ttype(self, payload: bytes) -> bool:
+        """A TTYPE IS answer; True if another SEND should follow."""
+        if payload[:1] != TTYPE_IS or len(self.names) >= TTYPE_ROUNDS:
+            return False
+        name = payload[1:65].decode("ascii", "replace").strip().upper()
+        if not name:
+            return False
+        if self.names and name == self.names[-1]:
+            return False  # a client without more answers repeats the last one
+        self.names.append(name)
+        if name.startswith("MTTS "):
+            number = name[5:].strip()
+            if number.isdigit() and len(number) <= 9:
+                self.mtts = int(number)
+            return False
+        return len(self.names) < TTYPE_ROUNDS
+
+
+def subnegotiation(option: bytes, payload: bytes) -> bytes:
+    """IAC SB option payload IAC SE, with IAC in the payload doubled."""
+    return IAC + SB + option + payload.replace(IAC, IAC + IAC) + IAC + SE
+
+
+def package_name(keyword: str) -> str:
+    """GMCP package for a message keyword: ``Tichu.`` and the keyword in CamelCase."""
+    return "Tichu." + "".join(part.capitalize() for part in keyword.split("_"))
+
+
+def gmcp_package(message: Message) -> bytes:
+    """The message as one GMCP subnegotiation: its package and its machine-mode fields."""
+    payload = json.dumps(message.fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return subnegotiation(GMCP, f"{package_name(message.keyword)} {payload}".encode("utf-8"))
+
+
+def mssp_payload(variables: dict[str, str | list[str]]) -> bytes:
+    """MSSP_VAR name MSSP_VAL value ... (a list gives one VAL per item), as a subnegotiation."""
+    body = b""
+    for name, value in variables.items():
+        body += MSSP_VAR + name.encode("ascii")
+        for item in value if isinstance(value, list) else [value]:
+            body += MSSP_VAL + str(item).encode("utf-8")
+    return subnegotiation(MSSP, body)
+
+
+def prompt_end(profile: ClientProfile) -> bytes:
+    """What ends a prompt: IAC EOR, nothing (SGA), or IAC GA."""
+    if profile.eor:
+        return IAC + EOR_MARK
+    if profile.sga:
+        return b""
+    return IAC + GA
+
+
+def prompt_text(message: Message, nick: str | None, seated: bool) -> str | None:
+    """The prompt after ``message`` if it asks this player something, else None.
+
+    TURN asks the player it names; PHASE ``grand`` and ``exchange`` ask every
+    seated player.
+    """
+    if message.keyword == "TURN" and nick is not None and message.fields.get("player") == nick:
+        need = message.fields.get("need", "play")
+        return f"Your turn ({need}); /legal shows your moves> "
+    if message.keyword == "PHASE" and seated:
+        phase = message.fields.get("phase")
+        if phase == "grand":
+            return "Grand Tichu? /grand or /nogrand> "
+        if phase == "exchange":
+            return "Exchange: /schupf C1 C2 C3> "
+    return None

@@ -1,0 +1,73 @@
+"""Debian's telnet (package telnet) against the real server: the offers are answered by
+telnet itself and the person sees clean text, wrapped at the window's width.
+
+telnet runs in a pseudo-terminal (as a person starts it); the test types into it
+and reads the screen's bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import pytest
+import pytest_twisted
+from twisted.internet.defer import Deferred
+from twisted.internet.protocol import ProcessProtocol
+
+from test_server_network import TIMEOUT, RunningServer, reactor
+
+TELNET = shutil.which("telnet")
+
+
+class Terminal(ProcessProtocol):
+    """What telnet shows; ``until`` fires once the screen holds a pattern."""
+
+    def __init__(self) -> None:
+        self.screen = b""
+        self.ended: Deferred = Deferred()
+        self._waiting: list[tuple[re.Pattern, Deferred]] = []
+
+    def outReceived(self, data: bytes) -> None:
+        self.screen += data
+        for pattern, waiter in list(self._waiting):
+            if pattern.search(self.screen):
+                self._waiting.remove((pattern, waiter))
+                waiter.callback(None)
+
+    def until(self, pattern: bytes) -> Deferred:
+        waiter: Deferred = Deferred()
+        self._waiting.append((re.compile(pattern), waiter))
+        self.outReceived(b"")
+        return waiter.addTimeout(TIMEOUT, reactor())
+
+    def processEnded(self, reason: object) -> None:
+        self.ended.callback(None)
+
+
+@pytest.mark.skipif(TELNET is None, reason="needs telnet (Debian package telnet)")
+@pytest_twisted.ensureDeferred
+async def test_debian_telnet_sees_plain_text(tmp_path):
+    async with RunningServer(log_folder=str(tmp_path / "logs")) as server:
+        port = server.ports["telnet"].getHost().port
+        screen = Terminal()
+        process = reactor().spawnProcess(screen, TELNET, [TELNET, "127.0.0.1", str(port)],
+                                         env={**os.environ, "TERM": "xterm"}, usePTY=True)
+        try:
+            await screen.until(rb"Limits: [^\r\n]*\r\n")
+            process.write(b"/nick Ann\r\n")
+            await screen.until(rb"You are now Ann\.")
+            ann = server.service.lobby.find("Ann")
+            assert ann.default_width == 80 and not ann.default_colour  # agreed to NAWS and TTYPE
+            process.write(b"/quit\r\n")
+            await screen.until(rb"Goodbye\.")
+            await screen.ended.addTimeout(TIMEOUT, reactor())
+        except BaseException:
+            process.signalProcess("KILL")
+            raise
+    shown = screen.screen
+    assert b"\xff" not in shown and b"\x1b[" not in shown  # no telnet bytes, no colour
+    text = shown.decode("utf-8")
+    assert "Welcome to bswtichu" in text and "Your turn" not in text
+    assert re.search(r"\r\nYou are now Ann\.\r\n", text)
