@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import multiprocessing
 import statistics
 import subprocess
@@ -193,6 +194,7 @@ class Worktree:
     def __exit__(self, *exc) -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(self.path)],
                        check=False, capture_output=True)
+        shutil.rmtree(self.path.parent, ignore_errors=True)
 
 
 def main() -> None:
