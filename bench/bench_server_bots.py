@@ -113,32 +113,48 @@ def report(label: str, timings: list[float]) -> str:
             f" p99 {p99 * 1e6:.0f} us")
 
 
-def run_source(source: Path, games: int, label: str) -> None:
+def run_source(source: Path, games: int, label: str) -> list[float]:
+    """Measure in a subprocess on ``source``; prints its line, returns its timings."""
     env = {**os.environ, "PYTHONPATH": str(source)}
-    subprocess.run([sys.executable, __file__, "--games", str(games), "--label", label], env=env, check=True)
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run([sys.executable, __file__, "--games", str(games), "--label", label,
+                        "--timings", out.name], env=env, check=True)
+        return json.loads(Path(out.name).read_text())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--compare", metavar="REV")
+    parser.add_argument("--repeat", type=int, default=1, help="alternating measurements of each")
     parser.add_argument("--label", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--timings", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.label is not None:  # a measuring subprocess, on the source its PYTHONPATH names
         with tempfile.TemporaryDirectory() as folder:
-            print(report(args.label, measure(args.games, Path(folder))), flush=True)
+            timings = measure(args.games, Path(folder))
+        print(report(args.label, timings), flush=True)
+        Path(args.timings).write_text(json.dumps(timings))
         return
-    run_source(ROOT, args.games, "new")
-    if args.compare:
-        tree = Path(tempfile.mkdtemp(prefix="bswtichu-compare-")) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
-                       check=True, capture_output=True)
-        try:
-            run_source(tree, args.games, f"old {args.compare}")
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           check=False, capture_output=True)
-            shutil.rmtree(tree.parent, ignore_errors=True)
+    if not args.compare:
+        for _ in range(args.repeat):
+            run_source(ROOT, args.games, "new")
+        return
+    tree = Path(tempfile.mkdtemp(prefix="bswtichu-compare-")) / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
+                   check=True, capture_output=True)
+    try:
+        new, old = [], []
+        for _ in range(args.repeat):
+            new += run_source(ROOT, args.games, "new")
+            old += run_source(tree, args.games, f"old {args.compare}")
+        print(report("new, pooled", new))
+        print(report("old, pooled", old))
+        print(f"median old / new: x{statistics.median(old) / statistics.median(new):.2f}")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                       check=False, capture_output=True)
+        shutil.rmtree(tree.parent, ignore_errors=True)
 
 
 if __name__ == "__main__":
