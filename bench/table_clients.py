@@ -31,6 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -54,6 +55,12 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerProcess:
     """``bswtichu`` in a subprocess on free loopback ports, with an ini of ``settings``.
 
@@ -61,9 +68,14 @@ class ServerProcess:
     worktree for side-by-side runs); the default is this checkout.
     """
 
-    def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT) -> None:
+    def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
+                 profile: Path | None = None, storage: dict[str, object] | None = None) -> None:
+        """``profile``: run the server under cProfile and write its stats there when it stops;
+        ``storage``: settings of the ini's [storage] section (e.g. another database)."""
         self.settings = dict(settings or {})
+        self.storage = dict(storage or {})
         self.source = Path(source)
+        self.profile = profile
         self.telnet_port = free_port()
         self.line_port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="bswtichu-bench-"))
@@ -78,6 +90,8 @@ class ServerProcess:
             f"line = tcp:{self.line_port}:interface={HOST}\n"
             f"[limits]\n{limits}\n"
             f"[game]\nlog_folder = {self.folder / 'logs'}\nbot_delay = 0\n"
+            + ("[storage]\n" if self.storage else "")
+            + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )
 
     def start(self) -> ServerProcess:
@@ -85,6 +99,9 @@ class ServerProcess:
         ini.write_text(self._ini())
         env = {**os.environ, "PYTHONPATH": str(self.source)}
         code = "import sys; from bswtichu.cli import main; sys.exit(main())"
+        if self.profile is not None:
+            code = ("import sys, cProfile; from bswtichu.cli import main; profiler = cProfile.Profile()\n"
+                    f"try: sys.exit(profiler.runcall(main))\nfinally: profiler.dump_stats({str(self.profile)!r})")
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "--config", str(ini)],
             cwd=self.folder, env=env, stdout=self.output.open("wb"), stderr=subprocess.STDOUT,
@@ -103,6 +120,9 @@ class ServerProcess:
     @property
     def pid(self) -> int:
         return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.pid)
 
     def log_text(self) -> str:
         return self.output.read_text(errors="replace")
@@ -129,6 +149,7 @@ class Stats:
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the server's, over the same time (if measured)
 
     @property
     def throughput(self) -> float:
@@ -258,8 +279,12 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> 
 
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
-                      warmup: float = 2.0) -> Stats:
-    """``tables`` tables of four random players for ``seconds`` (after ``warmup``)."""
+                      warmup: float = 2.0, cpu: Callable[[], float] | None = None) -> Stats:
+    """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
+
+    ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
+    server's CPU time over the measured seconds.
+    """
     stats = Stats()
     rng = random.Random(seed)
     run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
@@ -270,12 +295,13 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
              for table in everyone for i, client in enumerate(table)]
     await asyncio.sleep(warmup)
     stats.actions, stats.games, stats.latencies[:] = 0, 0, []
+    cpu_before = cpu() if cpu else 0.0
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.seconds = time.perf_counter() - started
     stop.set()
     measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
-                     list(stats.latencies), stats.seconds)
+                     list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -28,9 +28,11 @@ from ..engine import Action, Event, RoundView
 from ..engine.round import EXCHANGE, GRAND, PLAY
 
 
-def must_act(view: RoundView) -> bool:
-    """Whether the round waits for this view's seat: its Grand Tichu decision, its exchange, its turn."""
-    seat = view.seat
+def must_act(view: RoundView, seat: int | None = None) -> bool:
+    """Whether the round waits for this view's seat (or ``seat``; any view shows it):
+    its Grand Tichu decision, its exchange, its turn."""
+    if seat is None:
+        seat = view.seat
     if view.phase == GRAND:
         return not view.grand_decided[seat]
     if view.phase == EXCHANGE:

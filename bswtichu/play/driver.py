@@ -267,8 +267,8 @@ class GameDriver:
         """The action the bots take next (see the module docstring for the order), or None."""
         rnd = self.game.round
         seating = self.game.seating
-        views = [rnd.view(seat) for seat in range(4)]
-        waiting = [seat for seat in range(4) if must_act(views[seat])]
+        public = rnd.view(None)  # who is waiting shows in any view; a bot gets its own seat's
+        waiting = [seat for seat in range(4) if must_act(public, seat)]
         if not waiting:
             return None
         first = waiting[0]
@@ -279,14 +279,14 @@ class GameDriver:
                 continue
             legal = rnd.legal_actions(seat)
             if legal:
-                action = bot.interrupt(views[seat], legal)
+                action = bot.interrupt(rnd.view(seat), legal)
                 if action is not None:
                     return self._checked(seat, action, legal)
         for seat in waiting:
             bot = self.bots.get(seating[seat])
             if bot is not None:
                 legal = rnd.legal_actions(seat)
-                return self._checked(seat, bot.choose(views[seat], legal), legal)
+                return self._checked(seat, bot.choose(rnd.view(seat), legal), legal)
         return None
 
     def _checked(self, seat: int, action: Action, legal: Sequence[Action]) -> Action:

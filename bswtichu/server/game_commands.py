@@ -21,6 +21,7 @@ from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.messages import Refusal
+from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
 from bswtichu.server.table import SEAT_COUNT, TableHall
 from bswtichu.server.table_commands import current_table, seated_at
@@ -131,7 +132,9 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def legal(session: Session, args: str) -> None:
         if args.strip().lower() not in ("", "all"):
             raise usage_error("/legal [all]", "'all' lists every play; without it plays are grouped")
-        session.send(_player_game(session).legal_message(session.nick, full=bool(args.strip())))
+        # machine mode shows no text: the plain list is the cheap one to build
+        full = bool(args.strip()) or session.mode == MACHINE
+        session.send(_player_game(session).legal_message(session.nick, full=full))
 
     def score(session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())

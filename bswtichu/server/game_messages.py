@@ -33,6 +33,7 @@ EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
 #: that takes the first entry plays on; it does not call Tichu by accident).
 LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTichu, CallGrand)
+_LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: How /legal groups plays for people, in this order.
 PLAY_GROUPS = (
     (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
@@ -99,6 +100,16 @@ class GameTexts:
         return Message(keyword, {"table": self.table, **fields}, text)
 
     # ------------------------------------------------------------------ events
+
+    @staticmethod
+    def addressed(event: ev.Event) -> tuple[int, ...]:
+        """The seats an event's text may call "you": its ``seat`` and ``to``.
+
+        Every other reader gets the spectators' wording (the handlers below
+        compare the viewer with nothing else).
+        """
+        return tuple(seat for seat in (getattr(event, "seat", None), getattr(event, "to", None))
+                     if isinstance(seat, int))
 
     def event(self, event: ev.Event, viewer: int | None) -> Message | None:
         """The message for one engine event, as ``viewer`` should read it."""
@@ -312,7 +323,7 @@ class GameTexts:
         People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
         ``full`` (``/legal all``) lists every command, as machine mode always does.
         """
-        ordered = sorted(actions, key=lambda action: LEGAL_ORDER.index(type(action)))
+        ordered = sorted(actions, key=lambda action: _LEGAL_RANK[type(action)]) if len(actions) > 1 else actions
         commands = []
         exchange = False
         for action in ordered:
@@ -336,8 +347,9 @@ class GameTexts:
         others: list[str] = []
         for action in actions:
             if isinstance(action, Play):
-                names = groups.setdefault(classify(action.cards, action.phoenix_as).type, [])
-                name = short_play(classify(action.cards, action.phoenix_as))
+                combo = action.combo or classify(action.cards, action.phoenix_as)  # listed plays carry it
+                names = groups.setdefault(combo.type, [])
+                name = short_play(combo)
                 if name not in names:
                     names.append(name)
             elif isinstance(action, MakeWish):

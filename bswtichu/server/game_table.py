@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from random import SystemRandom
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
@@ -43,6 +43,16 @@ def refusal_for(error: TichuError) -> Refusal:
 def _wish_after_round(trial: Round, action: Action) -> bool:
     """A wish typed with a Mahjong that ended the round is dropped: nobody is left to bind."""
     return isinstance(action, MakeWish) and trial.phase == OVER
+
+
+def _one_exchange(actions: Iterable[Action]) -> list[Action]:
+    """The legal actions up to the first exchange: /legal shows all 2184 as one command."""
+    listed = []
+    for action in actions:
+        listed.append(action)
+        if isinstance(action, Exchange):
+            break
+    return listed
 
 
 class TableGame:
@@ -120,7 +130,11 @@ class TableGame:
         self.texts = GameTexts(self.table.number, driver.game.seating)
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
-        seating = driver.game.seating
+        with self.table.outbox:  # a bot's step comes from the clock, not from an input line
+            self._tell_events(driver.game.seating, events)
+
+    def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
+        table_seats = [self.table.seat_of(name) for name in seating]
         for event in events:
             if isinstance(event, ev.RoundScored):
                 self.table.tell_all(self.score_message("round"))
@@ -130,16 +144,24 @@ class TableGame:
                                                          self.log_number))
                 self.table.end_game()
                 continue
-            for seat, name in enumerate(seating):
-                if event.private_to is not None and event.private_to != seat:
-                    continue
+            if event.private_to is not None:
+                message = self._message(event, event.private_to)
+                if message is not None:
+                    self._tell(seating[event.private_to], message)
+                continue
+            # one message for everyone, reworded for the seats it calls "you": encoded once
+            common = self.texts.event(event, None)
+            if common is None:
+                continue
+            messages = [common] * len(seating)
+            for seat in self.texts.addressed(event):
                 message = self._message(event, seat)
-                if message is not None:
-                    self._tell(name, message)
-            if event.private_to is None:
-                message = self.texts.event(event, None)
-                if message is not None:
-                    self.table.tell_spectators(message)
+                messages[seat] = (common.reworded(message.text) if message.fields == common.fields
+                                  else message)
+            for seat, message in zip(table_seats, messages):
+                if seat is not None:
+                    self.table.tell_seat(seat, message)
+            self.table.tell_spectators(common)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
@@ -173,7 +195,7 @@ class TableGame:
 
     def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
-        return self.texts.legal(seat, self.game.round.legal_actions(seat), full)
+        return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""

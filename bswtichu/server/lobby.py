@@ -18,7 +18,7 @@ from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, CommandRegistry, help_command, is_number, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
-from bswtichu.server.session import Connection, Session
+from bswtichu.server.session import Connection, Outbox, Session
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.display_commands import display_commands
 from bswtichu.server.game_commands import game_commands
@@ -61,8 +61,9 @@ class Lobby:
         self._per_address: Counter[str] = Counter()
         self._address_of: dict[Session, str] = {}
         self.logs = logs
+        self.outbox = Outbox()
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after)
+                                self.config.abandon_after, self.outbox)
         self.storage = storage if storage is not None else Storage.open()
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
@@ -92,7 +93,7 @@ class Lobby:
         ``address`` (the peer's IP, if known) counts against
         ``connections_per_address``; one connection too many is told so and hung up.
         """
-        session = Session(connection, peer)
+        session = Session(connection, peer, self.outbox)
         if address and self._per_address[address] >= self.config.connections_per_address:
             session.send(messages.bye(
                 "too_many_connections",
@@ -123,6 +124,10 @@ class Lobby:
         line = line.strip()
         if not line or session not in self._sessions:
             return
+        with self.outbox:  # what this line causes reaches each client in one write
+            self._handle(session, line)
+
+    def _handle(self, session: Session, line: str) -> None:
         try:
             if line.startswith("//"):
                 self.chat(session, line[1:])

@@ -26,10 +26,17 @@ class Message:
     keyword: str
     fields: dict[str, Any] = field(default_factory=dict)
     text: str = ""
+    #: what ``render`` made of keyword and fields (the machine line), kept so a message
+    #: told to many readers, or reworded for one of them, is encoded once
+    rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not KEYWORD_PATTERN.match(self.keyword):
             raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+
+    def reworded(self, text: str) -> Message:
+        """The same keyword and fields (and their rendering) with another sentence for people."""
+        return Message(self.keyword, self.fields, text, self.rendered)
 
 
 class Refusal(Exception):

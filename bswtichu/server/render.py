@@ -27,8 +27,13 @@ MODES = (HUMAN, MACHINE, RELAY)
 
 
 def machine_line(message: Message, fields: dict | None = None) -> str:
-    payload = json.dumps(message.fields if fields is None else fields,
-                         ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """``KEYWORD {json}`` of the message's fields (or of ``fields``); the former encoded once per message."""
+    if fields is None:
+        line = message.rendered.get(MACHINE)
+        if line is None:
+            line = message.rendered[MACHINE] = machine_line(message, message.fields)
+        return line
+    payload = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"{message.keyword} {payload}"
 
 

@@ -38,6 +38,41 @@ class Realm(Protocol):
         """Named sessions (for MSSP's player count)."""
 
 
+class Outbox:
+    """Holds what sessions are sent while one input line is handled, then writes it once per session.
+
+    A game action tells each player at the table several messages; gathered,
+    they reach each connection in one write.  ``with outbox:`` nests; the
+    outermost exit flushes.  Each session's lines keep their order.
+    """
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._held: dict[Session, list[str]] = {}
+
+    @property
+    def holding(self) -> bool:
+        return self._depth > 0
+
+    def hold(self, session: Session, lines: list[str]) -> None:
+        self._held.setdefault(session, []).extend(lines)
+
+    def release(self, session: Session) -> list[str]:
+        """What is held for ``session`` (it writes it itself: it sends something else, or closes)."""
+        return self._held.pop(session, [])
+
+    def __enter__(self) -> Outbox:
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if not self._depth:
+            held, self._held = self._held, {}
+            for session, lines in held.items():
+                session.write(lines)
+
+
 class Session:
     """A client between connect and disconnect.
 
@@ -51,8 +86,9 @@ class Session:
     connection, is called after every message with it and ``droppable`` (GMCP, prompts).
     """
 
-    def __init__(self, connection: Connection, peer: str = "") -> None:
+    def __init__(self, connection: Connection, peer: str = "", outbox: Outbox | None = None) -> None:
         self._connection = connection
+        self._outbox = outbox
         self.peer = peer
         self.nick: str | None = None
         self.mode = HUMAN
@@ -76,9 +112,20 @@ class Session:
             lines = render(message, HUMAN, self.wrap_width(), colour)
         else:
             lines = render(message, self.mode)
+        outbox = self._outbox
+        if outbox is not None and outbox.holding:
+            if not droppable and self.also_sent is None:  # GMCP and prompts follow each message at once
+                outbox.hold(self, lines)
+                return
+            self.write(outbox.release(self))  # what came before goes first
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
             self.also_sent(message, droppable)
+
+    def write(self, lines: list[str]) -> None:
+        """Rendered lines, none droppable (the outbox's flush)."""
+        if lines and not self.closed:
+            self._connection.send_lines(lines)
 
     def wrap_width(self) -> int | None:
         """The width human text is wrapped to (None: not wrapped; /width off stores 0)."""
@@ -88,5 +135,7 @@ class Session:
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""
         if not self.closed:
+            if self._outbox is not None:
+                self.write(self._outbox.release(self))
             self.closed = True
             self._connection.close()

@@ -12,6 +12,7 @@ they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -77,8 +78,12 @@ class Table:
         on_abandoned: Callable[[Table], None] = lambda table: None,
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
+        outbox: AbstractContextManager = nullcontext(),
     ) -> None:
         self.number = number
+        #: ``with table.outbox:`` gathers what is told at once into one write per client
+        #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
+        self.outbox = outbox
         self.seats: list[str | None] = [None] * SEAT_COUNT
         self.spectators: list[str] = []
         self.options = GameOptions()
@@ -468,8 +473,10 @@ class TableHall:
         reconnect_grace: float,
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
+        outbox: AbstractContextManager = nullcontext(),
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._outbox = outbox
         self._abandon_after = abandon_after
         self._deliver = deliver
         self._clock = clock
@@ -501,6 +508,7 @@ class TableHall:
             on_abandoned=self._forget,
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
+            outbox=self._outbox,
         )
         self._tables[number] = table
         return table

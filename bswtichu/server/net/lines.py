@@ -109,6 +109,8 @@ def decode_line(raw: bytes) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
+    if text.isascii() and text.isprintable():  # the common line: nothing to remove
+        return text
     return "".join(
         " " if ch == "\t" else ch
         for ch in text
