@@ -69,10 +69,13 @@ class ServerProcess:
     """
 
     def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
-                 profile: Path | None = None, storage: dict[str, object] | None = None) -> None:
+                 profile: Path | None = None, storage: dict[str, object] | None = None,
+                 game: dict[str, object] | None = None) -> None:
         """``profile``: run the server under cProfile and write its stats there when it stops;
-        ``storage``: settings of the ini's [storage] section (e.g. another database)."""
+        ``storage``: settings of the ini's [storage] section (e.g. another database);
+        ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says)."""
         self.settings = dict(settings or {})
+        self.game = {"bot_delay": 0, **(game or {})}
         self.storage = dict(storage or {})
         self.source = Path(source)
         self.profile = profile
@@ -89,7 +92,8 @@ class ServerProcess:
             f"telnet = tcp:{self.telnet_port}:interface={HOST}\n"
             f"line = tcp:{self.line_port}:interface={HOST}\n"
             f"[limits]\n{limits}\n"
-            f"[game]\nlog_folder = {self.folder / 'logs'}\nbot_delay = 0\n"
+            f"[game]\nlog_folder = {self.folder / 'logs'}\n"
+            + "".join(f"{key} = {value}\n" for key, value in self.game.items())
             + ("[storage]\n" if self.storage else "")
             + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )

@@ -169,15 +169,21 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
         raise ConfigError(f"{source}: {e}") from None
 
 
-def load_config(path: str | Path | None = None) -> ServerConfig:
-    """Read the given file; without one, ``config/bswtichu.ini`` if present, else defaults."""
+def read_config_file(path: str | Path | None = None) -> tuple[str, str] | None:
+    """(text, source) of the given file; without one, of ``config/bswtichu.ini`` if present,
+    else None (the built-in defaults). The server and the IRC bridge read the same file."""
     if path is None:
         if not DEFAULT_CONFIG_PATH.is_file():
-            return ServerConfig()
+            return None
         path = DEFAULT_CONFIG_PATH
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8"), str(path)
     except OSError as e:
         raise ConfigError(f"cannot read {path}: {e.strerror}") from None
-    return parse_config(text, str(path))
+
+
+def load_config(path: str | Path | None = None) -> ServerConfig:
+    """Read the given file; without one, ``config/bswtichu.ini`` if present, else defaults."""
+    found = read_config_file(path)
+    return ServerConfig() if found is None else parse_config(*found)

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError
+from bswtichu.config import ConfigError, read_config_file
 
 SECTION = "irc"
 
@@ -100,13 +100,5 @@ def parse_irc_config(text: str, source: str = "<config>") -> IrcConfig:
 
 def load_irc_config(path: str | Path | None = None) -> IrcConfig:
     """Read the given file; without one, ``config/bswtichu.ini`` if present, else defaults."""
-    if path is None:
-        if not DEFAULT_CONFIG_PATH.is_file():
-            return IrcConfig()
-        path = DEFAULT_CONFIG_PATH
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"cannot read {path}: {e.strerror}") from None
-    return parse_irc_config(text, str(path))
+    found = read_config_file(path)
+    return IrcConfig() if found is None else parse_irc_config(*found)
