@@ -23,7 +23,7 @@ from random import Random
 from typing import Sequence
 
 from ..engine import (
-    DECK, Action, CallGrand, CallTichu, DeclineGrand, GiveDragon, Pass, Play, RoundView,
+    DECK, Action, CallGrand, DeclineGrand, Exchange, GiveDragon, Pass, Play, RoundView,
 )
 from ..engine.cards import mask_of
 from ..engine.combos import classify
@@ -74,24 +74,11 @@ class ExpertBot(BasicBot):
 
     # ------------------------------------------------------------------ the decisions
 
-    def choose(self, view: RoundView, legal: Sequence[Action]) -> Action:
-        if view.phase == "grand":
-            return self._grand(view)
-        if view.phase == "exchange":
-            action = self._exchange(view)
-            self.counter.give(action.cards)
-            return action
-        if not self.tichu_considered and CallTichu(self.seat) in legal and view.need in ("lead", "follow"):
-            self.tichu_considered = True
-            if self._wants_tichu(view):
-                return CallTichu(self.seat)
-        if view.need == "wish":
-            return self._wish(view)
-        if view.need == "give":
-            return self._give(view)
-        if view.need == "lead":
-            return self._lead(view, legal)
-        return self._follow(view, legal)
+    def _exchange(self, view: RoundView) -> Exchange:
+        """Basic's exchange, remembered: the counter knows who got which of its cards."""
+        action = super()._exchange(view)
+        self.counter.give(action.cards)
+        return action
 
     def interrupt(self, view: RoundView, legal: Sequence[Action]) -> Action | None:
         """Bomb out of turn when the search says the bomb gains points; asked once per table state."""
