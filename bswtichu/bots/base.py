@@ -41,7 +41,7 @@ def must_act(view: RoundView, seat: int | None = None) -> bool:
 
 
 #: The `expert` level's playouts per decision unless the configuration says otherwise.
-DEFAULT_EXPERT_BUDGET = 1000
+DEFAULT_EXPERT_BUDGET = 200
 
 
 @dataclass(frozen=True)

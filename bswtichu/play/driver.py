@@ -26,6 +26,7 @@ seat saw this round; it stands aside as soon as he acts again.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from random import Random
 from typing import Callable, Hashable, Iterable, Protocol, Sequence
@@ -124,6 +125,33 @@ class BotSeats:
                     bot.observe(event)
 
 
+class BotTurns:
+    """The server's bot steps, one per turn of the reactor, in the order they came due.
+
+    Every table's driver hands its due bot step here instead of running it at once, so
+    the reactor reads people's lines between any two bot decisions: a person waits for
+    at most one decision, however many tables' bots think at the same moment.
+    """
+
+    def __init__(self, clock: IReactorTime):
+        self.clock = clock
+        self._due: deque[Callable[[], object]] = deque()
+        self._call: IDelayedCall | None = None
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+    def enqueue(self, step: Callable[[], object]) -> None:
+        self._due.append(step)
+        if self._call is None:
+            self._call = self.clock.callLater(0, self._run_one)
+
+    def _run_one(self) -> None:
+        step = self._due.popleft()
+        self._call = self.clock.callLater(0, self._run_one) if self._due else None
+        step()
+
+
 class GameDriver:
     """Runs one game from its first deal to the end (or to ``max_rounds``)."""
 
@@ -131,8 +159,11 @@ class GameDriver:
 
     def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
-                 substitute_after: float = 0.0, max_rounds: int | None = None):
-        """``players`` in join order (the engine seats them); ``bots`` plays some of them."""
+                 substitute_after: float = 0.0, max_rounds: int | None = None,
+                 turns: BotTurns | None = None):
+        """``players`` in join order (the engine seats them); ``bots`` plays some of them;
+        ``turns``, if given, queues each due bot step behind other tables' (a server's)."""
+        self.turns = turns
         self.game = Game(players, options, seeds.deals)
         self.seeds = seeds
         self.clock = clock
@@ -147,6 +178,7 @@ class GameDriver:
         self._replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
+        self._bot_queued = False
         self._away_calls: dict[Player, IDelayedCall] = {}
         self._bot_seats = BotSeats(self.bots)
         self._subscribers: list[GameSubscriber] = [self._bot_seats]
@@ -245,14 +277,23 @@ class GameDriver:
     def _schedule_bots(self) -> None:
         if self.stopped or self.paused or self._replaying or not self.bots:
             return
-        if self._bot_call is not None and self._bot_call.active():
+        if self._bot_queued or (self._bot_call is not None and self._bot_call.active()):
             return
         delay = self.bot_delay if self._person_present() else 0
-        self._bot_call = self.clock.callLater(delay, self._bot_step)
+        self._bot_call = self.clock.callLater(delay, self._bot_due)
+
+    def _bot_due(self) -> None:
+        self._bot_call = None
+        if self.turns is None:
+            self.step()
+        else:
+            self._bot_queued = True
+            self.turns.enqueue(self._bot_step)
 
     def _bot_step(self) -> None:
-        self._bot_call = None
-        self.step()
+        self._bot_queued = False
+        if not self.paused:
+            self.step()
 
     def step(self) -> Action | None:
         """Apply the bots' next action now, if they have one; returns it."""

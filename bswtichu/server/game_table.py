@@ -21,7 +21,7 @@ from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
-from bswtichu.play import GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play import BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.play.journal import ReplayError, replay_journal
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
@@ -261,6 +261,7 @@ class GameWiring:
                  storage: Storage | None = None,
                  bot_settings: BotSettings = BotSettings()):
         self.clock = clock
+        self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
         self.bot_settings = bot_settings
         self.logs = logs
         self.bot_delay = bot_delay
@@ -291,7 +292,7 @@ class GameWiring:
         levels = {name: level for name, level in bots.values()}
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings),
-                          self.clock, self.bot_delay, self.substitute_after)
+                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""

@@ -11,7 +11,7 @@ from bswtichu.engine import GameOptions
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import OVER
 from bswtichu.play import (
-    GameDriver, GameSeeds, GameStopped, SubstituteEnded, SubstituteStarted, headless_driver,
+    BotTurns, GameDriver, GameSeeds, GameStopped, SubstituteEnded, SubstituteStarted, headless_driver,
     play_game, seated_bots,
 )
 
@@ -145,3 +145,34 @@ def test_max_rounds_stops_a_game_that_does_not_end():
     driver.start()
     clock.advance(0)
     assert driver.finished and len(driver.game.rounds) == 2 and not clock.getDelayedCalls()
+
+
+def test_bot_turns_run_one_due_step_per_turn_in_order():
+    clock = Clock()
+    turns = BotTurns(clock)
+    ran: list[str] = []
+    for name in ("a", "b", "c"):
+        turns.enqueue(lambda name=name: ran.append(name))
+    assert len(clock.getDelayedCalls()) == 1 and len(turns) == 3  # one step per reactor turn
+    clock.advance(0)
+    assert ran == ["a", "b", "c"] and not clock.getDelayedCalls() and len(turns) == 0
+
+
+def test_drivers_sharing_bot_turns_play_the_same_games_as_alone():
+    def finished_histories(turns):
+        clock = Clock()
+        drivers = []
+        for seed in (1, 2):
+            seeds = GameSeeds.from_seed(seed)
+            bots = seated_bots(tuple(range(4)), GameOptions(), dict.fromkeys(range(4), "basic"), seeds)
+            driver = GameDriver(tuple(range(4)), GameOptions(round_limit=1), seeds, bots, clock,
+                                turns=turns(clock))
+            driver.start()
+            drivers.append(driver)
+        clock.advance(0)
+        assert all(d.game.over for d in drivers)
+        return [d.game.rounds[0].history for d in drivers]
+
+    shared = {}
+    assert finished_histories(lambda clock: shared.setdefault("turns", BotTurns(clock))) == \
+        finished_histories(lambda clock: None)
