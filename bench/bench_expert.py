@@ -124,8 +124,8 @@ def bsw_reference(folder: str) -> None:
                     tallies[call][0] += 1
                     tallies[call][1] += result.finish_order[0] == seat
     print(f"BSW logs in {folder}: {rounds} complete rounds")
-    print(f"  Tichu called / made        {rate(tallies['tichu'][1], tallies['tichu'][0])}")
-    print(f"  Grand Tichu called / made  {rate(tallies['grand'][1], tallies['grand'][0])}")
+    print(f"  Tichu made / called        {rate(tallies['tichu'][1], tallies['tichu'][0])}")
+    print(f"  Grand Tichu made / called  {rate(tallies['grand'][1], tallies['grand'][0])}")
 
 
 def main() -> None:
@@ -175,7 +175,7 @@ def summarise(results: list, args: argparse.Namespace, wall: float) -> None:
           f"draws {outcomes.count('draw')}, unfinished {outcomes.count('unfinished')}")
     print(f"  points per round, expert minus basic: {mean:+.1f} ± {half:.1f} (95% CI, {len(diffs)} rounds)")
     for side in ("expert", "basic"):
-        print(f"  {side:6} Tichu called / made {rate(calls[side]['tichu'][1], calls[side]['tichu'][0]):>16}"
+        print(f"  {side:6} Tichu made / called {rate(calls[side]['tichu'][1], calls[side]['tichu'][0]):>16}"
               f"   Grand Tichu {rate(calls[side]['grand'][1], calls[side]['grand'][0])}")
     print(f"  {rounds} rounds ({rounds / games:.1f} per game) in {wall:.0f} s: "
           f"{games / wall:.3f} games/s")
