@@ -22,7 +22,7 @@ from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
-from bswtichu.play.journal import ReplayError, replay_journal
+from bswtichu.play.journal import replay_journal
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
@@ -300,9 +300,13 @@ class GameWiring:
         for stored in self.storage.games.running():
             try:
                 table = self._restore(hall, stored)
-            except (ReplayError, ValueError) as error:
-                self.log.error("stored game {number} (table {table}) cannot be restored: {error}",
-                               number=stored.log_number, table=stored.table_number, error=error)
+            except Exception as error:  # a journal that does not replay, or does not even decode
+                # said once: the game is set aside (abandoned), its journal stays in the file
+                self.log.error("stored game {number} (table {table}) cannot be restored and is set"
+                               " aside as abandoned (its journal stays in the database): {error}",
+                               number=stored.log_number, table=stored.table_number,
+                               error=repr(error))
+                self.storage.games.abandon(stored.id)
                 continue
             if table is not None:
                 tables.append(table)
@@ -310,6 +314,8 @@ class GameWiring:
 
     def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
         """The stored game's table, playing on; None if the game turned out to be over."""
+        if stored.problem is not None:
+            raise ValueError(stored.problem)
         data = stored.table_options
         options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
         driver = self._driver(stored.players, options, stored.bots, stored.seed)

@@ -89,6 +89,7 @@ class StoredGame:
     bots: dict[int, tuple[str, str]]  # table seat -> (name, level)
     started: float
     entries: list[JournalEntry] = field(default_factory=list)
+    problem: str | None = None  # why its journal cannot be read, if it cannot
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,10 @@ class GameStore:
             game = StoredGame(id_, log_number, table_number, json.loads(seed), json.loads(options),
                               tuple(json.loads(players)),
                               {int(seat): tuple(bot) for seat, bot in json.loads(bots).items()}, started)
-            game.entries = self.journal(id_)
+            try:
+                game.entries = self.journal(id_)
+            except (KeyError, TypeError, ValueError) as error:  # a damaged row: that game only
+                game.problem = f"its journal cannot be read: {error!r}"
             games.append(game)
         return games
 

@@ -173,7 +173,7 @@ def check_secrecy(cy, ann, bob) -> None:
         public = played_by_then[-1] | EXAMPLE_CARDS
         received = set()
         for text in mine:
-            if text.startswith("You received"):
+            if text.startswith(("You received", "You passed")):  # the exchange: what came to him
                 received |= card_tokens(text)
         assert not (told & dealt) - public - received - EXAMPLE_CARDS, (me.nickname, sorted((told & dealt) - public - received))
 

@@ -227,3 +227,24 @@ def test_a_failing_store_does_not_stop_the_game(tmp_path, monkeypatch, logged_er
     assert lobby.storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
     gone(lobby)
     assert durable_lobby(tmp_path, Clock()).tables.get(1) is None  # no half game comes back
+
+
+def test_a_game_that_cannot_be_restored_is_set_aside_once(tmp_path, logged_errors):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    for line in ("/join", "/bot", "/bot", "/bot", "/start"):
+        ann.say(line)
+    assert not play_moves([ann], clock, Random(4), 20)
+    db = lobby.storage.db
+    seq = db.execute("SELECT max(seq) FROM game_journal").fetchone()[0]
+    db.execute("UPDATE game_journal SET data = ? WHERE seq = ?", ('{"no": "action"}', seq))
+    gone(lobby)
+    again = durable_lobby(tmp_path, Clock())
+    assert again.tables.get(1) is None
+    assert [e["log_format"].split(" cannot be restored")[0] for e in logged_errors] == [
+        "stored game {number} (table {table})"]
+    assert again.storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
+    gone(again)
+    durable_lobby(tmp_path, Clock())
+    assert len(logged_errors) == 1  # set aside: not tried, nor reported, again
