@@ -138,13 +138,27 @@ _KEYS = {
 }
 
 
-def parse_config(text: str, source: str = "<config>") -> ServerConfig:
-    """Read ini text; unknown sections or keys are errors, so typos do not pass silently."""
+def read_ini(text: str, source: str) -> configparser.ConfigParser:
+    """Ini text as a parser; a malformed file is a ConfigError naming ``source``."""
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text, source=source)
     except configparser.Error as e:
         raise ConfigError(f"{source}: {e}") from None
+    return parser
+
+
+def convert_setting(convert, raw: str, section: str, key: str, source: str) -> object:
+    """One setting's value, or a ConfigError saying which setting is not of which type."""
+    try:
+        return convert(raw.strip())
+    except ValueError:
+        raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not a {convert.__name__}") from None
+
+
+def parse_config(text: str, source: str = "<config>") -> ServerConfig:
+    """Read ini text; unknown sections or keys are errors, so typos do not pass silently."""
+    parser = read_ini(text, source)
     values: dict[str, object] = {}
     for section in parser.sections():
         if section in OTHER_TOOLS_SECTIONS:
@@ -157,12 +171,7 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
                 raise ConfigError(
                     f"{source}: unknown setting [{section}] {key}; known: {known}"
                 ) from None
-            try:
-                values[field] = convert(raw.strip())
-            except ValueError:
-                raise ConfigError(
-                    f"{source}: [{section}] {key} = {raw!r} is not a {convert.__name__}"
-                ) from None
+            values[field] = convert_setting(convert, raw, section, key, source)
     try:
         return ServerConfig(**values)
     except ConfigError as e:

@@ -6,12 +6,11 @@ apart; other sections of the file are the server's and are not looked at.
 
 from __future__ import annotations
 
-import configparser
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from bswtichu.config import ConfigError, read_config_file
+from bswtichu.config import ConfigError, convert_setting, read_config_file, read_ini
 
 SECTION = "irc"
 
@@ -76,22 +75,14 @@ _CONVERTERS = {field.name: {"int": int, "float": float}.get(field.type, str)
 
 def parse_irc_config(text: str, source: str = "<config>") -> IrcConfig:
     """The ``[irc]`` section of ini text (defaults where it or a key is missing)."""
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text, source=source)
-    except configparser.Error as e:
-        raise ConfigError(f"{source}: {e}") from None
+    parser = read_ini(text, source)
     values: dict[str, object] = {}
     if parser.has_section(SECTION):
         for key, raw in parser.items(SECTION):
             if key not in _CONVERTERS:
                 raise ConfigError(f"{source}: unknown setting [{SECTION}] {key};"
                                   f" known: {', '.join(_CONVERTERS)}")
-            convert = _CONVERTERS[key]
-            try:
-                values[key] = convert(raw.strip())
-            except ValueError:
-                raise ConfigError(f"{source}: [{SECTION}] {key} = {raw!r} is not a {convert.__name__}") from None
+            values[key] = convert_setting(_CONVERTERS[key], raw, SECTION, key, source)
     try:
         return IrcConfig(**values)
     except ConfigError as e:
