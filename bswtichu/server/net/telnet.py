@@ -28,6 +28,9 @@ from bswtichu.server.net.lines import LineConnection, LobbyFactory
 MAX_SUBNEGOTIATION = 1024
 
 
+#: The options we do whose state the client's profile keeps, by the profile's flag.
+LOCAL_FLAGS = {mud.GMCP: "gmcp", mud.EOR: "eor", mud.SGA: "sga"}
+
 class LenientTelnetTransport(TelnetTransport):
     """A TelnetTransport that survives anything a client sends.
 
@@ -167,24 +170,20 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         failure.trap(OptionRefused, AlreadyNegotiating, ConnectionDone, ConnectionLost)
 
     def enableLocal(self, option: bytes) -> bool:
-        if option == mud.GMCP:
-            self.profile.gmcp = True
-        elif option == mud.EOR:
-            self.profile.eor = True
-        elif option == mud.SGA:
-            self.profile.sga = True
+        self._set_local(option, True)
         return option in (mud.GMCP, mud.EOR, mud.SGA, mud.MSSP)
 
     def enableRemote(self, option: bytes) -> bool:
         return option in (mud.NAWS, mud.TTYPE)
 
     def disableLocal(self, option: bytes) -> None:
-        if option == mud.GMCP:
-            self.profile.gmcp = False
-        elif option == mud.EOR:
-            self.profile.eor = False
-        elif option == mud.SGA:
-            self.profile.sga = False
+        self._set_local(option, False)
+
+    def _set_local(self, option: bytes, on: bool) -> None:
+        """Note in the client's profile whether an option we do (GMCP, EOR, SGA) is now on."""
+        flag = LOCAL_FLAGS.get(option)
+        if flag is not None:
+            setattr(self.profile, flag, on)
 
     def disableRemote(self, option: bytes) -> None:
         if option == mud.NAWS:
