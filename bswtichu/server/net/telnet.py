@@ -26,10 +26,9 @@ from bswtichu.server.net.lines import LineConnection, LobbyFactory
 # Longest subnegotiation payload kept; longer ones are skipped up to their IAC SE.
 # Below Twisted's own cap (which hangs up), so that cap is never reached.
 MAX_SUBNEGOTIATION = 1024
-
-
 #: The options we do whose state the client's profile keeps, by the profile's flag.
 LOCAL_FLAGS = {mud.GMCP: "gmcp", mud.EOR: "eor", mud.SGA: "sga"}
+
 
 class LenientTelnetTransport(TelnetTransport):
     """A TelnetTransport that survives anything a client sends.
