@@ -135,9 +135,27 @@ async def play_round_one_game(cy, ann, bob) -> None:
 
 
 def await_left_over_errors(players) -> list[str]:
-    """Errors told to a player for a command he sent (a stale choice would show here)."""
-    return [text for p in players for text in p.user.told(BRIDGE)
-            if text.startswith("error:") and "no game runs" not in text]
+    """Errors told to a player for a command he sent (a stale choice would show here).
+
+    Bots act between the players' lines, so a bot's move may land between a player's
+    "legal all" and his command, which is then refused as it would be for anyone. An
+    error after a table event reached the player since his last "Legal now" is
+    explained (one connection keeps the bridge's order); any other is not.
+    """
+    errors = []
+    for player in players:
+        moved_since_legal = False
+        for _, sender, target, text in player.user.heard:
+            if sender != BRIDGE:
+                continue
+            if target == player.nick and text.startswith("Legal now"):
+                moved_since_legal = False
+            elif target == "#tichu" and text.startswith("[table 1] "):
+                moved_since_legal = True
+            elif target == player.nick and text.startswith("error:") and "no game runs" not in text:
+                if not moved_since_legal:
+                    errors.append(text)
+    return errors
 
 
 def public_cards(lines: list[str]) -> list[set[str]]:

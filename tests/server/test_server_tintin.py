@@ -61,18 +61,19 @@ class Finished(ProcessProtocol):
 def unexplained_errors(lines: list[str]) -> list[str]:
     """The error lines a correct client should not have caused.
 
-    Bots act between a person's lines, so a bot's bomb may land between tt++'s
-    /legal and its play: that play is then refused as out of turn, as it would be
-    for a person. Such a refusal is explained; any other error is not.
+    Bots act between a person's lines, so a bot's move (a bomb out of turn, say) may
+    land between tt++'s /legal and its play, which is then refused as it would be for
+    a person. An error after a bot acted since the last "Legal now" is explained; any
+    other error is not.
     """
-    errors, bombed_since_legal = [], False
+    errors, bot_acted = [], False
     for line in lines:
         if line.startswith("Legal now:"):
-            bombed_since_legal = False
-        elif line.startswith("BOMB! "):
-            bombed_since_legal = True
+            bot_acted = False
+        elif line.startswith(("bot-", "BOMB! bot-")):
+            bot_acted = True
         elif line.startswith("error:") and not line.startswith("error: too many lines"):
-            if not (bombed_since_legal and line.startswith("error: not your turn")):
+            if not bot_acted:
                 errors.append(line)
     return errors
 
