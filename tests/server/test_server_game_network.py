@@ -135,15 +135,25 @@ class Player:
     def over(self) -> dict | None:
         return next((f for k, f in self.messages if k == "GAME_OVER"), None)
 
-    async def legal(self) -> list[str]:
-        """The player's /legal commands; none once the game is over (no game: one ERROR)."""
+    async def legal(self, bots_may_have_moved: bool = False) -> list[str]:
+        """The player's /legal commands; none once the game is over (no game: one ERROR).
+
+        With ``bots_may_have_moved``, a refusal that follows another seat's move (a bot
+        acts between a person's lines: its move may land between this player's last
+        /legal and his command) is the game's race and allowed; any other fails.
+        """
         self.send("/legal")
         got = await self.until("LEGAL", "ERROR")
         keyword, fields = got[-1]
         if keyword == "ERROR":
             assert fields["code"] == "no_game" and self.over() is not None, (self.nick, got)
             return []
-        errors = [f for k, f in got if k == "ERROR"]
+        errors, others_moved = [], False
+        for k, f in got:
+            if k in ("PLAYED", "PASSED") and f["seat"] != self.seat:
+                others_moved = True
+            elif k == "ERROR" and not (bots_may_have_moved and others_moved):
+                errors.append(f)
         assert not errors, (self.nick, errors)
         return fields["commands"]
 
@@ -303,7 +313,7 @@ async def drive_with_bots(players: list[Player], chooser: Chooser, max_steps: in
                 player.send("/hand")
                 command = chooser.exchange((await player.until("HAND"))[-1][1]["cards"])
             player.send(command)
-            await player.legal()
+            await player.legal(bots_may_have_moved=True)
             break
         else:
             # none of us may act: a bot is to move; wait for news unless some came already
