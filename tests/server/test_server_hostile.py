@@ -306,6 +306,7 @@ def test_connections_per_address(clock, tmp_path):
     lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     factory = BotLineFactory(lobby, config, clock)
     first, second = Wire(factory), Wire(factory)
+    assert not second.transport.disconnecting
     third = Wire(factory)
     assert third.lines()[-1].startswith("At most 2 connections from one address")
     assert third.transport.disconnecting
