@@ -174,4 +174,13 @@ def test_logs_never_show_secret_arguments():
     assert loggable(f"/nick Ann {SECRET}") == "/nick [arguments hidden]"
     assert loggable(f"/password {SECRET} x") == "/password [arguments hidden]"
     assert loggable("/resume tok") == "/resume [arguments hidden]"
+    assert loggable(f"/passwort {SECRET} x") == "/passwort [arguments hidden]"
     assert loggable("/play 7j") == "/play 7j"
+
+
+def test_every_name_of_a_secret_command_is_hidden_in_logs(lobby):
+    secret = [c for c in lobby.commands if c.key in ("nick", "register", "password", "resume")]
+    assert len(secret) == 4
+    for command in secret:
+        for name in command.names:
+            assert loggable(f"/{name} x {SECRET}") == f"/{name} [arguments hidden]"
