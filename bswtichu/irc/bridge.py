@@ -114,7 +114,7 @@ class BridgeClient(irc.IRCClient):
             return
         line = as_command(message, private)
         if line is not None and line != "/":
-            self.bridge.command(nick, line)
+            self.bridge.command(nick, line, private)
         elif line == "/":
             self.to_user(nick, "Commands start with ! in the channel (!join, !play 7j 7s);"
                                " in a private message any line is one. !help lists them.")

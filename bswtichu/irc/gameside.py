@@ -38,13 +38,15 @@ class NickLogin:
     The server gives a guest a resume token with his name; the bridge keeps it in
     ``tokens`` (shared by all its links, by name casefolded) and, when a name's seat
     is held (``name_held``: the same IRC user dropped and came back), takes the
-    name back with ``/resume TOKEN``.  Registered names are not the bridge's to use.
+    name back with ``/resume TOKEN``.  Registered names are not the bridge's to use:
+    it notes them in ``registered`` and goes on; their owners log in themselves.
     """
 
     def __init__(self, candidates: Sequence[str], tokens: dict[str, str] | None = None):
         self._candidates = list(candidates)
         self.tokens = {} if tokens is None else tokens
         self.name: str | None = None
+        self.registered: list[str] = []  # candidates refused as someone's registered name
         self._resuming = False
 
     def start(self, link: GameLink) -> None:
@@ -67,7 +69,9 @@ class NickLogin:
             link.send(f"/resume {token}")
             return None
         self._resuming = False
-        self._candidates.pop(0)
+        refused = self._candidates.pop(0)
+        if fields["code"] == "name_registered":
+            self.registered.append(refused)
         if not self._candidates:
             return False
         self.start(link)
@@ -125,6 +129,8 @@ class GameLink(LineReceiver):
         if keyword == "RESUME_TOKEN":
             self.login.remember(fields)  # the bridge keeps it; its user never needs to type it
             return
+        if self.ready and keyword == "NICK":
+            self.name = fields["nick"]  # the user changed names (logged in to a registered one, say)
         if not self.ready:
             outcome = self.login.handle(self, keyword, fields)
             if outcome is True:

@@ -22,7 +22,7 @@ from twisted.python.failure import Failure
 
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
-from bswtichu.irc.text import name_candidates, server_name
+from bswtichu.irc.text import carries_secret, name_candidates, server_name
 
 # Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
 TABLE_EVENTS = frozenset({
@@ -94,6 +94,10 @@ class Player:
     def link_ready(self, link: GameLink) -> None:
         if link.name != self.nick:
             self.bridge.tell(self.nick, f"You play as {link.name} on the game server.")
+        for name in link.login.registered:
+            self.bridge.tell(self.nick, f"{name} is a registered name on the game server. If it is"
+                                        f" yours, log in to it privately: /msg {self.bridge.config.nick}"
+                                        f" nick {name} PASSWORD")
         self.flush()
 
     def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
@@ -170,8 +174,19 @@ class Bridge:
             watcher.link.hang_up()
         self.watchers.clear()
 
-    def command(self, nick: str, line: str) -> None:
-        """A command line (starting with /) from an IRC user."""
+    def command(self, nick: str, line: str, private: bool = True) -> None:
+        """A command line (starting with /) from an IRC user, privately or in the channel.
+
+        A password or token typed in the channel is not used: everyone read it.
+        """
+        if not private and carries_secret(line):
+            word, _, secret = line[1:].partition(" ")
+            text = (f"Passwords go to me privately, never to the channel: /msg {self.config.nick}"
+                    f" {word.lower()} ...")
+            if secret.strip():
+                text += " Nothing was done; what you typed is public now, so choose another."
+            self.tell(nick, text)
+            return
         player = self.players.get(irc_key(nick))
         if player is None:
             player = self.players[irc_key(nick)] = Player(self, nick)

@@ -50,6 +50,19 @@ def _cut(word: str, budget: int) -> str:
     return word.encode()[:budget].decode("utf-8", "ignore")
 
 
+# Commands whose arguments hold a password or a resume token (the server's
+# SECRET_COMMANDS); /nick and /name only when a password follows the name.
+SECRET_COMMANDS = frozenset({"register", "password", "passwort", "resume"})
+NAME_COMMANDS = frozenset({"nick", "name"})
+
+
+def carries_secret(line: str) -> bool:
+    """True when the command ``line`` (``/word args``) includes a password or token."""
+    word, _, rest = line[1:].partition(" ")
+    word = word.lower()
+    return word in SECRET_COMMANDS or (word in NAME_COMMANDS and len(rest.split()) > 1)
+
+
 def _name_character(c: str) -> bool:
     return c.isalpha() or c in "0123456789_-"
 

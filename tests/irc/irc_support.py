@@ -86,12 +86,22 @@ class GameClient(LineReceiver):
         self.lines: list[str] = []
         self.named: Deferred = Deferred()
         self.lost: Deferred = Deferred()
+        self._waiting: list[tuple[str, Deferred]] = []
 
     def lineReceived(self, line: bytes) -> None:
         text = line.decode("utf-8")
         self.lines.append(text)
         if text.startswith("You are now") and not self.named.called:
             self.named.callback(self)
+        for waiting in [w for w in self._waiting if text.startswith(w[0])]:
+            self._waiting.remove(waiting)
+            waiting[1].callback(text)
+
+    def until(self, start: str) -> Deferred:
+        """Fires with the next line that starts so."""
+        waiting = (start, Deferred())
+        self._waiting.append(waiting)
+        return timed(waiting[1])
 
     def connectionLost(self, reason=None) -> None:
         self.lost.callback(None)

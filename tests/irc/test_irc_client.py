@@ -30,8 +30,8 @@ class RecordingBridge:
         self.irc = None
         self.calls.append(("detach",))
 
-    def command(self, nick: str, line: str) -> None:
-        self.calls.append(("command", nick, line))
+    def command(self, nick: str, line: str, private: bool = True) -> None:
+        self.calls.append(("command", nick, line) if private else ("command", nick, line, "channel"))
 
     def renamed(self, old: str, new: str) -> None:
         self.calls.append(("renamed", old, new))
@@ -99,8 +99,8 @@ def test_channel_and_private_commands_reach_the_bridge_under_the_sender():
               ":Bob!bob@host PRIVMSG tichubot :join 1",
               ":Bob!bob@host PRIVMSG #elsewhere :!join",
               ":Cy!cy@host PRIVMSG #TICHU :!who")
-    assert wire.commands() == [("command", "Ann", "/play 7 7"), ("command", "Bob", "/join 1"),
-                               ("command", "Cy", "/who")]
+    assert wire.commands() == [("command", "Ann", "/play 7 7", "channel"), ("command", "Bob", "/join 1"),
+                               ("command", "Cy", "/who", "channel")]
 
 
 def test_a_bare_bang_gets_a_hint_not_a_command():

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from twisted.internet.defer import succeed
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -91,6 +93,55 @@ def test_a_taken_name_tries_the_next_and_says_so():
     s.server(link, "NICK", nick="Ann2", previous=None)
     assert s.sent(link) == ["/mode relay", "/nick Ann", "/nick Ann2", "/who"]
     assert s.irc.users == [("Ann", "You play as Ann2 on the game server.")]
+
+
+def test_a_registered_name_is_skipped_with_a_hint_to_log_in_privately():
+    s = Setup()
+    s.bridge.command("Ann", "/who")
+    [link] = s.links
+    link.dataReceived(b"Limits: ...\r\n")
+    s.server(link, "MODE", mode="relay")
+    s.server(link, "ERROR", code="name_registered", message="Ann is registered")
+    s.server(link, "NICK", nick="Ann2", previous=None)
+    assert s.irc.users == [
+        ("Ann", "You play as Ann2 on the game server."),
+        ("Ann", "Ann is a registered name on the game server. If it is yours, log in to it"
+                " privately: /msg tichubot nick Ann PASSWORD")]
+
+
+def test_logging_in_privately_renames_the_player_and_his_table_follows():
+    s = Setup()
+    s.bridge.command("Ann", "/who")
+    [link] = s.links
+    s.login(link, "Ann2")
+    s.bridge.command("Ann", "/nick Ann s3cret-pw")
+    assert s.sent(link)[-1] == "/nick Ann s3cret-pw"
+    s.server(link, "NICK", "You are now Ann.", nick="Ann", previous="Ann2")
+    assert link.name == "Ann"
+    s.server(link, "JOINED", "Ann sits down at table 1, seat 1.", table=1, seat=1, nick="Ann",
+             seats=["Ann", None, None, None])
+    assert len(s.links) == 2, "his table got a watcher: the bridge knows he sits there"
+    assert s.irc.users[-2:] == [("Ann", "You are now Ann."), ("Ann", "Ann sits down at table 1, seat 1.")]
+
+
+@pytest.mark.parametrize("line", ["/register s3cret-pw", "/nick Ann s3cret-pw", "/password a b",
+                                  "/PASSWORT a b", "/resume tok", "/register"])
+def test_a_password_in_the_channel_is_not_used(line):
+    s = Setup()
+    s.bridge.command("Ann", line, private=False)
+    assert s.links == [], "nothing reached the game server"
+    [(nick, text)] = s.irc.users
+    assert nick == "Ann" and text.startswith("Passwords go to me privately, never to the channel: /msg tichubot ")
+    assert ("public now" in text) == (" " in line)
+    assert s.irc.channel == []
+
+
+def test_a_name_without_password_in_the_channel_goes_through():
+    s = Setup()
+    s.bridge.command("Ann", "/nick Annie", private=False)
+    [link] = s.links
+    s.login(link, "Ann")
+    assert s.sent(link)[-1] == "/nick Annie"
 
 
 def test_a_seated_player_brings_a_watcher_and_waits_for_it():

@@ -106,6 +106,30 @@ async def test_a_nick_that_is_no_server_name_is_mapped_and_a_taken_name_varied(t
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_registered_name_is_logged_in_to_privately_and_never_in_the_channel(tmp_path):
+    from irc_support import GameClient
+
+    async with Setup(tmp_path) as s:
+        owner = await GameClient.connect(s.game, "Ann")  # Ann registered her name on the game server
+        owner.sendLine(b"/register s3cret-pw")
+        await owner.until("Ann is now registered to you")
+        await owner.close()
+        ann = await s.user("Ann")
+        ann.msg(BRIDGE, "who")
+        await ann.wait(to("Ann", "You play as Ann2 on the game server."))
+        await ann.wait(to("Ann", "Ann is a registered name on the game server. If it is yours"))
+        ann.msg("#tichu", "!nick Ann s3cret-pw")
+        await ann.wait(to("Ann", "Passwords go to me privately"))
+        ann.msg(BRIDGE, "nick Ann s3cret-pw")
+        await ann.wait(to("Ann", "You are now Ann (was Ann2)."))
+        ann.msg("#tichu", "!join")
+        await ann.wait(to("Ann", "Ann sits down at table 1, seat 1"))
+        await s.observer.wait(in_channel("[table 1] seats: 1 Ann, 2 (free)"))
+        channel = [h[3] for h in s.observer.heard if h[1] == BRIDGE and h[2] == "#tichu"]
+        assert not [line for line in channel if "pw" in line], "no password reached the channel"
+
+
+@pytest_twisted.ensureDeferred
 async def test_bad_commands_get_one_private_error(tmp_path):
     async with Setup(tmp_path) as s:
         ann = await s.user("Ann")
