@@ -23,6 +23,8 @@ FLAGS = {
     "--burst": ("burst", int, "N", "lines sent at once before the rate applies (default 5)"),
     "--line-interval": ("line_interval", float, "SECONDS", "seconds per line after the burst (default 2)"),
     "--reconnect-max": ("reconnect_max", float, "SECONDS", "longest wait between reconnects (default 300)"),
+    "--tokens-file": ("tokens_file", str, "FILE", "keep guests' resume tokens in FILE across restarts"
+                      " (default: in memory only)"),
 }
 
 

@@ -36,6 +36,7 @@ class IrcConfig:
     line_interval: float = 2.0  # seconds per line after the burst (RFC 1459: 2)
     reconnect_max: float = 300.0  # longest wait between reconnect attempts, seconds
     password: str = ""  # IRC server password (PASS), if the server needs one
+    tokens_file: str = ""  # where guests' resume tokens survive a restart ("": memory only)
 
     def __post_init__(self) -> None:
         problems = []

@@ -8,7 +8,7 @@ read; then it logs in (`NickLogin`) and hands each message to its owner.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import Protocol as TypingProtocol
 
 from twisted.internet.defer import Deferred
@@ -42,7 +42,7 @@ class NickLogin:
     it notes them in ``registered`` and goes on; their owners log in themselves.
     """
 
-    def __init__(self, candidates: Sequence[str], tokens: dict[str, str] | None = None):
+    def __init__(self, candidates: Sequence[str], tokens: MutableMapping[str, str] | None = None):
         self._candidates = list(candidates)
         self.tokens = {} if tokens is None else tokens
         self.name: str | None = None

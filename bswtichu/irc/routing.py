@@ -22,6 +22,7 @@ from twisted.python.failure import Failure
 
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
+from bswtichu.irc.tokens import ResumeTokens
 from bswtichu.irc.text import carries_secret, name_candidates, server_name
 
 # Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
@@ -158,7 +159,7 @@ class Bridge:
         self.players: dict[str, Player] = {}
         self.watchers: dict[int, Watcher] = {}
         self.irc: IrcSide | None = None
-        self.resume_tokens: dict[str, str] = {}  # the game server's guest tokens, by name casefolded
+        self.resume_tokens = ResumeTokens(config.tokens_file or None)  # by server name casefolded
 
     # ---------------------------------------------------------------- IRC side
 

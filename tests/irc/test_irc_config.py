@@ -69,9 +69,10 @@ def test_the_bswtichu_command_hands_irc_to_the_bridge(capsys):
     assert "channel must start with #" in capsys.readouterr().err
 
 
-def test_the_shipped_ini_holds_the_defaults():
+def test_the_shipped_ini_holds_the_defaults_and_keeps_tokens_in_a_file():
     from pathlib import Path
 
     from bswtichu.irc.config import load_irc_config
 
-    assert load_irc_config(Path(__file__).parents[2] / "config" / "bswtichu.ini") == IrcConfig()
+    shipped = load_irc_config(Path(__file__).parents[2] / "config" / "bswtichu.ini")
+    assert shipped == IrcConfig(tokens_file="data/irc-tokens.json")  # beside the server's database
