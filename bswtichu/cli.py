@@ -14,7 +14,7 @@ from twisted.logger import (
 )
 
 from bswtichu import __version__
-from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config
+from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config, setting
 
 log = Logger()
 
@@ -62,6 +62,16 @@ def _serve_options() -> argparse.ArgumentParser:
     return options
 
 
+def _add_set_flag(parser: argparse.ArgumentParser, dest: str) -> None:
+    """``--set`` on ``parser``; before and after ``serve`` under two names, since a subcommand's
+    values replace the main parser's (both lists apply)."""
+    parser.add_argument(
+        "--set", action="append", dest=dest, default=argparse.SUPPRESS, metavar="SECTION.KEY=VALUE",
+        help="any setting of the config file, e.g. --set limits.max_tables=100 (repeatable;"
+        " applied after the other flags)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     serve_options = _serve_options()
     parser = argparse.ArgumentParser(
@@ -74,11 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
         " bswtichu replay --help | bswtichu match --help | bswtichu irc --help",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
+    _add_set_flag(parser, "set")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser(
+    serve = commands.add_parser(
         "serve", parents=[serve_options], help="run the server (the default)",
         description="Run the server until Ctrl-C or SIGTERM.",
     )
+    _add_set_flag(serve, "set_after_serve")
     for name, (_, text) in DELEGATES.items():
         delegate = commands.add_parser(name, help=text, add_help=False)
         delegate.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -93,6 +105,13 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         for flag, (field, _, _, _) in SERVE_FLAGS.items()
         if hasattr(args, flag[2:].replace("-", "_"))
     }
+    for text in getattr(args, "set", []) + getattr(args, "set_after_serve", []):
+        name, equals, raw = text.partition("=")
+        section, dot, key = name.strip().partition(".")
+        if not (equals and dot and section and key):
+            raise ConfigError(f"--set {text}: write SECTION.KEY=VALUE, e.g. limits.max_tables=100")
+        field, value = setting(section, key, raw, "--set")
+        changes[field] = value
     return config.replace(**changes) if changes else config
 
 

@@ -156,6 +156,16 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
         raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not a {convert.__name__}") from None
 
 
+def setting(section: str, key: str, raw: str, source: str) -> tuple[str, object]:
+    """(ServerConfig field, value) for one ini setting; unknown ones are errors, so typos do not pass."""
+    try:
+        field, convert = _KEYS[(section, key)]
+    except KeyError:
+        known = ", ".join(f"[{s}] {k}" for s, k in _KEYS)
+        raise ConfigError(f"{source}: unknown setting [{section}] {key}; known: {known}") from None
+    return field, convert_setting(convert, raw, section, key, source)
+
+
 def parse_config(text: str, source: str = "<config>") -> ServerConfig:
     """Read ini text; unknown sections or keys are errors, so typos do not pass silently."""
     parser = read_ini(text, source)
@@ -164,14 +174,8 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
         if section in OTHER_TOOLS_SECTIONS:
             continue
         for key, raw in parser.items(section):
-            try:
-                field, convert = _KEYS[(section, key)]
-            except KeyError:
-                known = ", ".join(f"[{s}] {k}" for s, k in _KEYS)
-                raise ConfigError(
-                    f"{source}: unknown setting [{section}] {key}; known: {known}"
-                ) from None
-            values[field] = convert_setting(convert, raw, section, key, source)
+            field, value = setting(section, key, raw, source)
+            values[field] = value
     try:
         return ServerConfig(**values)
     except ConfigError as e:

@@ -68,6 +68,31 @@ def test_flags_override_the_config_file(tmp_path):
     assert (config.telnet_endpoint, config.flood_rate, config.flood_burst) == ("tcp:6000", 9.0, 7)
 
 
+def test_any_setting_can_be_set_on_the_command_line(tmp_path):
+    ini = tmp_path / "my.ini"
+    ini.write_text("[limits]\nmax_tables = 7\n")
+    args = cli.build_parser().parse_args(["--config", str(ini), "--set", "limits.max_tables=100",
+                                          "--set", "storage.synchronous=full", "--max-line-length", "300"])
+    config = cli.config_from(args)
+    assert (config.max_tables, config.synchronous, config.max_line_length) == (100, "full", 300)
+    args = cli.build_parser().parse_args(["--set", "limits.max_tables=9", "serve",
+                                          "--set", "limits.tables_per_person=3"])
+    assert (cli.config_from(args).max_tables, cli.config_from(args).tables_per_person) == (9, 3)
+
+
+@pytest.mark.parametrize("value, complaint", [
+    ("limits.max_tables", "write SECTION.KEY=VALUE"),
+    ("max_tables=3", "write SECTION.KEY=VALUE"),
+    ("limits.max_tabels=3", "unknown setting [limits] max_tabels"),
+    ("limits.max_tables=many", "[limits] max_tables = 'many' is not a int"),
+    ("limits.max_tables=0", "max_tables must be at least 1"),
+])
+def test_a_bad_set_says_what_is_wrong(capsys, value, complaint):
+    assert cli.main(["--set", value]) == 2
+    err = capsys.readouterr().err
+    assert complaint in err and err.count("\n") == 1
+
+
 def test_flag_before_subcommand_survives():
     args = cli.build_parser().parse_args(["--line", "tcp:7000", "serve"])
     assert cli.config_from(args).line_endpoint == "tcp:7000"
