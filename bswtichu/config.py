@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,7 @@ class ServerConfig:
     output_soft_limit: int = 65536
     output_hard_limit: int = 1048576
     connections_per_address: int = 20
+    uncapped_addresses: str = ""  # IP addresses, space-separated, that connections_per_address spares
     max_tables: int = 500
     tables_per_person: int = 2
     max_chat_length: int = 400
@@ -74,6 +76,11 @@ class ServerConfig:
                      "max_chat_length", "who_page_size"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
+        for address in self.uncapped_addresses.split():
+            try:
+                ipaddress.ip_address(address)
+            except ValueError:
+                problems.append(f"uncapped_addresses holds {address!r}, which is not an IP address")
         if self.idle_timeout < 0:
             problems.append("idle_timeout must be 0 (off) or more")
         if self.reconnect_grace < 0:
@@ -96,6 +103,11 @@ class ServerConfig:
     def replace(self, **changes: object) -> ServerConfig:
         """A copy with some settings changed (and checked again)."""
         return dataclasses.replace(self, **changes)
+
+    @property
+    def uncapped(self) -> frozenset[str]:
+        """The addresses any number of connections may come from (an IRC bridge's, say)."""
+        return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
 
     def for_line_port(self) -> ServerConfig:
         """The settings as the bot port applies them: its own, wider input budget."""
@@ -123,6 +135,7 @@ _KEYS = {
     ("limits", "output_soft_limit"): ("output_soft_limit", int),
     ("limits", "output_hard_limit"): ("output_hard_limit", int),
     ("limits", "connections_per_address"): ("connections_per_address", int),
+    ("limits", "uncapped_addresses"): ("uncapped_addresses", str),
     ("limits", "max_tables"): ("max_tables", int),
     ("limits", "tables_per_person"): ("tables_per_person", int),
     ("limits", "max_chat_length"): ("max_chat_length", int),

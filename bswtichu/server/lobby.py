@@ -59,6 +59,7 @@ class Lobby:
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
         self._per_address: Counter[str] = Counter()
+        self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
         self.logs = logs
         self.outbox = Outbox()
@@ -91,10 +92,12 @@ class Lobby:
         """A new client; ``limits`` are its port's settings, for the greeting.
 
         ``address`` (the peer's IP, if known) counts against
-        ``connections_per_address``; one connection too many is told so and hung up.
+        ``connections_per_address`` (unless it is one of ``uncapped_addresses``); one
+        connection too many is told so and hung up.
         """
         session = Session(connection, peer, self.outbox)
-        if address and self._per_address[address] >= self.config.connections_per_address:
+        if address and address not in self._uncapped and \
+                self._per_address[address] >= self.config.connections_per_address:
             session.send(messages.bye(
                 "too_many_connections",
                 f"At most {self.config.connections_per_address} connections from one address;"

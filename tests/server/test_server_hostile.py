@@ -17,7 +17,7 @@ from twisted.conch.telnet import DO, IAC, NAWS, NOP, SB, SE, WILL
 from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
@@ -315,6 +315,23 @@ def test_connections_per_address(clock, tmp_path):
     first.connection.connectionLost(None)
     again = Wire(factory)
     assert not again.transport.disconnecting
+
+
+def test_an_uncapped_address_may_open_more_connections(clock, tmp_path):
+    config = ServerConfig(connections_per_address=2, uncapped_addresses="192.0.2.7 ::1",
+                          log_folder=str(tmp_path))
+    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    factory = BotLineFactory(lobby, config, clock)
+    bridge = [Wire(factory, host="192.0.2.7") for _ in range(5)]
+    assert not any(wire.transport.disconnecting for wire in bridge)
+    others = [Wire(factory) for _ in range(3)]
+    assert [wire.transport.disconnecting for wire in others] == [False, False, True]
+
+
+@pytest.mark.parametrize("value", ["localhost", "300.1.1.1", "127.0.0.1,::1"])
+def test_uncapped_addresses_must_be_ip_addresses(value):
+    with pytest.raises(ConfigError, match="not an IP address"):
+        ServerConfig(uncapped_addresses=value)
 
 
 def test_table_limits(clock, tmp_path):
