@@ -83,26 +83,26 @@ def test_the_first_command_logs_in_then_goes_through():
     assert s.sent(link) == ["/nick Ann", "/tables"]
 
 
-def test_a_taken_name_tries_the_next_and_says_so():
+def ann_refused(code: str) -> tuple[Setup, object]:
+    """Ann's first command, her name refused with ``code``, then Ann2 given."""
     s = Setup()
     s.bridge.command("Ann", "/who")
     [link] = s.links
     link.dataReceived(b"Limits: ...\r\n")
     s.server(link, "MODE", mode="relay")
-    s.server(link, "ERROR", code="nick_taken", message="Ann is taken")
+    s.server(link, "ERROR", code=code, message="Ann is not free")
     s.server(link, "NICK", nick="Ann2", previous=None)
+    return s, link
+
+
+def test_a_taken_name_tries_the_next_and_says_so():
+    s, link = ann_refused("nick_taken")
     assert s.sent(link) == ["/mode relay", "/nick Ann", "/nick Ann2", "/who"]
     assert s.irc.users == [("Ann", "You play as Ann2 on the game server.")]
 
 
 def test_a_registered_name_is_skipped_with_a_hint_to_log_in_privately():
-    s = Setup()
-    s.bridge.command("Ann", "/who")
-    [link] = s.links
-    link.dataReceived(b"Limits: ...\r\n")
-    s.server(link, "MODE", mode="relay")
-    s.server(link, "ERROR", code="name_registered", message="Ann is registered")
-    s.server(link, "NICK", nick="Ann2", previous=None)
+    s, _ = ann_refused("name_registered")
     assert s.irc.users == [
         ("Ann", "You play as Ann2 on the game server."),
         ("Ann", "Ann is a registered name on the game server. If it is yours, log in to it"
