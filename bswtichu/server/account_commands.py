@@ -7,6 +7,7 @@ Passwords and tokens are never repeated in any reply.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bswtichu.server import names
@@ -29,6 +30,9 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
 
     def register(session: Session, args: str) -> None:
         words = args.split()
+        if not words and not accounts.is_registered(session.nick) and ask_new_password(
+                session, lambda chosen: register(session, chosen)):
+            return
         if len(words) != 1:
             raise usage_error("/register PASSWORD", "one password, without spaces")
         if accounts.is_registered(session.nick):
@@ -39,6 +43,26 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         accounts.register(session.nick, words[0])
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
+
+    def ask_new_password(session: Session, then: Callable[[str], None]) -> bool:
+        """A person at a terminal types the new password twice, unseen; False if he cannot."""
+        def first(chosen: str) -> None:
+            problem = password_problem(chosen)
+            if problem:
+                raise Refusal("bad_password", problem)
+
+            def second(again: str) -> None:
+                if again != chosen:
+                    raise Refusal("bad_password", "the two passwords differ; nothing changed")
+                then(chosen)
+
+            session.ask_secret(Message("PASSWORD_WANTED", {"nick": session.nick, "again": True},
+                                       "Type it again:"), second)
+
+        return session.ask_secret(
+            Message("PASSWORD_WANTED", {"nick": session.nick, "again": False},
+                    f"Choose a password for {session.nick}: 6-128 characters, no spaces, not"
+                    " digits only (not shown; an empty line gives up):"), first)
 
     def password(session: Session, args: str) -> None:
         words = args.split()

@@ -123,12 +123,35 @@ class Lobby:
         return session
 
     def receive(self, session: Session, line: str) -> None:
-        """Handle one input line: a command, or chat. Never raises."""
+        """Handle one input line: a command, chat, or a password asked for. Never raises."""
         line = line.strip()
-        if not line or session not in self._sessions:
+        if session not in self._sessions:
+            return
+        if session.secret_answer is not None:
+            with self.outbox:
+                self._answer_secret(session, line)
+            return
+        if not line:
             return
         with self.outbox:  # what this line causes reaches each client in one write
             self._handle(session, line)
+
+    def _answer_secret(self, session: Session, line: str) -> None:
+        """The line after ``Session.ask_secret``: the password (an empty line gives up)."""
+        answer, session.secret_answer = session.secret_answer, None
+        try:
+            if line:
+                answer(line)  # it may ask for another (a new password, typed twice)
+            else:
+                session.send(Message("GAVE_UP", {}, "No password given; nothing changed."))
+        except Refusal as refusal:
+            session.send(messages.refused(refusal))
+        except Exception:
+            self.log.failure("error handling a password from {session!r}", session=session)
+            session.send(messages.error("internal", "internal error; the server logged it, please try again"))
+        finally:
+            if session.secret_answer is None:
+                session.hide_input(False)
 
     def _handle(self, session: Session, line: str) -> None:
         try:
@@ -290,6 +313,11 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+        if password is None and self.guard.accounts.is_registered(name) and session.ask_secret(
+                Message("PASSWORD_WANTED", {"nick": name, "again": False},
+                        f"{name} is registered. Password (not shown; an empty line gives up):"),
+                lambda typed: self._nick(session, f"{name} {typed}")):
+            return
         name = self.guard.claim(session, name, password)
         self.take_name(session, name)
         token = self.guard.claimed(session, name)

@@ -99,9 +99,26 @@ class Session:
         self.default_width: int | None = None
         self.default_colour = False
         self.also_sent: Callable[[Message, bool], None] | None = None
+        # Set by a connection that can ask its client not to show what is typed (telnet:
+        # IAC WILL ECHO); ``secret_answer`` takes the next line once ``ask_secret`` asked.
+        self.hide_input: Callable[[bool], None] | None = None
+        self.secret_answer: Callable[[str], None] | None = None
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
+
+    def ask_secret(self, question: Message, answer: Callable[[str], None]) -> bool:
+        """Ask a person for a password on the next line, which his client does not show.
+
+        False (nothing asked) unless the connection can hide input and the client
+        reads human text: bots and machine mode give passwords as arguments.
+        """
+        if self.hide_input is None or self.mode != HUMAN or self.closed:
+            return False
+        self.hide_input(True)
+        self.send(question)
+        self.secret_answer = answer
+        return True
 
     def send(self, message: Message, droppable: bool = False) -> None:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""

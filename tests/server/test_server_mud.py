@@ -16,7 +16,7 @@ from random import Random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from twisted.conch.telnet import DO, DONT, IAC, SB, SE, WILL, WONT
+from twisted.conch.telnet import DO, DONT, ECHO, IAC, SB, SE, WILL, WONT
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -452,3 +452,50 @@ def test_plain_telnet_answers_get_wrapping_but_no_prompts_or_colour(mud_client, 
     wire.commands.clear()
     session.send(Message("TURN", {"table": 1, "seat": 1, "player": "Ann", "need": "lead"}, "Your turn: lead."))
     assert wire.read() == b"Your turn: lead.\r\n" and wire.commands == [] and wire.subs[-1][0] != mud.GMCP
+
+
+# -- passwords typed unseen -----------------------------------------------------
+
+
+def test_a_password_is_asked_with_will_echo_and_the_echo_given_back(mud_client, lobby):
+    lobby.guard.accounts.register("Ann", "hunter22")
+    wire = mud_client()
+    wire.read()
+    wire.commands.clear()
+    wire.say("/nick Ann")
+    assert wire.lines() == ["Ann is registered. Password (not shown; an empty line gives up):"]
+    assert wire.commands == [IAC + WILL + ECHO]
+    wire.send(IAC + DO + ECHO)  # the client stops echoing what is typed
+    wire.say("hunter22")
+    assert wire.lines() == ["You are now Ann."]
+    assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
+    wire.send(IAC + DONT + ECHO)
+    assert wire.protocol.getOptionState(ECHO).us.state == "no"
+    wire.send(IAC + DO + ECHO)  # asked for by the client out of the blue: refused
+    wire.read()
+    assert wire.commands[-1] == IAC + WONT + ECHO
+
+
+def test_a_client_that_refuses_to_hide_still_logs_in(mud_client, lobby):
+    lobby.guard.accounts.register("Ann", "hunter22")
+    wire = mud_client()
+    wire.read()
+    wire.commands.clear()
+    wire.say("/nick Ann")
+    wire.send(IAC + DONT + ECHO)
+    wire.say("hunter22")
+    assert wire.lines()[-1] == "You are now Ann."
+    assert wire.commands == [IAC + WILL + ECHO]  # nothing to take back
+
+
+def test_a_password_typed_before_the_client_answers_still_gets_the_echo_back(mud_client, lobby):
+    lobby.guard.accounts.register("Ann", "hunter22")
+    wire = mud_client()
+    wire.read()
+    wire.commands.clear()
+    wire.say("/nick Ann")
+    wire.say("hunter22")  # before DO ECHO arrived
+    wire.send(IAC + DO + ECHO)
+    wire.read()
+    assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
+    assert lobby.find("Ann") is not None

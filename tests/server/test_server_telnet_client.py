@@ -71,3 +71,32 @@ async def test_debian_telnet_sees_plain_text(tmp_path):
     text = shown.decode("utf-8")
     assert "Welcome to bswtichu" in text and "Your turn" not in text
     assert re.search(r"\r\nYou are now Ann\.\r\n", text)
+
+
+@pytest.mark.skipif(TELNET is None, reason="needs telnet (Debian package telnet)")
+@pytest_twisted.ensureDeferred
+async def test_debian_telnet_does_not_show_a_password_as_it_is_typed(tmp_path):
+    password = b"pw-not-on-screen-42"
+    async with RunningServer(log_folder=str(tmp_path / "logs")) as server:
+        server.service.lobby.guard.accounts.register("Ann", password.decode())
+        port = server.ports["telnet"].getHost().port
+        screen = Terminal()
+        process = reactor().spawnProcess(screen, TELNET, [TELNET, "127.0.0.1", str(port)],
+                                         env={**os.environ, "TERM": "xterm"}, usePTY=True)
+        try:
+            await screen.until(rb"Limits: [^\r\n]*\r\n")
+            process.write(b"/nick Ann\r")  # Enter, as a keyboard sends it
+            await screen.until(rb"Password \(not shown; an empty line gives up\):\r\n")
+            process.write(password + b"\r")
+            await screen.until(rb"You are now Ann\.")
+            process.write(b"/who\r")  # typing shows again: the terminal echoes this line
+            await screen.until(rb"/who\r\n[^\r]*Online")
+            process.write(b"/quit\r")
+            await screen.until(rb"Goodbye\.")
+            await screen.ended.addTimeout(TIMEOUT, reactor())
+        except BaseException:
+            process.signalProcess("KILL")
+            print(screen.screen)
+            raise
+    assert password not in screen.screen
+    assert b"/nick Ann" in screen.screen  # what was typed before the password was shown

@@ -14,7 +14,10 @@ contains the byte 0xFF, so text needs no IAC doubling.
 
 from __future__ import annotations
 
-from twisted.conch.telnet import IAC, AlreadyNegotiating, OptionRefused, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import (
+    ECHO, IAC, AlreadyDisabled, AlreadyEnabled, AlreadyNegotiating, OptionRefused, TelnetProtocol,
+    TelnetTransport,
+)
 from twisted.internet.error import ConnectionDone, ConnectionLost
 from twisted.python.failure import Failure
 
@@ -133,6 +136,7 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.profile = mud.ClientProfile()
+        self._hiding = False  # a password is being typed: we "echo", and echo nothing
 
     def encode_lines(self, lines: list[str]) -> bytes:
         return "".join(line + "\r\n" for line in lines).encode("utf-8")
@@ -152,6 +156,7 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         super().connectionMade()
         if self.session is not None:
             self.session.also_sent = self._also_send
+            self.session.hide_input = self._hide_input
 
     # -- negotiation ------------------------------------------------------------
 
@@ -166,11 +171,12 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     @staticmethod
     def _refused(failure: Failure) -> None:
         """A refused offer (or a connection gone before the answer) changes nothing."""
-        failure.trap(OptionRefused, AlreadyNegotiating, ConnectionDone, ConnectionLost)
+        failure.trap(OptionRefused, AlreadyNegotiating, AlreadyEnabled, AlreadyDisabled, ConnectionDone,
+                     ConnectionLost)
 
     def enableLocal(self, option: bytes) -> bool:
         self._set_local(option, True)
-        return option in (mud.GMCP, mud.EOR, mud.SGA, mud.MSSP)
+        return option in (mud.GMCP, mud.EOR, mud.SGA, mud.MSSP) or (option == ECHO and self._hiding)
 
     def enableRemote(self, option: bytes) -> bool:
         return option in (mud.NAWS, mud.TTYPE)
@@ -206,6 +212,27 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         if self.session is not None:
             self.session.default_width = self.profile.default_width()
             self.session.default_colour = self.profile.colour()
+
+    def _hide_input(self, hidden: bool) -> None:
+        """Ask the client not to show what is typed (a password), or to show it again.
+
+        The classic telnet way (RFC 857): the server says WILL ECHO, so the client
+        stops echoing locally, and echoes nothing; WONT ECHO gives the echo back.
+        A client that refuses keeps showing what it types, to its own user only.
+        """
+        if hidden == self._hiding:
+            return
+        self._hiding = hidden
+        telnet = self.transport
+        if hidden:
+            telnet.will(ECHO).addCallbacks(self._echo_settled, self._refused)
+        elif telnet.getOptionState(ECHO).us.state == "yes" and not telnet.getOptionState(ECHO).us.negotiating:
+            telnet.wont(ECHO).addErrback(self._refused)
+
+    def _echo_settled(self, _: object) -> None:
+        """The client agreed to WILL ECHO; if the password came in meanwhile, give the echo back."""
+        if not self._hiding:
+            self.transport.wont(ECHO).addErrback(self._refused)
 
     # -- what goes with each message ----------------------------------------------
 

@@ -1,0 +1,130 @@
+"""A person at a terminal types passwords on a line of their own that his client does not
+show: ``/nick NAME`` for a registered name and ``/register`` without a password ask for it.
+Bots and machine mode give passwords as arguments, as before."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from bswtichu.config import ServerConfig
+from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.lobby import Lobby
+from bswtichu.storage import ScryptCost, Storage
+
+from lobby_clients import Client
+
+SECRET = "hunter22"
+
+
+@pytest.fixture
+def lobby(clock: Clock, config: ServerConfig) -> Lobby:
+    return Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
+                 storage=Storage.open(cost=ScryptCost(n=2 ** 8), now=clock.seconds))
+
+
+class Person(Client):
+    """A telnet person: human text, and a connection that can hide what he types."""
+
+    def __init__(self, lobby: Lobby, nick: str | None = None) -> None:
+        super().__init__(lobby, nick, machine=False)
+        self.hidden: list[bool] = []  # each change asked of the client: hide (True) or show (False)
+        self.session.hide_input = self._hide
+
+    def _hide(self, hidden: bool) -> None:
+        if (self.hidden[-1] if self.hidden else False) != hidden:
+            self.hidden.append(hidden)
+
+    def text(self) -> str:
+        return "\n".join(self.connection.lines)
+
+
+def registered_ann(lobby: Lobby) -> None:
+    owner = Client(lobby, "Ann")
+    owner.say(f"/register {SECRET}")
+    assert owner.only("REGISTERED") == {"nick": "Ann"}
+    owner.hang_up()
+
+
+def test_nick_of_a_registered_name_asks_for_the_password_unseen(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    assert ann.text() == "Ann is registered. Password (not shown; an empty line gives up):"
+    assert ann.hidden == [True]
+    ann.clear()
+    ann.say(SECRET)
+    assert ann.text() == "You are now Ann."
+    assert ann.hidden == [True, False] and ann.session.nick == "Ann"
+
+
+def test_a_wrong_password_is_refused_and_the_echo_comes_back(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.clear()
+    ann.say("not-it-at-all")
+    assert ann.text() == "error: wrong password for Ann"
+    assert ann.hidden == [True, False] and ann.session.nick is None
+    ann.clear()
+    ann.say("/nick Annie")  # the next line is a command again
+    assert ann.text().startswith("You are now Annie.")
+
+
+def test_an_empty_line_gives_up(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.clear()
+    ann.say("")
+    assert ann.text() == "No password given; nothing changed."
+    assert ann.hidden == [True, False] and ann.session.nick is None
+
+
+def test_a_password_line_is_never_a_command_nor_chat(lobby):
+    registered_ann(lobby)
+    bob = Client(lobby, "Bob")
+    eve = Person(lobby)
+    eve.say("/nick Ann")
+    eve.say("/quit")  # taken as the password, not obeyed, not said in the lobby
+    assert not eve.connection.closed and eve.session.nick is None
+    assert "error: wrong password for Ann" in eve.text()
+    assert bob.connection.lines == []
+
+
+def test_bots_and_machine_mode_get_the_refusal_as_before(lobby):
+    registered_ann(lobby)
+    bot = Client(lobby)  # machine mode, a connection that cannot hide input
+    bot.say("/nick Ann")
+    assert bot.error_code() == "name_registered"
+    machine = Person(lobby)
+    machine.say("/mode machine")
+    machine.clear()
+    machine.say("/nick Ann")
+    assert machine.error_code() == "name_registered" and machine.hidden == []
+
+
+def test_register_without_a_password_asks_twice_unseen(lobby):
+    ann = Person(lobby, "Ann")
+    ann.clear()
+    ann.say("/register")
+    assert ann.text().startswith("Choose a password for Ann: 6-128 characters")
+    ann.say("123")  # too short: refused at once
+    assert ann.connection.lines[-1].startswith("error: ")
+    assert ann.hidden == [True, False]
+    ann.say("/register")
+    ann.say(SECRET)
+    assert ann.connection.lines[-1] == "Type it again:"
+    ann.say(SECRET + "x")
+    assert ann.connection.lines[-1] == "error: the two passwords differ; nothing changed"
+    ann.say("/register")
+    ann.say(SECRET)
+    ann.say(SECRET)
+    assert ann.connection.lines[-1] == "Ann is now registered to you. Next time: /nick Ann PASSWORD."
+    assert ann.hidden == [True, False] * 3  # one hidden stretch per try, both lines in it
+    assert SECRET not in ann.text()
+    ann.hang_up()
+    again = Person(lobby)
+    again.say("/nick Ann")
+    again.say(SECRET)
+    assert again.session.nick == "Ann"
