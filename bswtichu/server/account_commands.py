@@ -66,6 +66,11 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
 
     def password(session: Session, args: str) -> None:
         words = args.split()
+        if not words and accounts.is_registered(session.nick) and session.ask_secret(
+                Message("PASSWORD_WANTED", {"nick": session.nick, "again": False},
+                        f"The present password of {session.nick} (not shown; an empty line gives up):"),
+                lambda old: ask_new_password(session, lambda new: password(session, f"{old} {new}"))):
+            return
         if len(words) != 2:
             raise usage_error("/password OLD NEW", "the old and the new password")
         if not accounts.is_registered(session.nick):

@@ -128,3 +128,22 @@ def test_register_without_a_password_asks_twice_unseen(lobby):
     again.say("/nick Ann")
     again.say(SECRET)
     assert again.session.nick == "Ann"
+
+
+def test_password_without_arguments_asks_for_the_old_and_the_new_one_unseen(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.say(SECRET)
+    ann.clear()
+    ann.say("/password")
+    assert ann.text() == "The present password of Ann (not shown; an empty line gives up):"
+    for line in (SECRET, "new-secret-1", "new-secret-1"):
+        ann.say(line)
+    assert ann.connection.lines[-1] == "The password of Ann is changed."
+    assert ann.hidden == [True, False, True, False]  # the login, then the change
+    ann.hang_up()
+    again = Person(lobby)
+    again.say("/nick Ann")
+    again.say("new-secret-1")
+    assert again.session.nick == "Ann"
