@@ -22,6 +22,7 @@ are built from their mask, and a combo's ``cards`` set is made only when asked.
 from __future__ import annotations
 
 import enum
+import os
 from itertools import combinations
 from typing import Iterable, Iterator
 
@@ -460,7 +461,7 @@ class HandIndex:
         """Every bomb in the hand: four of a kinds by rank, then straight flushes by suit and rank."""
         found = self._bombs
         if found is None:
-            found = self._bombs = _all_bombs(self)
+            found = self._bombs = _all_bombs(self) if _accel is None else _accel.bombs(self.mask)
         return found
 
 
@@ -484,13 +485,25 @@ def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
     With ``top`` None this is every lead (the Dog included).  A single Phoenix
     comes with the value it would take over ``top``.  Order: by kind (singles,
     pairs, triples, full houses, straights by length, stairs by length, bombs),
-    then by rank, then by the suits' order j, s, p, r.
+    then by rank, then by the suits' order j, s, p, r.  Within a straight's or
+    stairs' length and top rank: the natural ones first, then those with the
+    Phoenix by the rank it stands for.
     """
+    if _accel is not None:
+        mask = hand.mask if isinstance(hand, HandIndex) else _accel.mask_of(hand)
+        return iter(_accel.play_list(mask, top))
     return iter(play_list(hand if isinstance(hand, HandIndex) else HandIndex(hand), top))
 
 
 def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
     """`plays` as a list, for callers that want all of them anyway."""
+    if _accel is not None:
+        return _accel.play_list(h.mask, top)
+    return pure_play_list(h, top)
+
+
+def pure_play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
+    """`play_list` in Python: the reference the compiled version is tested against."""
     if top is None:
         h.count_ranks()
         out = _singles(h, None)
@@ -962,3 +975,37 @@ def _all_bombs(h: HandIndex) -> list[Combo]:
             for top_rank in range(low + 4, high + 1):
                 out.append(_STRAIGHT_FLUSHES[(s, low, top_rank)])
     return out
+
+
+def pure_bombs(h: HandIndex) -> list[Combo]:
+    """`HandIndex.bombs` in Python: the reference the compiled version is tested against."""
+    return _all_bombs(h)
+
+
+# --------------------------------------------------------------------------
+# The optional compiled play generator
+# --------------------------------------------------------------------------
+
+def _load_accelerator():
+    """The compiled `play_list` and bombs (``_combos_accel.c``), or None.
+
+    None when it was not built (no C compiler at install time) or when the
+    environment variable BSWTICHU_PURE is set to anything but "" or "0".
+    """
+    if os.environ.get("BSWTICHU_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _combos_accel
+    except ImportError:
+        return None
+    from .actions import Play
+    _combos_accel.configure(
+        Combo, (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, STAIRS, FOUR_BOMB, STRAIGHT_FLUSH, DOG_TYPE),
+        tuple(c for rank in NATURAL_RANKS for c in _SINGLES[rank][15]),
+        _DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, _PHOENIX_LEAD, phoenix_single, Play, Card)
+    return _combos_accel
+
+
+_accel = _load_accelerator()
+#: Whether the compiled play generator is in use.
+ACCELERATED = _accel is not None
