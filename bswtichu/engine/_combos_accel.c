@@ -49,6 +49,7 @@ static Py_ssize_t combo_type_at, combo_rank_at, combo_mask_at, combo_length_at, 
 static Py_ssize_t play_seat_at, play_phoenix_at, play_combo_at;
 static PyTypeObject *card_class;
 static Py_ssize_t card_bit_at;
+static PyObject *deck[56];  /* the 56 cards by index */
 
 /* Per nibble (the suits held of one rank): the sub-nibbles of one, two and three
  * cards, in the order itertools.combinations gives them. */
@@ -101,13 +102,13 @@ static void keep(PyObject **slot, PyObject *value)
 
 static PyObject *configure(PyObject *module, PyObject *args)
 {
-    PyObject *combo, *kind_tuple, *singles, *dog, *mahjong, *dragon, *lead, *ph_single, *play, *card;
-    if (!PyArg_ParseTuple(args, "O!O!O!OOOOOO!O!:configure", &PyType_Type, &combo, &PyTuple_Type, &kind_tuple,
+    PyObject *combo, *kind_tuple, *singles, *dog, *mahjong, *dragon, *lead, *ph_single, *play, *card, *cards;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOOOOO!O!O!:configure", &PyType_Type, &combo, &PyTuple_Type, &kind_tuple,
                           &PyTuple_Type, &singles, &dog, &mahjong, &dragon, &lead, &ph_single,
-                          &PyType_Type, &play, &PyType_Type, &card))
+                          &PyType_Type, &play, &PyType_Type, &card, &PyTuple_Type, &cards))
         return NULL;
-    if (PyTuple_GET_SIZE(kind_tuple) != N_KINDS || PyTuple_GET_SIZE(singles) != 52) {
-        PyErr_SetString(PyExc_ValueError, "configure: 9 combination types and 52 natural singles");
+    if (PyTuple_GET_SIZE(kind_tuple) != N_KINDS || PyTuple_GET_SIZE(singles) != 52 || PyTuple_GET_SIZE(cards) != 56) {
+        PyErr_SetString(PyExc_ValueError, "configure: 9 combination types, 52 natural singles and 56 cards");
         return NULL;
     }
     PyTypeObject *combo_cls = (PyTypeObject *)combo, *play_cls = (PyTypeObject *)play;
@@ -131,6 +132,14 @@ static PyObject *configure(PyObject *module, PyObject *args)
             return NULL;
         }
     }
+    for (int i = 0; i < 56; i++) {
+        if (!Py_IS_TYPE(PyTuple_GET_ITEM(cards, i), (PyTypeObject *)card)) {
+            PyErr_SetString(PyExc_TypeError, "configure: the deck must be cards");
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 56; i++)
+        keep(&deck[i], PyTuple_GET_ITEM(cards, i));
     keep((PyObject **)&combo_class, combo);
     keep((PyObject **)&play_class, play);
     keep((PyObject **)&card_class, card);
@@ -590,6 +599,39 @@ static PyObject *mask_of(PyObject *module, PyObject *cards)
     return PyLong_FromUnsignedLongLong(mask);
 }
 
+/* The cards of a mask; in print order (the Dog, the Mahjong, the natural cards, the
+ * Phoenix, the Dragon: cards.sort_cards) if `print_order`, else by index. */
+static PyObject *cards_in(PyObject *arg, int print_order)
+{
+    mask_t mask;
+    if (check_configured() || read_mask(arg, &mask))
+        return NULL;
+    static const int print_sequence[56] = {
+        53, 52, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+        49, 50, 51, 54, 55};
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t n = 0;
+    for (int i = 0; i < 56; i++) {
+        int index = print_order ? print_sequence[i] : i;
+        if (mask >> index & 1)
+            PyList_SET_ITEM(out, n++, Py_NewRef(deck[index]));
+    }
+    return out;
+}
+
+static PyObject *cards_of(PyObject *module, PyObject *arg)
+{
+    return cards_in(arg, 0);
+}
+
+static PyObject *sorted_cards_of(PyObject *module, PyObject *arg)
+{
+    return cards_in(arg, 1);
+}
+
 static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (check_arguments("plays_of", nargs, 2))
@@ -626,11 +668,13 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(Combo, types, natural_singles, dog, mahjong, dragon, phoenix_lead, phoenix_single, Play, Card)"},
+     "configure(Combo, types, natural_singles, dog, mahjong, dragon, phoenix_lead, phoenix_single, Play, Card, deck)"},
     {"play_list", (PyCFunction)(void (*)(void))play_list, METH_FASTCALL,
      "play_list(mask, top): every combination of the hand `mask` that may go onto `top` (None: leads)"},
     {"bombs", bombs, METH_O, "bombs(mask): every bomb of the hand `mask`"},
     {"mask_of", mask_of, METH_O, "mask_of(cards): the cards as a bit mask"},
+    {"cards_of", cards_of, METH_O, "cards_of(mask): the cards of a mask, by index"},
+    {"sorted_cards_of", sorted_cards_of, METH_O, "sorted_cards_of(mask): the cards of a mask in print order"},
     {"plays_of", (PyCFunction)(void (*)(void))plays_of, METH_FASTCALL,
      "plays_of(seat, combos): the listed Play of each combo, as actions.play_of makes it"},
     {NULL, NULL, 0, NULL},

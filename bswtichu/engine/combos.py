@@ -26,11 +26,15 @@ import os
 from itertools import combinations
 from typing import Iterable, Iterator
 
+from .actions import Play, play_of
 from .cards import (
     ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
     PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, mask_of, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
+
+#: The cards of a mask for `Combo.cards`: the compiled version when it is loaded (end of module).
+_cards_of = cards_of
 
 
 class ComboType(enum.Enum):
@@ -86,7 +90,7 @@ class Combo:
 
     def __getattr__(self, name: str):
         if name == "cards":  # not built yet: the generator made this combo from its mask
-            cards = frozenset(cards_of(self.mask))
+            cards = frozenset(_cards_of(self.mask))
             self.cards = cards
             return cards
         raise AttributeError(name)
@@ -982,6 +986,16 @@ def pure_bombs(h: HandIndex) -> list[Combo]:
     return _all_bombs(h)
 
 
+def pure_listed_plays(seat: int, combos: list[Combo]) -> list[Play]:
+    """`listed_plays` in Python: the play of each combo by ``seat`` (`play_of`)."""
+    return [play_of(seat, c) for c in combos]
+
+
+def pure_sorted_cards_of(mask: int) -> list[Card]:
+    """`sorted_cards_of` in Python: the cards of ``mask`` in print order."""
+    return sort_cards(cards_of(mask))
+
+
 # --------------------------------------------------------------------------
 # The optional compiled play generator
 # --------------------------------------------------------------------------
@@ -998,14 +1012,17 @@ def _load_accelerator():
         from . import _combos_accel
     except ImportError:
         return None
-    from .actions import Play
     _combos_accel.configure(
         Combo, (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, STAIRS, FOUR_BOMB, STRAIGHT_FLUSH, DOG_TYPE),
         tuple(c for rank in NATURAL_RANKS for c in _SINGLES[rank][15]),
-        _DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, _PHOENIX_LEAD, phoenix_single, Play, Card)
+        _DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, _PHOENIX_LEAD, phoenix_single, Play, Card, DECK)
     return _combos_accel
 
 
 _accel = _load_accelerator()
 #: Whether the compiled play generator is in use.
 ACCELERATED = _accel is not None
+if _accel is None:
+    listed_plays, sorted_cards_of = pure_listed_plays, pure_sorted_cards_of
+else:
+    listed_plays, sorted_cards_of, _cards_of = _accel.plays_of, _accel.sorted_cards_of, _accel.cards_of

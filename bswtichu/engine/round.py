@@ -26,7 +26,7 @@ from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     format_cards, rank_text, sort_cards,
 )
-from .combos import Combo, ComboType, HandIndex, classify, play_list
+from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
 from .errors import IllegalActionError
 from .events import (
@@ -43,6 +43,13 @@ _GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
 _PASS = tuple(Pass(s) for s in range(4))
 _WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
 _GIFTS = tuple((GiveDragon(s, (s + 1) % 4), GiveDragon(s, (s + 3) % 4)) for s in range(4))
+# The events made at nearly every action, made once too (events are frozen values).
+_PASSED = tuple(Passed(s) for s in range(4))
+_TURN_TO = {need: tuple(TurnStarted(s, need) for s in range(4)) for need in ("lead", "follow", "wish", "give")}
+_TO_LEAD, _TO_FOLLOW = _TURN_TO["lead"], _TURN_TO["follow"]
+_TRICK_WON = tuple(tuple(TrickWon(s, leader) for leader in range(4)) for s in range(4))
+_MAHJONG_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, DRAGON_CARD.bit
+_DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
 
@@ -301,18 +308,17 @@ class Round:
             return out
         if seat in self.finish_order:
             return out
-        entry = self._indexes[seat]
-        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
         top = self.top
         if self.trick_won:
             if seat == self.leader:
-                self._add_leads(seat, index, out)
+                self._add_leads(seat, out)
                 return out
         elif top is None:
             if seat == self.turn:
-                self._add_leads(seat, index, out)
+                self._add_leads(seat, out)
             return out
         elif seat == self.turn:
+            index = self._index(seat)
             options = play_list(index, top)
             wish = self.wish
             if (wish is not None and index.nibble(wish)
@@ -320,25 +326,29 @@ class Round:
                 options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
             else:
                 out.append(_PASS[seat])
-            out += [play_of(seat, c) for c in options]
+            out += listed_plays(seat, options)
             return out
+        # out of turn: bombs only (the commonest call of all: three seats of four)
+        entry = self._indexes[seat]
+        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
         found = index._bombs
         if found is None:
             found = index.bombs()
         if found:
-            out += [play_of(seat, b) for b in found if b.beats(top)]
+            out += listed_plays(seat, [b for b in found if b.beats(top)])
         return out
 
-    def _add_leads(self, seat: int, index: HandIndex, out: list[Action]) -> None:
-        options = play_list(index, None)
-        if self.wish_binds(seat):
+    def _add_leads(self, seat: int, out: list[Action]) -> None:
+        """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
+        options = play_list(self._index(seat), None)
+        if self.wish is not None and self.wish_binds(seat):
             wish = self.wish
             options = [c for c in options if c.contains_rank(wish)]
-        if self._takes_over(seat):
+        if self.trick_won and seat != self.top_seat:  # _takes_over: the trick's owner is out
             taking = self._bombs_beating(seat)
-            out += [play_of(seat, c) for c in taking]
+            out += listed_plays(seat, taking)
             options = [c for c in options if c not in taking]
-        out += [play_of(seat, c) for c in options]
+        out += listed_plays(seat, options)
 
     def _add_waiting_options(self, seat: int, out: list[Action]) -> None:
         """While the round waits for a wish or the Dragon gift."""
@@ -349,7 +359,7 @@ class Round:
         if seat == self.gift_pending_seat:
             out += _GIFTS[seat]
         if not self.ending and seat not in self.finish_order:
-            out += [play_of(seat, c) for c in self._bombs_beating(seat)]
+            out += listed_plays(seat, self._bombs_beating(seat))
 
     def iter_legal_actions(self, seat: int) -> Iterator[Action]:
         """`legal_actions`, lazily where it matters: the exchange's 2184 options."""
@@ -508,7 +518,8 @@ class Round:
 
     def _do_play(self, action: Play) -> list[Event]:
         seat = action.seat
-        self._check_play_phase(seat)
+        if self.phase != PLAY or self.wish_pending_seat is not None:
+            self._check_play_phase(seat)
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
         hand = self.hands[seat]
@@ -524,31 +535,35 @@ class Round:
             if not combo.is_bomb:
                 raise IllegalActionError(
                     f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick; only a bomb may come now")
-            return self._play_bomb_onto(seat, combo)
-        if self._takes_over(seat) and combo.is_bomb and combo.beats(self.top):
-            return self._play_bomb_onto(seat, combo)
-        if self._leading(seat):
-            return self._lead(seat, combo)
-        if self.top is None:
-            raise IllegalActionError(
-                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
+            return self._play_bomb_onto(seat, combo, action)
+        top = self.top
         if self.trick_won:
-            if not combo.is_bomb:
+            if seat == self.leader:
+                if seat != self.top_seat and combo.type in BOMB_TYPES and combo.beats(top):
+                    return self._play_bomb_onto(seat, combo, action)  # _takes_over
+                return self._lead(seat, combo, action)
+            if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(
                     f"the trick is won; {seat_name(self.leader)} leads next, only a bomb may come now")
-            return self._play_bomb_onto(seat, combo)
+            return self._play_bomb_onto(seat, combo, action)
+        if top is None:
+            if seat == self.turn:
+                return self._lead(seat, combo, action)
+            raise IllegalActionError(
+                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
         if seat != self.turn:
-            if not combo.is_bomb:
+            if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")
-            return self._play_bomb_onto(seat, combo)
-        placed = combo.played_over(self.top)
-        if not placed.beats(self.top):
+            return self._play_bomb_onto(seat, combo, action)
+        placed = combo.played_over(top)
+        if not placed.beats(top):
             raise IllegalActionError(self._why_not_beating(placed))
-        if self.wish_binds(seat) and not combo.is_bomb and not combo.contains_rank(self.wish):
+        if (self.wish is not None and self.wish_binds(seat) and combo.type not in BOMB_TYPES
+                and not combo.contains_rank(self.wish)):
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: play a combination with a "
                 f"{rank_text(self.wish)} that beats the table, or a bomb")
-        return self._place(seat, placed, out_of_turn=False)
+        return self._place(seat, placed, False, action)
 
     def _why_not_beating(self, combo: Combo) -> str:
         top = self.top
@@ -565,30 +580,34 @@ class Round:
             return "nothing beats the Dragon but a bomb"
         return f"{combo.describe()} does not beat {top.describe()}"
 
-    def _play_bomb_onto(self, seat: int, combo: Combo) -> list[Event]:
+    def _play_bomb_onto(self, seat: int, combo: Combo, action: Play) -> list[Event]:
         if not combo.beats(self.top):
             raise IllegalActionError(self._why_not_beating(combo))
-        return self._place(seat, combo, out_of_turn=seat != self.turn or self.trick_won
-                           or self.gift_pending_seat is not None)
+        return self._place(seat, combo, seat != self.turn or self.trick_won or self.gift_pending_seat is not None,
+                           action)
 
-    def _lead(self, seat: int, combo: Combo) -> list[Event]:
-        if self.wish_binds(seat) and not combo.contains_rank(self.wish):
+    def _lead(self, seat: int, combo: Combo, action: Play) -> list[Event]:
+        if self.wish is not None and self.wish_binds(seat) and not combo.contains_rank(self.wish):
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: lead a combination with a {rank_text(self.wish)}")
         events = self._collect() if self.trick_won else []
         combo = combo.played_over(None)
-        events += self._place(seat, combo, out_of_turn=False)
+        events += self._place(seat, combo, False, action)
         return events
 
-    def _place(self, seat: int, combo: Combo, out_of_turn: bool) -> list[Event]:
-        """Put a validated combo on the table and run the going-out and end checks."""
-        self.history.append(play_of(seat, combo))
+    def _place(self, seat: int, combo: Combo, out_of_turn: bool, action: Play) -> list[Event]:
+        """Put a validated combo on the table and run the going-out and end checks.
+
+        The history records ``action`` itself when it is the listed play of
+        ``combo`` (the resolved reading), else the play of ``combo``.
+        """
+        self.history.append(action if action.combo is combo else play_of(seat, combo))
         hand = self.hands[seat]
         hand -= combo.cards
         self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
-        self.trick_cards.extend(sort_cards(combo.cards))  # a fixed order: replays rebuild equal piles
+        self.trick_cards += sorted_cards_of(combo.mask)  # a fixed order: replays rebuild equal piles
         self.top, self.top_seat = combo, seat
         self.passed = set()
         self.trick_won = False
@@ -602,21 +621,21 @@ class Round:
             events.append(PlayerOut(seat, len(self.finish_order)))
             if self._round_should_end():
                 return events + self._end_round()
-        if combo.mask & MAHJONG_CARD.bit:
+        if combo.mask & _MAHJONG_BIT:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
-            events.append(TurnStarted(seat, "wish"))
+            events.append(_TURN_TO["wish"][seat])
             return events
-        if combo.type is ComboType.DOG:
+        if combo.type is _DOG:
             self.loose_cards.extend(self.trick_cards)
             self.trick, self.trick_cards = [], []
             self.top = self.top_seat = None
             partner = partner_of(seat)
             self.turn = partner if partner not in self.finish_order else self.next_active(partner)
-            events.append(TurnStarted(self.turn, "lead"))
+            events.append(_TO_LEAD[self.turn])
             return events
-        self.turn = self.next_active(seat)
-        events.append(TurnStarted(self.turn, "follow"))
+        self.turn = turn = self.next_active(seat)
+        events.append(_TO_FOLLOW[turn])
         return events
 
     def _round_should_end(self) -> bool:
@@ -625,6 +644,32 @@ class Round:
 
     def _do_pass(self, action: Pass) -> list[Event]:
         seat = action.seat
+        if (seat != self.turn or self.top is None or self.trick_won or self.phase != PLAY
+                or self.wish_pending_seat is not None or self.gift_pending_seat is not None
+                or self.wish is not None or seat in self.finish_order):
+            self._check_pass(seat)  # raises unless the pass is allowed after all
+        self.history.append(action)
+        passed = self.passed
+        passed.add(seat)
+        finish_order = self.finish_order
+        # Seats that have passed are still in and not the trick's owner: all its
+        # opponents and partner have passed when they number the active seats but him.
+        if len(passed) >= 3 - len(finish_order) + (self.top_seat in finish_order):
+            self.trick_won = True
+            leader = self.leader
+            self.turn = leader
+            events: list[Event] = [_PASSED[seat], _TRICK_WON[self.top_seat][leader]]
+            if self.top.mask == _DRAGON_BIT:
+                self.gift_pending_seat = self.top_seat
+                events.append(_TURN_TO["give"][self.top_seat])
+            else:
+                events.append(_TO_LEAD[leader])
+            return events
+        self.turn = turn = self.next_active(seat)
+        return [_PASSED[seat], _TO_FOLLOW[turn]]
+
+    def _check_pass(self, seat: int) -> None:
+        """Raise the reason a pass by ``seat`` is refused, checked in the rules' order."""
         self._check_play_phase(seat)
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
@@ -638,24 +683,6 @@ class Round:
         if self.wish_binds(seat):
             raise IllegalActionError(
                 f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
-        self.history.append(action)
-        self.passed.add(seat)
-        events: list[Event] = [Passed(seat)]
-        actives = {s for s in range(4) if s not in self.finish_order}
-        if self.passed >= actives - {self.top_seat}:
-            self.trick_won = True
-            leader = self.leader
-            self.turn = leader
-            events.append(TrickWon(self.top_seat, leader))
-            if self.top.mask == DRAGON_CARD.bit:
-                self.gift_pending_seat = self.top_seat
-                events.append(TurnStarted(self.top_seat, "give"))
-            else:
-                events.append(TurnStarted(leader, "lead"))
-        else:
-            self.turn = self.next_active(seat)
-            events.append(TurnStarted(self.turn, "follow"))
-        return events
 
     def _collect(self, to: int | None = None) -> list[Event]:
         """Move the trick (and a waiting Dog) into a pile: the winner's, or ``to``'s."""
