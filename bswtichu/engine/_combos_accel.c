@@ -520,7 +520,20 @@ static PyObject *play_list(PyObject *module, PyObject *const *args, Py_ssize_t n
 {
     mask_t mask;
     struct table t;
-    if (check_arguments("play_list", nargs, 2) || read_mask(args[0], &mask) || read_table(args[1], &t))
+    if (check_arguments("play_list", nargs, 2))
+        return NULL;
+    if (PyLong_Check(args[0])) {
+        if (read_mask(args[0], &mask))
+            return NULL;
+    }
+    else {  /* a HandIndex: its mask */
+        PyObject *hand_mask = PyObject_GetAttrString(args[0], "mask");
+        int failed = hand_mask == NULL || read_mask(hand_mask, &mask);
+        Py_XDECREF(hand_mask);
+        if (failed)
+            return NULL;
+    }
+    if (read_table(args[1], &t))
         return NULL;
     PyObject *out = PyList_New(0);
     if (out == NULL)
@@ -670,7 +683,8 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Combo, types, natural_singles, dog, mahjong, dragon, phoenix_lead, phoenix_single, Play, Card, deck)"},
     {"play_list", (PyCFunction)(void (*)(void))play_list, METH_FASTCALL,
-     "play_list(mask, top): every combination of the hand `mask` that may go onto `top` (None: leads)"},
+     "play_list(hand, top): every combination of the hand (a mask, or a HandIndex) that may go onto `top` "
+     "(None: leads)"},
     {"bombs", bombs, METH_O, "bombs(mask): every bomb of the hand `mask`"},
     {"mask_of", mask_of, METH_O, "mask_of(cards): the cards as a bit mask"},
     {"cards_of", cards_of, METH_O, "cards_of(mask): the cards of a mask, by index"},
@@ -683,7 +697,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "bswtichu.engine._combos_accel",
     "Compiled play generation for bswtichu.engine.combos (optional; the pure version is the reference).",
-    -1, methods,
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__combos_accel(void)

@@ -499,15 +499,11 @@ def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
     return iter(play_list(hand if isinstance(hand, HandIndex) else HandIndex(hand), top))
 
 
-def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
-    """`plays` as a list, for callers that want all of them anyway."""
-    if _accel is not None:
-        return _accel.play_list(h.mask, top)
-    return pure_play_list(h, top)
-
-
 def pure_play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
-    """`play_list` in Python: the reference the compiled version is tested against."""
+    """`plays` as a list, for callers that want all of them anyway (``play_list``).
+
+    This is the reference; the compiled ``play_list`` replaces it when loaded.
+    """
     if top is None:
         h.count_ranks()
         out = _singles(h, None)
@@ -1023,6 +1019,7 @@ _accel = _load_accelerator()
 #: Whether the compiled play generator is in use.
 ACCELERATED = _accel is not None
 if _accel is None:
-    listed_plays, sorted_cards_of = pure_listed_plays, pure_sorted_cards_of
+    play_list, listed_plays, sorted_cards_of = pure_play_list, pure_listed_plays, pure_sorted_cards_of
 else:
-    listed_plays, sorted_cards_of, _cards_of = _accel.plays_of, _accel.sorted_cards_of, _accel.cards_of
+    play_list, listed_plays, sorted_cards_of = _accel.play_list, _accel.plays_of, _accel.sorted_cards_of
+    _cards_of = _accel.cards_of

@@ -24,7 +24,7 @@ from .actions import (
 )
 from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
-    format_cards, rank_text, sort_cards,
+    cards_of, format_cards, mask_of, rank_text, sort_cards,
 )
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
@@ -318,7 +318,8 @@ class Round:
                 self._add_leads(seat, out)
             return out
         elif seat == self.turn:
-            index = self._index(seat)
+            entry = self._indexes[seat]
+            index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
             options = play_list(index, top)
             wish = self.wish
             if (wish is not None and index.nibble(wish)
@@ -523,12 +524,17 @@ class Round:
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
         hand = self.hands[seat]
-        if not action.cards <= hand:
-            missing = [c for c in action.cards if c not in hand]
-            raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         combo = action.combo if type(action) is Play else None
         if combo is None:  # a play typed or built outside the engine: classify it
+            if not action.cards <= hand:
+                missing = [c for c in action.cards if c not in hand]
+                raise IllegalActionError(f"you do not hold {format_cards(missing)}")
             combo = classify(action.cards, action.phoenix_as)
+        else:  # a listed play: its mask against the hand's
+            entry = self._indexes[seat]
+            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand else mask_of(hand))
+            if missing:
+                raise IllegalActionError(f"you do not hold {format_cards(cards_of(missing))}")
         if self.gift_pending_seat is not None:
             if self.ending:
                 raise IllegalActionError("the round is over: only the Dragon gift remains")
@@ -602,12 +608,13 @@ class Round:
         ``combo`` (the resolved reading), else the play of ``combo``.
         """
         self.history.append(action if action.combo is combo else play_of(seat, combo))
+        cards = sorted_cards_of(combo.mask)  # a fixed order: replays rebuild equal piles
         hand = self.hands[seat]
-        hand -= combo.cards
+        hand.difference_update(cards)
         self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
-        self.trick_cards += sorted_cards_of(combo.mask)  # a fixed order: replays rebuild equal piles
+        self.trick_cards += cards
         self.top, self.top_seat = combo, seat
         self.passed = set()
         self.trick_won = False
