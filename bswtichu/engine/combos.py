@@ -33,8 +33,9 @@ from .cards import (
 )
 from .errors import IllegalActionError
 
-#: The cards of a mask for `Combo.cards`: the compiled version when it is loaded (end of module).
-_cards_of = cards_of
+#: The cards of a mask (for `Combo.cards`) and the mask of cards (for `HandIndex`):
+#: the compiled versions when they are loaded (end of module).
+_cards_of, _mask_of = cards_of, mask_of
 
 
 class ComboType(enum.Enum):
@@ -432,7 +433,7 @@ class HandIndex:
     __slots__ = ("mask", "counts", "present", "pairable", "triples", "phoenix", "_bombs", "_ranks")
 
     def __init__(self, hand: Iterable[Card] | int):
-        mask = self.mask = hand if isinstance(hand, int) else mask_of(hand)
+        mask = self.mask = hand if isinstance(hand, int) else _mask_of(hand)
         self.phoenix = bool(mask & PH_BIT)
         self.counts: int | None = None
         self._bombs: list[Combo] | None = None
@@ -1022,4 +1023,4 @@ if _accel is None:
     play_list, listed_plays, sorted_cards_of = pure_play_list, pure_listed_plays, pure_sorted_cards_of
 else:
     play_list, listed_plays, sorted_cards_of = _accel.play_list, _accel.plays_of, _accel.sorted_cards_of
-    _cards_of = _accel.cards_of
+    _cards_of, _mask_of = _accel.cards_of, _accel.mask_of

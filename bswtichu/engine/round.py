@@ -298,25 +298,33 @@ class Round:
         gift, or bombs that take over a won trick, the pass, then the plays in
         the order of `plays`.
         """
+        return list(self.iter_legal_actions(seat))
+
+    def iter_legal_actions(self, seat: int) -> Iterator[Action]:
+        """`legal_actions` as an iterator, lazy where it matters: the exchange's 2184 options.
+
+        The legal actions are worked out here (a simulating bot asks for all
+        four seats' at every step); in play the list is built at once.
+        """
         if self.phase != PLAY:
-            return list(self._iter_setup_actions(seat))
+            return self._iter_setup_actions(seat)
         # can_call_tichu, as it reads in the play phase
         out: list[Action] = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
                              and (self.gift_pending_seat is None or not self.ending) else [])
         if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
             self._add_waiting_options(seat, out)
-            return out
+            return iter(out)
         if seat in self.finish_order:
-            return out
+            return iter(out)
         top = self.top
         if self.trick_won:
             if seat == self.leader:
                 self._add_leads(seat, out)
-                return out
+                return iter(out)
         elif top is None:
             if seat == self.turn:
                 self._add_leads(seat, out)
-            return out
+            return iter(out)
         elif seat == self.turn:
             entry = self._indexes[seat]
             index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
@@ -328,8 +336,8 @@ class Round:
             else:
                 out.append(_PASS[seat])
             out += listed_plays(seat, options)
-            return out
-        # out of turn: bombs only (the commonest call of all: three seats of four)
+            return iter(out)
+        # out of turn: bombs only (the commonest case: three seats of four)
         entry = self._indexes[seat]
         index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
         found = index._bombs
@@ -337,7 +345,7 @@ class Round:
             found = index.bombs()
         if found:
             out += listed_plays(seat, [b for b in found if b.beats(top)])
-        return out
+        return iter(out)
 
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
@@ -361,13 +369,6 @@ class Round:
             out += _GIFTS[seat]
         if not self.ending and seat not in self.finish_order:
             out += listed_plays(seat, self._bombs_beating(seat))
-
-    def iter_legal_actions(self, seat: int) -> Iterator[Action]:
-        """`legal_actions`, lazily where it matters: the exchange's 2184 options."""
-        phase = self.phase
-        if phase == PLAY:
-            return iter(self.legal_actions(seat))
-        return self._iter_setup_actions(seat)
 
     def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
         if self.phase == OVER:
