@@ -48,7 +48,8 @@ _PASSED = tuple(Passed(s) for s in range(4))
 _TURN_TO = {need: tuple(TurnStarted(s, need) for s in range(4)) for need in ("lead", "follow", "wish", "give")}
 _TO_LEAD, _TO_FOLLOW = _TURN_TO["lead"], _TURN_TO["follow"]
 _TRICK_WON = tuple(tuple(TrickWon(s, leader) for leader in range(4)) for s in range(4))
-_MAHJONG_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, DRAGON_CARD.bit
+_MAHJONG_BIT, _PHOENIX_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, PHOENIX_CARD.bit, DRAGON_CARD.bit
+_NEXT_SEAT = (1, 2, 3, 0)  # next_active while nobody is out
 _DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
@@ -562,7 +563,7 @@ class Round:
             if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")
             return self._play_bomb_onto(seat, combo, action)
-        placed = combo.played_over(top)
+        placed = combo if combo.mask != _PHOENIX_BIT else combo.played_over(top)
         if not placed.beats(top):
             raise IllegalActionError(self._why_not_beating(placed))
         if (self.wish is not None and self.wish_binds(seat) and combo.type not in BOMB_TYPES
@@ -598,7 +599,8 @@ class Round:
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: lead a combination with a {rank_text(self.wish)}")
         events = self._collect() if self.trick_won else []
-        combo = combo.played_over(None)
+        if combo.mask == _PHOENIX_BIT:
+            combo = combo.played_over(None)
         events += self._place(seat, combo, False, action)
         return events
 
@@ -642,7 +644,7 @@ class Round:
             self.turn = partner if partner not in self.finish_order else self.next_active(partner)
             events.append(_TO_LEAD[self.turn])
             return events
-        self.turn = turn = self.next_active(seat)
+        self.turn = turn = self.next_active(seat) if self.finish_order else _NEXT_SEAT[seat]
         events.append(_TO_FOLLOW[turn])
         return events
 
@@ -673,7 +675,7 @@ class Round:
             else:
                 events.append(_TO_LEAD[leader])
             return events
-        self.turn = turn = self.next_active(seat)
+        self.turn = turn = self.next_active(seat) if finish_order else _NEXT_SEAT[seat]
         return [_PASSED[seat], _TO_FOLLOW[turn]]
 
     def _check_pass(self, seat: int) -> None:
