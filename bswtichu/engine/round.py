@@ -43,13 +43,18 @@ _GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
 _PASS = tuple(Pass(s) for s in range(4))
 _WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
 _GIFTS = tuple((GiveDragon(s, (s + 1) % 4), GiveDragon(s, (s + 3) % 4)) for s in range(4))
-# The events made at nearly every action, made once too (events are frozen values).
+# The events with few possible values, made once too (events are frozen values).
 _PASSED = tuple(Passed(s) for s in range(4))
+_PHASE_STARTED = {phase: PhaseStarted(phase) for phase in (GRAND, EXCHANGE, PLAY)}
+_GRAND_DECIDED = tuple((GrandDecided(s, False), GrandDecided(s, True)) for s in range(4))
+_TICHU_CALLED = tuple((TichuCalled(s, grand=False), TichuCalled(s, grand=True)) for s in range(4))
+_EXCHANGE_SUBMITTED = tuple(ExchangeSubmitted(s) for s in range(4))
 _TURN_TO = {need: tuple(TurnStarted(s, need) for s in range(4)) for need in ("lead", "follow", "wish", "give")}
 _TO_LEAD, _TO_FOLLOW = _TURN_TO["lead"], _TURN_TO["follow"]
 _TRICK_WON = tuple(tuple(TrickWon(s, leader) for leader in range(4)) for s in range(4))
 _MAHJONG_BIT, _PHOENIX_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, PHOENIX_CARD.bit, DRAGON_CARD.bit
 _NEXT_SEAT = (1, 2, 3, 0)  # next_active while nobody is out
+_DECK_IDS = frozenset(map(id, DECK))
 _DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
@@ -137,7 +142,7 @@ class Round:
 
     def __init__(self, deal: Sequence[Card], grand_tichu: bool = True, double_victory_points: int = 200):
         deal = tuple(deal)
-        if len(deal) != 56 or set(deal) != set(DECK):
+        if len(deal) != 56 or set(map(id, deal)) != _DECK_IDS:  # the 56 cards are the only ones
             raise ValueError("a deal is an ordering of all 56 cards")
         self.deal = deal
         self.grand_tichu = grand_tichu
@@ -171,13 +176,13 @@ class Round:
             for seat in range(4):
                 self.hands[seat] = set(first_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
-            self.opening_events.append(PhaseStarted(GRAND))
+            self.opening_events.append(_PHASE_STARTED[GRAND])
         else:
             self.phase = EXCHANGE
             for seat in range(4):
                 self.hands[seat] = set(first_cards(deal, seat)) | set(last_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
-            self.opening_events.append(PhaseStarted(EXCHANGE))
+            self.opening_events.append(_PHASE_STARTED[EXCHANGE])
 
     # ------------------------------------------------------------------ building
 
@@ -277,14 +282,6 @@ class Round:
             entry = self._indexes[seat] = (hand, HandIndex(hand))
         return entry[1]
 
-    def _takes_over(self, seat: int) -> bool:
-        """Whether ``seat`` leads next after a trick won by a player who is out.
-
-        His bomb that beats the trick goes onto it, as anyone else's would (R9.6);
-        his other plays are his lead, which hands the trick to its out winner.
-        """
-        return self.trick_won and seat == self.leader and seat != self.top_seat
-
     def _leading(self, seat: int) -> bool:
         if self.trick_won:
             return seat == self.leader
@@ -354,7 +351,10 @@ class Round:
         if self.wish is not None and self.wish_binds(seat):
             wish = self.wish
             options = [c for c in options if c.contains_rank(wish)]
-        if self.trick_won and seat != self.top_seat:  # _takes_over: the trick's owner is out
+        if self.trick_won and seat != self.top_seat:
+            # He leads after a trick won by a player who is out: his bombs that beat
+            # it go onto it, as anyone else's would (R9.6); his other plays are his
+            # lead, which hands the trick to its out winner.
             taking = self._bombs_beating(seat)
             out += listed_plays(seat, taking)
             options = [c for c in options if c not in taking]
@@ -451,16 +451,16 @@ class Round:
         called = isinstance(action, CallGrand)
         self.history.append(action)
         self.grand_decided[seat] = True
-        events: list[Event] = [GrandDecided(seat, called)]
+        events: list[Event] = [_GRAND_DECIDED[seat][called]]
         if called:
             self.calls[seat] = "grand"
-            events.append(TichuCalled(seat, grand=True))
+            events.append(_TICHU_CALLED[seat][True])
         six = self._last_six(seat)
         self.hands[seat] |= set(six)
         events.append(CardsDealt(seat, tuple(sort_cards(six))))
         if all(self.grand_decided):
             self.phase = EXCHANGE
-            events.append(PhaseStarted(EXCHANGE))
+            events.append(_PHASE_STARTED[EXCHANGE])
         return events
 
     def _do_tichu(self, action: CallTichu) -> list[Event]:
@@ -475,7 +475,7 @@ class Round:
             raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
         self.history.append(action)
         self.calls[seat] = "tichu"
-        return [TichuCalled(seat, grand=False)]
+        return [_TICHU_CALLED[seat][False]]
 
     def _do_exchange(self, action: Exchange) -> list[Event]:
         seat = action.seat
@@ -494,7 +494,7 @@ class Round:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         self.history.append(Exchange(seat, cards))
         self.exchanges[seat] = cards
-        events: list[Event] = [ExchangeSubmitted(seat)]
+        events: list[Event] = [_EXCHANGE_SUBMITTED[seat]]
         if all(e is not None for e in self.exchanges):
             received: list[dict] = [{} for _ in range(4)]
             for giver, trio in enumerate(self.exchanges):
@@ -507,8 +507,8 @@ class Round:
             self.phase = PLAY
             self._indexes = [None] * 4
             self.turn = next(s for s in range(4) if MAHJONG_CARD in self.hands[s])
-            events.append(PhaseStarted(PLAY))
-            events.append(TurnStarted(self.turn, "lead"))
+            events.append(_PHASE_STARTED[PLAY])
+            events.append(_TO_LEAD[self.turn])
         return events
 
     def _check_play_phase(self, seat: int) -> None:
@@ -548,7 +548,7 @@ class Round:
         if self.trick_won:
             if seat == self.leader:
                 if seat != self.top_seat and combo.type in BOMB_TYPES and combo.beats(top):
-                    return self._play_bomb_onto(seat, combo, action)  # _takes_over
+                    return self._play_bomb_onto(seat, combo, action)  # onto the out winner's trick (R9.6)
                 return self._lead(seat, combo, action)
             if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(
@@ -719,7 +719,7 @@ class Round:
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
-        events.append(TurnStarted(self.turn, "follow"))
+        events.append(_TO_FOLLOW[self.turn])
         return events
 
     def _do_give(self, action: GiveDragon) -> list[Event]:
@@ -739,7 +739,7 @@ class Round:
         if self.ending:
             return events + self._finish()
         self.turn = seat if seat not in self.finish_order else self.next_active(seat)
-        events.append(TurnStarted(self.turn, "lead"))
+        events.append(_TO_LEAD[self.turn])
         return events
 
     # ------------------------------------------------------------------ the end
@@ -752,7 +752,7 @@ class Round:
         self.ending = True
         if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
-            return [TurnStarted(self.top_seat, "give")]
+            return [_TURN_TO["give"][self.top_seat]]
         return self._collect() + self._finish()
 
     def _finish(self) -> list[Event]:
