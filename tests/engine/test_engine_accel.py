@@ -182,7 +182,10 @@ def test_many_calls_leave_no_references_or_memory_behind():
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert [sys.getrefcount(x) for x in shared] == counts
+    # None is referred to from everywhere, so its count wanders by a few; a leak
+    # (or a reference too few) in any call would move it by thousands.
+    after = [sys.getrefcount(x) for x in shared]
+    assert abs(after[0] - counts[0]) < 50 and after[1:] == counts[1:]
     assert grown < 10_000, f"{grown} bytes kept after 20 rounds of calls"
 
 
