@@ -17,6 +17,11 @@ ranks for straights and stairs are masks too.  The combinations of at most
 four cards (singles, pairs, triples, four-of-a-kind bombs, two-pair stairs)
 and the straight-flush bombs are built once at import and shared; longer ones
 are built from their mask, and a combo's ``cards`` set is made only when asked.
+
+Play generation has an optional compiled twin, ``_combos_accel.c``: when it
+was built and BSWTICHU_PURE is not set, `play_list`, `plays`, the bombs of a
+`HandIndex`, `listed_plays` and `sorted_cards_of` are its functions; the pure
+ones (``pure_*``) stay as the reference it is tested against.
 """
 
 from __future__ import annotations
