@@ -2,6 +2,7 @@
 
 Run:  python bench/bench_engine.py [--seconds 3] [--seed 1]
       python bench/bench_engine.py --against ../old-checkout [--rounds 7]
+      BSWTICHU_PURE=1 python bench/bench_engine.py ...   (without the compiled play generator)
 
 Alone, each figure is measured in one process for about ``--seconds``.
 Inputs are drawn before timing starts, so the figures measure the engine alone.
@@ -138,6 +139,14 @@ def round_memory(engine, seed: int) -> tuple[float, float]:
     return held, copied
 
 
+def generator_in_use() -> str:
+    """Which play generator this checkout's engine runs (docs/engine.md, "Speed")."""
+    from bswtichu.engine import combos
+    if getattr(combos, "ACCELERATED", False):
+        return "compiled play generator"
+    return "pure Python play generator"
+
+
 def load_other_engine(checkout: Path):
     """The engine of another checkout, imported as a separate package (``baseline_engine``)."""
     source = checkout / "bswtichu" / "engine"
@@ -177,7 +186,7 @@ def best_rates(batches: list, rounds: int, least_seconds: float = 0.05) -> list[
 def compare(other_checkout: Path, seed: int, rounds: int) -> None:
     other, folder = load_other_engine(other_checkout)
     try:
-        print(f"this checkout: {Path(this_engine.__file__).parent.parent.parent}")
+        print(f"this checkout: {Path(this_engine.__file__).parent.parent.parent} ({generator_in_use()})")
         print(f"compared with: {other_checkout.resolve()} (best of {rounds} alternating rounds, CPU time)")
         batches = [workloads(this_engine, seed, 600), workloads(other, seed, 600)]
         mine, theirs = best_rates(batches, rounds)
@@ -203,6 +212,7 @@ def main() -> None:
         compare(args.against, args.seed, args.rounds)
         return
     engine = this_engine
+    print(f"engine: {generator_in_use()}")
     for label, work, count in workloads(engine, args.seed):
         rate(label, work, count, args.seconds)
     held, copied = round_memory(engine, args.seed)

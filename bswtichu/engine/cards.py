@@ -248,4 +248,7 @@ def cards_of(mask: int) -> list[Card]:
 
 
 def card_points(cards: Iterable[Card]) -> int:
-    return sum(c.points for c in cards)
+    return sum(map(_POINTS_OF, cards))
+
+
+_POINTS_OF = attrgetter("points")

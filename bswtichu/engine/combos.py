@@ -17,19 +17,30 @@ ranks for straights and stairs are masks too.  The combinations of at most
 four cards (singles, pairs, triples, four-of-a-kind bombs, two-pair stairs)
 and the straight-flush bombs are built once at import and shared; longer ones
 are built from their mask, and a combo's ``cards`` set is made only when asked.
+
+Play generation has an optional compiled twin, ``_combos_accel.c``: when it
+was built and BSWTICHU_PURE is not set, `play_list`, `plays`, the bombs of a
+`HandIndex`, `listed_plays` and `sorted_cards_of` are its functions; the pure
+ones (``pure_*``) stay as the reference it is tested against.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 from itertools import combinations
 from typing import Iterable, Iterator
 
+from .actions import Play, play_of
 from .cards import (
     ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
     PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, mask_of, rank_text, sort_cards,
 )
 from .errors import IllegalActionError
+
+#: The cards of a mask (for `Combo.cards`) and the mask of cards (for `HandIndex`):
+#: the compiled versions when they are loaded (end of module).
+_cards_of, _mask_of = cards_of, mask_of
 
 
 class ComboType(enum.Enum):
@@ -85,7 +96,7 @@ class Combo:
 
     def __getattr__(self, name: str):
         if name == "cards":  # not built yet: the generator made this combo from its mask
-            cards = frozenset(cards_of(self.mask))
+            cards = frozenset(_cards_of(self.mask))
             self.cards = cards
             return cards
         raise AttributeError(name)
@@ -427,7 +438,7 @@ class HandIndex:
     __slots__ = ("mask", "counts", "present", "pairable", "triples", "phoenix", "_bombs", "_ranks")
 
     def __init__(self, hand: Iterable[Card] | int):
-        mask = self.mask = hand if isinstance(hand, int) else mask_of(hand)
+        mask = self.mask = hand if isinstance(hand, int) else _mask_of(hand)
         self.phoenix = bool(mask & PH_BIT)
         self.counts: int | None = None
         self._bombs: list[Combo] | None = None
@@ -460,7 +471,7 @@ class HandIndex:
         """Every bomb in the hand: four of a kinds by rank, then straight flushes by suit and rank."""
         found = self._bombs
         if found is None:
-            found = self._bombs = _all_bombs(self)
+            found = self._bombs = _all_bombs(self) if _accel is None else _accel.bombs(self.mask)
         return found
 
 
@@ -484,13 +495,21 @@ def plays(hand: Iterable[Card] | HandIndex, top: Combo | None = None) -> Iterato
     With ``top`` None this is every lead (the Dog included).  A single Phoenix
     comes with the value it would take over ``top``.  Order: by kind (singles,
     pairs, triples, full houses, straights by length, stairs by length, bombs),
-    then by rank, then by the suits' order j, s, p, r.
+    then by rank, then by the suits' order j, s, p, r.  Within a straight's or
+    stairs' length and top rank: the natural ones first, then those with the
+    Phoenix by the rank it stands for.
     """
+    if _accel is not None:
+        mask = hand.mask if isinstance(hand, HandIndex) else _accel.mask_of(hand)
+        return iter(_accel.play_list(mask, top))
     return iter(play_list(hand if isinstance(hand, HandIndex) else HandIndex(hand), top))
 
 
-def play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
-    """`plays` as a list, for callers that want all of them anyway."""
+def pure_play_list(h: HandIndex, top: Combo | None) -> list[Combo]:
+    """`plays` as a list, for callers that want all of them anyway (``play_list``).
+
+    This is the reference; the compiled ``play_list`` replaces it when loaded.
+    """
     if top is None:
         h.count_ranks()
         out = _singles(h, None)
@@ -962,3 +981,51 @@ def _all_bombs(h: HandIndex) -> list[Combo]:
             for top_rank in range(low + 4, high + 1):
                 out.append(_STRAIGHT_FLUSHES[(s, low, top_rank)])
     return out
+
+
+def pure_bombs(h: HandIndex) -> list[Combo]:
+    """`HandIndex.bombs` in Python: the reference the compiled version is tested against."""
+    return _all_bombs(h)
+
+
+def pure_listed_plays(seat: int, combos: list[Combo]) -> list[Play]:
+    """`listed_plays` in Python: the play of each combo by ``seat`` (`play_of`)."""
+    return [play_of(seat, c) for c in combos]
+
+
+def pure_sorted_cards_of(mask: int) -> list[Card]:
+    """`sorted_cards_of` in Python: the cards of ``mask`` in print order."""
+    return sort_cards(cards_of(mask))
+
+
+# --------------------------------------------------------------------------
+# The optional compiled play generator
+# --------------------------------------------------------------------------
+
+def _load_accelerator():
+    """The compiled `play_list` and bombs (``_combos_accel.c``), or None.
+
+    None when it was not built (no C compiler at install time) or when the
+    environment variable BSWTICHU_PURE is set to anything but "" or "0".
+    """
+    if os.environ.get("BSWTICHU_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _combos_accel
+    except ImportError:
+        return None
+    _combos_accel.configure(
+        Combo, (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, STAIRS, FOUR_BOMB, STRAIGHT_FLUSH, DOG_TYPE),
+        tuple(c for rank in NATURAL_RANKS for c in _SINGLES[rank][15]),
+        _DOG_COMBO, _MAHJONG_SINGLE, _DRAGON_SINGLE, _PHOENIX_LEAD, phoenix_single, Play, Card, DECK)
+    return _combos_accel
+
+
+_accel = _load_accelerator()
+#: Whether the compiled play generator is in use.
+ACCELERATED = _accel is not None
+if _accel is None:
+    play_list, listed_plays, sorted_cards_of = pure_play_list, pure_listed_plays, pure_sorted_cards_of
+else:
+    play_list, listed_plays, sorted_cards_of = _accel.play_list, _accel.plays_of, _accel.sorted_cards_of
+    _cards_of, _mask_of = _accel.cards_of, _accel.mask_of

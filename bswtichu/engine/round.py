@@ -24,9 +24,9 @@ from .actions import (
 )
 from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
-    format_cards, rank_text, sort_cards,
+    cards_of, format_cards, mask_of, rank_text, sort_cards,
 )
-from .combos import Combo, ComboType, HandIndex, classify, play_list
+from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
 from .errors import IllegalActionError
 from .events import (
@@ -43,6 +43,19 @@ _GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
 _PASS = tuple(Pass(s) for s in range(4))
 _WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
 _GIFTS = tuple((GiveDragon(s, (s + 1) % 4), GiveDragon(s, (s + 3) % 4)) for s in range(4))
+# The events with few possible values, made once too (events are frozen values).
+_PASSED = tuple(Passed(s) for s in range(4))
+_PHASE_STARTED = {phase: PhaseStarted(phase) for phase in (GRAND, EXCHANGE, PLAY)}
+_GRAND_DECIDED = tuple((GrandDecided(s, False), GrandDecided(s, True)) for s in range(4))
+_TICHU_CALLED = tuple((TichuCalled(s, grand=False), TichuCalled(s, grand=True)) for s in range(4))
+_EXCHANGE_SUBMITTED = tuple(ExchangeSubmitted(s) for s in range(4))
+_TURN_TO = {need: tuple(TurnStarted(s, need) for s in range(4)) for need in ("lead", "follow", "wish", "give")}
+_TO_LEAD, _TO_FOLLOW = _TURN_TO["lead"], _TURN_TO["follow"]
+_TRICK_WON = tuple(tuple(TrickWon(s, leader) for leader in range(4)) for s in range(4))
+_MAHJONG_BIT, _PHOENIX_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, PHOENIX_CARD.bit, DRAGON_CARD.bit
+_NEXT_SEAT = (1, 2, 3, 0)  # next_active while nobody is out
+_DECK_IDS = frozenset(map(id, DECK))
+_DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
 
@@ -129,7 +142,7 @@ class Round:
 
     def __init__(self, deal: Sequence[Card], grand_tichu: bool = True, double_victory_points: int = 200):
         deal = tuple(deal)
-        if len(deal) != 56 or set(deal) != set(DECK):
+        if len(deal) != 56 or set(map(id, deal)) != _DECK_IDS:  # the 56 cards are the only ones
             raise ValueError("a deal is an ordering of all 56 cards")
         self.deal = deal
         self.grand_tichu = grand_tichu
@@ -163,13 +176,13 @@ class Round:
             for seat in range(4):
                 self.hands[seat] = set(first_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
-            self.opening_events.append(PhaseStarted(GRAND))
+            self.opening_events.append(_PHASE_STARTED[GRAND])
         else:
             self.phase = EXCHANGE
             for seat in range(4):
                 self.hands[seat] = set(first_cards(deal, seat)) | set(last_cards(deal, seat))
                 self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
-            self.opening_events.append(PhaseStarted(EXCHANGE))
+            self.opening_events.append(_PHASE_STARTED[EXCHANGE])
 
     # ------------------------------------------------------------------ building
 
@@ -269,14 +282,6 @@ class Round:
             entry = self._indexes[seat] = (hand, HandIndex(hand))
         return entry[1]
 
-    def _takes_over(self, seat: int) -> bool:
-        """Whether ``seat`` leads next after a trick won by a player who is out.
-
-        His bomb that beats the trick goes onto it, as anyone else's would (R9.6);
-        his other plays are his lead, which hands the trick to its out winner.
-        """
-        return self.trick_won and seat == self.leader and seat != self.top_seat
-
     def _leading(self, seat: int) -> bool:
         if self.trick_won:
             return seat == self.leader
@@ -291,28 +296,36 @@ class Round:
         gift, or bombs that take over a won trick, the pass, then the plays in
         the order of `plays`.
         """
+        return list(self.iter_legal_actions(seat))
+
+    def iter_legal_actions(self, seat: int) -> Iterator[Action]:
+        """`legal_actions` as an iterator, lazy where it matters: the exchange's 2184 options.
+
+        The legal actions are worked out here (a simulating bot asks for all
+        four seats' at every step); in play the list is built at once.
+        """
         if self.phase != PLAY:
-            return list(self._iter_setup_actions(seat))
+            return self._iter_setup_actions(seat)
         # can_call_tichu, as it reads in the play phase
         out: list[Action] = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
                              and (self.gift_pending_seat is None or not self.ending) else [])
         if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
             self._add_waiting_options(seat, out)
-            return out
+            return iter(out)
         if seat in self.finish_order:
-            return out
-        entry = self._indexes[seat]
-        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
+            return iter(out)
         top = self.top
         if self.trick_won:
             if seat == self.leader:
-                self._add_leads(seat, index, out)
-                return out
+                self._add_leads(seat, out)
+                return iter(out)
         elif top is None:
             if seat == self.turn:
-                self._add_leads(seat, index, out)
-            return out
+                self._add_leads(seat, out)
+            return iter(out)
         elif seat == self.turn:
+            entry = self._indexes[seat]
+            index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
             options = play_list(index, top)
             wish = self.wish
             if (wish is not None and index.nibble(wish)
@@ -320,25 +333,32 @@ class Round:
                 options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
             else:
                 out.append(_PASS[seat])
-            out += [play_of(seat, c) for c in options]
-            return out
+            out += listed_plays(seat, options)
+            return iter(out)
+        # out of turn: bombs only (the commonest case: three seats of four)
+        entry = self._indexes[seat]
+        index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
         found = index._bombs
         if found is None:
             found = index.bombs()
         if found:
-            out += [play_of(seat, b) for b in found if b.beats(top)]
-        return out
+            out += listed_plays(seat, [b for b in found if b.beats(top)])
+        return iter(out)
 
-    def _add_leads(self, seat: int, index: HandIndex, out: list[Action]) -> None:
-        options = play_list(index, None)
-        if self.wish_binds(seat):
+    def _add_leads(self, seat: int, out: list[Action]) -> None:
+        """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
+        options = play_list(self._index(seat), None)
+        if self.wish is not None and self.wish_binds(seat):
             wish = self.wish
             options = [c for c in options if c.contains_rank(wish)]
-        if self._takes_over(seat):
+        if self.trick_won and seat != self.top_seat:
+            # He leads after a trick won by a player who is out: his bombs that beat
+            # it go onto it, as anyone else's would (R9.6); his other plays are his
+            # lead, which hands the trick to its out winner.
             taking = self._bombs_beating(seat)
-            out += [play_of(seat, c) for c in taking]
+            out += listed_plays(seat, taking)
             options = [c for c in options if c not in taking]
-        out += [play_of(seat, c) for c in options]
+        out += listed_plays(seat, options)
 
     def _add_waiting_options(self, seat: int, out: list[Action]) -> None:
         """While the round waits for a wish or the Dragon gift."""
@@ -349,14 +369,7 @@ class Round:
         if seat == self.gift_pending_seat:
             out += _GIFTS[seat]
         if not self.ending and seat not in self.finish_order:
-            out += [play_of(seat, c) for c in self._bombs_beating(seat)]
-
-    def iter_legal_actions(self, seat: int) -> Iterator[Action]:
-        """`legal_actions`, lazily where it matters: the exchange's 2184 options."""
-        phase = self.phase
-        if phase == PLAY:
-            return iter(self.legal_actions(seat))
-        return self._iter_setup_actions(seat)
+            out += listed_plays(seat, self._bombs_beating(seat))
 
     def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
         if self.phase == OVER:
@@ -438,16 +451,16 @@ class Round:
         called = isinstance(action, CallGrand)
         self.history.append(action)
         self.grand_decided[seat] = True
-        events: list[Event] = [GrandDecided(seat, called)]
+        events: list[Event] = [_GRAND_DECIDED[seat][called]]
         if called:
             self.calls[seat] = "grand"
-            events.append(TichuCalled(seat, grand=True))
+            events.append(_TICHU_CALLED[seat][True])
         six = self._last_six(seat)
         self.hands[seat] |= set(six)
         events.append(CardsDealt(seat, tuple(sort_cards(six))))
         if all(self.grand_decided):
             self.phase = EXCHANGE
-            events.append(PhaseStarted(EXCHANGE))
+            events.append(_PHASE_STARTED[EXCHANGE])
         return events
 
     def _do_tichu(self, action: CallTichu) -> list[Event]:
@@ -462,7 +475,7 @@ class Round:
             raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
         self.history.append(action)
         self.calls[seat] = "tichu"
-        return [TichuCalled(seat, grand=False)]
+        return [_TICHU_CALLED[seat][False]]
 
     def _do_exchange(self, action: Exchange) -> list[Event]:
         seat = action.seat
@@ -481,7 +494,7 @@ class Round:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         self.history.append(Exchange(seat, cards))
         self.exchanges[seat] = cards
-        events: list[Event] = [ExchangeSubmitted(seat)]
+        events: list[Event] = [_EXCHANGE_SUBMITTED[seat]]
         if all(e is not None for e in self.exchanges):
             received: list[dict] = [{} for _ in range(4)]
             for giver, trio in enumerate(self.exchanges):
@@ -494,8 +507,8 @@ class Round:
             self.phase = PLAY
             self._indexes = [None] * 4
             self.turn = next(s for s in range(4) if MAHJONG_CARD in self.hands[s])
-            events.append(PhaseStarted(PLAY))
-            events.append(TurnStarted(self.turn, "lead"))
+            events.append(_PHASE_STARTED[PLAY])
+            events.append(_TO_LEAD[self.turn])
         return events
 
     def _check_play_phase(self, seat: int) -> None:
@@ -508,47 +521,57 @@ class Round:
 
     def _do_play(self, action: Play) -> list[Event]:
         seat = action.seat
-        self._check_play_phase(seat)
+        if self.phase != PLAY or self.wish_pending_seat is not None:
+            self._check_play_phase(seat)
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
         hand = self.hands[seat]
-        if not action.cards <= hand:
-            missing = [c for c in action.cards if c not in hand]
-            raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         combo = action.combo if type(action) is Play else None
         if combo is None:  # a play typed or built outside the engine: classify it
+            if not action.cards <= hand:
+                missing = [c for c in action.cards if c not in hand]
+                raise IllegalActionError(f"you do not hold {format_cards(missing)}")
             combo = classify(action.cards, action.phoenix_as)
+        else:  # a listed play: its mask against the hand's
+            entry = self._indexes[seat]
+            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand else mask_of(hand))
+            if missing:
+                raise IllegalActionError(f"you do not hold {format_cards(cards_of(missing))}")
         if self.gift_pending_seat is not None:
             if self.ending:
                 raise IllegalActionError("the round is over: only the Dragon gift remains")
             if not combo.is_bomb:
                 raise IllegalActionError(
                     f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick; only a bomb may come now")
-            return self._play_bomb_onto(seat, combo)
-        if self._takes_over(seat) and combo.is_bomb and combo.beats(self.top):
-            return self._play_bomb_onto(seat, combo)
-        if self._leading(seat):
-            return self._lead(seat, combo)
-        if self.top is None:
-            raise IllegalActionError(
-                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
+            return self._play_bomb_onto(seat, combo, action)
+        top = self.top
         if self.trick_won:
-            if not combo.is_bomb:
+            if seat == self.leader:
+                if seat != self.top_seat and combo.type in BOMB_TYPES and combo.beats(top):
+                    return self._play_bomb_onto(seat, combo, action)  # onto the out winner's trick (R9.6)
+                return self._lead(seat, combo, action)
+            if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(
                     f"the trick is won; {seat_name(self.leader)} leads next, only a bomb may come now")
-            return self._play_bomb_onto(seat, combo)
+            return self._play_bomb_onto(seat, combo, action)
+        if top is None:
+            if seat == self.turn:
+                return self._lead(seat, combo, action)
+            raise IllegalActionError(
+                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
         if seat != self.turn:
-            if not combo.is_bomb:
+            if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")
-            return self._play_bomb_onto(seat, combo)
-        placed = combo.played_over(self.top)
-        if not placed.beats(self.top):
+            return self._play_bomb_onto(seat, combo, action)
+        placed = combo if combo.mask != _PHOENIX_BIT else combo.played_over(top)
+        if not placed.beats(top):
             raise IllegalActionError(self._why_not_beating(placed))
-        if self.wish_binds(seat) and not combo.is_bomb and not combo.contains_rank(self.wish):
+        if (self.wish is not None and self.wish_binds(seat) and combo.type not in BOMB_TYPES
+                and not combo.contains_rank(self.wish)):
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: play a combination with a "
                 f"{rank_text(self.wish)} that beats the table, or a bomb")
-        return self._place(seat, placed, out_of_turn=False)
+        return self._place(seat, placed, False, action)
 
     def _why_not_beating(self, combo: Combo) -> str:
         top = self.top
@@ -565,30 +588,36 @@ class Round:
             return "nothing beats the Dragon but a bomb"
         return f"{combo.describe()} does not beat {top.describe()}"
 
-    def _play_bomb_onto(self, seat: int, combo: Combo) -> list[Event]:
+    def _play_bomb_onto(self, seat: int, combo: Combo, action: Play) -> list[Event]:
         if not combo.beats(self.top):
             raise IllegalActionError(self._why_not_beating(combo))
-        return self._place(seat, combo, out_of_turn=seat != self.turn or self.trick_won
-                           or self.gift_pending_seat is not None)
+        return self._place(seat, combo, seat != self.turn or self.trick_won or self.gift_pending_seat is not None,
+                           action)
 
-    def _lead(self, seat: int, combo: Combo) -> list[Event]:
-        if self.wish_binds(seat) and not combo.contains_rank(self.wish):
+    def _lead(self, seat: int, combo: Combo, action: Play) -> list[Event]:
+        if self.wish is not None and self.wish_binds(seat) and not combo.contains_rank(self.wish):
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: lead a combination with a {rank_text(self.wish)}")
         events = self._collect() if self.trick_won else []
-        combo = combo.played_over(None)
-        events += self._place(seat, combo, out_of_turn=False)
+        if combo.mask == _PHOENIX_BIT:
+            combo = combo.played_over(None)
+        events += self._place(seat, combo, False, action)
         return events
 
-    def _place(self, seat: int, combo: Combo, out_of_turn: bool) -> list[Event]:
-        """Put a validated combo on the table and run the going-out and end checks."""
-        self.history.append(play_of(seat, combo))
+    def _place(self, seat: int, combo: Combo, out_of_turn: bool, action: Play) -> list[Event]:
+        """Put a validated combo on the table and run the going-out and end checks.
+
+        The history records ``action`` itself when it is the listed play of
+        ``combo`` (the resolved reading), else the play of ``combo``.
+        """
+        self.history.append(action if action.combo is combo else play_of(seat, combo))
+        cards = sorted_cards_of(combo.mask)  # a fixed order: replays rebuild equal piles
         hand = self.hands[seat]
-        hand -= combo.cards
+        hand.difference_update(cards)
         self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
-        self.trick_cards.extend(sort_cards(combo.cards))  # a fixed order: replays rebuild equal piles
+        self.trick_cards += cards
         self.top, self.top_seat = combo, seat
         self.passed = set()
         self.trick_won = False
@@ -602,21 +631,21 @@ class Round:
             events.append(PlayerOut(seat, len(self.finish_order)))
             if self._round_should_end():
                 return events + self._end_round()
-        if combo.mask & MAHJONG_CARD.bit:
+        if combo.mask & _MAHJONG_BIT:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
-            events.append(TurnStarted(seat, "wish"))
+            events.append(_TURN_TO["wish"][seat])
             return events
-        if combo.type is ComboType.DOG:
+        if combo.type is _DOG:
             self.loose_cards.extend(self.trick_cards)
             self.trick, self.trick_cards = [], []
             self.top = self.top_seat = None
             partner = partner_of(seat)
             self.turn = partner if partner not in self.finish_order else self.next_active(partner)
-            events.append(TurnStarted(self.turn, "lead"))
+            events.append(_TO_LEAD[self.turn])
             return events
-        self.turn = self.next_active(seat)
-        events.append(TurnStarted(self.turn, "follow"))
+        self.turn = turn = self.next_active(seat) if self.finish_order else _NEXT_SEAT[seat]
+        events.append(_TO_FOLLOW[turn])
         return events
 
     def _round_should_end(self) -> bool:
@@ -625,6 +654,32 @@ class Round:
 
     def _do_pass(self, action: Pass) -> list[Event]:
         seat = action.seat
+        if (seat != self.turn or self.top is None or self.trick_won or self.phase != PLAY
+                or self.wish_pending_seat is not None or self.gift_pending_seat is not None
+                or self.wish is not None or seat in self.finish_order):
+            self._check_pass(seat)  # raises unless the pass is allowed after all
+        self.history.append(action)
+        passed = self.passed
+        passed.add(seat)
+        finish_order = self.finish_order
+        # Seats that have passed are still in and not the trick's owner: all its
+        # opponents and partner have passed when they number the active seats but him.
+        if len(passed) >= 3 - len(finish_order) + (self.top_seat in finish_order):
+            self.trick_won = True
+            leader = self.leader
+            self.turn = leader
+            events: list[Event] = [_PASSED[seat], _TRICK_WON[self.top_seat][leader]]
+            if self.top.mask == _DRAGON_BIT:
+                self.gift_pending_seat = self.top_seat
+                events.append(_TURN_TO["give"][self.top_seat])
+            else:
+                events.append(_TO_LEAD[leader])
+            return events
+        self.turn = turn = self.next_active(seat) if finish_order else _NEXT_SEAT[seat]
+        return [_PASSED[seat], _TO_FOLLOW[turn]]
+
+    def _check_pass(self, seat: int) -> None:
+        """Raise the reason a pass by ``seat`` is refused, checked in the rules' order."""
         self._check_play_phase(seat)
         if seat in self.finish_order:
             raise IllegalActionError("you are out of this round")
@@ -638,24 +693,6 @@ class Round:
         if self.wish_binds(seat):
             raise IllegalActionError(
                 f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
-        self.history.append(action)
-        self.passed.add(seat)
-        events: list[Event] = [Passed(seat)]
-        actives = {s for s in range(4) if s not in self.finish_order}
-        if self.passed >= actives - {self.top_seat}:
-            self.trick_won = True
-            leader = self.leader
-            self.turn = leader
-            events.append(TrickWon(self.top_seat, leader))
-            if self.top.mask == DRAGON_CARD.bit:
-                self.gift_pending_seat = self.top_seat
-                events.append(TurnStarted(self.top_seat, "give"))
-            else:
-                events.append(TurnStarted(leader, "lead"))
-        else:
-            self.turn = self.next_active(seat)
-            events.append(TurnStarted(self.turn, "follow"))
-        return events
 
     def _collect(self, to: int | None = None) -> list[Event]:
         """Move the trick (and a waiting Dog) into a pile: the winner's, or ``to``'s."""
@@ -682,7 +719,7 @@ class Round:
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
-        events.append(TurnStarted(self.turn, "follow"))
+        events.append(_TO_FOLLOW[self.turn])
         return events
 
     def _do_give(self, action: GiveDragon) -> list[Event]:
@@ -702,7 +739,7 @@ class Round:
         if self.ending:
             return events + self._finish()
         self.turn = seat if seat not in self.finish_order else self.next_active(seat)
-        events.append(TurnStarted(self.turn, "lead"))
+        events.append(_TO_LEAD[self.turn])
         return events
 
     # ------------------------------------------------------------------ the end
@@ -715,7 +752,7 @@ class Round:
         self.ending = True
         if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
-            return [TurnStarted(self.top_seat, "give")]
+            return [_TURN_TO["give"][self.top_seat]]
         return self._collect() + self._finish()
 
     def _finish(self) -> list[Event]:
