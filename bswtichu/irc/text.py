@@ -89,6 +89,18 @@ def server_name(nick: str) -> str:
 
 
 def name_candidates(name: str, count: int = 9) -> list[str]:
-    """``name``, then ``name2``, ``name3``, ... (cut to fit) for when it is taken."""
+    """``name``, then ``name2``, ``name3``, ... (cut to fit) for when it is taken.
+
+    ``count`` names that differ (as the server compares them): a long name that ends
+    in a digit, cut to fit, could otherwise give itself back (``…o2`` + ``2``).
+    """
     cut = names.MAX_LENGTH
-    return [name] + [name[: cut - len(str(n))] + str(n) for n in range(2, count + 1)]
+    candidates, seen = [name], {names.key(name)}
+    n = 2
+    while len(candidates) < count:
+        variant = name[: cut - len(str(n))] + str(n)
+        if names.key(variant) not in seen:
+            candidates.append(variant)
+            seen.add(names.key(variant))
+        n += 1
+    return candidates

@@ -71,6 +71,12 @@ def test_valid_names_stay_as_they_are(name):
         assert server_name(name) == name
 
 
+@pytest.mark.parametrize("nick", ["abcdefghijklmno2", "x" * 14 + "23", "Ann"])
+def test_a_long_name_ending_in_a_digit_gives_distinct_candidates(nick):
+    candidates = name_candidates(server_name(nick))
+    assert len({names.key(c) for c in candidates}) == 9 and candidates[0] == nick
+
+
 @given(IRC_NICK)
 def test_candidates_are_distinct_valid_names(nick):
     candidates = name_candidates(server_name(nick))
