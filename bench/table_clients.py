@@ -7,7 +7,10 @@ tables of bot-port clients that play random legal moves over real TCP.
 
 Each client speaks machine mode on the line port. On its ``TURN`` (or a ``grand``
 or ``exchange`` phase) it asks ``/legal`` and sends one of the commands at random
-(three random cards for the exchange). Latency is the time from sending a request
+(three random cards for the exchange). With ``push`` (the default) it first asks
+the server to send its ``LEGAL`` by itself whenever the round waits for it
+(``/legal push on``) and then never asks; a server that does not know the
+setting refuses it and the client falls back to asking. Latency is the time from sending a request
 to its answer: ``/legal`` to ``LEGAL``, a game command to the message that shows
 it done (``PLAYED``, ``PASSED``, ...) or its ``ERROR``. Throughput is accepted game
 actions per second over all tables. Games are ``round 1``; a finished table
@@ -154,6 +157,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # the server's, over the same time (if measured)
+    pushed: bool = False  # the server pushed the clients' LEGAL lists (no /legal requests)
 
     @property
     def throughput(self) -> float:
@@ -168,14 +172,16 @@ class Stats:
     def summary(self) -> str:
         return (f"{self.throughput:8.1f} actions/s  p50 {self.percentile(50) * 1000:6.2f} ms"
                 f"  p99 {self.percentile(99) * 1000:6.2f} ms  ({self.actions} actions,"
-                f" {self.games} games, {self.errors} errors, {self.internal} internal)")
+                f" {self.games} games, {self.errors} errors, {self.internal} internal,"
+                f" {'LEGAL pushed' if self.pushed else '/legal asked'})")
 
 
 class TableClient:
     """One bot-port connection, in machine mode, that plays random legal moves."""
 
-    def __init__(self, nick: str, stats: Stats, rng: random.Random) -> None:
+    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = True) -> None:
         self.nick = nick
+        self.push = push  # asks for pushed LEGAL lists; False once the server refuses
         self.stats = stats
         self.rng = rng
         self.seat: int | None = None
@@ -192,6 +198,13 @@ class TableClient:
         self.send("/mode machine")
         self.send(f"/nick {self.nick}")
         await self.expect("NICK")
+        if self.push:
+            self.send("/legal push on")
+            while True:
+                keyword, _ = await self.read()
+                if keyword in ("LEGAL_PUSH", "ERROR"):
+                    self.push = keyword == "LEGAL_PUSH"
+                    break
 
     def send(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
@@ -229,8 +242,8 @@ class TableClient:
             self.acted_at = None
             if keyword != "ERROR":
                 self.stats.actions += 1
-            if keyword in ("ERROR", "TICHU"):
-                self.ask_legal()  # still this player's move
+            if keyword == "ERROR" or (keyword == "TICHU" and not self.push):
+                self.ask_legal()  # still this player's move (pushed: its list comes by itself)
         if keyword == "LEGAL" and self.asked_at is not None:
             self.stats.latencies.append(time.perf_counter() - self.asked_at)
             self.asked_at = None
@@ -243,9 +256,9 @@ class TableClient:
             self.hand |= set(fields["cards"].values())
         elif keyword == "PLAYED" and mine:
             self.hand -= set(fields["combo"]["cards"])
-        elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange"):
+        elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange") and not self.push:
             self.ask_legal()
-        elif keyword == "TURN" and mine:
+        elif keyword == "TURN" and mine and not self.push:
             self.ask_legal()
         elif keyword == "LEGAL" and fields["commands"]:
             self.act(fields)
@@ -265,9 +278,10 @@ class TableClient:
         self.send(command)
 
 
-async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> list[TableClient]:
+async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
+                     push: bool = True) -> list[TableClient]:
     """Four clients at a new ``round 1`` table, started."""
-    clients = [TableClient(f"{name}s{seat}", stats, rng) for seat in range(1, 5)]
+    clients = [TableClient(f"{name}s{seat}", stats, rng, push) for seat in range(1, 5)]
     for client in clients:
         await client.connect(port)
     first = clients[0]
@@ -283,17 +297,20 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> 
 
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
-                      warmup: float = 2.0, cpu: Callable[[], float] | None = None) -> Stats:
+                      warmup: float = 2.0, cpu: Callable[[], float] | None = None,
+                      push: bool = True) -> Stats:
     """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
 
     ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
-    server's CPU time over the measured seconds.
+    server's CPU time over the measured seconds. ``push``: the clients ask for
+    pushed LEGAL lists (`Stats.pushed` says whether the server gave them).
     """
     stats = Stats()
     rng = random.Random(seed)
     run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
-    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng), SETUP_TIMEOUT)
+    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push), SETUP_TIMEOUT)
                 for n in range(tables)]
+    stats.pushed = all(client.push for table in everyone for client in table)
     stop = asyncio.Event()
     tasks = [asyncio.create_task(client.play(stop, starter=i == 0))
              for table in everyone for i, client in enumerate(table)]
@@ -305,7 +322,8 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
     stats.seconds = time.perf_counter() - started
     stop.set()
     measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
-                     list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0)
+                     list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0,
+                     stats.pushed)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -63,7 +63,7 @@ class Lobby:
         self.logs = logs
         self.outbox = Outbox()
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after, self.outbox)
+                                self.config.abandon_after, self.outbox, self.pushes_legal)
         self.storage = storage if storage is not None else Storage.open()
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
@@ -186,6 +186,11 @@ class Lobby:
         session = self.find(nick)
         if session is not None:
             session.send(message)
+
+    def pushes_legal(self, nick: str) -> bool:
+        """Whether ``nick`` is online and asked for his LEGAL whenever the round waits for him."""
+        session = self.find(nick)
+        return session is not None and session.legal_push
 
     def online(self) -> list[Session]:
         """Named sessions, by name."""

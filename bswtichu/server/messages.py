@@ -349,6 +349,13 @@ def _duration(seconds: float) -> str:
     return f"{_number(seconds)} seconds"
 
 
+def legal_push(on: bool) -> Message:
+    """The reply to /legal push: whether the client's LEGAL comes by itself when it is his move."""
+    text = ("Your legal actions now come by themselves whenever it is your move (/legal push off"
+            " stops it)." if on else "Your legal actions come when you ask: /legal.")
+    return Message("LEGAL_PUSH", {"push": on}, text)
+
+
 def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool) -> Message:
     """The reply to /width and /color: the connection's wrapping and colour in force."""
     wrap = f"text wraps at {width} columns" if width else "text is not wrapped"

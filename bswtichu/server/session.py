@@ -99,6 +99,8 @@ class Session:
         self.default_width: int | None = None
         self.default_colour = False
         self.also_sent: Callable[[Message, bool], None] | None = None
+        #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
+        self.legal_push = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
