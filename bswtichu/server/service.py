@@ -39,7 +39,8 @@ class TichuService(Service):
                                config.reconnect_grace, storage=storage,
                                bot_settings=BotSettings(expert_budget=config.expert_budget))
         self.games = games
-        self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage)
+        self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage,
+                           later=lambda flush: reactor.callLater(0, flush))
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once both attempts settled
         self._waiting: list[Deferred] | None = None
