@@ -73,6 +73,8 @@ class TableGame:
         self.log_number = log_number
         self.record = record
         self.texts = GameTexts(table.number, driver.game.seating)
+        self._seats_key: tuple | None = None
+        self._seats: list[int | None] = []
         driver.subscribe(self)
 
     def start(self) -> None:
@@ -143,7 +145,7 @@ class TableGame:
             self._tell_events(driver.game.seating, events)
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
-        table_seats = [self.table.seat_of(name) for name in seating]
+        table_seats = self._table_seats(seating)
         concerned: set[int] = set()  # the seats this step may have asked to act
         for event in events:
             seat = getattr(event, "seat", None)
@@ -188,6 +190,15 @@ class TableGame:
             name = seating[seat]
             if _waits_for(rnd, seat) and self.table.pushes_legal(name):
                 self._tell(name, self.legal_message(name, full=True))
+
+    def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
+        """The table seat (1-4) of each engine seat's player, worked out again only when
+        the seating or the table's seats change."""
+        key = (tuple(seating), tuple(self.table.seats))
+        if key != self._seats_key:
+            self._seats_key = key
+            self._seats = [self.table.seat_of(name) for name in seating]
+        return self._seats
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,10 @@ class Message:
     rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not KEYWORD_PATTERN.match(self.keyword):
-            raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+        if self.keyword not in _CHECKED_KEYWORDS:
+            if not KEYWORD_PATTERN.match(self.keyword):
+                raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+            _CHECKED_KEYWORDS.add(self.keyword)
 
     def reworded(self, text: str) -> Message:
         """The same keyword and fields (and their rendering) with another sentence for people."""
