@@ -119,8 +119,11 @@ def per_cpu(stats: Stats) -> float:
 
 def report(label: str, stats: Stats, rss: int) -> str:
     micros = 1e6 * stats.cpu_seconds / stats.actions if stats.actions else float("nan")
+    clients = (f"; clients {1e6 * stats.client_cpu_seconds / stats.actions:.0f} us/action"
+               if stats.client_cpu_seconds and stats.actions else "")
     return (f"{label:>10}: {stats.summary()}\n{'':>10}  server CPU {stats.cpu_seconds:.2f} s"
-            f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB")
+            f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB"
+            f"{clients}")
 
 
 def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float,
@@ -147,6 +150,7 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
     pooled.seconds = statistics.mean(part.seconds for part in parts)
     pooled.cpu_seconds = statistics.mean(part.cpu_seconds for part in parts)
     pooled.pushed = all(part.pushed for part in parts)
+    pooled.client_cpu_seconds = sum(part.client_cpu_seconds for part in parts)
     return pooled
 
 
