@@ -245,7 +245,9 @@ def main() -> None:
         old = _pooled(results["old"])
         print(f"new / old: actions per CPU-second x{per_cpu(new) / per_cpu(old):.2f},"
               f" actions/s x{new.throughput / old.throughput:.2f},"
-              f" p99 {new.percentile(99) * 1000:.1f} ms vs {old.percentile(99) * 1000:.1f} ms")
+              f" p99 {new.percentile(99) * 1000:.1f} ms vs {old.percentile(99) * 1000:.1f} ms,"
+              f" move p99 {new.percentile(99, new.moves) * 1000:.1f} ms"
+              f" vs {old.percentile(99, old.moves) * 1000:.1f} ms")
 
 
 def _pooled(runs: list[Stats]) -> Stats:
@@ -255,6 +257,7 @@ def _pooled(runs: list[Stats]) -> Stats:
         pooled.seconds += stats.seconds
         pooled.cpu_seconds += stats.cpu_seconds
         pooled.latencies.extend(stats.latencies)
+        pooled.moves.extend(stats.moves)
     return pooled
 
 

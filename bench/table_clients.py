@@ -7,7 +7,7 @@ tables of bot-port clients that play random legal moves over real TCP.
 
 Each client speaks machine mode on the line port. On its ``TURN`` (or a ``grand``
 or ``exchange`` phase) it asks ``/legal`` and sends one of the commands at random
-(three random cards for the exchange). With ``push`` (the default) it first asks
+(three random cards for the exchange). With ``push`` (bench_server.py's default) it first asks
 the server to send its ``LEGAL`` by itself whenever the round waits for it
 (``/legal push on``) and then never asks; a server that does not know the
 setting refuses it and the client falls back to asking. Latency is the time from sending a request
@@ -162,28 +162,34 @@ class Stats:
     cpu_seconds: float = 0.0  # the server's, over the same time (if measured)
     pushed: bool = False  # the server pushed the clients' LEGAL lists (no /legal requests)
     client_cpu_seconds: float = 0.0  # the client processes' own, over the same time
+    #: per accepted action, from the client starting its move (sending /legal, or its command
+    #: when its list was pushed) to the reply that shows it done: comparable with and without push
+    moves: list[float] = field(default_factory=list)
 
     @property
     def throughput(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
-    def percentile(self, p: float) -> float:
-        if not self.latencies:
+    def percentile(self, p: float, of: list[float] | None = None) -> float:
+        values = self.latencies if of is None else of
+        if not values:
             return float("nan")
-        ordered = sorted(self.latencies)
+        ordered = sorted(values)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
     def summary(self) -> str:
+        moves = (f"  move p50 {self.percentile(50, self.moves) * 1000:.1f} ms"
+                 f" p99 {self.percentile(99, self.moves) * 1000:.1f} ms" if self.moves else "")
         return (f"{self.throughput:8.1f} actions/s  p50 {self.percentile(50) * 1000:6.2f} ms"
-                f"  p99 {self.percentile(99) * 1000:6.2f} ms  ({self.actions} actions,"
-                f" {self.games} games, {self.errors} errors, {self.internal} internal,"
-                f" {'LEGAL pushed' if self.pushed else '/legal asked'})")
+                f"  p99 {self.percentile(99) * 1000:6.2f} ms{moves}  ({self.actions} actions,"
+                f" {self.games} games, {self.errors} errors, {self.internal} internal"
+                + (f", {'LEGAL pushed' if self.pushed else '/legal asked'}" if self.games else "") + ")")
 
 
 class TableClient:
     """One bot-port connection, in machine mode, that plays random legal moves."""
 
-    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = True) -> None:
+    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = False) -> None:
         self.nick = nick
         self.push = push  # asks for pushed LEGAL lists; False once the server refuses
         self.stats = stats
@@ -192,6 +198,7 @@ class TableClient:
         self.hand: set[str] = set()
         self.asked_at: float | None = None  # when /legal went out, until LEGAL
         self.acted_at: float | None = None  # when a game command went out, until done
+        self.move_started: float | None = None  # when this client began its current move
         self.reader: asyncio.StreamReader
         self.writer: asyncio.StreamWriter
 
@@ -215,6 +222,8 @@ class TableClient:
 
     def ask_legal(self) -> None:
         self.asked_at = time.perf_counter()
+        if self.move_started is None:
+            self.move_started = self.asked_at
         self.send("/legal")
 
     async def expect(self, keyword: str) -> dict:
@@ -253,6 +262,9 @@ class TableClient:
             self.acted_at = None
             if keyword != "ERROR":
                 self.stats.actions += 1
+                if self.move_started is not None:
+                    self.stats.moves.append(time.perf_counter() - self.move_started)
+                    self.move_started = None
             if keyword == "ERROR" or (keyword == "TICHU" and not self.push):
                 self.ask_legal()  # still this player's move (pushed: its list comes by itself)
         if keyword == "LEGAL" and self.asked_at is not None:
@@ -273,6 +285,8 @@ class TableClient:
             self.ask_legal()
         elif keyword == "LEGAL" and fields["commands"]:
             self.act(fields)
+        elif keyword == "LEGAL":
+            self.move_started = None  # nothing to do: no move
         elif keyword == "GAME_OVER":
             self.stats.games += starter
         elif keyword == "TABLE_OPEN" and starter:
@@ -286,11 +300,13 @@ class TableClient:
         else:
             command = self.rng.choice(legal["commands"])
         self.acted_at = time.perf_counter()
+        if self.move_started is None:
+            self.move_started = self.acted_at
         self.send(command)
 
 
 async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
-                     push: bool = True) -> list[TableClient]:
+                     push: bool = False) -> list[TableClient]:
     """Four clients at a new ``round 1`` table, started."""
     clients = [TableClient(f"{name}s{seat}", stats, rng, push) for seat in range(1, 5)]
     for client in clients:
@@ -309,7 +325,7 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
                       warmup: float = 2.0, cpu: Callable[[], float] | None = None,
-                      push: bool = True) -> Stats:
+                      push: bool = False) -> Stats:
     """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
 
     ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
@@ -326,7 +342,7 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
     tasks = [asyncio.create_task(client.play(stop, starter=i == 0))
              for table in everyone for i, client in enumerate(table)]
     await asyncio.sleep(warmup)
-    stats.actions, stats.games, stats.latencies[:] = 0, 0, []
+    stats.actions, stats.games, stats.latencies[:], stats.moves[:] = 0, 0, [], []
     cpu_before = cpu() if cpu else 0.0
     own_before = time.process_time()
     started = time.perf_counter()
@@ -336,7 +352,7 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
     stop.set()
     measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
                      list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0,
-                     stats.pushed, own)
+                     stats.pushed, own, list(stats.moves))
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
