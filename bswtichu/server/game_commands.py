@@ -133,7 +133,8 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def legal(session: Session, args: str) -> None:
         words = args.lower().split()
         if words[:1] == ["push"]:
-            return legal_push(session, words[1:])
+            legal_push(session, words[1:])
+            return
         if words not in ([], ["all"]):
             raise usage_error(LEGAL_USAGE, "'all' lists every play; without it plays are grouped;"
                                            " 'push on' sends your list whenever it is your move")

@@ -140,14 +140,11 @@ class Session:
             lines = render(message, self.mode)
         outbox = self._outbox
         if outbox is not None:
-            if outbox.holding:
-                if not droppable and self.also_sent is None:  # GMCP and prompts follow each message at once
-                    outbox.hold(self, lines)
-                    return
-                outbox.settle()
-                self.write(outbox.release(self))  # what came before goes first
-            else:
-                outbox.settle()
+            if outbox.holding and not droppable and self.also_sent is None:  # GMCP and prompts
+                outbox.hold(self, lines)  # follow each message at once: those are not held
+                return
+            outbox.settle()
+            self.write(outbox.release(self))  # what came before goes first
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
             self.also_sent(message, droppable)

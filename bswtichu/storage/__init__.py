@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .accounts import AccountStore, ScryptCost
@@ -24,7 +24,7 @@ class Storage:
     accounts: AccountStore
     games: GameStore
     lock: FileLock | None = None
-    _closed: bool = False
+    _closed: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
@@ -50,6 +50,7 @@ class Storage:
         return self._closed
 
     def close(self) -> None:
+        """Commit what is pending, close the file and give up its lock (again: nothing)."""
         if self._closed:
             return
         try:
@@ -57,8 +58,8 @@ class Storage:
         finally:
             self._closed = True
             self.db.close()
-        if self.lock is not None:
-            self.lock.release()
+            if self.lock is not None:
+                self.lock.release()
 
 
 __all__ = ["AccountStore", "DatabaseError", "GameStore", "MEMORY", "SCHEMA_VERSION", "ScryptCost", "Storage",

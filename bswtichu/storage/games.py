@@ -140,8 +140,9 @@ class GameStore:
         if game_id in self.broken:
             raise sqlite3.OperationalError(f"game {game_id} lost journal steps to a failed commit")
         if self.batched:
-            if not self.db.in_transaction:
+            if not self.db.in_transaction:  # a new batch (an earlier one may have been committed early)
                 self.db.execute("BEGIN")
+                self._batch = set()
             self._batch.add(game_id)
         self.db.execute("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
                         (game_id, seq, entry.kind, entry.player, encode_entry(entry)))
