@@ -119,16 +119,21 @@ def per_cpu(stats: Stats) -> float:
 
 def report(label: str, stats: Stats, rss: int) -> str:
     micros = 1e6 * stats.cpu_seconds / stats.actions if stats.actions else float("nan")
+    clients = (f"; clients {1e6 * stats.client_cpu_seconds / stats.actions:.0f} us/action"
+               if stats.client_cpu_seconds and stats.actions else "")
     return (f"{label:>10}: {stats.summary()}\n{'':>10}  server CPU {stats.cpu_seconds:.2f} s"
-            f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB")
+            f" = {micros:.0f} us/action, {per_cpu(stats):.0f} actions per CPU-second, RSS {rss / 1024:.1f} MiB"
+            f"{clients}")
 
 
-def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float) -> Stats:
+def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float,
+                    push: bool) -> Stats:
     return asyncio.run(play_tables(port, tables=tables, seconds=seconds, seed=seed, warmup=warmup,
-                                   cpu=partial(cpu_seconds, pid)))
+                                   cpu=partial(cpu_seconds, pid), push=push))
 
 
-def play_in_processes(server: ServerProcess, tables: int, seconds: float, processes: int) -> Stats:
+def play_in_processes(server: ServerProcess, tables: int, seconds: float, processes: int,
+                      push: bool) -> Stats:
     """The tables split over ``processes`` client processes (one asyncio loop is slower than the
     server at hundreds of connections); their measured seconds overlap, the server's CPU is
     the mean over them, scaled to the pooled actions."""
@@ -136,26 +141,28 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
     warmup = 2.0 + tables / 50  # every process's tables sit down before anyone measures
     shares = [tables // processes + (n < tables % processes) for n in range(processes)]
     with multiprocessing.Pool(processes) as pool:
-        parts = pool.starmap(_client_process, [(server.line_port, server.pid, share, seconds, seed + n, warmup)
-                                               for n, share in enumerate(shares)])
+        parts = pool.starmap(_client_process, [(server.line_port, server.pid, share, seconds, seed + n, warmup,
+                                                push) for n, share in enumerate(shares)])
     pooled = _pooled(parts)
     pooled.errors = sum(part.errors for part in parts)
     pooled.internal = sum(part.internal for part in parts)
     pooled.games = sum(part.games for part in parts)
     pooled.seconds = statistics.mean(part.seconds for part in parts)
     pooled.cpu_seconds = statistics.mean(part.cpu_seconds for part in parts)
+    pooled.pushed = all(part.pushed for part in parts)
+    pooled.client_cpu_seconds = sum(part.client_cpu_seconds for part in parts)
     return pooled
 
 
 def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None,
-                   storage: dict | None = None, processes: int = 1) -> Stats:
+                   storage: dict | None = None, processes: int = 1, push: bool = True) -> Stats:
     server = ServerProcess(SETTINGS, source, profile, storage).start()
     try:
         if processes > 1:
-            stats = play_in_processes(server, tables, seconds, processes)
+            stats = play_in_processes(server, tables, seconds, processes, push)
         else:
             stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
-                                            seed=int(time.time()), cpu=server.cpu_seconds))
+                                            seed=int(time.time()), cpu=server.cpu_seconds, push=push))
         rss = rss_kib(server.pid)
         if stats.internal:
             print(f"{label}: {stats.internal} internal errors!\n{server.log_text()[-3000:]}")
@@ -207,6 +214,8 @@ def main() -> None:
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server")
     parser.add_argument("--clients", type=int, default=1, metavar="N",
                         help="client processes sharing the tables (for hundreds of tables)")
+    parser.add_argument("--no-push", action="store_true",
+                        help="clients ask /legal before each move even where the server would push it")
     parser.add_argument("--database", help="the servers' database (default: a file in each server's"
                         " folder; ':memory:' leaves out the file's cost, for the storage's share)")
     args = parser.parse_args()
@@ -218,10 +227,11 @@ def main() -> None:
     def run(old: Path | None) -> None:
         for _ in range(args.repeat):
             results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile, storage,
-                                                  args.clients))
+                                                  args.clients, not args.no_push))
             if old is not None:
                 results["old"].append(measure_server(f"old {args.compare}", old, args.tables, args.seconds,
-                                                     storage=storage, processes=args.clients))
+                                                     storage=storage, processes=args.clients,
+                                                     push=not args.no_push))
 
     if args.compare:
         with Worktree(args.compare) as old:
@@ -235,7 +245,9 @@ def main() -> None:
         old = _pooled(results["old"])
         print(f"new / old: actions per CPU-second x{per_cpu(new) / per_cpu(old):.2f},"
               f" actions/s x{new.throughput / old.throughput:.2f},"
-              f" p99 {new.percentile(99) * 1000:.1f} ms vs {old.percentile(99) * 1000:.1f} ms")
+              f" p99 {new.percentile(99) * 1000:.1f} ms vs {old.percentile(99) * 1000:.1f} ms,"
+              f" move p99 {new.percentile(99, new.moves) * 1000:.1f} ms"
+              f" vs {old.percentile(99, old.moves) * 1000:.1f} ms")
 
 
 def _pooled(runs: list[Stats]) -> Stats:
@@ -245,6 +257,7 @@ def _pooled(runs: list[Stats]) -> Stats:
         pooled.seconds += stats.seconds
         pooled.cpu_seconds += stats.cpu_seconds
         pooled.latencies.extend(stats.latencies)
+        pooled.moves.extend(stats.moves)
     return pooled
 
 

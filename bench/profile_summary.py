@@ -16,6 +16,7 @@ ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("kernel send (socket.send)", "~", "<method 'send' of '_socket.socket' objects>", False),
     ("epoll poll", "~", "<method 'poll' of 'select.epoll' objects>", False),
     ("/legal command (cum)", "game_commands.py", "legal", True),
+    ("pushed LEGAL (/legal push on, cum)", "game_table.py", "_push_legal", True),
     ("  engine legal list (cum)", "engine/round.py", "legal_actions", True),
     ("  exchanges listed (cum)", "engine/round.py", "_iter_setup_actions", True),
     ("  LEGAL message (cum)", "game_messages.py", "legal", True),
@@ -25,8 +26,11 @@ ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("Session.send (cum)", "session.py", "send", True),
     ("  connection send_lines (cum)", "net/lines.py", "send_lines", True),
     ("twisted transport write (cum)", "abstract.py", "write", True),
+    ("outbox flush: commit, then writes (cum)", "session.py", "flush", True),
     ("storage (DurableGame.happened, cum)", "durable.py", "happened", True),
     ("  sqlite execute", "~", "<method 'execute' of 'sqlite3.Connection' objects>", False),
+    ("  batched commit (GameStore.commit, cum)", "storage/games.py", "commit", True),
+    ("game log, per round (GameLogRecorder.save, cum)", "gamelogs.py", "save", True),
     ("line decoding (decode_line, cum)", "net/lines.py", "decode_line", True),
 ]
 
@@ -41,7 +45,9 @@ def summary(path: str) -> None:
         return 0, 0.0, 0.0
 
     actions = find("play/driver.py", "_apply")[0]
-    print(f"{path}: {actions} game actions applied, {sum(v[2] for v in stats.values()):.1f} s profiled")
+    profiled = sum(v[2] for v in stats.values())
+    print(f"{path}: {actions} game actions applied, {profiled:.1f} s profiled"
+          f" = {1e6 * profiled / actions:.0f} us per action")
     for label, fragment, name, cumulative in ROWS:
         calls, own, total = find(fragment, name)
         spent = total if cumulative else own

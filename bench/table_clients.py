@@ -7,7 +7,10 @@ tables of bot-port clients that play random legal moves over real TCP.
 
 Each client speaks machine mode on the line port. On its ``TURN`` (or a ``grand``
 or ``exchange`` phase) it asks ``/legal`` and sends one of the commands at random
-(three random cards for the exchange). Latency is the time from sending a request
+(three random cards for the exchange). With ``push`` (bench_server.py's default) it first asks
+the server to send its ``LEGAL`` by itself whenever the round waits for it
+(``/legal push on``) and then never asks; a server that does not know the
+setting refuses it and the client falls back to asking. Latency is the time from sending a request
 to its answer: ``/legal`` to ``LEGAL``, a game command to the message that shows
 it done (``PLAYED``, ``PASSED``, ...) or its ``ERROR``. Throughput is accepted game
 actions per second over all tables. Games are ``round 1``; a finished table
@@ -39,6 +42,9 @@ SETUP_TIMEOUT = 30.0  # seconds for four clients to connect, sit down and start
 # reactions to one's own game command (seat == own seat) that end the wait for it
 ACTION_REPLIES = {"PLAYED", "PASSED", "TICHU", "GRAND_DECIDED", "EXCHANGE_SUBMITTED", "WISH",
                   "DRAGON_GIVEN", "ERROR"}
+# what a playing client reads at all (the rest is skipped unparsed: the clients share the cores)
+READ_WHILE_PLAYING = ACTION_REPLIES | {"LEGAL", "STARTED", "DEALT", "RECEIVED", "PHASE", "TURN",
+                                      "GAME_OVER", "TABLE_OPEN"}
 
 
 def free_port() -> int:
@@ -154,34 +160,45 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # the server's, over the same time (if measured)
+    pushed: bool = False  # the server pushed the clients' LEGAL lists (no /legal requests)
+    client_cpu_seconds: float = 0.0  # the client processes' own, over the same time
+    #: per accepted action, from the client starting its move (sending /legal, or its command
+    #: when its list was pushed) to the reply that shows it done: comparable with and without push
+    moves: list[float] = field(default_factory=list)
 
     @property
     def throughput(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
-    def percentile(self, p: float) -> float:
-        if not self.latencies:
+    def percentile(self, p: float, of: list[float] | None = None) -> float:
+        values = self.latencies if of is None else of
+        if not values:
             return float("nan")
-        ordered = sorted(self.latencies)
+        ordered = sorted(values)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
     def summary(self) -> str:
+        moves = (f"  move p50 {self.percentile(50, self.moves) * 1000:.1f} ms"
+                 f" p99 {self.percentile(99, self.moves) * 1000:.1f} ms" if self.moves else "")
         return (f"{self.throughput:8.1f} actions/s  p50 {self.percentile(50) * 1000:6.2f} ms"
-                f"  p99 {self.percentile(99) * 1000:6.2f} ms  ({self.actions} actions,"
-                f" {self.games} games, {self.errors} errors, {self.internal} internal)")
+                f"  p99 {self.percentile(99) * 1000:6.2f} ms{moves}  ({self.actions} actions,"
+                f" {self.games} games, {self.errors} errors, {self.internal} internal"
+                + (f", {'LEGAL pushed' if self.pushed else '/legal asked'}" if self.games else "") + ")")
 
 
 class TableClient:
     """One bot-port connection, in machine mode, that plays random legal moves."""
 
-    def __init__(self, nick: str, stats: Stats, rng: random.Random) -> None:
+    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = False) -> None:
         self.nick = nick
+        self.push = push  # asks for pushed LEGAL lists; False once the server refuses
         self.stats = stats
         self.rng = rng
         self.seat: int | None = None
         self.hand: set[str] = set()
         self.asked_at: float | None = None  # when /legal went out, until LEGAL
         self.acted_at: float | None = None  # when a game command went out, until done
+        self.move_started: float | None = None  # when this client began its current move
         self.reader: asyncio.StreamReader
         self.writer: asyncio.StreamWriter
 
@@ -192,12 +209,21 @@ class TableClient:
         self.send("/mode machine")
         self.send(f"/nick {self.nick}")
         await self.expect("NICK")
+        if self.push:
+            self.send("/legal push on")
+            while True:
+                keyword, _ = await self.read()
+                if keyword in ("LEGAL_PUSH", "ERROR"):
+                    self.push = keyword == "LEGAL_PUSH"
+                    break
 
     def send(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
 
     def ask_legal(self) -> None:
         self.asked_at = time.perf_counter()
+        if self.move_started is None:
+            self.move_started = self.asked_at
         self.send("/legal")
 
     async def expect(self, keyword: str) -> dict:
@@ -214,10 +240,17 @@ class TableClient:
         return keyword, json.loads(payload) if payload.startswith("{") else {}
 
     async def play(self, stop: asyncio.Event, starter: bool) -> None:
-        """React to the game until ``stop`` is set."""
+        """React to the game until ``stop`` is set: whatever has arrived, line by line."""
+        pending = b""
         while not stop.is_set():
-            keyword, fields = await self.read()
-            self.react(keyword, fields, starter)
+            data = await self.reader.read(1 << 16)
+            if not data:
+                raise ConnectionError(f"{self.nick}: the server hung up")
+            *lines, pending = (pending + data).split(b"\r\n")
+            for line in lines:
+                keyword, _, payload = line.decode().partition(" ")
+                if keyword in READ_WHILE_PLAYING:
+                    self.react(keyword, json.loads(payload) if payload.startswith("{") else {}, starter)
 
     def react(self, keyword: str, fields: dict, starter: bool) -> None:
         mine = fields.get("seat") == self.seat
@@ -229,8 +262,11 @@ class TableClient:
             self.acted_at = None
             if keyword != "ERROR":
                 self.stats.actions += 1
-            if keyword in ("ERROR", "TICHU"):
-                self.ask_legal()  # still this player's move
+                if self.move_started is not None:
+                    self.stats.moves.append(time.perf_counter() - self.move_started)
+                    self.move_started = None
+            if keyword == "ERROR" or (keyword == "TICHU" and not self.push):
+                self.ask_legal()  # still this player's move (pushed: its list comes by itself)
         if keyword == "LEGAL" and self.asked_at is not None:
             self.stats.latencies.append(time.perf_counter() - self.asked_at)
             self.asked_at = None
@@ -243,12 +279,14 @@ class TableClient:
             self.hand |= set(fields["cards"].values())
         elif keyword == "PLAYED" and mine:
             self.hand -= set(fields["combo"]["cards"])
-        elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange"):
+        elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange") and not self.push:
             self.ask_legal()
-        elif keyword == "TURN" and mine:
+        elif keyword == "TURN" and mine and not self.push:
             self.ask_legal()
         elif keyword == "LEGAL" and fields["commands"]:
             self.act(fields)
+        elif keyword == "LEGAL":
+            self.move_started = None  # nothing to do: no move
         elif keyword == "GAME_OVER":
             self.stats.games += starter
         elif keyword == "TABLE_OPEN" and starter:
@@ -262,12 +300,15 @@ class TableClient:
         else:
             command = self.rng.choice(legal["commands"])
         self.acted_at = time.perf_counter()
+        if self.move_started is None:
+            self.move_started = self.acted_at
         self.send(command)
 
 
-async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> list[TableClient]:
+async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
+                     push: bool = False) -> list[TableClient]:
     """Four clients at a new ``round 1`` table, started."""
-    clients = [TableClient(f"{name}s{seat}", stats, rng) for seat in range(1, 5)]
+    clients = [TableClient(f"{name}s{seat}", stats, rng, push) for seat in range(1, 5)]
     for client in clients:
         await client.connect(port)
     first = clients[0]
@@ -283,29 +324,35 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random) -> 
 
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
-                      warmup: float = 2.0, cpu: Callable[[], float] | None = None) -> Stats:
+                      warmup: float = 2.0, cpu: Callable[[], float] | None = None,
+                      push: bool = False) -> Stats:
     """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
 
     ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
-    server's CPU time over the measured seconds.
+    server's CPU time over the measured seconds. ``push``: the clients ask for
+    pushed LEGAL lists (`Stats.pushed` says whether the server gave them).
     """
     stats = Stats()
     rng = random.Random(seed)
     run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
-    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng), SETUP_TIMEOUT)
+    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push), SETUP_TIMEOUT)
                 for n in range(tables)]
+    stats.pushed = all(client.push for table in everyone for client in table)
     stop = asyncio.Event()
     tasks = [asyncio.create_task(client.play(stop, starter=i == 0))
              for table in everyone for i, client in enumerate(table)]
     await asyncio.sleep(warmup)
-    stats.actions, stats.games, stats.latencies[:] = 0, 0, []
+    stats.actions, stats.games, stats.latencies[:], stats.moves[:] = 0, 0, [], []
     cpu_before = cpu() if cpu else 0.0
+    own_before = time.process_time()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.seconds = time.perf_counter() - started
+    own = time.process_time() - own_before
     stop.set()
     measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
-                     list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0)
+                     list(stats.latencies), stats.seconds, (cpu() - cpu_before) if cpu else 0.0,
+                     stats.pushed, own, list(stats.moves))
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

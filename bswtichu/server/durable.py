@@ -1,7 +1,9 @@
 """Durable games: the storage's subscriber of a running game, and restoring stored games.
 
 `DurableGame` is subscribed to a game's driver before anything that tells
-people, so each step is committed to SQLite before anyone hears of it.  When
+people, so each step is written to SQLite before anyone hears of it, and
+committed before it is told (at once, or with its reactor turn's other steps:
+`GameStore.batched`, committed by the lobby's `Outbox` before it writes).  When
 the game ends it stores the result and updates the ratings in one transaction.
 `restore_games` rebuilds every unfinished game after a restart (see
 `bswtichu.play.journal`): same hands, turn, wish, calls, scores, tournament

@@ -15,7 +15,7 @@ from bswtichu.engine import (
     classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
-from bswtichu.server import names
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
@@ -27,6 +27,7 @@ from bswtichu.server.table import SEAT_COUNT, TableHall
 from bswtichu.server.table_commands import current_table, seated_at
 
 WISH_WORDS = ("wish", "wunsch")
+LEGAL_USAGE = "/legal [all | push [on|off]]"
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 
@@ -130,11 +131,30 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
-        if args.strip().lower() not in ("", "all"):
-            raise usage_error("/legal [all]", "'all' lists every play; without it plays are grouped")
+        words = args.lower().split()
+        if words[:1] == ["push"]:
+            legal_push(session, words[1:])
+            return
+        if words not in ([], ["all"]):
+            raise usage_error(LEGAL_USAGE, "'all' lists every play; without it plays are grouped;"
+                                           " 'push on' sends your list whenever it is your move")
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
         session.send(_player_game(session).legal_message(session.nick, full=full))
+
+    def legal_push(session: Session, words: list[str]) -> None:
+        if len(words) > 1 or words and words[0] not in ("on", "off"):
+            raise usage_error(LEGAL_USAGE, "push takes on or off (or nothing, to show it)")
+        if words:
+            session.legal_push = words[0] == "on"
+        session.send(messages.legal_push(session.legal_push))
+        if session.legal_push and words:  # already asked to act: the list comes now
+            try:
+                game = _player_game(session)
+            except Refusal:
+                return
+            if game.waits_for(session.nick):
+                session.send(game.legal_message(session.nick, full=True))
 
     def score(session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())
@@ -219,9 +239,13 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 summary="the game: turn, trick, cards left, calls, wish, scores",
                 help="Whose turn it is, the combination on the table, each player's card count and"
                 " call, the wish and the scores. Spectators may use it too.", handler=table_view),
-        Command(key="legal", aliases=("moves",), usage="/legal [all]",
+        Command(key="legal", aliases=("moves",), usage=LEGAL_USAGE,
                 summary="your legal actions now, as commands",
-                help="Lists every command you may give now (for beginners and bots).", handler=legal),
+                help="Lists every command you may give now (for beginners and bots); 'all' spells"
+                " out every play. 'push on': from now on your list (spelled out) comes by itself"
+                " right after each message that asks you to act (your turn, the Grand Tichu"
+                " decision, the exchange), and after your own move when the round still waits for"
+                " you; 'push off' stops it; 'push' alone shows the setting.", handler=legal),
         Command(key="score", german="punkte", aliases=("standings",), usage="/score",
                 summary="the score (tournament: standings)",
                 help="Team totals, or in turnier the players' victory and Tichu points.",

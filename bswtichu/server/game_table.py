@@ -45,6 +45,15 @@ def _wish_after_round(trial: Round, action: Action) -> bool:
     return isinstance(action, MakeWish) and trial.phase == OVER
 
 
+def _waits_for(rnd: Round, seat: int) -> bool:
+    """Whether the round waits for ``seat``: its Grand Tichu decision, its exchange, its turn."""
+    if rnd.phase == GRAND:
+        return not rnd.grand_decided[seat]
+    if rnd.phase == EXCHANGE:
+        return rnd.exchanges[seat] is None
+    return rnd.phase == PLAY and rnd.waiting_for == seat
+
+
 def _one_exchange(actions: Iterable[Action]) -> list[Action]:
     """The legal actions up to the first exchange: /legal shows all 2184 as one command."""
     listed = []
@@ -64,6 +73,8 @@ class TableGame:
         self.log_number = log_number
         self.record = record
         self.texts = GameTexts(table.number, driver.game.seating)
+        self._seats_key: tuple | None = None
+        self._seats: list[int | None] = []
         driver.subscribe(self)
 
     def start(self) -> None:
@@ -134,8 +145,14 @@ class TableGame:
             self._tell_events(driver.game.seating, events)
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
-        table_seats = [self.table.seat_of(name) for name in seating]
+        table_seats = self._table_seats(seating)
+        concerned: set[int] = set()  # the seats this step may have asked to act
         for event in events:
+            seat = getattr(event, "seat", None)
+            if isinstance(seat, int):
+                concerned.add(seat)
+            elif isinstance(event, ev.PhaseStarted):
+                concerned.update(range(len(seating)))
             if isinstance(event, ev.RoundScored):
                 self.table.tell_all(self.score_message("round"))
                 continue
@@ -162,6 +179,26 @@ class TableGame:
                 if seat is not None:
                     self.table.tell_seat(seat, message)
             self.table.tell_spectators(common)
+        if concerned:
+            self._push_legal(seating, concerned)
+
+    def _push_legal(self, seating: Sequence[str], seats: Iterable[int]) -> None:
+        """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
+        gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
+        rnd = self.game.round
+        for seat in sorted(seats):
+            name = seating[seat]
+            if _waits_for(rnd, seat) and self.table.pushes_legal(name):
+                self._tell(name, self.legal_message(name, full=True))
+
+    def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
+        """The table seat (1-4) of each engine seat's player, worked out again only when
+        the seating or the table's seats change."""
+        key = (tuple(seating), tuple(self.table.seats))
+        if key != self._seats_key:
+            self._seats_key = key
+            self._seats = [self.table.seat_of(name) for name in seating]
+        return self._seats
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
@@ -193,6 +230,10 @@ class TableGame:
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
 
+    def waits_for(self, nick: str) -> bool:
+        """Whether the round waits for ``nick``: his Grand Tichu decision, his exchange, his turn."""
+        return _waits_for(self.game.round, self.seat_of(nick))
+
     def legal_message(self, nick: str, full: bool = False) -> Message:
         seat = self.seat_of(nick)
         return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
@@ -206,6 +247,8 @@ class TableGame:
             asked = self._asked(self.seat_of(nick))
             if asked is not None:
                 self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
+                if self.table.pushes_legal(nick):
+                    self._tell(nick, self.legal_message(nick, full=True))
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""

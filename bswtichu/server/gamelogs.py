@@ -17,7 +17,7 @@ from bswtichu.engine.events import GameOver, RoundScored
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameStopped
 from bswtichu.tch import GameLog, write_tch
-from bswtichu.tch.record import game_log
+from bswtichu.tch.record import round_log
 
 _NAME = re.compile(r"^game-(\d+)\.tch$")
 
@@ -95,6 +95,7 @@ class GameLogRecorder:
         self.store = store
         self.number = number
         self.source = source
+        self._rounds: list = []  # each finished round's log, made once (it replays the round)
 
     def round_dealt(self, driver) -> None:
         pass
@@ -111,6 +112,7 @@ class GameLogRecorder:
         finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
                     if rnd.phase == OVER]
         try:
-            self.store.save(self.number, game_log(finished, self.source))
+            self._rounds += [round_log(rnd, seating) for rnd, seating in finished[len(self._rounds):]]
+            self.store.save(self.number, GameLog(tuple(self._rounds), self.source))
         except Exception:
             self.log.failure("cannot write game log {number}", number=self.number)

@@ -8,6 +8,7 @@ is told goes out as ``Message`` values through its ``Session``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
@@ -49,10 +50,14 @@ class Lobby:
         game_factory: GameFactory,
         logs: GameLogStore,
         storage: Storage | None = None,
+        later: Callable[[Callable[[], None]], object] | None = None,
     ) -> None:
         """``game_factory`` builds a started table's game; ``logs`` is where games write theirs.
 
         ``storage`` keeps accounts, history and ratings (without one, an in-memory database).
+        ``later`` calls a function at the end of the current reactor turn: given, what a
+        turn's input lines and bot steps cause is committed (the games' journal steps, in
+        one transaction) and then written (one write per client) once, at its end.
         """
         self.clock = clock
         self.config = config
@@ -62,10 +67,11 @@ class Lobby:
         self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
         self.logs = logs
-        self.outbox = Outbox()
-        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after, self.outbox)
         self.storage = storage if storage is not None else Storage.open()
+        self.storage.games.batched = later is not None
+        self.outbox = Outbox(self._commit, later)
+        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
+                                self.config.abandon_after, self.outbox, self.pushes_legal)
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
@@ -169,6 +175,14 @@ class Lobby:
                 messages.error("internal", "internal error; the server logged it, please try again")
             )
 
+    def _commit(self) -> None:
+        """The outbox's settle: the games' pending journal steps are committed before anyone hears of them."""
+        try:
+            self.storage.commit()
+        except Exception:
+            self.log.failure("cannot commit the games' latest steps; those games play on but will not"
+                             " survive a restart")
+
     def disconnect(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""
         if session not in self._sessions:
@@ -193,6 +207,7 @@ class Lobby:
 
         Sessions are forgotten first, so the hang-ups that follow start no grace timers.
         """
+        self.outbox.flush()  # what the last turn caused goes first
         sessions, self._sessions = self._sessions, set()
         self._by_nick.clear()
         self._per_address.clear()
@@ -212,6 +227,11 @@ class Lobby:
         session = self.find(nick)
         if session is not None:
             session.send(message)
+
+    def pushes_legal(self, nick: str) -> bool:
+        """Whether ``nick`` is online and asked for his LEGAL whenever the round waits for him."""
+        session = self.find(nick)
+        return session is not None and session.legal_push
 
     def online(self) -> list[Session]:
         """Named sessions, by name."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,10 @@ class Message:
     rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not KEYWORD_PATTERN.match(self.keyword):
-            raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+        if self.keyword not in _CHECKED_KEYWORDS:
+            if not KEYWORD_PATTERN.match(self.keyword):
+                raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
+            _CHECKED_KEYWORDS.add(self.keyword)
 
     def reworded(self, text: str) -> Message:
         """The same keyword and fields (and their rendering) with another sentence for people."""
@@ -347,6 +350,13 @@ def _duration(seconds: float) -> str:
         minutes = int(seconds // 60)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
     return f"{_number(seconds)} seconds"
+
+
+def legal_push(on: bool) -> Message:
+    """The reply to /legal push: whether the client's LEGAL comes by itself when it is his move."""
+    text = ("Your legal actions now come by themselves whenever it is your move (/legal push off"
+            " stops it)." if on else "Your legal actions come when you ask: /legal.")
+    return Message("LEGAL_PUSH", {"push": on}, text)
 
 
 def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool) -> Message:

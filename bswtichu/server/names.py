@@ -10,6 +10,7 @@ combining-only characters are never part of a name.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 NAME_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
 MIN_LENGTH, MAX_LENGTH = 2, 16
@@ -21,6 +22,7 @@ def normalize(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+@lru_cache(maxsize=4096)  # asked for every message told to someone: a few names, many times
 def key(name: str) -> str:
     """What makes two names the same name: case and composition do not count."""
     return normalize(name).casefold()

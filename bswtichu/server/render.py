@@ -24,6 +24,8 @@ HUMAN = "human"
 MACHINE = "machine"
 RELAY = "relay"
 MODES = (HUMAN, MACHINE, RELAY)
+#: one encoder for every machine line (json.dumps with options builds a new one each call)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def machine_line(message: Message, fields: dict | None = None) -> str:
@@ -33,8 +35,7 @@ def machine_line(message: Message, fields: dict | None = None) -> str:
         if line is None:
             line = message.rendered[MACHINE] = machine_line(message, message.fields)
         return line
-    payload = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"{message.keyword} {payload}"
+    return f"{message.keyword} {_ENCODER.encode(fields)}"
 
 
 def relay_line(message: Message) -> str:

@@ -39,20 +39,28 @@ class Realm(Protocol):
 
 
 class Outbox:
-    """Holds what sessions are sent while one input line is handled, then writes it once per session.
+    """Holds what sessions are sent while input is handled, then writes it once per session.
 
     A game action tells each player at the table several messages; gathered,
     they reach each connection in one write.  ``with outbox:`` nests; the
-    outermost exit flushes.  Each session's lines keep their order.
+    outermost exit flushes, or, given ``later`` (which calls a function at the
+    end of the current reactor turn), schedules one flush for everything the
+    turn's lines and steps caused.  Each session's lines keep their order.
+    ``settle`` runs before anything held or sent at once is written: the
+    storage's commit, so nothing is told that would not survive a crash.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, settle: Callable[[], None] | None = None,
+                 later: Callable[[Callable[[], None]], object] | None = None) -> None:
         self._depth = 0
         self._held: dict[Session, list[str]] = {}
+        self._settle = settle
+        self._later = later
+        self._flush_due = False
 
     @property
     def holding(self) -> bool:
-        return self._depth > 0
+        return self._depth > 0 or self._flush_due
 
     def hold(self, session: Session, lines: list[str]) -> None:
         self._held.setdefault(session, []).extend(lines)
@@ -61,16 +69,32 @@ class Outbox:
         """What is held for ``session`` (it writes it itself: it sends something else, or closes)."""
         return self._held.pop(session, [])
 
+    def settle(self) -> None:
+        """Before writing: make durable what is about to be told."""
+        if self._settle is not None:
+            self._settle()
+
+    def flush(self) -> None:
+        """Write everything held, one write per session, after `settle`."""
+        self._flush_due = False
+        self.settle()
+        held, self._held = self._held, {}
+        for session, lines in held.items():
+            session.write(lines)
+
     def __enter__(self) -> Outbox:
         self._depth += 1
         return self
 
     def __exit__(self, *exc) -> None:
         self._depth -= 1
-        if not self._depth:
-            held, self._held = self._held, {}
-            for session, lines in held.items():
-                session.write(lines)
+        if self._depth:
+            return
+        if self._later is None:
+            self.flush()
+        elif not self._flush_due:
+            self._flush_due = True
+            self._later(self.flush)
 
 
 class Session:
@@ -103,6 +127,8 @@ class Session:
         # IAC WILL ECHO); ``secret_answer`` takes the next line once ``ask_secret`` asked.
         self.hide_input: Callable[[bool], None] | None = None
         self.secret_answer: Callable[[str], None] | None = None
+        #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
+        self.legal_push = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
@@ -130,10 +156,11 @@ class Session:
         else:
             lines = render(message, self.mode)
         outbox = self._outbox
-        if outbox is not None and outbox.holding:
-            if not droppable and self.also_sent is None:  # GMCP and prompts follow each message at once
-                outbox.hold(self, lines)
+        if outbox is not None:
+            if outbox.holding and not droppable and self.also_sent is None:  # GMCP and prompts
+                outbox.hold(self, lines)  # follow each message at once: those are not held
                 return
+            outbox.settle()
             self.write(outbox.release(self))  # what came before goes first
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
@@ -153,6 +180,7 @@ class Session:
         """Hang up; the lobby hears of it through the connection's loss."""
         if not self.closed:
             if self._outbox is not None:
+                self._outbox.settle()
                 self.write(self._outbox.release(self))
             self.closed = True
             self._connection.close()

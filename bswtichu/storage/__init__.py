@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .accounts import AccountStore, ScryptCost
@@ -24,6 +24,7 @@ class Storage:
     accounts: AccountStore
     games: GameStore
     lock: FileLock | None = None
+    _closed: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
@@ -39,10 +40,26 @@ class Storage:
             raise
         return cls(db, AccountStore(db, cost, now), GameStore(db, now), lock)
 
+    def commit(self) -> None:
+        """Make durable what is pending (a batch of journal steps): called before anything is told."""
+        if not self.closed:
+            self.games.commit()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
-        self.db.close()
-        if self.lock is not None:
-            self.lock.release()
+        """Commit what is pending, close the file and give up its lock (again: nothing)."""
+        if self._closed:
+            return
+        try:
+            self.games.commit()
+        finally:
+            self._closed = True
+            self.db.close()
+            if self.lock is not None:
+                self.lock.release()
 
 
 __all__ = ["AccountStore", "DatabaseError", "GameStore", "MEMORY", "SCHEMA_VERSION", "ScryptCost", "Storage",

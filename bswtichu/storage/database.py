@@ -172,12 +172,18 @@ def _has_sql(text: str) -> bool:
 
 
 class transaction:
-    """``with transaction(connection):`` one atomic, committed group of writes."""
+    """``with transaction(connection):`` one atomic, committed group of writes.
+
+    A batch of journal steps still open (`GameStore.batched`) is committed first:
+    committing early is always safe, and SQLite transactions do not nest.
+    """
 
     def __init__(self, connection: sqlite3.Connection):
         self.connection = connection
 
     def __enter__(self) -> sqlite3.Connection:
+        if self.connection.in_transaction:
+            self.connection.execute("COMMIT")
         self.connection.execute("BEGIN IMMEDIATE")
         return self.connection
 

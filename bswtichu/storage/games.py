@@ -1,8 +1,9 @@
 """Games in SQLite: each unfinished game's journal, and every finished game's result.
 
 A running game is a row in ``games`` (seed, options, players, bots, log number)
-and its journal in ``game_journal``: one row per step, each committed on its
-own before the server tells anyone of the step.  A finished game keeps its
+and its journal in ``game_journal``: one row per step, committed before the
+server tells anyone of the step: each on its own, or (``batched``) the steps of
+one reactor turn together, by `commit` before the turn's output is written.  A finished game keeps its
 journal (so it can be replayed) and gains its players' places in
 ``game_players``; an abandoned one is marked so and is not restored.
 """
@@ -110,6 +111,12 @@ class GameStore:
         self.db = connection
         self.now = now
         self.writes = 0
+        #: journal steps gather in one open transaction until `commit` (the server commits
+        #: before it writes what a reactor turn caused); False: each step commits at once
+        self.batched = False
+        self._batch: set[int] = set()  # games with steps in the open transaction
+        #: games that lost steps to a failed commit: their journals have a gap
+        self.broken: set[int] = set()
 
     # -- numbers --------------------------------------------------------------
 
@@ -129,10 +136,37 @@ class GameStore:
         return cursor.lastrowid
 
     def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
-        """One journal step, committed at once (autocommit: one statement, one transaction)."""
+        """One journal step: committed at once (autocommit), or, ``batched``, by the next `commit`."""
+        if game_id in self.broken:
+            raise sqlite3.OperationalError(f"game {game_id} lost journal steps to a failed commit")
+        if self.batched:
+            if not self.db.in_transaction:  # a new batch (an earlier one may have been committed early)
+                self.db.execute("BEGIN")
+                self._batch = set()
+            self._batch.add(game_id)
         self.db.execute("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
                         (game_id, seq, entry.kind, entry.player, encode_entry(entry)))
         self.writes += 1
+
+    def commit(self) -> None:
+        """Commit the open batch of steps, if any.  If that fails, its games have a gap:
+        they are marked broken (their next step fails, so `DurableGame` gives up on them)
+        and abandoned if the file still takes it, and the error is raised."""
+        if not self.db.in_transaction:
+            return
+        games, self._batch = self._batch, set()
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            self.broken |= games
+            for game_id in games:
+                try:
+                    self.abandon(game_id)
+                except sqlite3.Error:
+                    pass  # the game's DurableGame tries again, and logs it, at its next step
+            raise
 
     def abandon(self, game_id: int) -> None:
         self.db.execute("UPDATE games SET state = ?, ended = ? WHERE id = ? AND state = ?",

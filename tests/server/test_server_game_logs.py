@@ -95,10 +95,10 @@ def test_turnier_log_has_nine_rounds_in_each_rounds_seating(tmp_path):
 def test_a_failing_log_writer_does_not_stop_the_game(tmp_path, monkeypatch, logged_errors):
     import bswtichu.server.gamelogs as gamelogs
 
-    def broken(rounds, source=""):
+    def broken(rnd, names):
         raise ValueError("the recorder cannot log this round")
 
-    monkeypatch.setattr(gamelogs, "game_log", broken)
+    monkeypatch.setattr(gamelogs, "round_log", broken)
     failures = []
 
     def observe(event):
@@ -128,3 +128,24 @@ def test_an_unwritable_log_folder_does_not_stop_the_game(tmp_path, logged_errors
     ann.clear()
     ann.say("/log 1")
     assert ann.error_code() == "no_such_log"
+
+
+def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path):
+    """The recorder makes each finished round's log once; the file must not differ from
+    the log made from all finished rounds at once (tch.record.game_log)."""
+    from bswtichu.tch import write_tch
+    from bswtichu.tch.record import game_log
+
+    lobby = seeded_lobby(tmp_path, 6)
+    driver = start_game(lobby, ["/round 3"], seed=2)
+    game = lobby.tables.get(1).game.game
+    texts = []
+    original = lobby.logs.save
+
+    def save(number, log):
+        finished = [(rnd, seats) for rnd, seats in zip(game.rounds, game.seatings) if rnd.phase == "over"]
+        texts.append((write_tch(log), write_tch(game_log(finished, log.source))))
+        original(number, log)
+    lobby.logs.save = save
+    driver.play()
+    assert len(texts) == 3 and all(cached == afresh for cached, afresh in texts)
