@@ -154,7 +154,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             except Refusal:
                 return
             if game.waits_for(session.nick):
-                session.send(game.legal_message(session.nick, full=True))
+                session.send(game.legal_message(session.nick, full=session.mode == MACHINE))
 
     def score(session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())

@@ -29,6 +29,7 @@ from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
 from bswtichu.server import names
 from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.render import MACHINE
 from bswtichu.server.table import SEAT_COUNT, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
 
@@ -188,8 +189,9 @@ class TableGame:
         rnd = self.game.round
         for seat in sorted(seats):
             name = seating[seat]
-            if _waits_for(rnd, seat) and self.table.pushes_legal(name):
-                self._tell(name, self.legal_message(name, full=True))
+            mode = self.table.legal_push_mode(name)
+            if mode is not None and _waits_for(rnd, seat):
+                self._tell(name, self.legal_message(name, full=mode == MACHINE))  # people: grouped
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
@@ -247,8 +249,9 @@ class TableGame:
             asked = self._asked(self.seat_of(nick))
             if asked is not None:
                 self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
-                if self.table.pushes_legal(nick):
-                    self._tell(nick, self.legal_message(nick, full=True))
+                mode = self.table.legal_push_mode(nick)
+                if mode is not None:
+                    self._tell(nick, self.legal_message(nick, full=mode == MACHINE))
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""

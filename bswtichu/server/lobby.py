@@ -71,7 +71,7 @@ class Lobby:
         self.storage.games.batched = later is not None
         self.outbox = Outbox(self._commit, later)
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after, self.outbox, self.pushes_legal)
+                                self.config.abandon_after, self.outbox, self.legal_push_mode)
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
@@ -228,10 +228,11 @@ class Lobby:
         if session is not None:
             session.send(message)
 
-    def pushes_legal(self, nick: str) -> bool:
-        """Whether ``nick`` is online and asked for his LEGAL whenever the round waits for him."""
+    def legal_push_mode(self, nick: str) -> str | None:
+        """``nick``'s render mode if he is online and asked for his LEGAL whenever the round
+        waits for him, else None."""
         session = self.find(nick)
-        return session is not None and session.legal_push
+        return session.mode if session is not None and session.legal_push else None
 
     def online(self) -> list[Session]:
         """Named sessions, by name."""

@@ -29,13 +29,14 @@ PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
 
 Deliver = Callable[[str, Message], None]
-#: Whether the client called ``nick`` asked to be sent his legal actions whenever the round
-#: waits for him (``/legal push on``); the lobby knows, the game asks.
-PushesLegal = Callable[[str], bool]
+#: The render mode of the client called ``nick`` if he asked to be sent his legal actions
+#: whenever the round waits for him (``/legal push on``), else None; the lobby knows, the
+#: game asks (people get the grouped sentence, programs the plain list).
+LegalPushMode = Callable[[str], "str | None"]
 
 
-def _nobody_pushed(nick: str) -> bool:
-    return False
+def _nobody_pushed(nick: str) -> str | None:
+    return None
 
 
 class RunningGame(Protocol):
@@ -86,10 +87,10 @@ class Table:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        pushes_legal: PushesLegal = _nobody_pushed,
+        legal_push_mode: LegalPushMode = _nobody_pushed,
     ) -> None:
         self.number = number
-        self.pushes_legal = pushes_legal
+        self.legal_push_mode = legal_push_mode
         #: ``with table.outbox:`` gathers what is told at once into one write per client
         #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
         self.outbox = outbox
@@ -483,10 +484,10 @@ class TableHall:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        pushes_legal: PushesLegal = _nobody_pushed,
+        legal_push_mode: LegalPushMode = _nobody_pushed,
     ) -> None:
         self._tables: dict[int, Table] = {}
-        self._pushes_legal = pushes_legal
+        self._legal_push_mode = legal_push_mode
         self._outbox = outbox
         self._abandon_after = abandon_after
         self._deliver = deliver
@@ -520,7 +521,7 @@ class TableHall:
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
-            pushes_legal=self._pushes_legal,
+            legal_push_mode=self._legal_push_mode,
         )
         self._tables[number] = table
         return table

@@ -162,3 +162,24 @@ async def test_pushed_lists_over_loopback_tcp(tmp_path):
         for player in players:
             legal = await player.client.message("LEGAL", exchange=True)
             assert "/schupf C1 C2 C3" in legal["commands"] and legal["seat"] in (1, 2, 3, 4)
+
+
+def test_people_get_the_pushed_list_grouped_and_programs_in_full(tmp_path):
+    lobby = seeded_lobby(tmp_path, 3)
+    players = seat_four(lobby, ["/round 1"])
+    person, program = players[0], players[1]
+    person.say("/mode human")
+    for player in players:
+        player.say("/legal push on")
+    players[0].say("/start")
+    for player in players:  # everyone declines Grand Tichu: the exchange is asked next
+        player.clear()
+        player.say("/nogrand")
+    pushed = [line for line in person.connection.lines if line.startswith("Legal now")]
+    person.clear()
+    person.say("/legal")
+    assert pushed == person.connection.lines == ["Legal now: /schupf C1 C2 C3 | /tichu"]
+    person.clear()
+    person.say("/legal all")
+    assert person.connection.lines == ["Legal now (2): /schupf C1 C2 C3 | /tichu"]
+    assert _pushed_legal(program) == ["/schupf C1 C2 C3", "/tichu"]
