@@ -499,3 +499,37 @@ def test_a_password_typed_before_the_client_answers_still_gets_the_echo_back(mud
     wire.read()
     assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
     assert lobby.find("Ann") is not None
+
+
+# -- encodings -------------------------------------------------------------------
+
+
+def _typed(wire: MudWire, *answers: bytes) -> None:
+    wire.send(IAC + WILL + mud.TTYPE)
+    for answer in answers:
+        wire.send(IAC + SB + mud.TTYPE + mud.TTYPE_IS + answer + IAC + SE)
+    wire.read()
+
+
+@pytest.mark.parametrize("mtts, expected", [
+    (b"MTTS 137", "[table 1] Jürgen: Jürgen ÿ ?ukasz\r\n".encode("latin-1").replace(b"\xff", b"\xff\xff")),
+    (b"MTTS 141", "[table 1] Jürgen: Jürgen ÿ Łukasz\r\n".encode("utf-8")),  # 137 + the UTF-8 bit
+    (b"XTERM", "[table 1] Jürgen: Jürgen ÿ Łukasz\r\n".encode("utf-8")),  # no MTTS at all
+])
+def test_text_is_utf8_unless_mtts_says_the_client_does_not_use_it(mud_client, mtts, expected):
+    wire = mud_client()
+    _typed(wire, b"OLDCLIENT", b"ANSI", mtts)
+    wire.say("/nick Jürgen")
+    wire.say("/join")
+    wire.transport.clear()
+    wire.say("Jürgen ÿ Łukasz")  # table chat comes back to its speaker
+    assert wire.transport.value() == expected
+
+
+def test_a_latin1_client_reads_a_name_it_cannot_show_with_a_question_mark(mud_client, lobby):
+    wire = mud_client()
+    _typed(wire, b"OLDCLIENT", b"ANSI", b"MTTS 1")
+    wire.transport.clear()
+    wire.say("/nick Łukasz")
+    assert wire.transport.value().startswith(b"You are now ?ukasz.\r\n")
+    assert lobby.find("Łukasz") is not None  # only what this client is shown changes

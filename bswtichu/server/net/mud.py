@@ -7,7 +7,8 @@ payloads here. Options and their codes:
 - NAWS (31): the window size, two 16-bit big-endian numbers; the width wraps
   human text.
 - TTYPE (24) with MTTS: asked up to three times; the answers are the client's
-  name, its terminal type, and ``MTTS <bits>`` (what it supports: colour, UTF-8).
+  name, its terminal type, and ``MTTS <bits>`` (what it supports: colour, UTF-8;
+  a client whose MTTS lacks the UTF-8 bit gets its text in Latin-1).
 - GMCP (201): ``Package.Name <json>``; every message a GMCP client is sent also
   goes as the package ``Tichu.<Keyword>`` with the machine-mode fields
   (``gmcp_package``).
@@ -37,8 +38,9 @@ MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"
 
 # How many TTYPE answers are asked for: name, terminal, MTTS (the MTTS convention).
 TTYPE_ROUNDS = 3
-# The MTTS bit for ANSI colour (https://tintin.mudhalla.net/protocols/mtts/).
+# MTTS bits (https://tintin.mudhalla.net/protocols/mtts/): ANSI colour, and UTF-8.
 MTTS_ANSI = 1
+MTTS_UTF8 = 4
 # The width for a client that speaks telnet options but did not report its own.
 DEFAULT_WIDTH = 80
 # Client names (the first TTYPE answer) that show ANSI colour without saying so in MTTS.
@@ -68,6 +70,13 @@ class ClientProfile:
         if self.mtts is not None:
             return bool(self.mtts & MTTS_ANSI)
         return any(self.client.startswith(name) for name in COLOUR_CLIENTS)
+
+    def encoding(self) -> str:
+        """UTF-8, unless the client's MTTS says it does not use it: then Latin-1, which
+        the MUD clients that predate UTF-8 show. Without MTTS: UTF-8 (today's terminals)."""
+        if self.mtts is not None and not self.mtts & MTTS_UTF8:
+            return "latin-1"
+        return "utf-8"
 
     def mud_client(self) -> bool:
         """Whether the client is a MUD client (it reads prompts): it agreed to GMCP or EOR,

@@ -139,7 +139,15 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         self._hiding = False  # a password is being typed: we "echo", and echo nothing
 
     def encode_lines(self, lines: list[str]) -> bytes:
-        return "".join(line + "\r\n" for line in lines).encode("utf-8")
+        return self._encode("".join(line + "\r\n" for line in lines))
+
+    def _encode(self, text: str) -> bytes:
+        """Text in the client's encoding (``ClientProfile.encoding``). In Latin-1 a
+        character it lacks becomes ``?``, and the byte 255 (``ÿ``) is doubled, as telnet
+        wants data bytes that equal IAC; UTF-8 never makes that byte."""
+        if self.profile.encoding() == "utf-8":
+            return text.encode("utf-8")
+        return text.encode("latin-1", "replace").replace(IAC, IAC + IAC)
 
     def connectionMade(self) -> None:
         """Offer the options first (before the greeting), then greet as every port does.
@@ -246,7 +254,7 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         seated = session.table is not None and session.table.seat_of(session.nick) is not None
         prompt = mud.prompt_text(message, session.nick, seated)
         if prompt is not None:
-            self.send_bytes(prompt.encode("utf-8") + mud.prompt_end(self.profile))
+            self.send_bytes(self._encode(prompt) + mud.prompt_end(self.profile))
 
 
 class TelnetFactory(LobbyFactory):
