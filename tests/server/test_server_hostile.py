@@ -18,6 +18,7 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
 from bswtichu.config import ConfigError, ServerConfig
+from bswtichu.server.net.lines import CLOSE_TIMEOUT
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
@@ -284,7 +285,7 @@ def test_lobby_chat_to_a_full_reader_is_skipped_with_one_notice(bot, lobby, conf
     assert wire.lines()[-1].endswith('"text":"after the catch-up"}')
 
 
-def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, logged_errors):
+def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, clock, logged_errors):
     wire = bot()
     wire.send(b"/mode machine\n/nick Sleepy\n/join\n")
     other = bot(host="192.0.2.2")
@@ -295,6 +296,10 @@ def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, logged
         lobby.receive(lobby.find("Loud"), f"{n} " + "y" * 380)  # table chat: never skipped
     assert wire.transport.disconnecting
     assert b'BYE {"reason":"output"}' in wire.transport.value()
+    # hung up gently, so the BYE still reaches a client that reads again soon; cut after the timeout
+    assert not wire.transport.disconnected  # (StringTransport: set by abortConnection only)
+    clock.advance(CLOSE_TIMEOUT)
+    assert wire.transport.disconnected
     assert not logged_errors  # an info line, not an error
 
 
