@@ -222,3 +222,27 @@ async def test_port_in_use_is_reported():
             raise AssertionError("listening on a busy port should fail")
         finally:
             await second.stopService().addTimeout(TIMEOUT, reactor())
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_client_that_stops_reading_gets_its_bye_when_it_reads_again():
+    """Past the output hard limit the server drops what waited and hangs up gently: a
+    client that reads again (within the close timeout) finds BYE output at the end."""
+    async with RunningServer(output_soft_limit=4096, output_hard_limit=8192, line_flood_rate=1e6,
+                             line_flood_burst=1000000, line_byte_rate=1e9, line_byte_burst=10 ** 9) as server:
+        sleepy, loud = await server.bot("Sleepy"), await server.bot("Loud")
+        sleepy.send("/join")
+        await sleepy.message("JOINED", nick="Sleepy")
+        loud.send("/join 1")
+        await loud.message("JOINED", nick="Loud")
+        sleepy.transport.pauseProducing()  # stops reading: the kernel's buffers fill, then the server's queue
+        session = server.service.lobby.find("Sleepy")
+        for chunk in range(400):
+            loud.transport.write(b"".join(b"%d-%d %s\r\n" % (chunk, n, b"z" * 380) for n in range(100)))
+            await loud.wait_for(lambda line, c=chunk: f'"text":"{c}-99 ' in line)
+            if session.closed:
+                break
+        assert session.closed, "the server never gave up on the client that did not read"
+        sleepy.transport.resumeProducing()
+        await sleepy.lost.addTimeout(TIMEOUT, reactor())
+    assert sleepy.lines[-1] == 'BYE {"reason":"output"}'
