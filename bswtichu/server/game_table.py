@@ -255,14 +255,10 @@ class TableGame:
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
-        view = self.game.round.view(seat)
-        if view.phase == GRAND and not view.grand_decided[seat]:
-            return ev.PhaseStarted(GRAND)
-        if view.phase == EXCHANGE and not view.exchange_submitted[seat]:
-            return ev.PhaseStarted(EXCHANGE)
-        if view.phase == PLAY and view.turn == seat:
-            return ev.TurnStarted(seat, view.need)
-        return None
+        rnd = self.game.round
+        if not _waits_for(rnd, seat):
+            return None
+        return ev.TurnStarted(seat, rnd.need) if rnd.phase == PLAY else ev.PhaseStarted(rnd.phase)
 
     # ------------------------------------------------------------------ the table's calls
 

@@ -266,19 +266,14 @@ class LineConnection(TimeoutMixin):
     def _output_overflow(self) -> None:
         self.log.info("{session!r} reads too slowly: over {limit} bytes queued; disconnected",
                       session=self.session, limit=self.config.output_hard_limit)
-        socket = self.socket_transport()
-        if getattr(socket, "producer", None) is self._output:
-            socket.unregisterProducer()
         if self.session is not None:
-            socket.write(self.encode_lines(render(
+            self.socket_transport().write(self.encode_lines(render(
                 messages.bye("output", "You do not read what the server sends; goodbye."),
                 self.session.mode)))
             self.session.closed = True
-        # The queue is dropped: the BYE waits only behind what the transport already
+        # The queue is dropped already: the BYE waits only behind what the transport
         # holds, and reaches a client that reads again within CLOSE_TIMEOUT.
-        if self._abort_call is None:
-            socket.loseConnection()
-            self._abort_call = self.clock.callLater(CLOSE_TIMEOUT, self._abort)
+        self.close()
 
     def stop(self) -> None:
         self.setTimeout(None)
