@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bswtichu.server import names
+from bswtichu.server.commands import SECRET_COMMANDS
 
 # RFC 1459/2812: a line is at most 512 bytes including CR LF and the prefix
 # ":nick!user@host " that the server puts in front when it relays our line.
@@ -50,9 +51,7 @@ def _cut(word: str, budget: int) -> str:
     return word.encode()[:budget].decode("utf-8", "ignore")
 
 
-# Commands whose arguments hold a password or a resume token (the server's
-# SECRET_COMMANDS); /nick and /name only when a password follows the name.
-SECRET_COMMANDS = frozenset({"register", "password", "passwort", "resume"})
+# Secret commands whose first argument is a name, not a secret: /nick NAME [PASSWORD].
 NAME_COMMANDS = frozenset({"nick", "name"})
 
 
@@ -60,7 +59,7 @@ def carries_secret(line: str) -> bool:
     """True when the command ``line`` (``/word args``) includes a password or token."""
     word, _, rest = line[1:].partition(" ")
     word = word.lower()
-    return word in SECRET_COMMANDS or (word in NAME_COMMANDS and len(rest.split()) > 1)
+    return word in SECRET_COMMANDS and (word not in NAME_COMMANDS or len(rest.split()) > 1)
 
 
 def _name_character(c: str) -> bool:

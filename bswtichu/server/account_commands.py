@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bswtichu.server import names
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, usage_error
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
@@ -56,19 +56,17 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                     raise Refusal("bad_password", "the two passwords differ; nothing changed")
                 then(chosen)
 
-            session.ask_secret(Message("PASSWORD_WANTED", {"nick": session.nick, "again": True},
-                                       "Type it again:"), second)
+            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second)
 
-        return session.ask_secret(
-            Message("PASSWORD_WANTED", {"nick": session.nick, "again": False},
-                    f"Choose a password for {session.nick}: 6-128 characters, no spaces, not"
-                    " digits only (not shown; an empty line gives up):"), first)
+        return session.ask_secret(messages.password_wanted(
+            session.nick, f"Choose a password for {session.nick}: 6-128 characters, no spaces, not"
+                          " digits only (not shown; an empty line gives up):"), first)
 
     def password(session: Session, args: str) -> None:
         words = args.split()
         if not words and accounts.is_registered(session.nick) and session.ask_secret(
-                Message("PASSWORD_WANTED", {"nick": session.nick, "again": False},
-                        f"The present password of {session.nick} (not shown; an empty line gives up):"),
+                messages.password_wanted(session.nick, f"The present password of {session.nick}"
+                                                       " (not shown; an empty line gives up):"),
                 lambda old: ask_new_password(session, lambda new: password(session, f"{old} {new}"))):
             return
         if len(words) != 2:

@@ -21,8 +21,6 @@ from bswtichu.storage import AccountStore
 MAX_LOCKOUT = 300.0
 #: A name starts to wait only after this many failures, so one stranger's guess does not lock its owner out.
 FREE_NAME_FAILURES = 3
-#: Commands whose arguments are secrets: logs show them without arguments.
-SECRET_COMMANDS = frozenset({"nick", "name", "register", "password", "passwort", "resume"})
 
 
 @dataclass

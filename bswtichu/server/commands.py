@@ -98,6 +98,11 @@ class CommandRegistry:
         command.handler(session, args)
 
 
+#: Commands (every name they go by) whose arguments are secrets: logs show them
+#: without arguments, and the IRC bridge never takes them from its channel.
+SECRET_COMMANDS = frozenset({"nick", "name", "register", "password", "passwort", "resume"})
+
+
 # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or reads
 # differently. Nine digits keep every number far below int()'s digit limit.
 NUMBER_PATTERN = re.compile(r"[0-9]{1,9}")

@@ -242,7 +242,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         Command(key="legal", aliases=("moves",), usage=LEGAL_USAGE,
                 summary="your legal actions now, as commands",
                 help="Lists every command you may give now (for beginners and bots); 'all' spells"
-                " out every play. 'push on': from now on your list (spelled out) comes by itself"
+                " out every play. 'push on': from now on your list comes by itself"
                 " right after each message that asks you to act (your turn, the Grand Tichu"
                 " decision, the exchange), and after your own move when the round still waits for"
                 " you; 'push off' stops it; 'push' alone shows the setting.", handler=legal),

@@ -16,7 +16,9 @@ from twisted.logger import Logger
 from bswtichu import __version__
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages, names
-from bswtichu.server.commands import Command, CommandRegistry, help_command, is_number, usage_error
+from bswtichu.server.commands import (
+    SECRET_COMMANDS, Command, CommandRegistry, help_command, is_number, usage_error,
+)
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Outbox, Session
@@ -26,7 +28,7 @@ from bswtichu.server.game_commands import game_commands
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.table_commands import table_commands
 from bswtichu.server.account_commands import account_commands
-from bswtichu.server.accounts import SECRET_COMMANDS, NameGuard
+from bswtichu.server.accounts import NameGuard
 from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
@@ -147,30 +149,33 @@ class Lobby:
         answer, session.secret_answer = session.secret_answer, None
         try:
             if line:
-                answer(line)  # it may ask for another (a new password, typed twice)
+                self._guarded(session, lambda: answer(line), "a password")  # it may ask for another
             else:
-                session.send(Message("GAVE_UP", {}, "No password given; nothing changed."))
-        except Refusal as refusal:
-            session.send(messages.refused(refusal))
-        except Exception:
-            self.log.failure("error handling a password from {session!r}", session=session)
-            session.send(messages.error("internal", "internal error; the server logged it, please try again"))
+                session.send(messages.gave_up())
         finally:
             if session.secret_answer is None:
                 session.hide_input(False)
 
     def _handle(self, session: Session, line: str) -> None:
+        self._guarded(session, lambda: self._dispatch(session, line), loggable(line))
+
+    def _dispatch(self, session: Session, line: str) -> None:
+        if line.startswith("//"):
+            self.chat(session, line[1:])
+        elif line.startswith("/"):
+            self.commands.dispatch(session, line)
+        else:
+            self.chat(session, line)
+
+    def _guarded(self, session: Session, work: Callable[[], None], shown: str) -> None:
+        """Do what a line asks: a refusal is told, an internal error logged (the line as
+        ``shown``, secrets hidden) and told as such; nothing escapes."""
         try:
-            if line.startswith("//"):
-                self.chat(session, line[1:])
-            elif line.startswith("/"):
-                self.commands.dispatch(session, line)
-            else:
-                self.chat(session, line)
+            work()
         except Refusal as refusal:
             session.send(messages.refused(refusal))
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=loggable(line), session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=shown, session=session)
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )
@@ -335,8 +340,8 @@ class Lobby:
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
         if password is None and self.guard.accounts.is_registered(name) and session.ask_secret(
-                Message("PASSWORD_WANTED", {"nick": name, "again": False},
-                        f"{name} is registered. Password (not shown; an empty line gives up):"),
+                messages.password_wanted(name, f"{name} is registered. Password (not shown;"
+                                               " an empty line gives up):"),
                 lambda typed: self._nick(session, f"{name} {typed}")):
             return
         name = self.guard.claim(session, name, password)

@@ -352,6 +352,16 @@ def _duration(seconds: float) -> str:
     return f"{_number(seconds)} seconds"
 
 
+def password_wanted(nick: str, question: str, again: bool = False) -> Message:
+    """A person at a terminal is asked for a password; the next line is it, not shown."""
+    return Message("PASSWORD_WANTED", {"nick": nick, "again": again}, question)
+
+
+def gave_up() -> Message:
+    """An empty line answered PASSWORD_WANTED."""
+    return Message("GAVE_UP", {}, "No password given; nothing changed.")
+
+
 def legal_push(on: bool) -> Message:
     """The reply to /legal push: whether the client's LEGAL comes by itself when it is his move."""
     text = ("Your legal actions now come by themselves whenever it is your move (/legal push off"
