@@ -416,26 +416,28 @@ static int add_runs(PyObject *out, mask_t mask, enum kind kind, long width, long
     return 0;
 }
 
-/* Straights of `length` (every length from 5 when 0), by length, then top rank. */
-static int add_straights(PyObject *out, mask_t mask, long length, long least)
+/* Runs of `width` cards a rank from `shortest` to `longest` ranks long, lowest rank
+   from `first_low`, top rank at least `least`: by length, then top rank. */
+static int add_run_lengths(PyObject *out, mask_t mask, enum kind kind, long width, long first_low,
+                           long shortest, long longest, long least)
 {
-    long shortest = length ? length : 5, longest = length ? length : ACE;
     for (long size = shortest; size <= longest; size++)
-        for (long low = 1; low + size - 1 <= ACE; low++)
-            if (low + size - 1 >= least && add_runs(out, mask, STRAIGHT, 1, low, size))
+        for (long low = first_low; low + size - 1 <= ACE; low++)
+            if (low + size - 1 >= least && add_runs(out, mask, kind, width, low, size))
                 return -1;
     return 0;
 }
 
-/* Stairs of `pairs` pairs (every length from 2 to 7 pairs when 0), by length, then top rank. */
+/* Straights of `length` (every length from 5 when 0); the Mahjong may start one. */
+static int add_straights(PyObject *out, mask_t mask, long length, long least)
+{
+    return add_run_lengths(out, mask, STRAIGHT, 1, 1, length ? length : 5, length ? length : ACE, least);
+}
+
+/* Stairs of `pairs` pairs (every length from 2 to 7 pairs when 0). */
 static int add_stairs(PyObject *out, mask_t mask, long pairs, long least)
 {
-    long shortest = pairs ? pairs : 2, longest = pairs ? pairs : LONGEST_STAIRS;
-    for (long size = shortest; size <= longest; size++)
-        for (long low = 2; low + size - 1 <= ACE; low++)
-            if (low + size - 1 >= least && add_runs(out, mask, STAIRS, 2, low, size))
-                return -1;
-    return 0;
+    return add_run_lengths(out, mask, STAIRS, 2, 2, pairs ? pairs : 2, pairs ? pairs : LONGEST_STAIRS, least);
 }
 
 /* Bomb order (rules.md R9.3): every straight flush beats every four of a kind. */
