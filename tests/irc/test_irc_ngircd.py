@@ -76,28 +76,52 @@ class IrcPlayer:
         return "/schupf " + " ".join(self.rng.sample(cards, 3))
 
 
+class BridgedChannel:
+    """ngircd (skips the test without it), the game server, and the bridge in #tichu with
+    Cy watching the channel; leaving stops the bridge, the users, ngircd and the server."""
+
+    def __init__(self, tmp_path) -> None:
+        self.tmp_path = tmp_path
+        self.ircd = Ngircd(tmp_path)
+        self.users: list = []
+        self.bridge = None
+
+    async def __aenter__(self) -> BridgedChannel:
+        self.game = await GameServer(self.tmp_path).start()
+        try:
+            await self.ircd.start()
+            self.cy = await self.user("Cy")
+            self.bridge = await RunningBridge(self.ircd.address, self.game.line_address).start(self.cy)
+        except BaseException:
+            await self._stop()
+            raise
+        return self
+
+    async def user(self, nick: str):
+        """An IRC user in #tichu (left at the end)."""
+        user = await irc_user(self.ircd.address, nick, "#tichu")
+        self.users.append(user)
+        return user
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self._stop()
+
+    async def _stop(self) -> None:
+        try:
+            if self.bridge is not None:
+                await self.bridge.stop()
+        finally:
+            for user in self.users:
+                await leave(user)
+            await self.ircd.stop()
+            await self.game.stop()
+
+
 @pytest_twisted.ensureDeferred
 async def test_two_irc_users_and_two_bots_play_a_round_one_game(tmp_path):
-    ircd = Ngircd(tmp_path)  # skips here without ngircd, before anything runs
-    game = await GameServer(tmp_path).start()
-    await ircd.start()
-    users = []
-    try:
-        cy = await irc_user(ircd.address, "Cy", "#tichu")
-        users.append(cy)
-        bridge = await RunningBridge(ircd.address, game.line_address).start(cy)
-        try:
-            ann = await irc_user(ircd.address, "Ann", "#tichu")
-            bob = await irc_user(ircd.address, "Bob", "#tichu")
-            users += [ann, bob]
-            await play_round_one_game(cy, ann, bob)
-        finally:
-            await bridge.stop()
-    finally:
-        for user in users:
-            await leave(user)
-        await ircd.stop()
-        await game.stop()
+    async with BridgedChannel(tmp_path) as s:
+        ann, bob = await s.user("Ann"), await s.user("Bob")
+        await play_round_one_game(s.cy, ann, bob)
 
 
 async def play_round_one_game(cy, ann, bob) -> None:
@@ -198,61 +222,42 @@ def check_secrecy(cy, ann, bob) -> None:
 
 @pytest_twisted.ensureDeferred
 async def test_quits_nick_changes_and_an_irc_server_that_comes_back(tmp_path):
-    ircd = Ngircd(tmp_path)  # skips here without ngircd, before anything runs
-    game = await GameServer(tmp_path).start()
-    await ircd.start()
-    users = []
-    try:
-        cy = await irc_user(ircd.address, "Cy", "#tichu")
-        users.append(cy)
-        bridge = await RunningBridge(ircd.address, game.line_address).start(cy)
-        factory = bridge.factory
+    async with BridgedChannel(tmp_path) as s:
+        ircd, cy = s.ircd, s.cy
+        factory = s.bridge.factory
         factory.initialDelay = factory.delay = 0.5  # come back quickly, but after Cy
         factory.factor, factory.jitter = 1.0, 0
-        try:
-            ann = await irc_user(ircd.address, "Ann", "#tichu")
-            bob = await irc_user(ircd.address, "Bob", "#tichu")
-            users += [ann, bob]
-            ann.msg("#tichu", "!join")
-            await ann.wait(from_bridge_to("Ann", ("Ann sits down at table 1",)))
-            bob.msg("#tichu", "!join 1")
-            await bob.wait(from_bridge_to("Bob", ("Bob sits down at table 1",)))
+        ann, bob = await s.user("Ann"), await s.user("Bob")
+        ann.msg("#tichu", "!join")
+        await ann.wait(from_bridge_to("Ann", ("Ann sits down at table 1",)))
+        bob.msg("#tichu", "!join 1")
+        await bob.wait(from_bridge_to("Bob", ("Bob sits down at table 1",)))
 
-            # a nick change: still the same player at the same table
-            bob.setNick("Bobby")
-            await cy.wait(lambda h: h[0] == "NICK" and h[3] == "Bobby")
-            bob.nickname = "Bobby"
-            bob.msg(BRIDGE, "option")
-            await bob.wait(from_bridge_to("Bobby", ("Table 1 options:",)))
+        # a nick change: still the same player at the same table
+        bob.setNick("Bobby")
+        await cy.wait(lambda h: h[0] == "NICK" and h[3] == "Bobby")
+        bob.nickname = "Bobby"
+        bob.msg(BRIDGE, "option")
+        await bob.wait(from_bridge_to("Bobby", ("Table 1 options:",)))
 
-            # a quit is a disconnect: the seat is held, and a returning Ann takes it back
-            await leave(ann)
-            await cy.wait(in_channel("Ann (seat 1) is away"))
-            ann = await irc_user(ircd.address, "Ann", "#tichu")
-            users.append(ann)
-            ann.msg("#tichu", "!join 1")
-            await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
-            await cy.wait(in_channel("Ann is back at table 1, seat 1"))
+        # a quit is a disconnect: the seat is held, and a returning Ann takes it back
+        await leave(ann)
+        await cy.wait(in_channel("Ann (seat 1) is away"))
+        ann = await s.user("Ann")
+        ann.msg("#tichu", "!join 1")
+        await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
+        await cy.wait(in_channel("Ann is back at table 1, seat 1"))
 
-            # the IRC server goes away and comes back: the bridge reconnects and rejoins
-            await ircd.stop()
-            for user in users:
-                await timed(user.lost)
-            await ircd.start(ircd.port)
-            cy = await irc_user(ircd.address, "Cy", "#tichu")
-            users.append(cy)
-            await cy.wait(lambda h: h[0] == "JOIN" and h[1] == BRIDGE)
-            ann = await irc_user(ircd.address, "Ann", "#tichu")
-            users.append(ann)
-            ann.msg(BRIDGE, "join 1")
-            await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
-        finally:
-            await bridge.stop()
-    finally:
-        for user in users:
-            await leave(user)
+        # the IRC server goes away and comes back: the bridge reconnects and rejoins
         await ircd.stop()
-        await game.stop()
+        for user in s.users:
+            await timed(user.lost)
+        await ircd.start(ircd.port)
+        cy = await s.user("Cy")
+        await cy.wait(lambda h: h[0] == "JOIN" and h[1] == BRIDGE)
+        ann = await s.user("Ann")
+        ann.msg(BRIDGE, "join 1")
+        await ann.wait(from_bridge_to("Ann", ("Ann is back at table 1, seat 1",)))
 
 
 class BridgeProcess(ProcessProtocol):

@@ -457,12 +457,18 @@ def test_plain_telnet_answers_get_wrapping_but_no_prompts_or_colour(mud_client, 
 # -- passwords typed unseen -----------------------------------------------------
 
 
-def test_a_password_is_asked_with_will_echo_and_the_echo_given_back(mud_client, lobby):
+def nick_of_registered_ann(mud_client, lobby) -> MudWire:
+    """A client past the greeting that typed /nick Ann, Ann being registered (hunter22)."""
     lobby.guard.accounts.register("Ann", "hunter22")
     wire = mud_client()
     wire.read()
     wire.commands.clear()
     wire.say("/nick Ann")
+    return wire
+
+
+def test_a_password_is_asked_with_will_echo_and_the_echo_given_back(mud_client, lobby):
+    wire = nick_of_registered_ann(mud_client, lobby)
     assert wire.lines() == ["Ann is registered. Password (not shown; an empty line gives up):"]
     assert wire.commands == [IAC + WILL + ECHO]
     wire.send(IAC + DO + ECHO)  # the client stops echoing what is typed
@@ -477,11 +483,7 @@ def test_a_password_is_asked_with_will_echo_and_the_echo_given_back(mud_client, 
 
 
 def test_a_client_that_refuses_to_hide_still_logs_in(mud_client, lobby):
-    lobby.guard.accounts.register("Ann", "hunter22")
-    wire = mud_client()
-    wire.read()
-    wire.commands.clear()
-    wire.say("/nick Ann")
+    wire = nick_of_registered_ann(mud_client, lobby)
     wire.send(IAC + DONT + ECHO)
     wire.say("hunter22")
     assert wire.lines()[-1] == "You are now Ann."
@@ -489,11 +491,7 @@ def test_a_client_that_refuses_to_hide_still_logs_in(mud_client, lobby):
 
 
 def test_a_password_typed_before_the_client_answers_still_gets_the_echo_back(mud_client, lobby):
-    lobby.guard.accounts.register("Ann", "hunter22")
-    wire = mud_client()
-    wire.read()
-    wire.commands.clear()
-    wire.say("/nick Ann")
+    wire = nick_of_registered_ann(mud_client, lobby)
     wire.say("hunter22")  # before DO ECHO arrived
     wire.send(IAC + DO + ECHO)
     wire.read()

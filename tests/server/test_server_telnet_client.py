@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from contextlib import asynccontextmanager
 
 import pytest
 import pytest_twisted
@@ -46,26 +47,36 @@ class Terminal(ProcessProtocol):
         self.ended.callback(None)
 
 
+@asynccontextmanager
+async def telnet_session(server: RunningServer):
+    """Debian telnet in a pseudo-terminal, connected to ``server``'s telnet port and past
+    the greeting: yields (process, screen); leaving waits for telnet to end (the test
+    says /quit), or kills it if the test failed."""
+    port = server.ports["telnet"].getHost().port
+    screen = Terminal()
+    process = reactor().spawnProcess(screen, TELNET, [TELNET, "127.0.0.1", str(port)],
+                                     env={**os.environ, "TERM": "xterm"}, usePTY=True)
+    try:
+        await screen.until(rb"Limits: [^\r\n]*\r\n")
+        yield process, screen
+        await screen.ended.addTimeout(TIMEOUT, reactor())
+    except BaseException:
+        process.signalProcess("KILL")
+        print(screen.screen)  # shown with the failure
+        raise
+
+
 @pytest.mark.skipif(TELNET is None, reason="needs telnet (Debian package telnet)")
 @pytest_twisted.ensureDeferred
 async def test_debian_telnet_sees_plain_text(tmp_path):
     async with RunningServer(log_folder=str(tmp_path / "logs")) as server:
-        port = server.ports["telnet"].getHost().port
-        screen = Terminal()
-        process = reactor().spawnProcess(screen, TELNET, [TELNET, "127.0.0.1", str(port)],
-                                         env={**os.environ, "TERM": "xterm"}, usePTY=True)
-        try:
-            await screen.until(rb"Limits: [^\r\n]*\r\n")
+        async with telnet_session(server) as (process, screen):
             process.write(b"/nick Ann\r\n")
             await screen.until(rb"You are now Ann\.")
             ann = server.service.lobby.find("Ann")
             assert ann.default_width == 80 and not ann.default_colour  # agreed to NAWS and TTYPE
             process.write(b"/quit\r\n")
             await screen.until(rb"Goodbye\.")
-            await screen.ended.addTimeout(TIMEOUT, reactor())
-        except BaseException:
-            process.signalProcess("KILL")
-            raise
     shown = screen.screen
     assert b"\xff" not in shown and b"\x1b[" not in shown  # no telnet bytes, no colour
     text = shown.decode("utf-8")
@@ -79,12 +90,7 @@ async def test_debian_telnet_does_not_show_a_password_as_it_is_typed(tmp_path):
     password = b"pw-not-on-screen-42"
     async with RunningServer(log_folder=str(tmp_path / "logs")) as server:
         server.service.lobby.guard.accounts.register("Ann", password.decode())
-        port = server.ports["telnet"].getHost().port
-        screen = Terminal()
-        process = reactor().spawnProcess(screen, TELNET, [TELNET, "127.0.0.1", str(port)],
-                                         env={**os.environ, "TERM": "xterm"}, usePTY=True)
-        try:
-            await screen.until(rb"Limits: [^\r\n]*\r\n")
+        async with telnet_session(server) as (process, screen):
             process.write(b"/nick Ann\r")  # Enter, as a keyboard sends it
             await screen.until(rb"Password \(not shown; an empty line gives up\):\r\n")
             process.write(password + b"\r")
@@ -93,10 +99,5 @@ async def test_debian_telnet_does_not_show_a_password_as_it_is_typed(tmp_path):
             await screen.until(rb"/who\r\n[^\r]*Online")
             process.write(b"/quit\r")
             await screen.until(rb"Goodbye\.")
-            await screen.ended.addTimeout(TIMEOUT, reactor())
-        except BaseException:
-            process.signalProcess("KILL")
-            print(screen.screen)
-            raise
     assert password not in screen.screen
     assert b"/nick Ann" in screen.screen  # what was typed before the password was shown
