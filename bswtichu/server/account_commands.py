@@ -125,7 +125,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
                 "sigma": None if rating is None else round(rating.sigma, 2)}
-        text = f"{name}: {games} games, {wins} won, {points} points"
+        text = f"{name}: {messages.counted(games, 'game')}, {wins} won, {messages.counted(points, 'point')}"
         if rating is not None:
             text += f"; rating {rating.ordinal:.1f} (mu {rating.mu:.1f}, sigma {rating.sigma:.1f})"
         elif not name.casefold().startswith(BOT_PREFIX):

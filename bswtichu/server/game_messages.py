@@ -21,7 +21,7 @@ from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import SubstituteEnded, SubstituteStarted
-from bswtichu.server.messages import Message
+from bswtichu.server.messages import Message, counted
 
 NEED_TEXT = {
     "lead": "lead: /play CARDS",
@@ -44,7 +44,7 @@ PLAY_GROUPS = (
 
 
 def cards_left(count: int) -> str:
-    return f"{count} card left" if count == 1 else f"{count} cards left"
+    return f"{counted(count, 'card')} left"
 
 
 def short_play(combo: Combo) -> str:
@@ -232,7 +232,7 @@ class GameTexts:
         standings = [s.to_dict() for s in game.standings()]
         done = sum(1 for rnd in game.rounds if rnd.phase == OVER)
         of = (TOURNAMENT_ROUNDS if game.options.turnier else game.options.round_limit)
-        rounds = f"{done} of {of} rounds" if of else ("1 round" if done == 1 else f"{done} rounds")
+        rounds = f"{done} of {of} rounds" if of else counted(done, "round")
         heading = {"now": f"Score after {rounds}",
                    "round": f"After round {done}" + (f" of {of}" if of else ""),
                    "final": f"Final standings after {rounds}"}[moment]

@@ -341,6 +341,11 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None) -> Message:
     )
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 game``, ``2 games``: a count with its noun, singular for one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _number(value: float) -> str:
     return f"{value:g}"
 

@@ -184,3 +184,13 @@ def test_every_name_of_a_secret_command_is_hidden_in_logs(lobby):
     for command in secret:
         for name in command.names:
             assert loggable(f"/{name} x {SECRET}") == f"/{name} [arguments hidden]"
+
+
+def test_stats_read_as_a_person_says_them(lobby):
+    from bswtichu.server.messages import counted
+
+    assert (counted(0, "game"), counted(1, "game"), counted(2, "point")) == ("0 games", "1 game", "2 points")
+    ann = Client(lobby, "Ann", machine=False)
+    ann.clear()
+    ann.say("/stats")
+    assert ann.connection.lines == ["Ann: 0 games, 0 won, 0 points; no rating (only registered players are rated)."]
