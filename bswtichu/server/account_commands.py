@@ -136,10 +136,11 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         Command(key="register", usage="/register PASSWORD", summary="keep your name for good",
                 help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
                 " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
-                " players are rated.",
+                " players are rated. At a terminal, /register alone asks for it twice, not shown.",
                 handler=register),
         Command(key="password", german="passwort", usage="/password OLD NEW", summary="change your password",
-                help="Changes the password of your registered name.", handler=password),
+                help="Changes the password of your registered name. At a terminal, /password alone"
+                " asks for the old and the new one, not shown.", handler=password),
         Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held; then"

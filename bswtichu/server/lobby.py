@@ -275,7 +275,8 @@ class Lobby:
                 help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
                 " unique, ignoring case."
                 " You cannot change it while you sit at or watch a table. A registered name"
-                " needs its password (/register keeps a name for good); a guest gets a resume"
+                " needs its password (at a terminal, /nick NAME asks for it, not shown; /register"
+                " keeps a name for good); a guest gets a resume"
                 " token that gives his name and held seat back after a dropped connection.",
                 handler=self._nick,
                 needs_nick=False,
