@@ -8,7 +8,9 @@ from bswtichu.server.net.lines import LineConnection, LobbyFactory
 
 
 class BotLineProtocol(LineConnection, Protocol):
-    """Plain lines in (CRLF, LF or CR), CRLF lines out."""
+    """Plain lines in (CRLF, LF or CR), CRLF lines out, straight into the socket when it can."""
+
+    writes_directly = True
 
     def dataReceived(self, data: bytes) -> None:
         self.charge_input(len(data))

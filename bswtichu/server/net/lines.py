@@ -29,7 +29,7 @@ from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket
+from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
 from bswtichu.server.render import render
 from bswtichu.server.session import Realm, Session
 
@@ -129,6 +129,10 @@ class LineConnection(TimeoutMixin):
 
     log = Logger()
     merges_crlf = True  # whether CR LF in the application bytes is one line end
+    #: whether output may go straight into the socket while the transport holds nothing
+    #: (`OutputQueue`'s ``send_now``): only where nothing else writes to the transport
+    #: (not behind telnet, whose negotiation writes to it itself)
+    writes_directly = False
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
@@ -199,14 +203,15 @@ class LineConnection(TimeoutMixin):
             socket.bufferSize = self.config.read_size  # read (and buffer) this much at a time
         self._throttle = ReadThrottle(socket, self.clock, self._take_lines)
         self._output = OutputQueue(
-            self.socket_transport().write,
+            socket.write,
             self.config.output_soft_limit,
             self.config.output_hard_limit,
             self._skip_notice,
             self._output_overflow,
+            socket_sender(socket) if self.writes_directly else None,
         )
         if hasattr(socket, "registerProducer"):
-            socket.registerProducer(self._output, True)
+            socket.registerProducer(self._output, self._output.streaming)
         peer = self.transport.getPeer()
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
