@@ -59,3 +59,55 @@ def test_one_card_left_is_singular_and_a_won_trick_does_not_name_the_leader_twic
     assert "(2 cards left)" in texts.event(ev.Played(1, combo, False, 2), 0).text
     won = texts.event(ev.TrickWon(1, 1), 0).text
     assert won == "Bob (seat 2) won the trick (bombs may still come)."
+
+
+def random_game_events(seed: int) -> list:
+    """Every event of a random one-round game (random legal actions, one exchange each)."""
+    import random
+
+    from bswtichu.engine import Exchange, Game, GameOptions
+
+    rng = random.Random(seed)
+    game = Game(NAMES, GameOptions(round_limit=1), rng)
+    events = list(game.start_round())
+    while not game.over:
+        seat = rng.choice([s for s in range(4) if game.legal_actions(s)])
+        actions = game.legal_actions(seat)
+        action = rng.choice([a for a in actions if not isinstance(a, Exchange)] or actions)
+        events += game.apply(action)
+    return events
+
+
+def test_an_events_fields_do_not_depend_on_its_reader_and_its_sentences_are_made_when_read():
+    """The table sends each event's fields to everyone (encoded once) and rewords only the
+    sentence: that holds only if no event's fields differ by reader. Sentences are made
+    lazily, once, and read as if made at once."""
+    texts = GameTexts(1, NAMES)
+    seen = set()
+    for seed in range(20):
+        for event in random_game_events(seed):
+            common = texts.event(event, None)
+            if common is None:
+                continue
+            seen.add(common.keyword)
+            for viewer in range(4):
+                own = texts.event(event, viewer)
+                assert own.fields == common.fields, (event, viewer)
+                assert own.text == own.text and isinstance(own.text, str) and own.text
+            assert common.reworded(lambda: "said").text == "said"
+    assert {"PLAYED", "PASSED", "TURN", "TRICK_WON", "TRICK_TAKEN", "OUT"} <= seen
+
+
+def test_a_lazy_sentence_is_made_once():
+    made = []
+
+    def sentence() -> str:
+        made.append(1)
+        return "Ann passed."
+
+    from bswtichu.server.messages import Message
+
+    message = Message("PASSED", {"seat": 1}, sentence)
+    assert made == []
+    assert message.text == "Ann passed." and message.text == "Ann passed." and made == [1]
+    assert message == Message("PASSED", {"seat": 1}, "Ann passed.")
