@@ -88,6 +88,10 @@ class GameTexts:
     def __init__(self, table: int, names: Sequence[str]):
         self.table = table
         self.names = list(names)
+        #: /legal's command of each listed play so far (a round's texts: the round's plays),
+        #: by the play's cards (bit mask) and Phoenix reading: a seat's plays are listed again
+        #: and again while it holds their cards
+        self._play_commands: dict[tuple[int, int | None], str] = {}
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -328,13 +332,21 @@ class GameTexts:
         ordered = sorted(actions, key=lambda action: _LEGAL_RANK[type(action)]) if len(actions) > 1 else actions
         commands = []
         exchange = False
+        known = self._play_commands
         for action in ordered:
-            if isinstance(action, Exchange):
+            combo = getattr(action, "combo", None)  # a listed play carries its combination
+            if combo is not None:
+                key = (combo.mask, action.phoenix_as)
+                command = known.get(key)
+                if command is None:
+                    command = known[key] = "/" + action.notation()
+                commands.append(command)
+            elif isinstance(action, Exchange):
                 if not exchange:
                     commands.append("/schupf C1 C2 C3")
                 exchange = True
-                continue
-            commands.append("/" + action.notation())  # every notation is a command
+            else:
+                commands.append("/" + action.notation())  # every notation is a command
         def text() -> str:
             if not commands:
                 return "Nothing to do right now."

@@ -201,10 +201,10 @@ class TableGame:
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
         rnd = self.game.round
         for seat in sorted(seats):
-            name = seating[seat]
-            mode = self.table.legal_push_mode(name)
-            if mode is not None and _waits_for(rnd, seat):
-                told[seat].append(self.legal_message(name, full=mode == MACHINE))  # people: grouped
+            if _waits_for(rnd, seat):
+                mode = self.table.legal_push_mode(seating[seat])
+                if mode is not None:
+                    told[seat].append(self._legal(seat, full=mode == MACHINE))  # people: grouped
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
@@ -254,7 +254,9 @@ class TableGame:
         return _waits_for(self.game.round, self.seat_of(nick))
 
     def legal_message(self, nick: str, full: bool = False) -> Message:
-        seat = self.seat_of(nick)
+        return self._legal(self.seat_of(nick), full)
+
+    def _legal(self, seat: int, full: bool) -> Message:
         return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
 
     def show_state(self, nick: str) -> None:
