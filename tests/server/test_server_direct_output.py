@@ -70,6 +70,17 @@ def test_a_send_that_fails_leaves_the_bytes_to_the_transport():
     assert wire.held == [b"hello\r\n"] and wire.sent == b""
 
 
+def test_a_send_that_raises_leaves_the_bytes_to_the_transport():
+    held = []
+
+    def broken(data: bytes) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    queue = OutputQueue(held.append, 1000, 10**6, lambda: b"", lambda: None, broken)
+    queue.send(b"bye\r\n")
+    assert held == [b"bye\r\n"]  # the transport meets the error itself and closes
+
+
 def test_limits_count_what_waits_behind_the_transport():
     given_up = []
     wire = Wire(room=0)

@@ -122,6 +122,7 @@ class OutputQueue:
         overflow: Callable[[], None],
         send_now: Callable[[bytes], int] | None = None,
     ) -> None:
+        """``send_now(data)``: bytes the kernel took at once; OSError counts as none."""
         self._write = write
         self._send_now = send_now
         self._put = write if send_now is None else self._put_direct
@@ -141,7 +142,10 @@ class OutputQueue:
         return self._send_now is None
 
     def _put_direct(self, data: bytes) -> None:
-        sent = self._send_now(data)
+        try:
+            sent = self._send_now(data)
+        except OSError:  # EAGAIN, EINTR, or a broken connection the transport will meet itself
+            sent = 0
         if sent < len(data):
             self._transport_full = True  # until the transport has sent it and asks for more
             self._write(data[sent:])
@@ -206,19 +210,9 @@ class OutputQueue:
 
 def socket_sender(transport: object) -> Callable[[bytes], int] | None:
     """The non-blocking ``send`` of a TCP transport's socket (`ISystemHandle.getHandle`), as
-    ``OutputQueue``'s ``send_now``: bytes sent, 0 when the kernel takes none. On any error
-    it sends nothing: the transport, given the bytes, meets the error itself and closes.
-    None for a transport without a socket (tests' string transports)."""
+    ``OutputQueue``'s ``send_now`` (it may raise OSError: the queue then gives the bytes to
+    the transport, which meets the error itself and closes). None for a transport without
+    a socket (tests' string transports)."""
     get_handle = getattr(transport, "getHandle", None)
     handle = get_handle() if get_handle is not None else None
-    send = getattr(handle, "send", None)
-    if send is None:
-        return None
-
-    def send_now(data: bytes) -> int:
-        try:
-            return send(data)
-        except OSError:  # EAGAIN, EINTR, or a broken connection the transport will see
-            return 0
-
-    return send_now
+    return getattr(handle, "send", None)

@@ -17,7 +17,7 @@ class BotLineProtocol(LineConnection, Protocol):
         self.bytes_received(data)
 
     def encode_lines(self, lines: list[str]) -> bytes:
-        return "".join(line + "\r\n" for line in lines).encode("utf-8")
+        return ("\r\n".join(lines) + "\r\n").encode("utf-8") if lines else b""
 
 
 class BotLineFactory(LobbyFactory):

@@ -145,6 +145,7 @@ class LineConnection(TimeoutMixin):
         self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
         self._throttle: ReadThrottle | None = None
         self._output: OutputQueue | None = None
+        self._tcp = None  # the socket transport, from start
         self._flood_warned = False
         self._abort_call: IDelayedCall | None = None
 
@@ -158,11 +159,13 @@ class LineConnection(TimeoutMixin):
     # -- Connection (what Session needs) --------------------------------------
 
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
-        self.send_bytes(self.encode_lines(lines), droppable)
+        output = self._output
+        if output is not None and not self._tcp.disconnecting:
+            output.send(self.encode_lines(lines), droppable)
 
     def send_bytes(self, data: bytes, droppable: bool = False) -> None:
         """Bytes as they go on the wire, through the output queue (in order with the lines)."""
-        if self._output is not None and not self.socket_transport().disconnecting:
+        if self._output is not None and not self._tcp.disconnecting:
             self._output.send(data, droppable)
 
     def close(self) -> None:
@@ -195,7 +198,7 @@ class LineConnection(TimeoutMixin):
         self.stop()
 
     def start(self) -> None:
-        socket = self.socket_transport()
+        socket = self._tcp = self.socket_transport()
         # Lines are small and answers must not wait for the client's delayed ACK (Nagle).
         if hasattr(socket, "setTcpNoDelay"):
             socket.setTcpNoDelay(True)
