@@ -45,6 +45,10 @@ ACTION_REPLIES = {"PLAYED", "PASSED", "TICHU", "GRAND_DECIDED", "EXCHANGE_SUBMIT
 # what a playing client reads at all (the rest is skipped unparsed: the clients share the cores)
 READ_WHILE_PLAYING = ACTION_REPLIES | {"LEGAL", "STARTED", "DEALT", "RECEIVED", "PHASE", "TURN",
                                       "GAME_OVER", "TABLE_OPEN"}
+# of those, the ones a client reads only when they name it as "player" (others' moves and turns
+# tell it nothing): skipped unparsed unless the payload holds its own "player" field
+OWN_ONLY = {keyword.encode() for keyword in ACTION_REPLIES | {"TURN"}} - {b"DRAGON_GIVEN", b"ERROR"}
+READ_BYTES = {keyword.encode() for keyword in READ_WHILE_PLAYING}
 
 
 def free_port() -> int:
@@ -242,15 +246,17 @@ class TableClient:
     async def play(self, stop: asyncio.Event, starter: bool) -> None:
         """React to the game until ``stop`` is set: whatever has arrived, line by line."""
         pending = b""
+        own = b'"player":"' + json.dumps(self.nick, ensure_ascii=False)[1:].encode()  # '"player":"nick"'
         while not stop.is_set():
             data = await self.reader.read(1 << 16)
             if not data:
                 raise ConnectionError(f"{self.nick}: the server hung up")
             *lines, pending = (pending + data).split(b"\r\n")
             for line in lines:
-                keyword, _, payload = line.decode().partition(" ")
-                if keyword in READ_WHILE_PLAYING:
-                    self.react(keyword, json.loads(payload) if payload.startswith("{") else {}, starter)
+                keyword, _, payload = line.partition(b" ")
+                if keyword not in READ_BYTES or (keyword in OWN_ONLY and own not in payload):
+                    continue
+                self.react(keyword.decode(), json.loads(payload) if payload.startswith(b"{") else {}, starter)
 
     def react(self, keyword: str, fields: dict, starter: bool) -> None:
         mine = fields.get("seat") == self.seat
