@@ -92,6 +92,8 @@ class TableGame:
 
     def player(self, nick: str) -> str:
         """The player's name as seated (whatever case ``nick`` uses), or a refusal."""
+        if nick in self.game.seating:  # as seated: the common case, no casefolding
+            return nick
         key = nick.casefold()
         for player in self.game.seating:
             if player.casefold() == key:

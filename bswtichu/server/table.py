@@ -128,6 +128,8 @@ class Table:
         return "full" if None not in self.seats else "open"
 
     def seat_of(self, nick: str) -> int | None:
+        if nick in self.seats:  # as seated: the common case, no casefolding
+            return self.seats.index(nick) + 1
         key = nick.casefold()
         for seat, sitting in zip(SEATS, self.seats):
             if sitting is not None and sitting.casefold() == key:
