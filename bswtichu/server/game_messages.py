@@ -72,6 +72,15 @@ def short_play(combo: Combo) -> str:
     return rank_text(top)
 
 
+def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
+    """An event people are not told of."""
+    return None
+
+
+#: each event type's ``GameTexts._on_*`` handler, looked up once per type
+_HANDLERS: dict[type, Callable] = {}
+
+
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
     return Message("GAME", {"table": table, "log": log_number, "options": options},
                    f"A new game begins at table {table}; its log will be /log {log_number}.")
@@ -113,13 +122,18 @@ class GameTexts:
         Every other reader gets the spectators' wording (the handlers below
         compare the viewer with nothing else).
         """
-        return tuple(seat for seat in (getattr(event, "seat", None), getattr(event, "to", None))
-                     if isinstance(seat, int))
+        seat, to = getattr(event, "seat", None), getattr(event, "to", None)
+        if isinstance(to, int):
+            return (seat, to) if isinstance(seat, int) else (to,)
+        return (seat,) if isinstance(seat, int) else ()
 
     def event(self, event: ev.Event, viewer: int | None) -> Message | None:
         """The message for one engine event, as ``viewer`` should read it."""
-        handler = getattr(self, "_on_" + type(event).__name__, None)
-        return handler(event, viewer) if handler else None
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            handler = _HANDLERS[kind] = getattr(GameTexts, "_on_" + kind.__name__, _no_message)
+        return handler(self, event, viewer)
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
         n = len(e.cards)

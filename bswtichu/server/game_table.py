@@ -179,10 +179,10 @@ class TableGame:
             common = self.texts.event(event, None)
             if common is None:
                 continue
-            addressed = self.texts.addressed(event)
-            for seat, messages in enumerate(told):
-                messages.append(common.reworded(partial(self._sentence, event, seat)) if seat in addressed
-                                else common)
+            for messages in told:
+                messages.append(common)
+            for seat in self.texts.addressed(event):
+                told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
         if concerned:
             self._push_legal(seating, concerned, told)
