@@ -361,6 +361,7 @@ class GameTexts:
                 exchange = True
             else:
                 commands.append("/" + action.notation())  # every notation is a command
+
         def text() -> str:
             if not commands:
                 return "Nothing to do right now."
