@@ -22,10 +22,14 @@ ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("  LEGAL message (cum)", "game_messages.py", "legal", True),
     ("telling events (TableGame.happened, cum)", "game_table.py", "happened", True),
     ("  event texts (GameTexts.event, cum)", "game_messages.py", "event", True),
-    ("json.dumps (cum)", "json/__init__.py", "dumps", True),
+    ("  a step's messages to one reader (Session.send_all, cum)", "session.py", "send_all", True),
+    ("json module encoding (JSONEncoder.encode, cum)", "json/encoder.py", "encode", True),
+    ("orjson encoding (the game's step messages)", "~", "<orjson.dumps>", False),
     ("Session.send (cum)", "session.py", "send", True),
     ("  connection send_lines (cum)", "net/lines.py", "send_lines", True),
     ("twisted transport write (cum)", "abstract.py", "write", True),
+    ("twisted doWrite (a write on the next poll, cum)", "abstract.py", "doWrite", True),
+    ("epoll modify (watching for writability)", "~", "<method 'modify' of 'select.epoll' objects>", False),
     ("outbox flush: commit, then writes (cum)", "session.py", "flush", True),
     ("storage (DurableGame.happened, cum)", "durable.py", "happened", True),
     ("  sqlite execute", "~", "<method 'execute' of 'sqlite3.Connection' objects>", False),
@@ -51,7 +55,7 @@ def summary(path: str) -> None:
     for label, fragment, name, cumulative in ROWS:
         calls, own, total = find(fragment, name)
         spent = total if cumulative else own
-        print(f"  {label:42s} {calls / actions:7.2f} calls  {1e6 * spent / actions:6.0f} us")
+        print(f"  {label:58s} {calls / actions:7.2f} calls  {1e6 * spent / actions:6.0f} us")
 
 
 if __name__ == "__main__":

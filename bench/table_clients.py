@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -45,6 +46,10 @@ ACTION_REPLIES = {"PLAYED", "PASSED", "TICHU", "GRAND_DECIDED", "EXCHANGE_SUBMIT
 # what a playing client reads at all (the rest is skipped unparsed: the clients share the cores)
 READ_WHILE_PLAYING = ACTION_REPLIES | {"LEGAL", "STARTED", "DEALT", "RECEIVED", "PHASE", "TURN",
                                       "GAME_OVER", "TABLE_OPEN"}
+# of those, the ones a client reads only when they name it as "player" (others' moves and turns
+# tell it nothing): skipped unparsed unless the payload holds its own "player" field
+OWN_ONLY = {keyword.encode() for keyword in ACTION_REPLIES | {"TURN"}} - {b"DRAGON_GIVEN", b"ERROR"}
+READ_BYTES = {keyword.encode() for keyword in READ_WHILE_PLAYING}
 
 
 def free_port() -> int:
@@ -186,8 +191,14 @@ class Stats:
                 + (f", {'LEGAL pushed' if self.pushed else '/legal asked'}" if self.games else "") + ")")
 
 
-class TableClient:
-    """One bot-port connection, in machine mode, that plays random legal moves."""
+class TableClient(asyncio.Protocol):
+    """One bot-port connection, in machine mode, that plays random legal moves.
+
+    An asyncio protocol: while playing it reacts to the lines as they arrive, in
+    the event loop's callback, without a task or a stream reader to wake per
+    read (the clients share the cores with the server, so they should cost
+    little); before that (``connect``, ``expect``) lines wait to be read.
+    """
 
     def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = False) -> None:
         self.nick = nick
@@ -199,12 +210,47 @@ class TableClient:
         self.asked_at: float | None = None  # when /legal went out, until LEGAL
         self.acted_at: float | None = None  # when a game command went out, until done
         self.move_started: float | None = None  # when this client began its current move
-        self.reader: asyncio.StreamReader
-        self.writer: asyncio.StreamWriter
+        self.transport: asyncio.Transport | None = None
+        self._pending = b""  # an incomplete last line
+        self._unread: deque[bytes] = deque()  # lines before playing, until read
+        self._waiter: asyncio.Future | None = None
+        self._lost = False
+        self._playing = False
+        self._starter = False
+        # '"player":"nick"': the lines a client reads only when they name it
+        self._own = b'"player":"' + json.dumps(nick, ensure_ascii=False)[1:].encode()
+
+    # -- asyncio.Protocol ------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        *lines, self._pending = (self._pending + data).split(b"\r\n")
+        if self._playing:
+            self._react_lines(lines)
+        else:
+            self._unread.extend(lines)
+            self._wake()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    # -- setting up --------------------------------------------------------------
+
+    @property
+    def writer(self) -> asyncio.Transport:
+        """What closes the connection (``writer.close()``), as with a stream."""
+        return self.transport
 
     async def connect(self, port: int) -> None:
-        self.reader, self.writer = await asyncio.open_connection(HOST, port)
-        while not (await self.reader.readline()).startswith(b"Limits:"):
+        await asyncio.get_running_loop().create_connection(lambda: self, HOST, port)
+        while not (await self._next_line()).startswith(b"Limits:"):
             pass
         self.send("/mode machine")
         self.send(f"/nick {self.nick}")
@@ -218,7 +264,7 @@ class TableClient:
                     break
 
     def send(self, line: str) -> None:
-        self.writer.write(line.encode() + b"\r\n")
+        self.transport.write(line.encode() + b"\r\n")
 
     def ask_legal(self) -> None:
         self.asked_at = time.perf_counter()
@@ -232,25 +278,39 @@ class TableClient:
             if got == keyword:
                 return fields
 
+    async def _next_line(self) -> bytes:
+        while not self._unread:
+            if self._lost:
+                raise ConnectionError(f"{self.nick}: the server hung up")
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._unread.popleft()
+
     async def read(self) -> tuple[str, dict]:
-        line = await self.reader.readline()
-        if not line:
-            raise ConnectionError(f"{self.nick}: the server hung up")
-        keyword, _, payload = line.decode().rstrip("\r\n").partition(" ")
+        keyword, _, payload = (await self._next_line()).decode().partition(" ")
         return keyword, json.loads(payload) if payload.startswith("{") else {}
 
+    # -- playing -----------------------------------------------------------------
+
     async def play(self, stop: asyncio.Event, starter: bool) -> None:
-        """React to the game until ``stop`` is set: whatever has arrived, line by line."""
-        pending = b""
-        while not stop.is_set():
-            data = await self.reader.read(1 << 16)
-            if not data:
-                raise ConnectionError(f"{self.nick}: the server hung up")
-            *lines, pending = (pending + data).split(b"\r\n")
-            for line in lines:
-                keyword, _, payload = line.decode().partition(" ")
-                if keyword in READ_WHILE_PLAYING:
-                    self.react(keyword, json.loads(payload) if payload.startswith("{") else {}, starter)
+        """React to the game, line by line as they arrive, until ``stop`` is set."""
+        self._starter = starter
+        self._playing = True
+        unread, self._unread = list(self._unread), deque()
+        try:
+            self._react_lines(unread)
+            await stop.wait()
+        finally:
+            self._playing = False
+
+    def _react_lines(self, lines: list[bytes]) -> None:
+        own = self._own
+        for line in lines:
+            keyword, _, payload = line.partition(b" ")
+            if keyword not in READ_BYTES or (keyword in OWN_ONLY and own not in payload):
+                continue
+            self.react(keyword.decode(), json.loads(payload) if payload.startswith(b"{") else {},
+                       self._starter)
 
     def react(self, keyword: str, fields: dict, starter: bool) -> None:
         mine = fields.get("seat") == self.seat

@@ -9,7 +9,7 @@ the engine allows (`Event.private_to`).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from bswtichu.engine import (
     Action, CallGrand, CallTichu, Card, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
@@ -29,6 +29,7 @@ NEED_TEXT = {
     "wish": "make the wish: /wish RANK or /wish none",
     "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
 }
+TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick"}
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
 #: that takes the first entry plays on; it does not call Tichu by accident).
@@ -71,6 +72,15 @@ def short_play(combo: Combo) -> str:
     return rank_text(top)
 
 
+def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
+    """An event people are not told of."""
+    return None
+
+
+#: each event type's ``GameTexts._on_*`` handler, looked up once per type
+_HANDLERS: dict[type, Callable] = {}
+
+
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
     return Message("GAME", {"table": table, "log": log_number, "options": options},
                    f"A new game begins at table {table}; its log will be /log {log_number}.")
@@ -87,6 +97,10 @@ class GameTexts:
     def __init__(self, table: int, names: Sequence[str]):
         self.table = table
         self.names = list(names)
+        #: /legal's command of each listed play so far (a round's texts: the round's plays),
+        #: by the play's cards (bit mask) and Phoenix reading: a seat's plays are listed again
+        #: and again while it holds their cards
+        self._play_commands: dict[tuple[int, int | None], str] = {}
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -96,7 +110,7 @@ class GameTexts:
         """The same inside a sentence."""
         return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
 
-    def _msg(self, keyword: str, fields: dict, text: str) -> Message:
+    def _msg(self, keyword: str, fields: dict, text: str | Callable[[], str]) -> Message:
         return Message(keyword, {"table": self.table, **fields}, text)
 
     # ------------------------------------------------------------------ events
@@ -108,20 +122,25 @@ class GameTexts:
         Every other reader gets the spectators' wording (the handlers below
         compare the viewer with nothing else).
         """
-        return tuple(seat for seat in (getattr(event, "seat", None), getattr(event, "to", None))
-                     if isinstance(seat, int))
+        seat, to = getattr(event, "seat", None), getattr(event, "to", None)
+        if isinstance(to, int):
+            return (seat, to) if isinstance(seat, int) else (to,)
+        return (seat,) if isinstance(seat, int) else ()
 
     def event(self, event: ev.Event, viewer: int | None) -> Message | None:
         """The message for one engine event, as ``viewer`` should read it."""
-        handler = getattr(self, "_on_" + type(event).__name__, None)
-        return handler(event, viewer) if handler else None
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            handler = _HANDLERS[kind] = getattr(GameTexts, "_on_" + kind.__name__, _no_message)
+        return handler(self, event, viewer)
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
         n = len(e.cards)
         what = {FIRST_CARDS: f"Your first {FIRST_CARDS} cards", LAST_CARDS: f"Your last {LAST_CARDS} cards",
                 HAND_SIZE: f"Your {HAND_SIZE} cards"}.get(n, "Your cards")
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
-                         f"{what}: {format_cards(e.cards)}")
+                         lambda: f"{what}: {format_cards(e.cards)}")
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
         text = {
@@ -134,18 +153,18 @@ class GameTexts:
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
         if e.called:
             return None  # the TichuCalled event that follows says it
-        text = f"{self.who(e.seat, viewer)} declined Grand Tichu."
         return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                           "called": False}, text)
+                                           "called": False},
+                         lambda: f"{self.who(e.seat, viewer)} declined Grand Tichu.")
 
     def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
         call = "Grand Tichu" if e.grand else "Tichu"
         return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
-                         f"{self.who(e.seat, viewer)} called {call}!")
+                         lambda: f"{self.who(e.seat, viewer)} called {call}!")
 
     def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         f"{self.who(e.seat, viewer)} passed three cards.")
+                         lambda: f"{self.who(e.seat, viewer)} passed three cards.")
 
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
         """The exchange as the seat saw it: what it passed to whom (``given``), what it got."""
@@ -157,55 +176,56 @@ class GameTexts:
                          "You passed " + ", ".join(passed) + " and received " + ", ".join(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
-        if e.seat == viewer:
-            text = f"Your turn: {NEED_TEXT[e.need]}."
-        else:
-            doing = {"lead": "lead", "follow": "play", "wish": "make the wish",
-                     "give": "give the Dragon trick"}[e.need]
-            text = f"{self.who(e.seat, viewer)} to {doing}."
+        def text() -> str:
+            if e.seat == viewer:
+                return f"Your turn: {NEED_TEXT[e.need]}."
+            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}."
+
         return self._msg("TURN", {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}, text)
 
     def _on_Played(self, e: ev.Played, viewer):
-        bomb = "BOMB! " if e.combo.is_bomb else ""
-        how = " out of turn" if e.out_of_turn else ""
-        text = (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
-                f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
+        def text() -> str:
+            bomb = "BOMB! " if e.combo.is_bomb else ""
+            how = " out of turn" if e.out_of_turn else ""
+            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
+                    f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
+
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
                                     "cards_left": e.cards_left}, text)
 
     def _on_Passed(self, e: ev.Passed, viewer):
         return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         f"{self.who(e.seat, viewer)} passed.")
+                         lambda: f"{self.who(e.seat, viewer)} passed.")
 
     def _on_WishMade(self, e: ev.WishMade, viewer):
         wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
         return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
                                   "rank": None if e.rank is None else rank_text(e.rank)},
-                         f"{self.who(e.seat, viewer)} made {wished}.")
+                         lambda: f"{self.who(e.seat, viewer)} made {wished}.")
 
     def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
         return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
                          f"The wish for {rank_text(e.rank)} is fulfilled.")
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
-        text = f"{self.who(e.seat, viewer)} won the trick (bombs may still come)."
         return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                       "leader": e.leader + 1}, text)
+                                       "leader": e.leader + 1},
+                         lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         f"{self.who(e.to, viewer)} took the trick ({e.points} points).")
+                         lambda: f"{self.who(e.to, viewer)} took the trick ({e.points} points).")
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
-                         f"{self.who(e.seat, viewer)} gave the Dragon trick to "
-                         f"{self.whom(e.to, viewer)} ({e.points} points).")
+                         lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
+                                 f"{self.whom(e.to, viewer)} ({e.points} points).")
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
         place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
-                         f"{self.who(e.seat, viewer)} went out {place}.")
+                         lambda: f"{self.who(e.seat, viewer)} went out {place}.")
 
     def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
         return self.round_result(e.result)
@@ -326,19 +346,29 @@ class GameTexts:
         ordered = sorted(actions, key=lambda action: _LEGAL_RANK[type(action)]) if len(actions) > 1 else actions
         commands = []
         exchange = False
+        known = self._play_commands
         for action in ordered:
-            if isinstance(action, Exchange):
+            combo = getattr(action, "combo", None)  # a listed play carries its combination
+            if combo is not None:
+                key = (combo.mask, action.phoenix_as)
+                command = known.get(key)
+                if command is None:
+                    command = known[key] = "/" + action.notation()
+                commands.append(command)
+            elif isinstance(action, Exchange):
                 if not exchange:
                     commands.append("/schupf C1 C2 C3")
                 exchange = True
-                continue
-            commands.append("/" + action.notation())  # every notation is a command
-        if not commands:
-            text = "Nothing to do right now."
-        elif full:
-            text = f"Legal now ({len(commands)}): " + " | ".join(commands)
-        else:
-            text = "Legal now: " + self._legal_summary(ordered)
+            else:
+                commands.append("/" + action.notation())  # every notation is a command
+
+        def text() -> str:
+            if not commands:
+                return "Nothing to do right now."
+            if full:
+                return f"Legal now ({len(commands)}): " + " | ".join(commands)
+            return "Legal now: " + self._legal_summary(ordered)
+
         return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
 
     @staticmethod

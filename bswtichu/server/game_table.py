@@ -11,6 +11,7 @@ another subscriber (`GameLogRecorder`); neither knows of the other.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from random import SystemRandom
 from typing import Callable, Hashable, Iterable, Sequence
 
@@ -91,6 +92,8 @@ class TableGame:
 
     def player(self, nick: str) -> str:
         """The player's name as seated (whatever case ``nick`` uses), or a refusal."""
+        if nick in self.game.seating:  # as seated: the common case, no casefolding
+            return nick
         key = nick.casefold()
         for player in self.game.seating:
             if player.casefold() == key:
@@ -146,7 +149,10 @@ class TableGame:
             self._tell_events(driver.game.seating, events)
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
+        """Each seat's messages of the step are gathered and told in one call per reader."""
         table_seats = self._table_seats(seating)
+        told: list[list[Message]] = [[] for _ in seating]  # by engine seat
+        watched: list[Message] = []  # the spectators'
         concerned: set[int] = set()  # the seats this step may have asked to act
         for event in events:
             seat = getattr(event, "seat", None)
@@ -154,44 +160,53 @@ class TableGame:
                 concerned.add(seat)
             elif isinstance(event, ev.PhaseStarted):
                 concerned.update(range(len(seating)))
-            if isinstance(event, ev.RoundScored):
-                self.table.tell_all(self.score_message("round"))
-                continue
-            if isinstance(event, ev.GameOver):
-                self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
-                                                         self.log_number))
-                self.table.end_game()
+            if isinstance(event, (ev.RoundScored, ev.GameOver)):
+                self._tell_gathered(table_seats, told, watched)
+                if isinstance(event, ev.RoundScored):
+                    self.table.tell_all(self.score_message("round"))
+                else:
+                    self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
+                                                             self.log_number))
+                    self.table.end_game()
                 continue
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:
-                    self._tell(seating[event.private_to], message)
+                    told[event.private_to].append(message)
                 continue
-            # one message for everyone, reworded for the seats it calls "you": encoded once
+            # one message for everyone (its fields do not depend on the reader), reworded for
+            # the seats it calls "you": encoded once; each sentence made only if someone reads it
             common = self.texts.event(event, None)
             if common is None:
                 continue
-            messages = [common] * len(seating)
+            for messages in told:
+                messages.append(common)
             for seat in self.texts.addressed(event):
-                message = self._message(event, seat)
-                messages[seat] = (common.reworded(message.text) if message.fields == common.fields
-                                  else message)
-            for seat, message in zip(table_seats, messages):
-                if seat is not None:
-                    self.table.tell_seat(seat, message)
-            self.table.tell_spectators(common)
+                told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
+            watched.append(common)
         if concerned:
-            self._push_legal(seating, concerned)
+            self._push_legal(seating, concerned, told)
+        self._tell_gathered(table_seats, told, watched)
 
-    def _push_legal(self, seating: Sequence[str], seats: Iterable[int]) -> None:
+    def _tell_gathered(self, table_seats: list[int | None], told: list[list[Message]],
+                       watched: list[Message]) -> None:
+        """Tell what the step gathered so far, and start gathering afresh."""
+        for seat, messages in zip(table_seats, told):
+            if seat is not None:
+                self.table.tell_seat_all(seat, messages)
+            messages.clear()
+        self.table.tell_spectators_all(watched)
+        watched.clear()
+
+    def _push_legal(self, seating: Sequence[str], seats: Iterable[int], told: list[list[Message]]) -> None:
         """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
         rnd = self.game.round
         for seat in sorted(seats):
-            name = seating[seat]
-            mode = self.table.legal_push_mode(name)
-            if mode is not None and _waits_for(rnd, seat):
-                self._tell(name, self.legal_message(name, full=mode == MACHINE))  # people: grouped
+            if _waits_for(rnd, seat):
+                mode = self.table.legal_push_mode(seating[seat])
+                if mode is not None:
+                    told[seat].append(self._legal(seat, full=mode == MACHINE))  # people: grouped
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
@@ -201,6 +216,10 @@ class TableGame:
             self._seats_key = key
             self._seats = [self.table.seat_of(name) for name in seating]
         return self._seats
+
+    def _sentence(self, event: ev.Event, seat: int) -> str:
+        """The event's text as ``seat`` reads it."""
+        return self.texts.event(event, seat).text
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
@@ -237,7 +256,9 @@ class TableGame:
         return _waits_for(self.game.round, self.seat_of(nick))
 
     def legal_message(self, nick: str, full: bool = False) -> Message:
-        seat = self.seat_of(nick)
+        return self._legal(self.seat_of(nick), full)
+
+    def _legal(self, seat: int, full: bool) -> Message:
         return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
 
     def show_state(self, nick: str) -> None:

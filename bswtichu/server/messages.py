@@ -9,37 +9,57 @@ docs/PROTOCOL.md; keep the two in step.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
 
 
-@dataclass(frozen=True)
 class Message:
     """One thing to tell a client.
 
     ``fields`` must be JSON-serialisable plain data; ``text`` is the sentence a
-    person reads (it may span several lines, e.g. a help listing).
+    person reads (it may span several lines, e.g. a help listing). ``text`` may
+    be given as a function that makes it: the sentence is then made once, when
+    the first reader that shows sentences asks for it, and never for a table
+    whose readers are all programs (machine mode shows fields only).
+    A value: not changed once made.
     """
 
-    keyword: str
-    fields: dict[str, Any] = field(default_factory=dict)
-    text: str = ""
-    #: what ``render`` made of keyword and fields (the machine line), kept so a message
-    #: told to many readers, or reworded for one of them, is encoded once
-    rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("keyword", "fields", "_text", "rendered")
+    __hash__ = None  # fields are a dict
 
-    def __post_init__(self) -> None:
-        if self.keyword not in _CHECKED_KEYWORDS:
-            if not KEYWORD_PATTERN.match(self.keyword):
-                raise ValueError(f"message keyword must be upper case: {self.keyword!r}")
-            _CHECKED_KEYWORDS.add(self.keyword)
+    def __init__(self, keyword: str, fields: dict[str, Any] | None = None,
+                 text: str | Callable[[], str] = "", rendered: dict[str, str] | None = None) -> None:
+        if keyword not in _CHECKED_KEYWORDS:
+            if not KEYWORD_PATTERN.match(keyword):
+                raise ValueError(f"message keyword must be upper case: {keyword!r}")
+            _CHECKED_KEYWORDS.add(keyword)
+        self.keyword = keyword
+        self.fields = {} if fields is None else fields
+        self._text = text
+        #: what ``render`` made of keyword and fields (the machine line), kept so a message
+        #: told to many readers, or reworded for one of them, is encoded once
+        self.rendered = {} if rendered is None else rendered
 
-    def reworded(self, text: str) -> Message:
+    @property
+    def text(self) -> str:
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text()
+        return text
+
+    def reworded(self, text: str | Callable[[], str]) -> Message:
         """The same keyword and fields (and their rendering) with another sentence for people."""
         return Message(self.keyword, self.fields, text, self.rendered)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return (self.keyword, self.fields, self.text) == (other.keyword, other.fields, other.text)
+
+    def __repr__(self) -> str:
+        return f"Message(keyword={self.keyword!r}, fields={self.fields!r}, text={self.text!r})"
 
 
 class Refusal(Exception):

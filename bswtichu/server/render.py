@@ -18,6 +18,8 @@ import json
 import re
 import textwrap
 
+import orjson
+
 from bswtichu.server.messages import Message
 
 HUMAN = "human"
@@ -26,6 +28,16 @@ RELAY = "relay"
 MODES = (HUMAN, MACHINE, RELAY)
 #: one encoder for every machine line (json.dumps with options builds a new one each call)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+#: The game's messages told on every step. Their fields hold only strings, ints, booleans,
+#: None, lists, dicts with string keys and, as the Phoenix's rank, halves (10.5): for these
+#: orjson writes byte for byte what ``_ENCODER`` writes, about ten times faster. Any other
+#: message (floats such as limits or ratings, which orjson would write otherwise: 1e-05 as
+#: 1e-5, NaN as null) goes through ``_ENCODER``, and so does anything orjson refuses.
+ORJSON_KEYWORDS = frozenset({
+    "DEALT", "PHASE", "GRAND_DECIDED", "TICHU", "EXCHANGE_SUBMITTED", "RECEIVED", "TURN", "PLAYED",
+    "PASSED", "WISH", "WISH_FULFILLED", "TRICK_WON", "TRICK_TAKEN", "DRAGON_GIVEN", "OUT", "LEGAL",
+})
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def machine_line(message: Message, fields: dict | None = None) -> str:
@@ -33,9 +45,18 @@ def machine_line(message: Message, fields: dict | None = None) -> str:
     if fields is None:
         line = message.rendered.get(MACHINE)
         if line is None:
-            line = message.rendered[MACHINE] = machine_line(message, message.fields)
+            line = message.rendered[MACHINE] = f"{message.keyword} {_encode(message.keyword, message.fields)}"
         return line
     return f"{message.keyword} {_ENCODER.encode(fields)}"
+
+
+def _encode(keyword: str, fields: dict) -> str:
+    if keyword in ORJSON_KEYWORDS:
+        try:
+            return orjson.dumps(fields, option=_SORTED).decode()
+        except TypeError:  # orjson.JSONEncodeError: e.g. an int past 64 bits
+            pass
+    return _ENCODER.encode(fields)
 
 
 def relay_line(message: Message) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bswtichu.server.messages import Message
-from bswtichu.server.render import HUMAN, render
+from bswtichu.server.render import HUMAN, MACHINE, machine_line, render
 
 if TYPE_CHECKING:
     from bswtichu.config import ServerConfig
@@ -150,11 +150,7 @@ class Session:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""
         if self.closed:
             return
-        if self.mode == HUMAN:
-            colour = self.default_colour if self.colour is None else self.colour
-            lines = render(message, HUMAN, self.wrap_width(), colour)
-        else:
-            lines = render(message, self.mode)
+        lines = self._render(message)
         outbox = self._outbox
         if outbox is not None:
             if outbox.holding and not droppable and self.also_sent is None:  # GMCP and prompts
@@ -165,6 +161,27 @@ class Session:
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
             self.also_sent(message, droppable)
+
+    def send_all(self, messages: list[Message]) -> None:
+        """Several messages in order: while the outbox holds, rendered and held in one go."""
+        if self.closed:
+            return
+        outbox = self._outbox
+        if outbox is None or not outbox.holding or self.also_sent is not None:
+            for message in messages:
+                self.send(message)
+            return
+        if self.mode == MACHINE:
+            lines = [machine_line(message) for message in messages]
+        else:
+            lines = [line for message in messages for line in self._render(message)]
+        outbox.hold(self, lines)
+
+    def _render(self, message: Message) -> list[str]:
+        if self.mode == HUMAN:
+            colour = self.default_colour if self.colour is None else self.colour
+            return render(message, HUMAN, self.wrap_width(), colour)
+        return render(message, self.mode)
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""

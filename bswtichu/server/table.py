@@ -29,6 +29,8 @@ PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
 
 Deliver = Callable[[str, Message], None]
+#: several messages to one client, in order (what `Deliver` does for each, in one call)
+DeliverAll = Callable[[str, "list[Message]"], None]
 #: The render mode of the client called ``nick`` if he asked to be sent his legal actions
 #: whenever the round waits for him (``/legal push on``), else None; the lobby knows, the
 #: game asks (people get the grouped sentence, programs the plain list).
@@ -88,6 +90,7 @@ class Table:
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
         legal_push_mode: LegalPushMode = _nobody_pushed,
+        deliver_all: DeliverAll | None = None,
     ) -> None:
         self.number = number
         self.legal_push_mode = legal_push_mode
@@ -104,6 +107,7 @@ class Table:
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
         self._deliver = deliver
+        self._deliver_all = deliver_all or self._deliver_each
         self._clock = clock
         self._grace = reconnect_grace
         self._on_abandoned = on_abandoned
@@ -124,6 +128,8 @@ class Table:
         return "full" if None not in self.seats else "open"
 
     def seat_of(self, nick: str) -> int | None:
+        if nick in self.seats:  # as seated: the common case, no casefolding
+            return self.seats.index(nick) + 1
         key = nick.casefold()
         for seat, sitting in zip(SEATS, self.seats):
             if sitting is not None and sitting.casefold() == key:
@@ -161,6 +167,21 @@ class Table:
         """Tell the player in ``seat``, if he is there (away players miss it)."""
         nick = self.seats[seat - 1]
         if nick is not None and seat not in self._away:
+            self._deliver(nick, message)
+
+    def tell_seat_all(self, seat: int, messages: list[Message]) -> None:
+        """Tell the player in ``seat`` several messages in order, in one call (a game step's)."""
+        nick = self.seats[seat - 1]
+        if messages and nick is not None and seat not in self._away:
+            self._deliver_all(nick, messages)
+
+    def tell_spectators_all(self, messages: list[Message]) -> None:
+        if messages:
+            for nick in self.spectators:
+                self._deliver_all(nick, messages)
+
+    def _deliver_each(self, nick: str, messages: list[Message]) -> None:
+        for message in messages:
             self._deliver(nick, message)
 
     def tell_players(self, message: Message) -> None:
@@ -485,8 +506,10 @@ class TableHall:
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
         legal_push_mode: LegalPushMode = _nobody_pushed,
+        deliver_all: DeliverAll | None = None,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._deliver_all = deliver_all
         self._legal_push_mode = legal_push_mode
         self._outbox = outbox
         self._abandon_after = abandon_after
@@ -522,6 +545,7 @@ class TableHall:
             abandon_after=self._abandon_after,
             outbox=self._outbox,
             legal_push_mode=self._legal_push_mode,
+            deliver_all=self._deliver_all,
         )
         self._tables[number] = table
         return table

@@ -130,13 +130,23 @@ class Recorder:
 
     def __init__(self, session) -> None:
         self.messages: list = []
-        original = session.send
+        original, original_all = session.send, session.send_all
+        inside_all = []  # send_all may send each message with send: counted once
 
         def send(message) -> None:
-            self.messages.append(message)
+            if not inside_all:
+                self.messages.append(message)
             original(message)
 
-        session.send = send
+        def send_all(messages) -> None:  # a game step's messages, in one call
+            self.messages.extend(messages)
+            inside_all.append(True)
+            try:
+                original_all(messages)
+            finally:
+                inside_all.pop()
+
+        session.send, session.send_all = send, send_all
 
     def take(self) -> list:
         out, self.messages = self.messages, []

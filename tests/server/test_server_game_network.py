@@ -304,6 +304,9 @@ async def drive_with_bots(players: list[Player], chooser: Chooser, max_steps: in
         for index, player in enumerate(players):
             commands = await player.legal()
             if player.over() is not None:
+                for other in players:  # the others read the game's end too (their last SCORE)
+                    if other.over() is None:
+                        await other.until("GAME_OVER")
                 return player.over()
             mine = [c for c in commands if chooser.kind(c) not in ("bomb", "tichu")]
             if not mine:

@@ -5,10 +5,10 @@ its budget is not read and not dropped: ``ReadThrottle`` pauses its transport
 until the clock says the budget has refilled, so a flooder's bytes wait in the
 kernel (and in his own send buffer) at no cost to us.
 
-Output: ``OutputQueue`` is registered as the transport's streaming producer.
-While the kernel buffer is full, what is sent waits in the queue; past a soft
-limit droppable messages (lobby chat) are skipped with one notice, past a hard
-limit the connection is given up.
+Output: ``OutputQueue`` is registered as the transport's producer. While the
+kernel buffer is full, what is sent waits in the queue; past a soft limit
+droppable messages (lobby chat) are skipped with one notice, past a hard limit
+the connection is given up.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from twisted.internet.interfaces import IDelayedCall, IPushProducer, IReactorTime
+from twisted.internet.interfaces import IDelayedCall, IPullProducer, IPushProducer, IReactorTime
 from zope.interface import implementer
 
 
@@ -24,6 +24,8 @@ from zope.interface import implementer
 EPSILON = 1e-9
 # The shortest hold: a wake-up so soon that the clock cannot tell it from now would spin.
 MIN_HOLD = 0.001
+# Queued output is handed on in pieces of up to this many bytes.
+SEND_CHUNK = 1 << 16
 
 
 class TokenBucket:
@@ -91,13 +93,24 @@ class ReadThrottle:
             self._wake_call = None
 
 
-@implementer(IPushProducer)
+@implementer(IPushProducer, IPullProducer)
 class OutputQueue:
     """Output for one connection that waits while the transport's buffer is full.
 
     ``write`` hands bytes to the transport. ``skipped()`` gives the one notice a
     client gets when droppable output starts being skipped; ``overflow()`` is
     called (once) when the queue passes ``hard_limit`` bytes.
+
+    Two ways to reach the socket. Without ``send_now`` every write goes through
+    the transport, and the queue is its streaming producer: paused when the
+    transport's buffer is full, resumed when it drained. With ``send_now`` (the
+    socket's own non-blocking ``send``: a connection whose transport nobody else
+    writes to) the queue is the transport's pull producer: while the transport
+    holds nothing, bytes go straight into the kernel, which spares Twisted's
+    buffer, its two ``epoll_ctl`` calls and the wait for the next poll on every
+    write; only what the kernel does not take goes to the transport, and the
+    queue holds the rest until the transport asks for more (``resumeProducing``:
+    it has sent all it held), so the order on the wire stays as sent.
     """
 
     def __init__(
@@ -107,23 +120,41 @@ class OutputQueue:
         hard_limit: int,
         skipped: Callable[[], bytes],
         overflow: Callable[[], None],
+        send_now: Callable[[bytes], int] | None = None,
     ) -> None:
+        """``send_now(data)``: bytes the kernel took at once; OSError counts as none."""
         self._write = write
+        self._send_now = send_now
+        self._put = write if send_now is None else self._put_direct
         self.soft_limit = soft_limit
         self.hard_limit = hard_limit
         self._skipped = skipped
         self._overflow = overflow
         self._queue: deque[bytes] = deque()
         self.queued = 0
-        self._transport_full = False
+        self._transport_full = False  # with send_now: the transport holds bytes not yet sent
         self._skipping = False
         self._given_up = False
+
+    @property
+    def streaming(self) -> bool:
+        """How to register it with the transport: a push producer, or (``send_now``) a pull one."""
+        return self._send_now is None
+
+    def _put_direct(self, data: bytes) -> None:
+        try:
+            sent = self._send_now(data)
+        except OSError:  # EAGAIN, EINTR, or a broken connection the transport will meet itself
+            sent = 0
+        if sent < len(data):
+            self._transport_full = True  # until the transport has sent it and asks for more
+            self._write(data[sent:])
 
     def send(self, data: bytes, droppable: bool = False) -> None:
         if self._given_up:
             return
         if not self._transport_full and not self._queue:
-            self._write(data)
+            self._put(data)
             return
         if droppable and self.queued + len(data) > self.soft_limit:
             if not self._skipping:
@@ -147,7 +178,7 @@ class OutputQueue:
             self._write(self._queue.popleft())
         self.queued = 0
 
-    # -- IPushProducer: the transport says when its buffer is full or drained --
+    # -- IPushProducer / IPullProducer: the transport says when its buffer is full or drained --
 
     def pauseProducing(self) -> None:
         self._transport_full = True
@@ -155,9 +186,19 @@ class OutputQueue:
     def resumeProducing(self) -> None:
         self._transport_full = False
         while self._queue and not self._transport_full:
-            data = self._queue.popleft()
-            self.queued -= len(data)
-            self._write(data)
+            self._put(self._take(SEND_CHUNK))
+
+    def _take(self, limit: int) -> bytes:
+        """Queued bytes from the front, whole entries, at least one and up to ``limit`` bytes:
+        one large send instead of many small segments."""
+        queue = self._queue
+        taken = [queue.popleft()]
+        size = len(taken[0])
+        while queue and size + len(queue[0]) <= limit:
+            taken.append(queue.popleft())
+            size += len(taken[-1])
+        self.queued -= size
+        return taken[0] if len(taken) == 1 else b"".join(taken)
         if not self._queue:
             self._skipping = False
 
@@ -165,3 +206,13 @@ class OutputQueue:
         self._given_up = True
         self._queue.clear()
         self.queued = 0
+
+
+def socket_sender(transport: object) -> Callable[[bytes], int] | None:
+    """The non-blocking ``send`` of a TCP transport's socket (`ISystemHandle.getHandle`), as
+    ``OutputQueue``'s ``send_now`` (it may raise OSError: the queue then gives the bytes to
+    the transport, which meets the error itself and closes). None for a transport without
+    a socket (tests' string transports)."""
+    get_handle = getattr(transport, "getHandle", None)
+    handle = get_handle() if get_handle is not None else None
+    return getattr(handle, "send", None)

@@ -8,14 +8,16 @@ from bswtichu.server.net.lines import LineConnection, LobbyFactory
 
 
 class BotLineProtocol(LineConnection, Protocol):
-    """Plain lines in (CRLF, LF or CR), CRLF lines out."""
+    """Plain lines in (CRLF, LF or CR), CRLF lines out, straight into the socket when it can."""
+
+    writes_directly = True
 
     def dataReceived(self, data: bytes) -> None:
         self.charge_input(len(data))
         self.bytes_received(data)
 
     def encode_lines(self, lines: list[str]) -> bytes:
-        return "".join(line + "\r\n" for line in lines).encode("utf-8")
+        return ("\r\n".join(lines) + "\r\n").encode("utf-8") if lines else b""
 
 
 class BotLineFactory(LobbyFactory):

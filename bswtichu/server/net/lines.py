@@ -29,7 +29,7 @@ from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket
+from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
 from bswtichu.server.render import render
 from bswtichu.server.session import Realm, Session
 
@@ -129,6 +129,10 @@ class LineConnection(TimeoutMixin):
 
     log = Logger()
     merges_crlf = True  # whether CR LF in the application bytes is one line end
+    #: whether output may go straight into the socket while the transport holds nothing
+    #: (`OutputQueue`'s ``send_now``): only where nothing else writes to the transport
+    #: (not behind telnet, whose negotiation writes to it itself)
+    writes_directly = False
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby
@@ -141,6 +145,7 @@ class LineConnection(TimeoutMixin):
         self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
         self._throttle: ReadThrottle | None = None
         self._output: OutputQueue | None = None
+        self._tcp = None  # the socket transport, from start
         self._flood_warned = False
         self._abort_call: IDelayedCall | None = None
 
@@ -154,11 +159,13 @@ class LineConnection(TimeoutMixin):
     # -- Connection (what Session needs) --------------------------------------
 
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
-        self.send_bytes(self.encode_lines(lines), droppable)
+        output = self._output
+        if output is not None and not self._tcp.disconnecting:
+            output.send(self.encode_lines(lines), droppable)
 
     def send_bytes(self, data: bytes, droppable: bool = False) -> None:
         """Bytes as they go on the wire, through the output queue (in order with the lines)."""
-        if self._output is not None and not self.socket_transport().disconnecting:
+        if self._output is not None and not self._tcp.disconnecting:
             self._output.send(data, droppable)
 
     def close(self) -> None:
@@ -191,7 +198,7 @@ class LineConnection(TimeoutMixin):
         self.stop()
 
     def start(self) -> None:
-        socket = self.socket_transport()
+        socket = self._tcp = self.socket_transport()
         # Lines are small and answers must not wait for the client's delayed ACK (Nagle).
         if hasattr(socket, "setTcpNoDelay"):
             socket.setTcpNoDelay(True)
@@ -199,14 +206,15 @@ class LineConnection(TimeoutMixin):
             socket.bufferSize = self.config.read_size  # read (and buffer) this much at a time
         self._throttle = ReadThrottle(socket, self.clock, self._take_lines)
         self._output = OutputQueue(
-            self.socket_transport().write,
+            socket.write,
             self.config.output_soft_limit,
             self.config.output_hard_limit,
             self._skip_notice,
             self._output_overflow,
+            socket_sender(socket) if self.writes_directly else None,
         )
         if hasattr(socket, "registerProducer"):
-            socket.registerProducer(self._output, True)
+            socket.registerProducer(self._output, self._output.streaming)
         peer = self.transport.getPeer()
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
