@@ -9,7 +9,7 @@ import pytest_twisted
 
 from bswtichu.server.net.budget import OutputQueue
 
-from test_server_network import TIMEOUT, RunningServer, reactor
+from test_server_network import RunningServer
 
 
 class Wire:
@@ -119,3 +119,20 @@ async def test_a_bot_that_pauses_reading_gets_every_line_in_order_once_it_reads_
                 if line.startswith("CHAT ")]
         assert said == [f"{c}-{n}" for c in range(chunks) for n in range(100)]
         assert not server.service.lobby.find("Sleepy").closed
+
+
+def test_each_backlog_gets_its_own_skip_notice():
+    wire = Wire(room=0)
+    queue = direct_queue(wire, soft_limit=10)
+    queue.send(b"x" * 15)  # the transport holds it: what follows waits in the queue
+    queue.send(b"y" * 8)
+    queue.send(b"c" * 5, droppable=True)
+    wire.drain(queue, room=0)  # the kernel takes none again: the queue goes to the transport
+    wire.drain(queue, room=100)  # all sent: the backlog is over
+    assert queue.queued == 0 and wire.sent.count(b"SKIPPED") == 1
+    wire.room = 0  # the kernel's buffer fills again: a second backlog
+    queue.send(b"x" * 15)
+    queue.send(b"y" * 8)
+    queue.send(b"c" * 5, droppable=True)
+    wire.drain(queue, room=100)
+    assert wire.sent.count(b"SKIPPED") == 2 and b"c" not in wire.sent

@@ -187,6 +187,8 @@ class OutputQueue:
         self._transport_full = False
         while self._queue and not self._transport_full:
             self._put(self._take(SEND_CHUNK))
+        if not self._queue:
+            self._skipping = False  # drained: a later backlog gets its own notice
 
     def _take(self, limit: int) -> bytes:
         """Queued bytes from the front, whole entries, at least one and up to ``limit`` bytes:
@@ -199,8 +201,6 @@ class OutputQueue:
             size += len(taken[-1])
         self.queued -= size
         return taken[0] if len(taken) == 1 else b"".join(taken)
-        if not self._queue:
-            self._skipping = False
 
     def stopProducing(self) -> None:
         self._given_up = True
