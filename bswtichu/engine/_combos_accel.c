@@ -17,6 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 typedef uint64_t mask_t;
@@ -518,6 +519,37 @@ static int check_arguments(const char *name, Py_ssize_t given, Py_ssize_t wanted
     return check_configured();
 }
 
+/* Every combination of `mask` that may go onto the table `t` (leads when it is empty). */
+static PyObject *list_plays(mask_t mask, const struct table *t)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int failed = 0;
+    if (t->empty) {
+        failed = add_singles(out, mask, t) || add_sets(out, mask, 2, 2) || add_sets(out, mask, 3, 2)
+                 || add_full_houses(out, mask, 2) || add_straights(out, mask, 0, 1)
+                 || add_stairs(out, mask, 0, 2);
+    }
+    else {
+        switch (t->kind) {
+        case SINGLE: failed = add_singles(out, mask, t); break;
+        case PAIR: failed = add_sets(out, mask, 2, t->least); break;
+        case TRIPLE: failed = add_sets(out, mask, 3, t->least); break;
+        case FULL_HOUSE: failed = add_full_houses(out, mask, t->least); break;
+        case STRAIGHT: failed = add_straights(out, mask, t->length, t->least); break;
+        case STAIRS: failed = add_stairs(out, mask, t->length / 2, t->least); break;
+        case DOG: return out;  /* nothing goes onto the Dog, not even a bomb */
+        default: break;
+        }
+    }
+    if (failed || add_bombs(out, mask, t)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 static PyObject *play_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     mask_t mask;
@@ -537,32 +569,7 @@ static PyObject *play_list(PyObject *module, PyObject *const *args, Py_ssize_t n
     }
     if (read_table(args[1], &t))
         return NULL;
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
-    int failed = 0;
-    if (t.empty) {
-        failed = add_singles(out, mask, &t) || add_sets(out, mask, 2, 2) || add_sets(out, mask, 3, 2)
-                 || add_full_houses(out, mask, 2) || add_straights(out, mask, 0, 1)
-                 || add_stairs(out, mask, 0, 2);
-    }
-    else {
-        switch (t.kind) {
-        case SINGLE: failed = add_singles(out, mask, &t); break;
-        case PAIR: failed = add_sets(out, mask, 2, t.least); break;
-        case TRIPLE: failed = add_sets(out, mask, 3, t.least); break;
-        case FULL_HOUSE: failed = add_full_houses(out, mask, t.least); break;
-        case STRAIGHT: failed = add_straights(out, mask, t.length, t.least); break;
-        case STAIRS: failed = add_stairs(out, mask, t.length / 2, t.least); break;
-        case DOG: return out;  /* nothing goes onto the Dog, not even a bomb */
-        default: break;
-        }
-    }
-    if (failed || add_bombs(out, mask, &t)) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    return out;
+    return list_plays(mask, &t);
 }
 
 static PyObject *bombs(PyObject *module, PyObject *arg)
@@ -647,6 +654,31 @@ static PyObject *sorted_cards_of(PyObject *module, PyObject *arg)
     return cards_in(arg, 1);
 }
 
+/* Append the listed Play of each combination of the list `combos` by `seat`. */
+static int append_plays(PyObject *out, PyObject *seat, PyObject *combos)
+{
+    Py_ssize_t n = PyList_GET_SIZE(combos);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *combo = PyList_GET_ITEM(combos, i);
+        PyObject *phoenix_as = Py_IS_TYPE(combo, combo_class) ? SLOT(combo, combo_phoenix_at) : NULL;
+        if (phoenix_as == NULL) {
+            PyErr_SetString(PyExc_TypeError, "plays_of needs complete combos");
+            return -1;
+        }
+        PyObject *play = play_class->tp_alloc(play_class, 0);
+        if (play == NULL)
+            return -1;
+        SLOT(play, play_seat_at) = Py_NewRef(seat);
+        SLOT(play, play_phoenix_at) = Py_NewRef(phoenix_as);
+        SLOT(play, play_combo_at) = Py_NewRef(combo);
+        int failed = PyList_Append(out, play);
+        Py_DECREF(play);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
 static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (check_arguments("plays_of", nargs, 2))
@@ -656,29 +688,696 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_TypeError, "plays_of(seat: int, combos: list)");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(combos);
+    PyObject *out = PyList_New(0);
+    if (out != NULL && append_plays(out, seat, combos))
+        Py_CLEAR(out);
+    return out;
+}
+
+/* ------------------------------------------------------------------ the round's hot paths
+ *
+ * round.py's `Round.iter_legal_actions` and `Round.apply` for the commonest
+ * states of the play phase, reading and writing the round's own fields (its
+ * instance dict).  Every state or action these do not recognise completely
+ * (another phase, a wish or Dragon gift awaited, a field of an unexpected
+ * type, an action that would be refused or end a player's hand, ...) is
+ * handed to the pure Python methods, the reference, unchanged: so these
+ * never refuse anything themselves and every message stays the Python one.
+ */
+
+static PyTypeObject *round_class;
+static PyObject *play_phase;                       /* "play" */
+static PyObject *call_tichu[4], *pass_action[4];   /* the shared actions */
+static PyObject *pure_legal_name, *pure_apply_name, *index_name;
+static PyObject *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat, *name_ending,
+    *name_wish_pending_seat, *name_finish_order, *name_trick_won, *name_top, *name_top_seat, *name_turn,
+    *name_hands, *name_indexes, *name_wish, *name_mask;
+
+/* A field of the round: borrowed, or NULL (no error set) where it is missing. */
+static PyObject *field(PyObject *fields, PyObject *name)
+{
+    return PyDict_GetItemWithError(fields, name);
+}
+
+/* None (-1) or an int 0..15 in *out: 0; anything else: -1. */
+static int small_or_none(PyObject *value, long *out)
+{
+    if (value == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    if (value == NULL || !PyLong_CheckExact(value))
+        return -1;
+    long v = PyLong_AsLong(value);
+    if (v < 0 || v > 15) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* True or False in *out: 0; anything else: -1. */
+static int flag(PyObject *value, int *out)
+{
+    if (value != Py_True && value != Py_False)
+        return -1;
+    *out = value == Py_True;
+    return 0;
+}
+
+/* The fields the hot paths read, checked. */
+struct round_state {
+    PyObject *fields;   /* the instance dict (a new reference) */
+    long turn, top_seat, wish, wish_pending, gift_pending;
+    int trick_won, ending;
+    unsigned out_seats; /* bit per seat in finish_order */
+    Py_ssize_t out_count;
+    PyObject *top;      /* borrowed: None or a Combo */
+    PyObject *hands, *indexes, *calls, *played_any, *finish_order, *phase;
+};
+
+/* Read the play phase's fields of `rnd`: 1 if read, 0 if the state is not one the
+ * hot paths know (then the pure methods decide), -1 on an error. */
+static int read_round(PyObject *rnd, struct round_state *st)
+{
+    st->fields = NULL;
+    if (!Py_IS_TYPE(rnd, round_class))
+        return 0;
+    PyObject *fields = PyObject_GenericGetDict(rnd, NULL);
+    if (fields == NULL)
+        return -1;
+    st->fields = fields;
+    st->phase = field(fields, name_phase);
+    if (st->phase != play_phase) {  /* "play" is one interned string in round.py */
+        if (st->phase == NULL || !PyUnicode_CheckExact(st->phase)
+            || PyUnicode_Compare(st->phase, play_phase) != 0)
+            return PyErr_Occurred() ? -1 : 0;
+    }
+    st->top = field(fields, name_top);
+    st->hands = field(fields, name_hands);
+    st->indexes = field(fields, name_indexes);
+    st->calls = field(fields, name_calls);
+    st->played_any = field(fields, name_played_any);
+    st->finish_order = field(fields, name_finish_order);
+    if (small_or_none(field(fields, name_turn), &st->turn)
+        || small_or_none(field(fields, name_top_seat), &st->top_seat)
+        || small_or_none(field(fields, name_wish), &st->wish)
+        || small_or_none(field(fields, name_wish_pending_seat), &st->wish_pending)
+        || small_or_none(field(fields, name_gift_pending_seat), &st->gift_pending)
+        || flag(field(fields, name_trick_won), &st->trick_won)
+        || flag(field(fields, name_ending), &st->ending)
+        || st->top == NULL || (st->top != Py_None && !Py_IS_TYPE(st->top, combo_class))
+        || st->hands == NULL || !PyList_CheckExact(st->hands) || PyList_GET_SIZE(st->hands) != 4
+        || st->indexes == NULL || !PyList_CheckExact(st->indexes) || PyList_GET_SIZE(st->indexes) != 4
+        || st->calls == NULL || !PyList_CheckExact(st->calls) || PyList_GET_SIZE(st->calls) != 4
+        || st->played_any == NULL || !PyList_CheckExact(st->played_any) || PyList_GET_SIZE(st->played_any) != 4
+        || st->finish_order == NULL || !PyList_CheckExact(st->finish_order))
+        return PyErr_Occurred() ? -1 : 0;
+    if (st->wish != -1 && (st->wish < 2 || st->wish > ACE))
+        return 0;
+    st->out_seats = 0;
+    st->out_count = PyList_GET_SIZE(st->finish_order);
+    for (Py_ssize_t i = 0; i < st->out_count; i++) {
+        long s;
+        if (small_or_none(PyList_GET_ITEM(st->finish_order, i), &s) || s < 0 || s > 3)
+            return PyErr_Occurred() ? -1 : 0;
+        st->out_seats |= 1u << s;
+    }
+    for (int s = 0; s < 4; s++)
+        if (!PySet_CheckExact(PyList_GET_ITEM(st->hands, s)))
+            return 0;
+    return 1;
+}
+
+/* round.next_active: the next seat after `seat` still in the round. */
+static long next_active(const struct round_state *st, long seat)
+{
+    for (int step = 1; step <= 4; step++) {
+        long s = (seat + step) % 4;
+        if (!(st->out_seats >> s & 1))
+            return s;
+    }
+    return -1;
+}
+
+/* round.leader while the trick is won: its owner, or the next seat in after him. */
+static long leader_of(const struct round_state *st)
+{
+    return st->out_seats >> st->top_seat & 1 ? next_active(st, st->top_seat) : st->top_seat;
+}
+
+/* The mask of `seat`'s hand, from the round's kept HandIndex (made by Round._index if
+ * there is none for this hand): 0 on success, -1 on an error. */
+static int hand_mask(PyObject *rnd, const struct round_state *st, PyObject *seat_obj, long seat, mask_t *mask)
+{
+    PyObject *entry = PyList_GET_ITEM(st->indexes, seat), *index;
+    if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2
+        && PyTuple_GET_ITEM(entry, 0) == PyList_GET_ITEM(st->hands, seat))
+        index = Py_NewRef(PyTuple_GET_ITEM(entry, 1));
+    else
+        index = PyObject_CallMethodOneArg(rnd, index_name, seat_obj);
+    if (index == NULL)
+        return -1;
+    PyObject *value = PyObject_GetAttr(index, name_mask);
+    Py_DECREF(index);
+    int failed = value == NULL || read_mask(value, mask);
+    Py_XDECREF(value);
+    return failed ? -1 : 0;
+}
+
+static int may_hold_bomb(mask_t mask)
+{
+    mask_t n = mask & NATURALS;
+    return (n & n >> 1 & n >> 2 & n >> 3 & RANK_UNITS) || (n & n >> 4 & n >> 8 & n >> 12 & n >> 16);
+}
+
+static mask_t combo_mask(PyObject *combo)
+{
+    PyObject *value = SLOT(combo, combo_mask_at);
+    mask_t mask;
+    if (value == NULL || read_mask(value, &mask)) {
+        PyErr_Clear();
+        return 0;
+    }
+    return mask;
+}
+
+static int is_bomb_combo(PyObject *combo)
+{
+    PyObject *kind = SLOT(combo, combo_type_at);
+    return kind == kinds[FOUR_BOMB] || kind == kinds[STRAIGHT_FLUSH];
+}
+
+/* The combinations of the list holding a natural card of `rank` (and bombs if `bombs`). */
+static PyObject *with_rank(PyObject *combos, long rank, int bombs)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(combos); i++) {
+        PyObject *combo = PyList_GET_ITEM(combos, i);
+        if (((bombs && is_bomb_combo(combo)) || NIBBLE(combo_mask(combo), rank)) && PyList_Append(out, combo)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The play phase's legal actions of `seat` into `out`: 1 when done, 0 when the state is
+ * one for the pure method, -1 on an error.  The order of round.iter_legal_actions. */
+static int legal_in_play(PyObject *rnd, const struct round_state *st, PyObject *seat_obj, long seat, PyObject *out)
+{
+    if (st->wish_pending >= 0 || st->gift_pending >= 0)
+        return 0;  /* waiting for the wish or the Dragon gift */
+    PyObject *called = PyList_GET_ITEM(st->calls, seat), *played = PyList_GET_ITEM(st->played_any, seat);
+    if ((called != Py_None && !PyUnicode_CheckExact(called)) || (played != Py_True && played != Py_False))
+        return 0;
+    if ((called == Py_None || PyUnicode_GET_LENGTH(called) == 0) && played == Py_False
+        && PyList_Append(out, call_tichu[seat]))
+        return -1;
+    if (st->out_seats >> seat & 1)
+        return 1;
+    int leads = 0, follows = 0;
+    if (st->trick_won) {
+        if (st->top_seat < 0 || st->top == Py_None)
+            return 0;
+        if (seat == leader_of(st)) {
+            if (seat != st->top_seat)
+                return 0;  /* he leads after an out winner's trick: his bombs go onto it */
+            leads = 1;
+        }
+    }
+    else if (st->top == Py_None) {
+        if (seat != st->turn)
+            return 1;
+        leads = 1;
+    }
+    else if (seat == st->turn)
+        follows = 1;
+    mask_t mask;
+    if (hand_mask(rnd, st, seat_obj, seat, &mask))
+        return -1;
+    struct table t;
+    if (leads)
+        t.empty = 1, t.least = 1, t.rank = 0, t.length = 0, t.kind = SINGLE;
+    else if (read_table(st->top, &t))
+        return -1;
+    if (!leads && !follows) {  /* out of turn: the bombs that beat the table */
+        if (!may_hold_bomb(mask) || t.kind == DOG)
+            return 1;
+        PyObject *found = PyList_New(0);
+        if (found == NULL)
+            return -1;
+        int failed = add_bombs(found, mask, &t) || append_plays(out, seat_obj, found);
+        Py_DECREF(found);
+        return failed ? -1 : 1;
+    }
+    PyObject *options = list_plays(mask, &t);
+    if (options == NULL)
+        return -1;
+    int binds = st->wish >= 0 && NIBBLE(mask, st->wish);
+    if (binds && follows) {  /* the wish binds if a play with it beats the table (R8.1.3) */
+        binds = 0;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(options) && !binds; i++)
+            binds = NIBBLE(combo_mask(PyList_GET_ITEM(options, i)), st->wish) != 0;
+    }
+    if (binds)
+        Py_SETREF(options, with_rank(options, st->wish, follows));
+    int failed = options == NULL || (follows && !binds && PyList_Append(out, pass_action[seat]))
+                 || append_plays(out, seat_obj, options);
+    Py_XDECREF(options);
+    return failed ? -1 : 1;
+}
+
+/* Round.iter_legal_actions(seat), compiled: the pure method for what it does not know. */
+static PyObject *round_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (check_arguments("iter_legal_actions", nargs, 2))
+        return NULL;
+    PyObject *rnd = args[0], *seat_obj = args[1];
+    struct round_state st;
+    int known = 0;
+    long seat = -1;
+    st.fields = NULL;
+    if (round_class != NULL && PyLong_CheckExact(seat_obj)) {
+        seat = PyLong_AsLong(seat_obj);
+        if (seat < 0 || seat > 3)
+            PyErr_Clear();
+        else
+            known = read_round(rnd, &st);
+    }
+    PyObject *out = NULL;
+    if (known == 1) {
+        out = PyList_New(0);
+        known = out == NULL ? -1 : legal_in_play(rnd, &st, seat_obj, seat, out);
+    }
+    Py_XDECREF(st.fields);
+    if (known == 1) {
+        PyObject *found = PyObject_GetIter(out);
+        Py_DECREF(out);
+        return found;
+    }
+    Py_XDECREF(out);
+    if (known < 0)
+        return NULL;
+    return PyObject_CallMethodOneArg(rnd, pure_legal_name, seat_obj);
+}
+
+/* ------------------------------------------------------------------ applying */
+
+static PyTypeObject *pass_class, *played_class, *collected_class, *fulfilled_class;
+static Py_ssize_t pass_seat_at, card_points_at;
+static PyObject *passed_event[4], *trick_won_event[4][4], *to_follow[4], *to_lead[4], *to_give[4];
+static PyObject *empty_args;
+static PyObject *name_history, *name_passed, *name_trick, *name_trick_cards, *name_loose_cards, *name_piles,
+    *name_seat, *name_combo, *name_out_of_turn, *name_cards_left, *name_rank, *name_winner, *name_to,
+    *name_points;
+
+static PyObject *seat_int(long seat)
+{
+    return PyLong_FromLong(seat);
+}
+
+/* A new frozen event of `cls` with its fields filled in its __dict__, as the
+ * hand-written constructors of events.py do. */
+static PyObject *new_event(PyTypeObject *cls, int n, PyObject **names, PyObject **values)
+{
+    PyObject *event = PyBaseObject_Type.tp_new(cls, empty_args, NULL);
+    if (event == NULL)
+        return NULL;
+    PyObject *fields = PyObject_GenericGetDict(event, NULL);
+    int failed = fields == NULL;
+    for (int i = 0; i < n && !failed; i++)
+        failed = values[i] == NULL || PyDict_SetItem(fields, names[i], values[i]);
+    Py_XDECREF(fields);
+    if (failed)
+        Py_CLEAR(event);
+    return event;
+}
+
+static int set_field(PyObject *fields, PyObject *name, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    int failed = PyDict_SetItem(fields, name, value);
+    Py_DECREF(value);
+    return failed;
+}
+
+static int append_new(PyObject *list, PyObject *item)
+{
+    if (item == NULL)
+        return -1;
+    int failed = PyList_Append(list, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+/* A new list of the n objects given (new references). */
+static PyObject *new_list(Py_ssize_t n, ...)
+{
     PyObject *out = PyList_New(n);
     if (out == NULL)
         return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *combo = PyList_GET_ITEM(combos, i);
-        PyObject *phoenix_as = Py_IS_TYPE(combo, combo_class) ? SLOT(combo, combo_phoenix_at) : NULL;
-        if (phoenix_as == NULL) {
-            PyErr_SetString(PyExc_TypeError, "plays_of needs complete combos");
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyObject *play = play_class->tp_alloc(play_class, 0);
-        if (play == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        SLOT(play, play_seat_at) = Py_NewRef(seat);
-        SLOT(play, play_phoenix_at) = Py_NewRef(phoenix_as);
-        SLOT(play, play_combo_at) = Py_NewRef(combo);
-        PyList_SET_ITEM(out, i, play);
-    }
+    va_list items;
+    va_start(items, n);
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyList_SET_ITEM(out, i, Py_NewRef(va_arg(items, PyObject *)));
+    va_end(items);
     return out;
+}
+
+/* Round._do_pass for a pass at its turn while nobody waits and no wish stands. */
+static PyObject *apply_pass(PyObject *action, const struct round_state *st, long seat)
+{
+    if (seat != st->turn || st->top == Py_None || st->trick_won || st->wish_pending >= 0 || st->gift_pending >= 0
+        || st->wish >= 0 || (st->out_seats >> seat & 1) || st->top_seat < 0)
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *fields = st->fields;
+    PyObject *history = field(fields, name_history), *passed = field(fields, name_passed);
+    if (history == NULL || !PyList_CheckExact(history) || passed == NULL || !PySet_CheckExact(passed))
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *seat_obj = seat_int(seat);
+    if (seat_obj == NULL || PyList_Append(history, action) || PySet_Add(passed, seat_obj)) {
+        Py_XDECREF(seat_obj);
+        return NULL;
+    }
+    Py_DECREF(seat_obj);
+    long top_seat = st->top_seat;
+    if (PySet_GET_SIZE(passed) >= 3 - st->out_count + (st->out_seats >> top_seat & 1)) {
+        long leader = leader_of(st);
+        int dragon = combo_mask(st->top) == DR_BIT;
+        if (PyDict_SetItem(fields, name_trick_won, Py_True) || set_field(fields, name_turn, seat_int(leader))
+            || (dragon && set_field(fields, name_gift_pending_seat, seat_int(top_seat))))
+            return NULL;
+        return new_list(3, passed_event[seat], trick_won_event[top_seat][leader],
+                           dragon ? to_give[top_seat] : to_lead[leader]);
+    }
+    long turn = next_active(st, seat);
+    if (set_field(fields, name_turn, seat_int(turn)))
+        return NULL;
+    return new_list(2, passed_event[seat], to_follow[turn]);
+}
+
+/* Round._collect to the winner, its events appended to `events`. */
+static int collect(PyObject *fields, const struct round_state *st, PyObject *events)
+{
+    PyObject *trick_cards = field(fields, name_trick_cards), *loose = field(fields, name_loose_cards);
+    PyObject *piles = field(fields, name_piles);
+    PyObject *pile = PyList_GET_ITEM(piles, st->top_seat);
+    long points = 0;
+    PyObject *parts[2] = {trick_cards, loose};
+    for (int p = 0; p < 2; p++)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(parts[p]); i++) {
+            PyObject *card = PyList_GET_ITEM(parts[p], i);
+            long value = PyLong_AsLong(SLOT(card, card_points_at));
+            if (value == -1 && PyErr_Occurred())
+                return -1;
+            points += value;
+            if (PyList_Append(pile, card))
+                return -1;
+        }
+    PyObject *winner = seat_int(st->top_seat), *points_obj = PyLong_FromLong(points);
+    PyObject *names[3] = {name_winner, name_to, name_points}, *values[3] = {winner, winner, points_obj};
+    int failed = append_new(events, new_event(collected_class, 3, names, values))
+                 || set_field(fields, name_trick, PyList_New(0)) || set_field(fields, name_trick_cards, PyList_New(0))
+                 || set_field(fields, name_loose_cards, PyList_New(0));
+    Py_XDECREF(winner);
+    Py_XDECREF(points_obj);
+    return failed;
+}
+
+/* Round._do_play for a listed play (its combination known) that is a lead by the seat
+ * whose lead it is, or a follow at its turn beating the table, neither a bomb, neither
+ * with the Mahjong or the Dog, nor ending the hand; and the wish, if any, either
+ * fulfilled or not binding for want of its rank in the hand. */
+static PyObject *apply_play(PyObject *rnd, PyObject *action, const struct round_state *st, long seat)
+{
+    PyObject *combo = SLOT(action, play_combo_at);
+    if (combo == NULL || !Py_IS_TYPE(combo, combo_class) || st->wish_pending >= 0 || st->gift_pending >= 0
+        || (st->out_seats >> seat & 1) || is_bomb_combo(combo))
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *fields = st->fields;
+    PyObject *hand = PyList_GET_ITEM(st->hands, seat), *entry = PyList_GET_ITEM(st->indexes, seat);
+    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 || PyTuple_GET_ITEM(entry, 0) != hand)
+        return Py_NewRef(Py_NotImplemented);
+    PyObject *index_mask = PyObject_GetAttr(PyTuple_GET_ITEM(entry, 1), name_mask);
+    mask_t held, mask = combo_mask(combo);
+    int failed = index_mask == NULL || read_mask(index_mask, &held);
+    Py_XDECREF(index_mask);
+    if (failed)
+        return NULL;
+    PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
+    long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;
+    if (mask == 0 || (mask & ~held) || (mask & MJ_BIT) || kind == kinds[DOG] || length <= 0
+        || PySet_GET_SIZE(hand) - length <= 0 || __builtin_popcountll(mask) != length)
+        return Py_NewRef(Py_NotImplemented);
+    int leads;
+    if (st->trick_won) {
+        if (st->top_seat < 0 || seat != st->top_seat || seat != leader_of(st))
+            return Py_NewRef(Py_NotImplemented);
+        leads = 1;
+    }
+    else if (st->top == Py_None) {
+        if (seat != st->turn)
+            return Py_NewRef(Py_NotImplemented);
+        leads = 1;
+    }
+    else {
+        if (seat != st->turn || mask == PH_BIT)
+            return Py_NewRef(Py_NotImplemented);
+        leads = 0;
+        PyObject *top = st->top;  /* Combo.beats for two plays that are not bombs */
+        PyObject *top_kind = SLOT(top, combo_type_at), *top_length = SLOT(top, combo_length_at);
+        if (top_kind != kind || top_kind == kinds[DOG] || top_length == NULL
+            || PyObject_RichCompareBool(top_length, length_obj, Py_EQ) != 1)
+            return Py_NewRef(Py_NotImplemented);
+        double rank = PyFloat_AsDouble(SLOT(combo, combo_rank_at)), top_rank = PyFloat_AsDouble(SLOT(top, combo_rank_at));
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return Py_NewRef(Py_NotImplemented);
+        }
+        if (!(rank > top_rank))
+            return Py_NewRef(Py_NotImplemented);
+    }
+    if (mask == PH_BIT && combo != phoenix_lead)
+        return Py_NewRef(Py_NotImplemented);  /* a led Phoenix takes the lead's value */
+    int fulfils = st->wish >= 0 && NIBBLE(mask, st->wish);
+    if (st->wish >= 0 && !fulfils && NIBBLE(held, st->wish))
+        return Py_NewRef(Py_NotImplemented);  /* the wish may bind: the pure checks decide */
+    PyObject *history = field(fields, name_history), *trick = field(fields, name_trick);
+    PyObject *trick_cards = field(fields, name_trick_cards), *loose = field(fields, name_loose_cards);
+    PyObject *piles = field(fields, name_piles);
+    if (history == NULL || !PyList_CheckExact(history) || trick == NULL || !PyList_CheckExact(trick)
+        || trick_cards == NULL || !PyList_CheckExact(trick_cards) || loose == NULL || !PyList_CheckExact(loose)
+        || piles == NULL || !PyList_CheckExact(piles) || PyList_GET_SIZE(piles) != 4
+        || !PyList_CheckExact(PyList_GET_ITEM(piles, st->top_seat < 0 ? 0 : st->top_seat)))
+        return Py_NewRef(Py_NotImplemented);
+    for (Py_ssize_t p = 0; p < 2; p++) {
+        PyObject *part = p ? loose : trick_cards;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(part); i++)
+            if (!Py_IS_TYPE(PyList_GET_ITEM(part, i), card_class))
+                return Py_NewRef(Py_NotImplemented);
+    }
+    /* Everything is checked: from here on the state changes as the pure methods change it. */
+    PyObject *events = PyList_New(0);
+    if (events == NULL)
+        return NULL;
+    if (leads && st->trick_won && collect(fields, st, events))
+        goto error;
+    trick = field(fields, name_trick);
+    trick_cards = field(fields, name_trick_cards);
+    PyObject *cards = cards_in(SLOT(combo, combo_mask_at), 1);
+    if (cards == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++)
+        if (PySet_Discard(hand, PyList_GET_ITEM(cards, i)) < 0) {
+            Py_DECREF(cards);
+            goto error;
+        }
+    PyObject *seat_obj = seat_int(seat);
+    PyObject *placed = seat_obj ? PyTuple_Pack(2, seat_obj, combo) : NULL;
+    Py_ssize_t extended = trick_cards ? PyList_GET_SIZE(trick_cards) : 0;
+    failed = placed == NULL || PyList_Append(history, action)
+             || PyList_SetItem(st->indexes, seat, Py_NewRef(Py_None))
+             || PyList_SetItem(st->played_any, seat, Py_NewRef(Py_True))
+             || PyList_Append(trick, placed)
+             || PyList_SetSlice(trick_cards, extended, extended, cards)
+             || PyDict_SetItem(fields, name_top, combo) || PyDict_SetItem(fields, name_top_seat, seat_obj)
+             || set_field(fields, name_passed, PySet_New(NULL))
+             || PyDict_SetItem(fields, name_trick_won, Py_False)
+             || PyDict_SetItem(fields, name_gift_pending_seat, Py_None);
+    Py_DECREF(cards);
+    Py_XDECREF(placed);
+    if (!failed) {
+        PyObject *left = PyLong_FromSsize_t(PySet_GET_SIZE(hand));
+        PyObject *names[4] = {name_seat, name_combo, name_out_of_turn, name_cards_left};
+        PyObject *values[4] = {seat_obj, combo, Py_False, left};
+        failed = append_new(events, new_event(played_class, 4, names, values));
+        Py_XDECREF(left);
+    }
+    if (!failed && fulfils) {
+        PyObject *wish = PyLong_FromLong(st->wish);
+        PyObject *names[2] = {name_seat, name_rank}, *values[2] = {seat_obj, wish};
+        failed = append_new(events, new_event(fulfilled_class, 2, names, values))
+                 || PyDict_SetItem(fields, name_wish, Py_None);
+        Py_XDECREF(wish);
+    }
+    Py_XDECREF(seat_obj);
+    if (failed)
+        goto error;
+    long turn = next_active(st, seat);
+    if (set_field(fields, name_turn, seat_int(turn)) || PyList_Append(events, to_follow[turn]))
+        goto error;
+    return events;
+error:
+    Py_DECREF(events);
+    return NULL;
+}
+
+/* Round.apply(action), compiled: the pure method for what it does not know. */
+static PyObject *round_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (check_arguments("apply", nargs, 2))
+        return NULL;
+    PyObject *rnd = args[0], *action = args[1], *done = NULL;
+    PyTypeObject *kind = Py_TYPE(action);
+    if (round_class != NULL && (kind == pass_class || kind == play_class)) {
+        PyObject *seat_obj = SLOT(action, kind == pass_class ? pass_seat_at : play_seat_at);
+        long seat = seat_obj && PyLong_CheckExact(seat_obj) ? PyLong_AsLong(seat_obj) : -1;
+        if (seat < 0 || seat > 3)
+            PyErr_Clear();
+        else {
+            struct round_state st;
+            int known = read_round(rnd, &st);  /* sets st.fields first */
+            if (known == 1)
+                done = kind == pass_class ? apply_pass(action, &st, seat) : apply_play(rnd, action, &st, seat);
+            else if (known == 0)
+                done = Py_NewRef(Py_NotImplemented);
+            Py_XDECREF(st.fields);
+            if (done == NULL)
+                return NULL;
+            if (done != Py_NotImplemented)
+                return done;
+            Py_DECREF(done);
+        }
+    }
+    return PyObject_CallMethodOneArg(rnd, pure_apply_name, action);
+}
+
+/* ------------------------------------------------------------------ configuring the round's paths */
+
+/* An item of the configuration dict (borrowed), or NULL with an error. */
+static PyObject *setting(PyObject *settings, const char *name, PyTypeObject *type)
+{
+    PyObject *value = PyDict_GetItemString(settings, name);
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "configure_round: no %s", name);
+        return NULL;
+    }
+    if (type != NULL && !PyObject_TypeCheck(value, type)) {
+        PyErr_Format(PyExc_TypeError, "configure_round: %s must be a %s", name, type->tp_name);
+        return NULL;
+    }
+    return value;
+}
+
+/* Keep the n items of the tuple `name` (of `type`) in `slots`. */
+static int keep_tuple(PyObject *settings, const char *name, PyObject **slots, Py_ssize_t n, PyTypeObject *type)
+{
+    PyObject *items = setting(settings, name, &PyTuple_Type);
+    if (items == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(items) != n) {
+        PyErr_Format(PyExc_ValueError, "configure_round: %s must hold %zd items", name, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (type != NULL && !PyObject_TypeCheck(PyTuple_GET_ITEM(items, i), type)) {
+            PyErr_Format(PyExc_TypeError, "configure_round: %s must hold %s items", name, type->tp_name);
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < n; i++)
+        keep(&slots[i], PyTuple_GET_ITEM(items, i));
+    return 0;
+}
+
+static int intern_name(PyObject **slot, const char *text)
+{
+    PyObject *name = PyUnicode_InternFromString(text);
+    if (name == NULL)
+        return -1;
+    Py_XSETREF(*slot, name);
+    return 0;
+}
+
+static PyObject *configure_round(PyObject *module, PyObject *settings)
+{
+    if (check_configured())
+        return NULL;
+    if (!PyDict_Check(settings)) {
+        PyErr_SetString(PyExc_TypeError, "configure_round(settings: dict)");
+        return NULL;
+    }
+    PyObject *classes[5];
+    const char *class_names[5] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled"};
+    for (int i = 0; i < 5; i++)
+        if ((classes[i] = setting(settings, class_names[i], &PyType_Type)) == NULL)
+            return NULL;
+    PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type);
+    if (phase == NULL || slot_offset((PyTypeObject *)classes[1], "seat", &pass_seat_at)
+        || slot_offset(card_class, "points", &card_points_at))
+        return NULL;
+    if (keep_tuple(settings, "CALL_TICHU", call_tichu, 4, NULL) || keep_tuple(settings, "PASS", pass_action, 4, NULL)
+        || keep_tuple(settings, "PASSED", passed_event, 4, NULL) || keep_tuple(settings, "TO_FOLLOW", to_follow, 4, NULL)
+        || keep_tuple(settings, "TO_LEAD", to_lead, 4, NULL) || keep_tuple(settings, "TO_GIVE", to_give, 4, NULL))
+        return NULL;
+    PyObject *won = setting(settings, "TRICK_WON", &PyTuple_Type);  /* [winner][leader] */
+    if (won == NULL)
+        return NULL;
+    for (int i = 0; i < 4; i++) {
+        PyObject *row = i < PyTuple_GET_SIZE(won) ? PyTuple_GET_ITEM(won, i) : NULL;
+        if (PyTuple_GET_SIZE(won) != 4 || !PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 4) {
+            PyErr_SetString(PyExc_ValueError, "configure_round: TRICK_WON must be 4 tuples of 4 events");
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            keep(&trick_won_event[i][j], PyTuple_GET_ITEM(PyTuple_GET_ITEM(won, i), j));
+    if (empty_args == NULL && (empty_args = PyTuple_New(0)) == NULL)
+        return NULL;
+    const char *texts[] = {"phase", "calls", "played_any", "gift_pending_seat", "ending", "wish_pending_seat",
+                           "finish_order", "trick_won", "top", "top_seat", "turn", "hands", "_indexes", "wish",
+                           "mask", "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
+                           "combo", "out_of_turn", "cards_left", "rank", "winner", "to", "points",
+                           "_pure_iter_legal_actions", "_pure_apply", "_index"};
+    PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat, &name_ending,
+                          &name_wish_pending_seat, &name_finish_order, &name_trick_won, &name_top, &name_top_seat,
+                          &name_turn, &name_hands, &name_indexes, &name_wish, &name_mask, &name_history,
+                          &name_passed, &name_trick, &name_trick_cards, &name_loose_cards, &name_piles, &name_seat,
+                          &name_combo, &name_out_of_turn, &name_cards_left, &name_rank, &name_winner, &name_to,
+                          &name_points, &pure_legal_name, &pure_apply_name, &index_name};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (intern_name(slots[i], texts[i]))
+            return NULL;
+    Py_INCREF(phase);
+    PyUnicode_InternInPlace(&phase);
+    Py_XSETREF(play_phase, phase);
+    keep((PyObject **)&pass_class, classes[1]);
+    keep((PyObject **)&played_class, classes[2]);
+    keep((PyObject **)&collected_class, classes[3]);
+    keep((PyObject **)&fulfilled_class, classes[4]);
+    keep((PyObject **)&round_class, classes[0]);
+    Py_RETURN_NONE;
+}
+
+/* `function` as a method: bound to the instance it is read from (as a def in a class is). */
+static PyObject *as_method(PyObject *module, PyObject *function)
+{
+    return PyInstanceMethod_New(function);
 }
 
 static PyMethodDef methods[] = {
@@ -693,6 +1392,13 @@ static PyMethodDef methods[] = {
     {"sorted_cards_of", sorted_cards_of, METH_O, "sorted_cards_of(mask): the cards of a mask in print order"},
     {"plays_of", (PyCFunction)(void (*)(void))plays_of, METH_FASTCALL,
      "plays_of(seat, combos): the listed Play of each combo, as actions.play_of makes it"},
+    {"configure_round", configure_round, METH_O,
+     "configure_round(settings): the Round class, its shared actions and events, for the round's hot paths"},
+    {"iter_legal_actions", (PyCFunction)(void (*)(void))round_legal, METH_FASTCALL,
+     "iter_legal_actions(round, seat): Round.iter_legal_actions, compiled for the play phase's common states"},
+    {"apply", (PyCFunction)(void (*)(void))round_apply, METH_FASTCALL,
+     "apply(round, action): Round.apply, compiled for common passes and listed plays"},
+    {"as_method", as_method, METH_O, "as_method(function): the function bound as a method where a class holds it"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -26,6 +26,7 @@ from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     cards_of, format_cards, mask_of, rank_text, sort_cards,
 )
+from . import combos
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
 from .errors import IllegalActionError
@@ -345,6 +346,8 @@ class Round:
             out += listed_plays(seat, [b for b in found if b.beats(top)])
         return iter(out)
 
+    _pure_iter_legal_actions = iter_legal_actions  # the reference of the compiled twin (end of module)
+
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
         options = play_list(self._index(seat), None)
@@ -403,6 +406,8 @@ class Round:
         if self.phase == OVER:
             raise IllegalActionError("the round is over")
         return handler(self, action)  # a handler records the action once it has validated it
+
+    _pure_apply = apply  # the reference of the compiled twin (end of module)
 
     def is_legal(self, action: Action) -> bool:
         """Whether `apply` would accept ``action`` (checked on a copy)."""
@@ -813,5 +818,30 @@ class Round:
         GiveDragon: _do_give,
     }
 
+
+def _use_compiled_paths() -> bool:
+    """Put the compiled `iter_legal_actions` and `apply` in place, if the extension is in use.
+
+    They handle the commonest states of the play phase in C (listing a
+    seat's plays, bombs or pass; a pass; a listed lead or follow that neither
+    ends the hand nor needs a wish decided) and call ``_pure_iter_legal_actions``
+    and ``_pure_apply``, the reference, for everything else; docs/engine.md, "Speed".
+    """
+    accel = combos._accel
+    if accel is None:
+        return False
+    accel.configure_round({
+        "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
+        "WishFulfilled": WishFulfilled, "PLAY": PLAY, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
+        "TRICK_WON": _TRICK_WON,
+    })
+    Round.iter_legal_actions = accel.as_method(accel.iter_legal_actions)
+    Round.apply = accel.as_method(accel.apply)
+    return True
+
+
+#: Whether `Round.iter_legal_actions` and `Round.apply` are the compiled ones.
+COMPILED_PATHS = _use_compiled_paths()
 
 __all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "GRAND", "EXCHANGE", "PLAY", "OVER"]
