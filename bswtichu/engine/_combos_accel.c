@@ -705,13 +705,14 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
  * never refuse anything themselves and every message stays the Python one.
  */
 
-static PyTypeObject *round_class;
+static PyTypeObject *round_class, *hand_index_class;
+static Py_ssize_t index_mask_at, index_phoenix_at, index_counts_at, index_bombs_at, index_ranks_at;
 static PyObject *play_phase;                       /* "play" */
 static PyObject *call_tichu[4], *pass_action[4];   /* the shared actions */
-static PyObject *pure_legal_name, *pure_apply_name, *index_name;
-static PyObject *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat, *name_ending,
+static PyObject *pure_legal_name, *pure_apply_name;
+static PyObject *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat,
     *name_wish_pending_seat, *name_finish_order, *name_trick_won, *name_top, *name_top_seat, *name_turn,
-    *name_hands, *name_indexes, *name_wish, *name_mask;
+    *name_hands, *name_indexes, *name_wish;
 
 /* A field of the round: borrowed, or NULL (no error set) where it is missing. */
 static PyObject *field(PyObject *fields, PyObject *name)
@@ -746,68 +747,90 @@ static int flag(PyObject *value, int *out)
     return 0;
 }
 
-/* The fields the hot paths read, checked. */
+/* The fields the hot paths read, checked; read a group at a time, as needed
+ * (each dict look-up costs: three seats of four only need the first group). */
 struct round_state {
     PyObject *fields;   /* the instance dict (a new reference) */
-    long turn, top_seat, wish, wish_pending, gift_pending;
-    int trick_won, ending;
+    long turn, top_seat, wish;
+    int trick_won;
     unsigned out_seats; /* bit per seat in finish_order */
     Py_ssize_t out_count;
     PyObject *top;      /* borrowed: None or a Combo */
-    PyObject *hands, *indexes, *calls, *played_any, *finish_order, *phase;
+    PyObject *hands, *indexes, *calls, *played_any;
 };
 
-/* Read the play phase's fields of `rnd`: 1 if read, 0 if the state is not one the
- * hot paths know (then the pure methods decide), -1 on an error. */
+/* Read the fields every path needs: 1 if read, 0 if the state is not one the hot
+ * paths know (another phase, a wish or the Dragon gift awaited, an odd field; then
+ * the pure methods decide), -1 on an error. */
 static int read_round(PyObject *rnd, struct round_state *st)
 {
+    long waiting;
     st->fields = NULL;
+    st->top_seat = st->wish = -2;  /* not read yet */
+    st->hands = st->indexes = st->calls = st->played_any = NULL;
     if (!Py_IS_TYPE(rnd, round_class))
         return 0;
     PyObject *fields = PyObject_GenericGetDict(rnd, NULL);
     if (fields == NULL)
         return -1;
     st->fields = fields;
-    st->phase = field(fields, name_phase);
-    if (st->phase != play_phase) {  /* "play" is one interned string in round.py */
-        if (st->phase == NULL || !PyUnicode_CheckExact(st->phase)
-            || PyUnicode_Compare(st->phase, play_phase) != 0)
+    PyObject *phase = field(fields, name_phase);
+    if (phase != play_phase) {  /* "play" is one interned string in round.py */
+        if (phase == NULL || !PyUnicode_CheckExact(phase) || PyUnicode_Compare(phase, play_phase) != 0)
             return PyErr_Occurred() ? -1 : 0;
     }
-    st->top = field(fields, name_top);
-    st->hands = field(fields, name_hands);
-    st->indexes = field(fields, name_indexes);
-    st->calls = field(fields, name_calls);
-    st->played_any = field(fields, name_played_any);
-    st->finish_order = field(fields, name_finish_order);
-    if (small_or_none(field(fields, name_turn), &st->turn)
-        || small_or_none(field(fields, name_top_seat), &st->top_seat)
-        || small_or_none(field(fields, name_wish), &st->wish)
-        || small_or_none(field(fields, name_wish_pending_seat), &st->wish_pending)
-        || small_or_none(field(fields, name_gift_pending_seat), &st->gift_pending)
-        || flag(field(fields, name_trick_won), &st->trick_won)
-        || flag(field(fields, name_ending), &st->ending)
-        || st->top == NULL || (st->top != Py_None && !Py_IS_TYPE(st->top, combo_class))
-        || st->hands == NULL || !PyList_CheckExact(st->hands) || PyList_GET_SIZE(st->hands) != 4
-        || st->indexes == NULL || !PyList_CheckExact(st->indexes) || PyList_GET_SIZE(st->indexes) != 4
-        || st->calls == NULL || !PyList_CheckExact(st->calls) || PyList_GET_SIZE(st->calls) != 4
-        || st->played_any == NULL || !PyList_CheckExact(st->played_any) || PyList_GET_SIZE(st->played_any) != 4
-        || st->finish_order == NULL || !PyList_CheckExact(st->finish_order))
+    if (small_or_none(field(fields, name_wish_pending_seat), &waiting) || waiting != -1
+        || small_or_none(field(fields, name_gift_pending_seat), &waiting) || waiting != -1)
         return PyErr_Occurred() ? -1 : 0;
-    if (st->wish != -1 && (st->wish < 2 || st->wish > ACE))
-        return 0;
+    st->top = field(fields, name_top);
+    PyObject *finish_order = field(fields, name_finish_order);
+    if (small_or_none(field(fields, name_turn), &st->turn) || flag(field(fields, name_trick_won), &st->trick_won)
+        || st->top == NULL || (st->top != Py_None && !Py_IS_TYPE(st->top, combo_class))
+        || finish_order == NULL || !PyList_CheckExact(finish_order))
+        return PyErr_Occurred() ? -1 : 0;
     st->out_seats = 0;
-    st->out_count = PyList_GET_SIZE(st->finish_order);
+    st->out_count = PyList_GET_SIZE(finish_order);
     for (Py_ssize_t i = 0; i < st->out_count; i++) {
         long s;
-        if (small_or_none(PyList_GET_ITEM(st->finish_order, i), &s) || s < 0 || s > 3)
+        if (small_or_none(PyList_GET_ITEM(finish_order, i), &s) || s < 0 || s > 3)
             return PyErr_Occurred() ? -1 : 0;
         st->out_seats |= 1u << s;
     }
-    for (int s = 0; s < 4; s++)
-        if (!PySet_CheckExact(PyList_GET_ITEM(st->hands, s)))
-            return 0;
     return 1;
+}
+
+/* The trick's owner (`top_seat`): 1 if read (0..3), else as read_round. */
+static int read_top_seat(struct round_state *st)
+{
+    if (st->top_seat == -2 && small_or_none(field(st->fields, name_top_seat), &st->top_seat))
+        st->top_seat = -3;
+    return st->top_seat >= 0 ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+
+/* The wish (-1: none, else 2..14): 1 if read, else as read_round. */
+static int read_wish(struct round_state *st)
+{
+    if (st->wish == -2 && (small_or_none(field(st->fields, name_wish), &st->wish)
+                           || (st->wish != -1 && (st->wish < 2 || st->wish > ACE))))
+        st->wish = -3;
+    return st->wish >= -1 ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+
+/* A list of the four seats' values, borrowed, or NULL (no error set: then the pure methods decide). */
+static PyObject *seat_list(struct round_state *st, PyObject *name)
+{
+    PyObject *list = field(st->fields, name);
+    return list != NULL && PyList_CheckExact(list) && PyList_GET_SIZE(list) == 4 ? list : NULL;
+}
+
+/* The hands and their kept indexes, with `seat`'s hand a set: 1 if read, else as read_round. */
+static int read_hands(struct round_state *st, long seat)
+{
+    if (st->hands == NULL) {
+        st->hands = seat_list(st, name_hands);
+        st->indexes = st->hands ? seat_list(st, name_indexes) : NULL;
+    }
+    return st->indexes != NULL && PySet_CheckExact(PyList_GET_ITEM(st->hands, seat)) ? 1 : PyErr_Occurred() ? -1 : 0;
 }
 
 /* round.next_active: the next seat after `seat` still in the round. */
@@ -827,23 +850,61 @@ static long leader_of(const struct round_state *st)
     return st->out_seats >> st->top_seat & 1 ? next_active(st, st->top_seat) : st->top_seat;
 }
 
-/* The mask of `seat`'s hand, from the round's kept HandIndex (made by Round._index if
- * there is none for this hand): 0 on success, -1 on an error. */
-static int hand_mask(PyObject *rnd, const struct round_state *st, PyObject *seat_obj, long seat, mask_t *mask)
+/* The mask a HandIndex holds (0 on success, -1 on an error). */
+static int index_mask(PyObject *index, mask_t *mask)
 {
-    PyObject *entry = PyList_GET_ITEM(st->indexes, seat), *index;
-    if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2
-        && PyTuple_GET_ITEM(entry, 0) == PyList_GET_ITEM(st->hands, seat))
-        index = Py_NewRef(PyTuple_GET_ITEM(entry, 1));
-    else
-        index = PyObject_CallMethodOneArg(rnd, index_name, seat_obj);
-    if (index == NULL)
+    PyObject *value = Py_IS_TYPE(index, hand_index_class) ? SLOT(index, index_mask_at) : NULL;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a kept hand index is not a HandIndex");
         return -1;
-    PyObject *value = PyObject_GetAttr(index, name_mask);
+    }
+    return read_mask(value, mask);
+}
+
+/* The mask of the set of cards `hand`. */
+static int mask_of_set(PyObject *hand, mask_t *mask)
+{
+    Py_ssize_t at = 0;
+    PyObject *card;
+    Py_hash_t hash;
+    *mask = 0;
+    while (_PySet_NextEntry(hand, &at, &card, &hash)) {
+        PyObject *bit = Py_IS_TYPE(card, card_class) ? SLOT(card, card_bit_at) : NULL;
+        mask_t value;
+        if (bit == NULL || read_mask(bit, &value)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "a hand holds something that is not a card");
+            return -1;
+        }
+        *mask |= value;
+    }
+    return 0;
+}
+
+/* The mask of `seat`'s hand, from the round's kept HandIndex; where there is none
+ * for this hand, one is made and kept as Round._index does. 0 on success, -1 on an error. */
+static int hand_mask(const struct round_state *st, long seat, mask_t *mask)
+{
+    PyObject *hand = PyList_GET_ITEM(st->hands, seat), *entry = PyList_GET_ITEM(st->indexes, seat);
+    if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2 && PyTuple_GET_ITEM(entry, 0) == hand)
+        return index_mask(PyTuple_GET_ITEM(entry, 1), mask);
+    if (mask_of_set(hand, mask))
+        return -1;
+    PyObject *index = hand_index_class->tp_alloc(hand_index_class, 0);  /* HandIndex(hand) */
+    PyObject *mask_obj = PyLong_FromUnsignedLongLong(*mask);
+    if (index == NULL || mask_obj == NULL) {
+        Py_XDECREF(index);
+        Py_XDECREF(mask_obj);
+        return -1;
+    }
+    SLOT(index, index_mask_at) = mask_obj;
+    SLOT(index, index_phoenix_at) = Py_NewRef(*mask & PH_BIT ? Py_True : Py_False);
+    SLOT(index, index_counts_at) = Py_NewRef(Py_None);
+    SLOT(index, index_bombs_at) = Py_NewRef(Py_None);
+    SLOT(index, index_ranks_at) = Py_NewRef(Py_None);
+    entry = PyTuple_Pack(2, hand, index);
     Py_DECREF(index);
-    int failed = value == NULL || read_mask(value, mask);
-    Py_XDECREF(value);
-    return failed ? -1 : 0;
+    return entry == NULL ? -1 : PyList_SetItem(st->indexes, seat, entry);
 }
 
 static int may_hold_bomb(mask_t mask)
@@ -887,10 +948,12 @@ static PyObject *with_rank(PyObject *combos, long rank, int bombs)
 
 /* The play phase's legal actions of `seat` into `out`: 1 when done, 0 when the state is
  * one for the pure method, -1 on an error.  The order of round.iter_legal_actions. */
-static int legal_in_play(PyObject *rnd, const struct round_state *st, PyObject *seat_obj, long seat, PyObject *out)
+static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, PyObject *out)
 {
-    if (st->wish_pending >= 0 || st->gift_pending >= 0)
-        return 0;  /* waiting for the wish or the Dragon gift */
+    st->calls = seat_list(st, name_calls);
+    st->played_any = st->calls ? seat_list(st, name_played_any) : NULL;
+    if (st->played_any == NULL)
+        return PyErr_Occurred() ? -1 : 0;
     PyObject *called = PyList_GET_ITEM(st->calls, seat), *played = PyList_GET_ITEM(st->played_any, seat);
     if ((called != Py_None && !PyUnicode_CheckExact(called)) || (played != Py_True && played != Py_False))
         return 0;
@@ -901,8 +964,9 @@ static int legal_in_play(PyObject *rnd, const struct round_state *st, PyObject *
         return 1;
     int leads = 0, follows = 0;
     if (st->trick_won) {
-        if (st->top_seat < 0 || st->top == Py_None)
-            return 0;
+        int known = read_top_seat(st);
+        if (known != 1 || st->top == Py_None)
+            return known;
         if (seat == leader_of(st)) {
             if (seat != st->top_seat)
                 return 0;  /* he leads after an out winner's trick: his bombs go onto it */
@@ -917,7 +981,10 @@ static int legal_in_play(PyObject *rnd, const struct round_state *st, PyObject *
     else if (seat == st->turn)
         follows = 1;
     mask_t mask;
-    if (hand_mask(rnd, st, seat_obj, seat, &mask))
+    int known = read_hands(st, seat);
+    if (known != 1)
+        return known;
+    if (hand_mask(st, seat, &mask))
         return -1;
     struct table t;
     if (leads)
@@ -934,6 +1001,8 @@ static int legal_in_play(PyObject *rnd, const struct round_state *st, PyObject *
         Py_DECREF(found);
         return failed ? -1 : 1;
     }
+    if ((known = read_wish(st)) != 1)
+        return known;
     PyObject *options = list_plays(mask, &t);
     if (options == NULL)
         return -1;
@@ -971,7 +1040,7 @@ static PyObject *round_legal(PyObject *module, PyObject *const *args, Py_ssize_t
     PyObject *out = NULL;
     if (known == 1) {
         out = PyList_New(0);
-        known = out == NULL ? -1 : legal_in_play(rnd, &st, seat_obj, seat, out);
+        known = out == NULL ? -1 : legal_in_play(&st, seat_obj, seat, out);
     }
     Py_XDECREF(st.fields);
     if (known == 1) {
@@ -1050,11 +1119,15 @@ static PyObject *new_list(Py_ssize_t n, ...)
 }
 
 /* Round._do_pass for a pass at its turn while nobody waits and no wish stands. */
-static PyObject *apply_pass(PyObject *action, const struct round_state *st, long seat)
+static PyObject *apply_pass(PyObject *action, struct round_state *st, long seat)
 {
-    if (seat != st->turn || st->top == Py_None || st->trick_won || st->wish_pending >= 0 || st->gift_pending >= 0
-        || st->wish >= 0 || (st->out_seats >> seat & 1) || st->top_seat < 0)
+    if (seat != st->turn || st->top == Py_None || st->trick_won || (st->out_seats >> seat & 1))
         return Py_NewRef(Py_NotImplemented);
+    int known = read_wish(st);
+    if (known == 1 && st->wish == -1)
+        known = read_top_seat(st);
+    if (known != 1 || st->wish != -1)
+        return known < 0 ? NULL : Py_NewRef(Py_NotImplemented);
     PyObject *fields = st->fields;
     PyObject *history = field(fields, name_history), *passed = field(fields, name_passed);
     if (history == NULL || !PyList_CheckExact(history) || passed == NULL || !PySet_CheckExact(passed))
@@ -1113,22 +1186,30 @@ static int collect(PyObject *fields, const struct round_state *st, PyObject *eve
  * whose lead it is, or a follow at its turn beating the table, neither a bomb, neither
  * with the Mahjong or the Dog, nor ending the hand; and the wish, if any, either
  * fulfilled or not binding for want of its rank in the hand. */
-static PyObject *apply_play(PyObject *rnd, PyObject *action, const struct round_state *st, long seat)
+static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
 {
     PyObject *combo = SLOT(action, play_combo_at);
-    if (combo == NULL || !Py_IS_TYPE(combo, combo_class) || st->wish_pending >= 0 || st->gift_pending >= 0
-        || (st->out_seats >> seat & 1) || is_bomb_combo(combo))
+    if (combo == NULL || !Py_IS_TYPE(combo, combo_class) || (st->out_seats >> seat & 1) || is_bomb_combo(combo))
         return Py_NewRef(Py_NotImplemented);
+    int known = read_hands(st, seat);
+    if (known == 1)
+        known = read_wish(st);
+    if (known == 1 && st->trick_won)
+        known = read_top_seat(st);
+    if (known == 1) {
+        st->played_any = seat_list(st, name_played_any);
+        known = st->played_any != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+    }
+    if (known != 1)
+        return known < 0 ? NULL : Py_NewRef(Py_NotImplemented);
     PyObject *fields = st->fields;
     PyObject *hand = PyList_GET_ITEM(st->hands, seat), *entry = PyList_GET_ITEM(st->indexes, seat);
     if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 || PyTuple_GET_ITEM(entry, 0) != hand)
         return Py_NewRef(Py_NotImplemented);
-    PyObject *index_mask = PyObject_GetAttr(PyTuple_GET_ITEM(entry, 1), name_mask);
     mask_t held, mask = combo_mask(combo);
-    int failed = index_mask == NULL || read_mask(index_mask, &held);
-    Py_XDECREF(index_mask);
-    if (failed)
+    if (index_mask(PyTuple_GET_ITEM(entry, 1), &held))
         return NULL;
+    int failed;
     PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
     long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;
     if (mask == 0 || (mask & ~held) || (mask & MJ_BIT) || kind == kinds[DOG] || length <= 0
@@ -1136,7 +1217,7 @@ static PyObject *apply_play(PyObject *rnd, PyObject *action, const struct round_
         return Py_NewRef(Py_NotImplemented);
     int leads;
     if (st->trick_won) {
-        if (st->top_seat < 0 || seat != st->top_seat || seat != leader_of(st))
+        if (seat != st->top_seat || seat != leader_of(st))
             return Py_NewRef(Py_NotImplemented);
         leads = 1;
     }
@@ -1253,7 +1334,7 @@ static PyObject *round_apply(PyObject *module, PyObject *const *args, Py_ssize_t
             struct round_state st;
             int known = read_round(rnd, &st);  /* sets st.fields first */
             if (known == 1)
-                done = kind == pass_class ? apply_pass(action, &st, seat) : apply_play(rnd, action, &st, seat);
+                done = kind == pass_class ? apply_pass(action, &st, seat) : apply_play(action, &st, seat);
             else if (known == 0)
                 done = Py_NewRef(Py_NotImplemented);
             Py_XDECREF(st.fields);
@@ -1321,14 +1402,19 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
         PyErr_SetString(PyExc_TypeError, "configure_round(settings: dict)");
         return NULL;
     }
-    PyObject *classes[5];
-    const char *class_names[5] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled"};
-    for (int i = 0; i < 5; i++)
+    PyObject *classes[6];
+    const char *class_names[6] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled", "HandIndex"};
+    for (int i = 0; i < 6; i++)
         if ((classes[i] = setting(settings, class_names[i], &PyType_Type)) == NULL)
             return NULL;
     PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type);
     if (phase == NULL || slot_offset((PyTypeObject *)classes[1], "seat", &pass_seat_at)
         || slot_offset(card_class, "points", &card_points_at))
+        return NULL;
+    PyTypeObject *index_cls = (PyTypeObject *)classes[5];
+    if (slot_offset(index_cls, "mask", &index_mask_at) || slot_offset(index_cls, "phoenix", &index_phoenix_at)
+        || slot_offset(index_cls, "counts", &index_counts_at) || slot_offset(index_cls, "_bombs", &index_bombs_at)
+        || slot_offset(index_cls, "_ranks", &index_ranks_at))
         return NULL;
     if (keep_tuple(settings, "CALL_TICHU", call_tichu, 4, NULL) || keep_tuple(settings, "PASS", pass_action, 4, NULL)
         || keep_tuple(settings, "PASSED", passed_event, 4, NULL) || keep_tuple(settings, "TO_FOLLOW", to_follow, 4, NULL)
@@ -1349,17 +1435,17 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
             keep(&trick_won_event[i][j], PyTuple_GET_ITEM(PyTuple_GET_ITEM(won, i), j));
     if (empty_args == NULL && (empty_args = PyTuple_New(0)) == NULL)
         return NULL;
-    const char *texts[] = {"phase", "calls", "played_any", "gift_pending_seat", "ending", "wish_pending_seat",
+    const char *texts[] = {"phase", "calls", "played_any", "gift_pending_seat", "wish_pending_seat",
                            "finish_order", "trick_won", "top", "top_seat", "turn", "hands", "_indexes", "wish",
-                           "mask", "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
+                           "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
                            "combo", "out_of_turn", "cards_left", "rank", "winner", "to", "points",
-                           "_pure_iter_legal_actions", "_pure_apply", "_index"};
-    PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat, &name_ending,
+                           "_pure_iter_legal_actions", "_pure_apply"};
+    PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat,
                           &name_wish_pending_seat, &name_finish_order, &name_trick_won, &name_top, &name_top_seat,
-                          &name_turn, &name_hands, &name_indexes, &name_wish, &name_mask, &name_history,
+                          &name_turn, &name_hands, &name_indexes, &name_wish, &name_history,
                           &name_passed, &name_trick, &name_trick_cards, &name_loose_cards, &name_piles, &name_seat,
                           &name_combo, &name_out_of_turn, &name_cards_left, &name_rank, &name_winner, &name_to,
-                          &name_points, &pure_legal_name, &pure_apply_name, &index_name};
+                          &name_points, &pure_legal_name, &pure_apply_name};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (intern_name(slots[i], texts[i]))
             return NULL;
@@ -1370,6 +1456,7 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     keep((PyObject **)&played_class, classes[2]);
     keep((PyObject **)&collected_class, classes[3]);
     keep((PyObject **)&fulfilled_class, classes[4]);
+    keep((PyObject **)&hand_index_class, classes[5]);
     keep((PyObject **)&round_class, classes[0]);
     Py_RETURN_NONE;
 }

@@ -832,7 +832,7 @@ def _use_compiled_paths() -> bool:
         return False
     accel.configure_round({
         "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
-        "WishFulfilled": WishFulfilled, "PLAY": PLAY, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WishFulfilled": WishFulfilled, "HandIndex": HandIndex, "PLAY": PLAY, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
         "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
         "TRICK_WON": _TRICK_WON,
     })
