@@ -453,9 +453,18 @@ static int bomb_beats(enum kind kind, long length, long rank, const struct table
     return rank > t->rank;
 }
 
+/* Whether some rank is held four times or some suit five ranks in a row. */
+static int may_hold_bomb(mask_t mask)
+{
+    mask_t n = mask & NATURALS;
+    return (n & n >> 1 & n >> 2 & n >> 3 & RANK_UNITS) || (n & n >> 4 & n >> 8 & n >> 12 & n >> 16);
+}
+
 /* Four of a kinds by rank, then straight flushes by suit, lowest rank, top rank. */
 static int add_bombs(PyObject *out, mask_t mask, const struct table *t)
 {
+    if (!may_hold_bomb(mask))
+        return 0;
     for (long rank = 2; rank <= ACE; rank++)
         if (NIBBLE(mask, rank) == 15 && bomb_beats(FOUR_BOMB, 4, rank, t)
             && emit(out, FOUR_BOMB, rank, (mask_t)15 << SHIFT(rank), 4, 0))
@@ -907,12 +916,6 @@ static int hand_mask(const struct round_state *st, long seat, mask_t *mask)
     return entry == NULL ? -1 : PyList_SetItem(st->indexes, seat, entry);
 }
 
-static int may_hold_bomb(mask_t mask)
-{
-    mask_t n = mask & NATURALS;
-    return (n & n >> 1 & n >> 2 & n >> 3 & RANK_UNITS) || (n & n >> 4 & n >> 8 & n >> 12 & n >> 16);
-}
-
 static mask_t combo_mask(PyObject *combo)
 {
     PyObject *value = SLOT(combo, combo_mask_at);
@@ -1021,11 +1024,11 @@ static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, 
 }
 
 /* Round.iter_legal_actions(seat), compiled: the pure method for what it does not know. */
-static PyObject *round_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (check_arguments("iter_legal_actions", nargs, 2))
+    if (check_arguments("iter_legal_actions", nargs, 1))
         return NULL;
-    PyObject *rnd = args[0], *seat_obj = args[1];
+    PyObject *seat_obj = args[0];
     struct round_state st;
     int known = 0;
     long seat = -1;
@@ -1319,11 +1322,11 @@ error:
 }
 
 /* Round.apply(action), compiled: the pure method for what it does not know. */
-static PyObject *round_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (check_arguments("apply", nargs, 2))
+    if (check_arguments("apply", nargs, 1))
         return NULL;
-    PyObject *rnd = args[0], *action = args[1], *done = NULL;
+    PyObject *action = args[0], *done = NULL;
     PyTypeObject *kind = Py_TYPE(action);
     if (round_class != NULL && (kind == pass_class || kind == play_class)) {
         PyObject *seat_obj = SLOT(action, kind == pass_class ? pass_seat_at : play_seat_at);
@@ -1349,6 +1352,17 @@ static PyObject *round_apply(PyObject *module, PyObject *const *args, Py_ssize_t
 }
 
 /* ------------------------------------------------------------------ configuring the round's paths */
+
+/* The compiled methods, made method descriptors of the Round class by configure_round. */
+static PyMethodDef round_methods[] = {
+    {"iter_legal_actions", (PyCFunction)(void (*)(void))round_legal, METH_FASTCALL,
+     "iter_legal_actions(seat): every action `seat` may take now, as an iterator (compiled: docs/engine.md, "
+     "\"Speed\"; the reference is _pure_iter_legal_actions)"},
+    {"apply", (PyCFunction)(void (*)(void))round_apply, METH_FASTCALL,
+     "apply(action): apply one action: returns the events, or raises and leaves the state unchanged "
+     "(compiled: docs/engine.md, \"Speed\"; the reference is _pure_apply)"},
+    {NULL, NULL, 0, NULL},
+};
 
 /* An item of the configuration dict (borrowed), or NULL with an error. */
 static PyObject *setting(PyObject *settings, const char *name, PyTypeObject *type)
@@ -1458,13 +1472,14 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     keep((PyObject **)&fulfilled_class, classes[4]);
     keep((PyObject **)&hand_index_class, classes[5]);
     keep((PyObject **)&round_class, classes[0]);
-    Py_RETURN_NONE;
-}
-
-/* `function` as a method: bound to the instance it is read from (as a def in a class is). */
-static PyObject *as_method(PyObject *module, PyObject *function)
-{
-    return PyInstanceMethod_New(function);
+    PyObject *made = PyDict_New();  /* {name: method descriptor of Round} */
+    for (PyMethodDef *def = round_methods; made != NULL && def->ml_name != NULL; def++) {
+        PyObject *method = PyDescr_NewMethod(round_class, def);
+        if (method == NULL || PyDict_SetItemString(made, def->ml_name, method))
+            Py_CLEAR(made);
+        Py_XDECREF(method);
+    }
+    return made;
 }
 
 static PyMethodDef methods[] = {
@@ -1480,12 +1495,8 @@ static PyMethodDef methods[] = {
     {"plays_of", (PyCFunction)(void (*)(void))plays_of, METH_FASTCALL,
      "plays_of(seat, combos): the listed Play of each combo, as actions.play_of makes it"},
     {"configure_round", configure_round, METH_O,
-     "configure_round(settings): the Round class, its shared actions and events, for the round's hot paths"},
-    {"iter_legal_actions", (PyCFunction)(void (*)(void))round_legal, METH_FASTCALL,
-     "iter_legal_actions(round, seat): Round.iter_legal_actions, compiled for the play phase's common states"},
-    {"apply", (PyCFunction)(void (*)(void))round_apply, METH_FASTCALL,
-     "apply(round, action): Round.apply, compiled for common passes and listed plays"},
-    {"as_method", as_method, METH_O, "as_method(function): the function bound as a method where a class holds it"},
+     "configure_round(settings): the Round class, its shared actions and events, for the round's hot paths; "
+     "returns the compiled methods by name"},
     {NULL, NULL, 0, NULL},
 };
 

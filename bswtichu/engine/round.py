@@ -830,14 +830,14 @@ def _use_compiled_paths() -> bool:
     accel = combos._accel
     if accel is None:
         return False
-    accel.configure_round({
+    methods = accel.configure_round({
         "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
         "WishFulfilled": WishFulfilled, "HandIndex": HandIndex, "PLAY": PLAY, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
         "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
         "TRICK_WON": _TRICK_WON,
     })
-    Round.iter_legal_actions = accel.as_method(accel.iter_legal_actions)
-    Round.apply = accel.as_method(accel.apply)
+    Round.iter_legal_actions = methods["iter_legal_actions"]
+    Round.apply = methods["apply"]
     return True
 
 
