@@ -716,10 +716,10 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 static PyTypeObject *round_class, *hand_index_class;
 static Py_ssize_t index_mask_at, index_phoenix_at, index_counts_at, index_bombs_at, index_ranks_at;
-static PyObject *play_phase;                       /* "play" */
-static PyObject *call_tichu[4], *pass_action[4];   /* the shared actions */
+static PyObject *play_phase, *grand_phase;         /* "play", "grand" */
+static PyObject *call_tichu[4], *pass_action[4], *wishes[4], *gifts[4], *grand_choices[4];  /* shared actions */
 static PyObject *pure_legal_name, *pure_apply_name;
-static PyObject *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat,
+static PyObject *name_grand_decided, *name_ending, *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat,
     *name_wish_pending_seat, *name_finish_order, *name_trick_won, *name_top, *name_top_seat, *name_turn,
     *name_hands, *name_indexes, *name_wish;
 
@@ -760,7 +760,7 @@ static int flag(PyObject *value, int *out)
  * (each dict look-up costs: three seats of four only need the first group). */
 struct round_state {
     PyObject *fields;   /* the instance dict (a new reference) */
-    long turn, top_seat, wish;
+    long turn, top_seat, wish, wish_pending, gift_pending;
     int trick_won;
     unsigned out_seats; /* bit per seat in finish_order */
     Py_ssize_t out_count;
@@ -773,7 +773,6 @@ struct round_state {
  * the pure methods decide), -1 on an error. */
 static int read_round(PyObject *rnd, struct round_state *st)
 {
-    long waiting;
     st->fields = NULL;
     st->top_seat = st->wish = -2;  /* not read yet */
     st->hands = st->indexes = st->calls = st->played_any = NULL;
@@ -784,12 +783,14 @@ static int read_round(PyObject *rnd, struct round_state *st)
         return -1;
     st->fields = fields;
     PyObject *phase = field(fields, name_phase);
-    if (phase != play_phase) {  /* "play" is one interned string in round.py */
-        if (phase == NULL || !PyUnicode_CheckExact(phase) || PyUnicode_Compare(phase, play_phase) != 0)
-            return PyErr_Occurred() ? -1 : 0;
+    if (phase != play_phase) {  /* the phases are interned strings in round.py */
+        if (phase == grand_phase)
+            return 2;
+        return PyErr_Occurred() ? -1 : 0;
     }
-    if (small_or_none(field(fields, name_wish_pending_seat), &waiting) || waiting != -1
-        || small_or_none(field(fields, name_gift_pending_seat), &waiting) || waiting != -1)
+    if (small_or_none(field(fields, name_wish_pending_seat), &st->wish_pending)
+        || small_or_none(field(fields, name_gift_pending_seat), &st->gift_pending)
+        || st->wish_pending > 3 || st->gift_pending > 3)
         return PyErr_Occurred() ? -1 : 0;
     st->top = field(fields, name_top);
     PyObject *finish_order = field(fields, name_finish_order);
@@ -951,22 +952,47 @@ static PyObject *with_rank(PyObject *combos, long rank, int bombs)
 
 /* The play phase's legal actions of `seat` into `out`: 1 when done, 0 when the state is
  * one for the pure method, -1 on an error.  The order of round.iter_legal_actions. */
+/* Extend `out` by the items of a tuple. */
+static int extend_by(PyObject *out, PyObject *items)
+{
+    Py_ssize_t end = PyList_GET_SIZE(out);
+    return PyList_SetSlice(out, end, end, items);
+}
+
+/* Whether `seat` has called nothing: 1 or 0, -1 if its call is not None or a str. */
+static int uncalled(struct round_state *st, long seat)
+{
+    PyObject *called = PyList_GET_ITEM(st->calls, seat);
+    if (called == Py_None)
+        return 1;
+    return PyUnicode_CheckExact(called) ? PyUnicode_GET_LENGTH(called) == 0 : -1;
+}
+
 static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, PyObject *out)
 {
+    int ending = 0;
     st->calls = seat_list(st, name_calls);
     st->played_any = st->calls ? seat_list(st, name_played_any) : NULL;
-    if (st->played_any == NULL)
+    if (st->played_any == NULL || (st->gift_pending >= 0 && flag(field(st->fields, name_ending), &ending)))
         return PyErr_Occurred() ? -1 : 0;
-    PyObject *called = PyList_GET_ITEM(st->calls, seat), *played = PyList_GET_ITEM(st->played_any, seat);
-    if ((called != Py_None && !PyUnicode_CheckExact(called)) || (played != Py_True && played != Py_False))
+    PyObject *played = PyList_GET_ITEM(st->played_any, seat);
+    int free = uncalled(st, seat);
+    if (free < 0 || (played != Py_True && played != Py_False))
         return 0;
-    if ((called == Py_None || PyUnicode_GET_LENGTH(called) == 0) && played == Py_False
-        && PyList_Append(out, call_tichu[seat]))
+    if (free && played == Py_False && (st->gift_pending < 0 || !ending) && PyList_Append(out, call_tichu[seat]))
         return -1;
+    if (st->wish_pending >= 0)  /* only the Mahjong's player acts: his wish */
+        return seat == st->wish_pending && extend_by(out, wishes[seat]) ? -1 : 1;
+    if (st->gift_pending >= 0 && seat == st->gift_pending && extend_by(out, gifts[seat]))
+        return -1;
+    if (st->gift_pending >= 0 && ending)
+        return 1;
     if (st->out_seats >> seat & 1)
         return 1;
     int leads = 0, follows = 0;
-    if (st->trick_won) {
+    if (st->gift_pending >= 0)
+        ;  /* while the Dragon trick waits to be given: bombs onto it */
+    else if (st->trick_won) {
         int known = read_top_seat(st);
         if (known != 1 || st->top == Py_None)
             return known;
@@ -1023,6 +1049,22 @@ static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, 
     return failed ? -1 : 1;
 }
 
+/* The Grand Tichu phase: the two choices, or Tichu once decided if nothing was called. */
+static int legal_in_grand(struct round_state *st, long seat, PyObject *out)
+{
+    PyObject *decided = seat_list(st, name_grand_decided);
+    st->calls = decided ? seat_list(st, name_calls) : NULL;
+    if (st->calls == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *done = PyList_GET_ITEM(decided, seat);
+    int free = uncalled(st, seat);
+    if (free < 0 || (done != Py_True && done != Py_False))
+        return 0;
+    if (done == Py_False)
+        return extend_by(out, grand_choices[seat]) ? -1 : 1;
+    return free && PyList_Append(out, call_tichu[seat]) ? -1 : 1;
+}
+
 /* Round.iter_legal_actions(seat), compiled: the pure method for what it does not know. */
 static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1041,9 +1083,9 @@ static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t na
             known = read_round(rnd, &st);
     }
     PyObject *out = NULL;
-    if (known == 1) {
+    if (known >= 1) {
         out = PyList_New(0);
-        known = out == NULL ? -1 : legal_in_play(&st, seat_obj, seat, out);
+        known = out == NULL ? -1 : known == 2 ? legal_in_grand(&st, seat, out) : legal_in_play(&st, seat_obj, seat, out);
     }
     Py_XDECREF(st.fields);
     if (known == 1) {
@@ -1107,6 +1149,32 @@ static int append_new(PyObject *list, PyObject *item)
     return failed;
 }
 
+/* Round.wish_binds for `seat` at its turn to follow: 1 if the wish binds (he holds its
+ * rank and a play with it beats the table), 0 if not, -1 on an error, -2 if the
+ * fields are not as expected. */
+static int wish_binds(struct round_state *st, long seat)
+{
+    mask_t mask;
+    struct table t;
+    int known = read_hands(st, seat);
+    if (known != 1)
+        return known == 0 ? -2 : -1;
+    if (hand_mask(st, seat, &mask))
+        return -1;
+    if (!NIBBLE(mask, st->wish))
+        return 0;
+    if (read_table(st->top, &t))
+        return -1;
+    PyObject *options = list_plays(mask, &t);
+    if (options == NULL)
+        return -1;
+    int binds = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(options) && !binds; i++)
+        binds = NIBBLE(combo_mask(PyList_GET_ITEM(options, i)), st->wish) != 0;
+    Py_DECREF(options);
+    return binds;
+}
+
 /* A new list of the n objects given (new references). */
 static PyObject *new_list(Py_ssize_t n, ...)
 {
@@ -1124,12 +1192,17 @@ static PyObject *new_list(Py_ssize_t n, ...)
 /* Round._do_pass for a pass at its turn while nobody waits and no wish stands. */
 static PyObject *apply_pass(PyObject *action, struct round_state *st, long seat)
 {
-    if (seat != st->turn || st->top == Py_None || st->trick_won || (st->out_seats >> seat & 1))
+    if (seat != st->turn || st->top == Py_None || st->trick_won || (st->out_seats >> seat & 1)
+        || st->wish_pending >= 0 || st->gift_pending >= 0)
         return Py_NewRef(Py_NotImplemented);
     int known = read_wish(st);
-    if (known == 1 && st->wish == -1)
+    if (known == 1)
         known = read_top_seat(st);
-    if (known != 1 || st->wish != -1)
+    if (known == 1 && st->wish >= 0) {  /* a binding wish: the pure checks refuse the pass */
+        int binds = wish_binds(st, seat);
+        known = binds == 0 ? 1 : binds == -1 ? -1 : 0;
+    }
+    if (known != 1)
         return known < 0 ? NULL : Py_NewRef(Py_NotImplemented);
     PyObject *fields = st->fields;
     PyObject *history = field(fields, name_history), *passed = field(fields, name_passed);
@@ -1187,12 +1260,13 @@ static int collect(PyObject *fields, const struct round_state *st, PyObject *eve
 
 /* Round._do_play for a listed play (its combination known) that is a lead by the seat
  * whose lead it is, or a follow at its turn beating the table, neither a bomb, neither
- * with the Mahjong or the Dog, nor ending the hand; and the wish, if any, either
- * fulfilled or not binding for want of its rank in the hand. */
+ * with the Mahjong or the Dog, nor ending the hand; and the wish, if any, fulfilled
+ * or not binding. */
 static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
 {
     PyObject *combo = SLOT(action, play_combo_at);
-    if (combo == NULL || !Py_IS_TYPE(combo, combo_class) || (st->out_seats >> seat & 1) || is_bomb_combo(combo))
+    if (combo == NULL || !Py_IS_TYPE(combo, combo_class) || (st->out_seats >> seat & 1) || is_bomb_combo(combo)
+        || st->wish_pending >= 0 || st->gift_pending >= 0)
         return Py_NewRef(Py_NotImplemented);
     int known = read_hands(st, seat);
     if (known == 1)
@@ -1249,8 +1323,11 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
     if (mask == PH_BIT && combo != phoenix_lead)
         return Py_NewRef(Py_NotImplemented);  /* a led Phoenix takes the lead's value */
     int fulfils = st->wish >= 0 && NIBBLE(mask, st->wish);
-    if (st->wish >= 0 && !fulfils && NIBBLE(held, st->wish))
-        return Py_NewRef(Py_NotImplemented);  /* the wish may bind: the pure checks decide */
+    if (st->wish >= 0 && !fulfils && NIBBLE(held, st->wish)) {  /* he holds the wished rank */
+        int binds = leads ? 1 : wish_binds(st, seat);
+        if (binds != 0)  /* it binds: the pure checks refuse the play */
+            return binds == -1 ? NULL : Py_NewRef(Py_NotImplemented);
+    }
     PyObject *history = field(fields, name_history), *trick = field(fields, name_trick);
     PyObject *trick_cards = field(fields, name_trick_cards), *loose = field(fields, name_loose_cards);
     PyObject *piles = field(fields, name_piles);
@@ -1338,7 +1415,7 @@ static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t na
             int known = read_round(rnd, &st);  /* sets st.fields first */
             if (known == 1)
                 done = kind == pass_class ? apply_pass(action, &st, seat) : apply_play(action, &st, seat);
-            else if (known == 0)
+            else if (known >= 0)  /* another phase, or an odd field */
                 done = Py_NewRef(Py_NotImplemented);
             Py_XDECREF(st.fields);
             if (done == NULL)
@@ -1421,8 +1498,8 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     for (int i = 0; i < 6; i++)
         if ((classes[i] = setting(settings, class_names[i], &PyType_Type)) == NULL)
             return NULL;
-    PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type);
-    if (phase == NULL || slot_offset((PyTypeObject *)classes[1], "seat", &pass_seat_at)
+    PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type), *grand = setting(settings, "GRAND", &PyUnicode_Type);
+    if (phase == NULL || grand == NULL || slot_offset((PyTypeObject *)classes[1], "seat", &pass_seat_at)
         || slot_offset(card_class, "points", &card_points_at))
         return NULL;
     PyTypeObject *index_cls = (PyTypeObject *)classes[5];
@@ -1431,6 +1508,8 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
         || slot_offset(index_cls, "_ranks", &index_ranks_at))
         return NULL;
     if (keep_tuple(settings, "CALL_TICHU", call_tichu, 4, NULL) || keep_tuple(settings, "PASS", pass_action, 4, NULL)
+        || keep_tuple(settings, "WISHES", wishes, 4, &PyTuple_Type) || keep_tuple(settings, "GIFTS", gifts, 4, &PyTuple_Type)
+        || keep_tuple(settings, "GRAND_CHOICES", grand_choices, 4, &PyTuple_Type)
         || keep_tuple(settings, "PASSED", passed_event, 4, NULL) || keep_tuple(settings, "TO_FOLLOW", to_follow, 4, NULL)
         || keep_tuple(settings, "TO_LEAD", to_lead, 4, NULL) || keep_tuple(settings, "TO_GIVE", to_give, 4, NULL))
         return NULL;
@@ -1453,19 +1532,22 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
                            "finish_order", "trick_won", "top", "top_seat", "turn", "hands", "_indexes", "wish",
                            "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
                            "combo", "out_of_turn", "cards_left", "rank", "winner", "to", "points",
-                           "_pure_iter_legal_actions", "_pure_apply"};
+                           "_pure_iter_legal_actions", "_pure_apply", "grand_decided", "ending"};
     PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat,
                           &name_wish_pending_seat, &name_finish_order, &name_trick_won, &name_top, &name_top_seat,
                           &name_turn, &name_hands, &name_indexes, &name_wish, &name_history,
                           &name_passed, &name_trick, &name_trick_cards, &name_loose_cards, &name_piles, &name_seat,
                           &name_combo, &name_out_of_turn, &name_cards_left, &name_rank, &name_winner, &name_to,
-                          &name_points, &pure_legal_name, &pure_apply_name};
+                          &name_points, &pure_legal_name, &pure_apply_name, &name_grand_decided, &name_ending};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (intern_name(slots[i], texts[i]))
             return NULL;
     Py_INCREF(phase);
     PyUnicode_InternInPlace(&phase);
     Py_XSETREF(play_phase, phase);
+    Py_INCREF(grand);
+    PyUnicode_InternInPlace(&grand);
+    Py_XSETREF(grand_phase, grand);
     keep((PyObject **)&pass_class, classes[1]);
     keep((PyObject **)&played_class, classes[2]);
     keep((PyObject **)&collected_class, classes[3]);

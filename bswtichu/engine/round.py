@@ -375,14 +375,17 @@ class Round:
             out += listed_plays(seat, self._bombs_beating(seat))
 
     def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
+        if self.phase == GRAND:  # Tichu only once Grand Tichu is decided (can_call_tichu)
+            if not self.grand_decided[seat]:
+                return iter(_GRAND_CHOICES[seat])
+            return iter(() if self.calls[seat] else (_CALL_TICHU[seat],))
+        return self._iter_exchange_actions(seat)
+
+    def _iter_exchange_actions(self, seat: int) -> Iterator[Action]:
         if self.phase == OVER:
             return
         if self.can_call_tichu(seat):
             yield _CALL_TICHU[seat]
-        if self.phase == GRAND:
-            if not self.grand_decided[seat]:
-                yield from _GRAND_CHOICES[seat]
-            return
         if self.exchanges[seat] is None:
             for trio in permutations(sort_cards(self.hands[seat]), 3):
                 yield Exchange(seat, trio)
@@ -497,7 +500,7 @@ class Round:
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
-        self.history.append(Exchange(seat, cards))
+        self.history.append(action if cards is action.cards else Exchange(seat, cards))
         self.exchanges[seat] = cards
         events: list[Event] = [_EXCHANGE_SUBMITTED[seat]]
         if all(e is not None for e in self.exchanges):
@@ -832,7 +835,8 @@ def _use_compiled_paths() -> bool:
         return False
     methods = accel.configure_round({
         "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
-        "WishFulfilled": WishFulfilled, "HandIndex": HandIndex, "PLAY": PLAY, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WishFulfilled": WishFulfilled, "HandIndex": HandIndex, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WISHES": _WISHES, "GIFTS": _GIFTS, "GRAND_CHOICES": _GRAND_CHOICES,
         "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
         "TRICK_WON": _TRICK_WON,
     })

@@ -117,7 +117,7 @@ def run_side_by_side(seed: int, illegal_tries: int, max_steps: int = 400) -> int
             chosen = rng.choice([DeclineGrand(seat), DeclineGrand(seat), CallGrand(seat)])
         else:
             chosen = rng.choice(listed)
-        tries = candidates(fast, rng, listed, seen)[:illegal_tries] if fast.phase not in (GRAND, EXCHANGE) else []
+        tries = candidates(fast, rng, listed, seen)[:illegal_tries]
         for action in tries + [chosen]:
             got, expected = outcome(Round.apply, fast, action), outcome(pure_apply, ref, action)
             assert got == expected, f"{action!r}"
