@@ -765,7 +765,7 @@ struct round_state {
     unsigned out_seats; /* bit per seat in finish_order */
     Py_ssize_t out_count;
     PyObject *top;      /* borrowed: None or a Combo */
-    PyObject *hands, *indexes, *calls, *played_any;
+    PyObject *hands, *indexes, *calls, *played_any, *finish_order;
 };
 
 /* Read the fields every path needs: 1 if read, 0 if the state is not one the hot
@@ -793,7 +793,7 @@ static int read_round(PyObject *rnd, struct round_state *st)
         || st->wish_pending > 3 || st->gift_pending > 3)
         return PyErr_Occurred() ? -1 : 0;
     st->top = field(fields, name_top);
-    PyObject *finish_order = field(fields, name_finish_order);
+    PyObject *finish_order = st->finish_order = field(fields, name_finish_order);
     if (small_or_none(field(fields, name_turn), &st->turn) || flag(field(fields, name_trick_won), &st->trick_won)
         || st->top == NULL || (st->top != Py_None && !Py_IS_TYPE(st->top, combo_class))
         || finish_order == NULL || !PyList_CheckExact(finish_order))
@@ -1101,12 +1101,12 @@ static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t na
 
 /* ------------------------------------------------------------------ applying */
 
-static PyTypeObject *pass_class, *played_class, *collected_class, *fulfilled_class;
+static PyTypeObject *pass_class, *played_class, *collected_class, *fulfilled_class, *out_class;
 static Py_ssize_t pass_seat_at, card_points_at;
 static PyObject *passed_event[4], *trick_won_event[4][4], *to_follow[4], *to_lead[4], *to_give[4];
 static PyObject *empty_args;
 static PyObject *name_history, *name_passed, *name_trick, *name_trick_cards, *name_loose_cards, *name_piles,
-    *name_seat, *name_combo, *name_out_of_turn, *name_cards_left, *name_rank, *name_winner, *name_to,
+    *name_place, *name_seat, *name_combo, *name_out_of_turn, *name_cards_left, *name_rank, *name_winner, *name_to,
     *name_points;
 
 static PyObject *seat_int(long seat)
@@ -1260,7 +1260,7 @@ static int collect(PyObject *fields, const struct round_state *st, PyObject *eve
 
 /* Round._do_play for a listed play (its combination known) that is a lead by the seat
  * whose lead it is, or a follow at its turn beating the table, neither a bomb, neither
- * with the Mahjong or the Dog, nor ending the hand; and the wish, if any, fulfilled
+ * with the Mahjong or the Dog, nor ending the round; and the wish, if any, fulfilled
  * or not binding. */
 static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
 {
@@ -1290,8 +1290,11 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
     PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
     long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;
     if (mask == 0 || (mask & ~held) || (mask & MJ_BIT) || kind == kinds[DOG] || length <= 0
-        || PySet_GET_SIZE(hand) - length <= 0 || __builtin_popcountll(mask) != length)
+        || PySet_GET_SIZE(hand) < length || __builtin_popcountll(mask) != length)
         return Py_NewRef(Py_NotImplemented);
+    int goes_out = PySet_GET_SIZE(hand) == length;
+    if (goes_out && st->out_count && (st->out_count > 1 || (st->out_seats & 5 ? 0 : 1) == seat % 2))
+        return Py_NewRef(Py_NotImplemented);  /* the round ends (R10.7): the pure methods settle it */
     int leads;
     if (st->trick_won) {
         if (seat != st->top_seat || seat != leader_of(st))
@@ -1385,6 +1388,14 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
         failed = append_new(events, new_event(fulfilled_class, 2, names, values))
                  || PyDict_SetItem(fields, name_wish, Py_None);
         Py_XDECREF(wish);
+    }
+    if (!failed && goes_out) {
+        PyObject *place = PyLong_FromSsize_t(st->out_count + 1);
+        PyObject *names[2] = {name_seat, name_place}, *values[2] = {seat_obj, place};
+        failed = PyList_Append(st->finish_order, seat_obj) || append_new(events, new_event(out_class, 2, names, values));
+        Py_XDECREF(place);
+        st->out_seats |= 1u << seat;
+        st->out_count++;
     }
     Py_XDECREF(seat_obj);
     if (failed)
@@ -1493,9 +1504,10 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
         PyErr_SetString(PyExc_TypeError, "configure_round(settings: dict)");
         return NULL;
     }
-    PyObject *classes[6];
-    const char *class_names[6] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled", "HandIndex"};
-    for (int i = 0; i < 6; i++)
+    PyObject *classes[7];
+    const char *class_names[7] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled", "HandIndex",
+                                  "PlayerOut"};
+    for (int i = 0; i < 7; i++)
         if ((classes[i] = setting(settings, class_names[i], &PyType_Type)) == NULL)
             return NULL;
     PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type), *grand = setting(settings, "GRAND", &PyUnicode_Type);
@@ -1532,13 +1544,14 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
                            "finish_order", "trick_won", "top", "top_seat", "turn", "hands", "_indexes", "wish",
                            "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
                            "combo", "out_of_turn", "cards_left", "rank", "winner", "to", "points",
-                           "_pure_iter_legal_actions", "_pure_apply", "grand_decided", "ending"};
+                           "_pure_iter_legal_actions", "_pure_apply", "grand_decided", "ending", "place"};
     PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat,
                           &name_wish_pending_seat, &name_finish_order, &name_trick_won, &name_top, &name_top_seat,
                           &name_turn, &name_hands, &name_indexes, &name_wish, &name_history,
                           &name_passed, &name_trick, &name_trick_cards, &name_loose_cards, &name_piles, &name_seat,
                           &name_combo, &name_out_of_turn, &name_cards_left, &name_rank, &name_winner, &name_to,
-                          &name_points, &pure_legal_name, &pure_apply_name, &name_grand_decided, &name_ending};
+                          &name_points, &pure_legal_name, &pure_apply_name, &name_grand_decided, &name_ending,
+                          &name_place};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (intern_name(slots[i], texts[i]))
             return NULL;
@@ -1553,6 +1566,7 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     keep((PyObject **)&collected_class, classes[3]);
     keep((PyObject **)&fulfilled_class, classes[4]);
     keep((PyObject **)&hand_index_class, classes[5]);
+    keep((PyObject **)&out_class, classes[6]);
     keep((PyObject **)&round_class, classes[0]);
     PyObject *made = PyDict_New();  /* {name: method descriptor of Round} */
     for (PyMethodDef *def = round_methods; made != NULL && def->ml_name != NULL; def++) {

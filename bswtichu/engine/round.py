@@ -175,8 +175,9 @@ class Round:
         if grand_tichu:
             self.phase = GRAND
             for seat in range(4):
-                self.hands[seat] = set(first_cards(deal, seat))
-                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
+                first = first_cards(deal, seat)
+                self.hands[seat] = set(first)
+                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(first))))
             self.opening_events.append(_PHASE_STARTED[GRAND])
         else:
             self.phase = EXCHANGE
@@ -464,7 +465,7 @@ class Round:
             self.calls[seat] = "grand"
             events.append(_TICHU_CALLED[seat][True])
         six = self._last_six(seat)
-        self.hands[seat] |= set(six)
+        self.hands[seat].update(six)
         events.append(CardsDealt(seat, tuple(sort_cards(six))))
         if all(self.grand_decided):
             self.phase = EXCHANGE
@@ -510,7 +511,7 @@ class Round:
                     self.hands[giver].discard(c)
                     received[(giver + step) % 4][giver] = c
             for s in range(4):
-                self.hands[s] |= set(received[s].values())
+                self.hands[s].update(received[s].values())
                 events.append(CardsReceived(s, received[s]))
             self.phase = PLAY
             self._indexes = [None] * 4
@@ -835,7 +836,7 @@ def _use_compiled_paths() -> bool:
         return False
     methods = accel.configure_round({
         "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
-        "WishFulfilled": WishFulfilled, "HandIndex": HandIndex, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WishFulfilled": WishFulfilled, "PlayerOut": PlayerOut, "HandIndex": HandIndex, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
         "WISHES": _WISHES, "GIFTS": _GIFTS, "GRAND_CHOICES": _GRAND_CHOICES,
         "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
         "TRICK_WON": _TRICK_WON,
