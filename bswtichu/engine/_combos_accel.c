@@ -1102,7 +1102,9 @@ static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t na
 /* ------------------------------------------------------------------ applying */
 
 static PyTypeObject *pass_class, *played_class, *collected_class, *fulfilled_class, *out_class;
-static Py_ssize_t pass_seat_at, card_points_at;
+static PyTypeObject *wish_class, *tichu_class, *give_class, *wish_made_class, *given_class;
+static Py_ssize_t pass_seat_at, card_points_at, wish_seat_at, wish_rank_at, tichu_seat_at, give_seat_at, give_to_at;
+static PyObject *to_wish[4], *tichu_called[4], *tichu_text;
 static PyObject *passed_event[4], *trick_won_event[4][4], *to_follow[4], *to_lead[4], *to_give[4];
 static PyObject *empty_args;
 static PyObject *name_history, *name_passed, *name_trick, *name_trick_cards, *name_loose_cards, *name_piles,
@@ -1230,12 +1232,13 @@ static PyObject *apply_pass(PyObject *action, struct round_state *st, long seat)
     return new_list(2, passed_event[seat], to_follow[turn]);
 }
 
-/* Round._collect to the winner, its events appended to `events`. */
-static int collect(PyObject *fields, const struct round_state *st, PyObject *events)
+/* Round._collect to `receiver` (the winner, or the Dragon gift's receiver), its event
+ * appended to `events`; the caller resets the table. */
+static int collect(PyObject *fields, const struct round_state *st, long receiver, PyObject *events)
 {
     PyObject *trick_cards = field(fields, name_trick_cards), *loose = field(fields, name_loose_cards);
     PyObject *piles = field(fields, name_piles);
-    PyObject *pile = PyList_GET_ITEM(piles, st->top_seat);
+    PyObject *pile = PyList_GET_ITEM(piles, receiver);
     long points = 0;
     PyObject *parts[2] = {trick_cards, loose};
     for (int p = 0; p < 2; p++)
@@ -1248,12 +1251,13 @@ static int collect(PyObject *fields, const struct round_state *st, PyObject *eve
             if (PyList_Append(pile, card))
                 return -1;
         }
-    PyObject *winner = seat_int(st->top_seat), *points_obj = PyLong_FromLong(points);
-    PyObject *names[3] = {name_winner, name_to, name_points}, *values[3] = {winner, winner, points_obj};
+    PyObject *winner = seat_int(st->top_seat), *to = seat_int(receiver), *points_obj = PyLong_FromLong(points);
+    PyObject *names[3] = {name_winner, name_to, name_points}, *values[3] = {winner, to, points_obj};
     int failed = append_new(events, new_event(collected_class, 3, names, values))
                  || set_field(fields, name_trick, PyList_New(0)) || set_field(fields, name_trick_cards, PyList_New(0))
                  || set_field(fields, name_loose_cards, PyList_New(0));
     Py_XDECREF(winner);
+    Py_XDECREF(to);
     Py_XDECREF(points_obj);
     return failed;
 }
@@ -1289,7 +1293,7 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
     int failed;
     PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
     long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;
-    if (mask == 0 || (mask & ~held) || (mask & MJ_BIT) || kind == kinds[DOG] || length <= 0
+    if (mask == 0 || (mask & ~held) || length <= 0
         || PySet_GET_SIZE(hand) < length || __builtin_popcountll(mask) != length)
         return Py_NewRef(Py_NotImplemented);
     int goes_out = PySet_GET_SIZE(hand) == length;
@@ -1349,7 +1353,7 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
     PyObject *events = PyList_New(0);
     if (events == NULL)
         return NULL;
-    if (leads && st->trick_won && collect(fields, st, events))
+    if (leads && st->trick_won && collect(fields, st, st->top_seat, events))
         goto error;
     trick = field(fields, name_trick);
     trick_cards = field(fields, name_trick_cards);
@@ -1397,9 +1401,31 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
         st->out_seats |= 1u << seat;
         st->out_count++;
     }
-    Py_XDECREF(seat_obj);
-    if (failed)
+    if (failed) {
+        Py_XDECREF(seat_obj);
         goto error;
+    }
+    if (mask & MJ_BIT) {  /* the Mahjong's player makes the wish now */
+        long turn = next_active(st, seat);
+        failed = PyDict_SetItem(fields, name_wish_pending_seat, seat_obj) || set_field(fields, name_turn, seat_int(turn))
+                 || PyList_Append(events, to_wish[seat]);
+        Py_DECREF(seat_obj);
+        if (failed)
+            goto error;
+        return events;
+    }
+    Py_DECREF(seat_obj);
+    if (kind == kinds[DOG]) {  /* the Dog waits for the next trick's winner; the partner leads */
+        PyObject *loose_now = field(fields, name_loose_cards), *dog_trick = field(fields, name_trick_cards);
+        long partner = (seat + 2) % 4, turn = st->out_seats >> partner & 1 ? next_active(st, partner) : partner;
+        Py_ssize_t end = PyList_GET_SIZE(loose_now);
+        if (PyList_SetSlice(loose_now, end, end, dog_trick) || set_field(fields, name_trick, PyList_New(0))
+            || set_field(fields, name_trick_cards, PyList_New(0)) || PyDict_SetItem(fields, name_top, Py_None)
+            || PyDict_SetItem(fields, name_top_seat, Py_None) || set_field(fields, name_turn, seat_int(turn))
+            || PyList_Append(events, to_lead[turn]))
+            goto error;
+        return events;
+    }
     long turn = next_active(st, seat);
     if (set_field(fields, name_turn, seat_int(turn)) || PyList_Append(events, to_follow[turn]))
         goto error;
@@ -1409,6 +1435,98 @@ error:
     return NULL;
 }
 
+/* Round._do_wish by the Mahjong's player, for a rank 2..14 or None. */
+static PyObject *apply_wish(PyObject *action, struct round_state *st, long seat)
+{
+    PyObject *rank = SLOT(action, wish_rank_at);
+    long wished = -1;
+    PyObject *history = field(st->fields, name_history);
+    if (seat != st->wish_pending || st->turn < 0 || st->turn > 3 || rank == NULL
+        || (rank != Py_None && (small_or_none(rank, &wished) || wished < 2 || wished > ACE))
+        || history == NULL || !PyList_CheckExact(history))
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+    PyObject *seat_obj = seat_int(seat);
+    PyObject *names[2] = {name_seat, name_rank}, *values[2] = {seat_obj, rank};
+    PyObject *events = PyList_New(0);
+    if (seat_obj == NULL || events == NULL || PyList_Append(history, action)
+        || PyDict_SetItem(st->fields, name_wish_pending_seat, Py_None) || PyDict_SetItem(st->fields, name_wish, rank)
+        || append_new(events, new_event(wish_made_class, 2, names, values)) || PyList_Append(events, to_follow[st->turn]))
+        Py_CLEAR(events);
+    Py_XDECREF(seat_obj);
+    return events;
+}
+
+/* Round._do_tichu in the play phase, for a seat that called nothing and played nothing yet. */
+static PyObject *apply_tichu(struct round_state *st, PyObject *action, long seat)
+{
+    int ending = 0;
+    PyObject *history = field(st->fields, name_history);
+    st->calls = seat_list(st, name_calls);
+    st->played_any = st->calls ? seat_list(st, name_played_any) : NULL;
+    if (st->played_any == NULL || history == NULL || !PyList_CheckExact(history)
+        || uncalled(st, seat) != 1 || PyList_GET_ITEM(st->played_any, seat) != Py_False
+        || (st->gift_pending >= 0 && (flag(field(st->fields, name_ending), &ending) || ending)))
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+    if (PyList_Append(history, action) || PyList_SetItem(st->calls, seat, Py_NewRef(tichu_text)))
+        return NULL;
+    return new_list(1, tichu_called[seat]);
+}
+
+/* The points of a list of cards. */
+static int points_of(PyObject *cards, long *points)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cards); i++) {
+        long value = PyLong_AsLong(SLOT(PyList_GET_ITEM(cards, i), card_points_at));
+        if (value == -1 && PyErr_Occurred())
+            return -1;
+        *points += value;
+    }
+    return 0;
+}
+
+/* Round._do_give by the Dragon's winner to an opponent, while the round goes on. */
+static PyObject *apply_give(struct round_state *st, PyObject *action, long seat)
+{
+    int ending = 1;
+    long to = -1, points = 0;
+    PyObject *fields = st->fields;
+    PyObject *history = field(fields, name_history), *trick = field(fields, name_trick);
+    PyObject *trick_cards = field(fields, name_trick_cards), *loose = field(fields, name_loose_cards);
+    PyObject *piles = seat_list(st, name_piles);
+    if (seat != st->gift_pending || small_or_none(SLOT(action, give_to_at), &to) || (to != (seat + 1) % 4 && to != (seat + 3) % 4)
+        || flag(field(fields, name_ending), &ending) || ending || read_top_seat(st) != 1
+        || history == NULL || !PyList_CheckExact(history) || trick == NULL || !PyList_CheckExact(trick)
+        || trick_cards == NULL || !PyList_CheckExact(trick_cards) || loose == NULL || !PyList_CheckExact(loose)
+        || piles == NULL || !PyList_CheckExact(PyList_GET_ITEM(piles, to)))
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+    for (Py_ssize_t p = 0; p < 2; p++) {
+        PyObject *part = p ? loose : trick_cards;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(part); i++)
+            if (!Py_IS_TYPE(PyList_GET_ITEM(part, i), card_class))
+                return Py_NewRef(Py_NotImplemented);
+    }
+    if (points_of(trick_cards, &points) || points_of(loose, &points))
+        return NULL;
+    /* Everything is checked: from here on the state changes as the pure methods change it. */
+    PyObject *events = PyList_New(0), *seat_obj = seat_int(seat), *to_obj = seat_int(to);
+    PyObject *points_obj = PyLong_FromLong(points);
+    PyObject *names[3] = {name_seat, name_to, name_points}, *values[3] = {seat_obj, to_obj, points_obj};
+    long turn = st->out_seats >> seat & 1 ? next_active(st, seat) : seat;
+    int failed = events == NULL || PyList_Append(history, action)
+                 || PyDict_SetItem(fields, name_gift_pending_seat, Py_None)
+                 || append_new(events, new_event(given_class, 3, names, values))
+                 || collect(fields, st, to, events)
+                 || PyDict_SetItem(fields, name_top, Py_None) || PyDict_SetItem(fields, name_top_seat, Py_None)
+                 || PyDict_SetItem(fields, name_trick_won, Py_False) || set_field(fields, name_passed, PySet_New(NULL))
+                 || set_field(fields, name_turn, seat_int(turn)) || PyList_Append(events, to_lead[turn]);
+    Py_XDECREF(seat_obj);
+    Py_XDECREF(to_obj);
+    Py_XDECREF(points_obj);
+    if (failed)
+        Py_CLEAR(events);
+    return events;
+}
+
 /* Round.apply(action), compiled: the pure method for what it does not know. */
 static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1416,8 +1534,11 @@ static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t na
         return NULL;
     PyObject *action = args[0], *done = NULL;
     PyTypeObject *kind = Py_TYPE(action);
-    if (round_class != NULL && (kind == pass_class || kind == play_class)) {
-        PyObject *seat_obj = SLOT(action, kind == pass_class ? pass_seat_at : play_seat_at);
+    Py_ssize_t seat_at = kind == pass_class ? pass_seat_at : kind == play_class ? play_seat_at
+                         : kind == wish_class ? wish_seat_at : kind == tichu_class ? tichu_seat_at
+                         : kind == give_class ? give_seat_at : -1;
+    if (round_class != NULL && seat_at >= 0) {
+        PyObject *seat_obj = SLOT(action, seat_at);
         long seat = seat_obj && PyLong_CheckExact(seat_obj) ? PyLong_AsLong(seat_obj) : -1;
         if (seat < 0 || seat > 3)
             PyErr_Clear();
@@ -1425,7 +1546,10 @@ static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t na
             struct round_state st;
             int known = read_round(rnd, &st);  /* sets st.fields first */
             if (known == 1)
-                done = kind == pass_class ? apply_pass(action, &st, seat) : apply_play(action, &st, seat);
+                done = kind == pass_class ? apply_pass(action, &st, seat)
+                       : kind == play_class ? apply_play(action, &st, seat)
+                       : kind == wish_class ? apply_wish(action, &st, seat)
+                       : kind == tichu_class ? apply_tichu(&st, action, seat) : apply_give(&st, action, seat);
             else if (known >= 0)  /* another phase, or an odd field */
                 done = Py_NewRef(Py_NotImplemented);
             Py_XDECREF(st.fields);
@@ -1504,10 +1628,10 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
         PyErr_SetString(PyExc_TypeError, "configure_round(settings: dict)");
         return NULL;
     }
-    PyObject *classes[7];
-    const char *class_names[7] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled", "HandIndex",
-                                  "PlayerOut"};
-    for (int i = 0; i < 7; i++)
+    PyObject *classes[12];
+    const char *class_names[12] = {"Round", "Pass", "Played", "TrickCollected", "WishFulfilled", "HandIndex",
+                                   "PlayerOut", "MakeWish", "CallTichu", "GiveDragon", "WishMade", "DragonGiven"};
+    for (int i = 0; i < 12; i++)
         if ((classes[i] = setting(settings, class_names[i], &PyType_Type)) == NULL)
             return NULL;
     PyObject *phase = setting(settings, "PLAY", &PyUnicode_Type), *grand = setting(settings, "GRAND", &PyUnicode_Type);
@@ -1517,8 +1641,18 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     PyTypeObject *index_cls = (PyTypeObject *)classes[5];
     if (slot_offset(index_cls, "mask", &index_mask_at) || slot_offset(index_cls, "phoenix", &index_phoenix_at)
         || slot_offset(index_cls, "counts", &index_counts_at) || slot_offset(index_cls, "_bombs", &index_bombs_at)
-        || slot_offset(index_cls, "_ranks", &index_ranks_at))
+        || slot_offset(index_cls, "_ranks", &index_ranks_at)
+        || slot_offset((PyTypeObject *)classes[7], "seat", &wish_seat_at)
+        || slot_offset((PyTypeObject *)classes[7], "rank", &wish_rank_at)
+        || slot_offset((PyTypeObject *)classes[8], "seat", &tichu_seat_at)
+        || slot_offset((PyTypeObject *)classes[9], "seat", &give_seat_at)
+        || slot_offset((PyTypeObject *)classes[9], "to", &give_to_at))
         return NULL;
+    PyObject *tichu = setting(settings, "TICHU", &PyUnicode_Type);
+    if (tichu == NULL || keep_tuple(settings, "TO_WISH", to_wish, 4, NULL)
+        || keep_tuple(settings, "TICHU_CALLED", tichu_called, 4, NULL))
+        return NULL;
+    keep(&tichu_text, tichu);
     if (keep_tuple(settings, "CALL_TICHU", call_tichu, 4, NULL) || keep_tuple(settings, "PASS", pass_action, 4, NULL)
         || keep_tuple(settings, "WISHES", wishes, 4, &PyTuple_Type) || keep_tuple(settings, "GIFTS", gifts, 4, &PyTuple_Type)
         || keep_tuple(settings, "GRAND_CHOICES", grand_choices, 4, &PyTuple_Type)
@@ -1567,6 +1701,11 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     keep((PyObject **)&fulfilled_class, classes[4]);
     keep((PyObject **)&hand_index_class, classes[5]);
     keep((PyObject **)&out_class, classes[6]);
+    keep((PyObject **)&wish_class, classes[7]);
+    keep((PyObject **)&tichu_class, classes[8]);
+    keep((PyObject **)&give_class, classes[9]);
+    keep((PyObject **)&wish_made_class, classes[10]);
+    keep((PyObject **)&given_class, classes[11]);
     keep((PyObject **)&round_class, classes[0]);
     PyObject *made = PyDict_New();  /* {name: method descriptor of Round} */
     for (PyMethodDef *def = round_methods; made != NULL && def->ml_name != NULL; def++) {

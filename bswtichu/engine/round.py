@@ -836,7 +836,10 @@ def _use_compiled_paths() -> bool:
         return False
     methods = accel.configure_round({
         "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
-        "WishFulfilled": WishFulfilled, "PlayerOut": PlayerOut, "HandIndex": HandIndex, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WishFulfilled": WishFulfilled, "PlayerOut": PlayerOut, "HandIndex": HandIndex,
+        "MakeWish": MakeWish, "CallTichu": CallTichu, "GiveDragon": GiveDragon, "WishMade": WishMade,
+        "DragonGiven": DragonGiven, "TICHU": "tichu", "TO_WISH": _TURN_TO["wish"],
+        "TICHU_CALLED": tuple(called[False] for called in _TICHU_CALLED), "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
         "WISHES": _WISHES, "GIFTS": _GIFTS, "GRAND_CHOICES": _GRAND_CHOICES,
         "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
         "TRICK_WON": _TRICK_WON,

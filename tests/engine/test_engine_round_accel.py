@@ -85,7 +85,7 @@ def candidates(rnd: Round, rng: Random, listed: list, seen: list) -> list:
             out.append(play_of(seat, rng.choice(list(plays(other)))))  # cards he does not hold
     if seen:
         out.append(rng.choice(seen))  # stale: listed at an earlier step
-    if rng.random() < 0.2:
+    if rng.random() < 0.35:
         out.append(rng.choice([MakeWish(seat, rng.choice([None, 1, 7, 14, 15])), GiveDragon(seat, rng.randrange(5)),
                                CallTichu(seat), DeclineGrand(seat), CallGrand(seat), Pass(rng.choice([-1, 4]))]))
     rng.shuffle(out)
@@ -189,7 +189,10 @@ def test_odd_states_and_arguments_go_to_the_pure_methods():
 def test_many_round_calls_leave_no_references_or_memory_behind():
     """Leak check for the compiled round paths, refused actions included."""
     shared = [None, True, False, *round_module._PASS, *round_module._PASSED, *round_module._TO_FOLLOW,
-              *round_module._TO_LEAD, *round_module._CALL_TICHU]
+              *round_module._TO_LEAD, *round_module._CALL_TICHU, *round_module._TURN_TO["wish"],
+              *round_module._TURN_TO["give"], *(e for row in round_module._TICHU_CALLED for e in row),
+              *(e for row in round_module._TRICK_WON for e in row), *(a for row in round_module._WISHES for a in row),
+              *(a for row in round_module._GIFTS for a in row), *(a for row in round_module._GRAND_CHOICES for a in row)]
 
     def work():
         for seed in range(6):
