@@ -871,7 +871,8 @@ static int index_mask(PyObject *index, mask_t *mask)
     return read_mask(value, mask);
 }
 
-/* The mask of the set of cards `hand`. */
+/* The mask of the set of cards `hand`: 0, or -2 (no error set) if it holds anything
+ * but cards (then the pure methods decide). */
 static int mask_of_set(PyObject *hand, mask_t *mask)
 {
     Py_ssize_t at = 0;
@@ -883,8 +884,7 @@ static int mask_of_set(PyObject *hand, mask_t *mask)
         mask_t value;
         if (bit == NULL || read_mask(bit, &value)) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "a hand holds something that is not a card");
-            return -1;
+            return -2;
         }
         *mask |= value;
     }
@@ -892,14 +892,16 @@ static int mask_of_set(PyObject *hand, mask_t *mask)
 }
 
 /* The mask of `seat`'s hand, from the round's kept HandIndex; where there is none
- * for this hand, one is made and kept as Round._index does. 0 on success, -1 on an error. */
+ * for this hand, one is made and kept as Round._index does. 0 on success, -1 on an
+ * error, -2 if the hand holds anything but cards. */
 static int hand_mask(const struct round_state *st, long seat, mask_t *mask)
 {
     PyObject *hand = PyList_GET_ITEM(st->hands, seat), *entry = PyList_GET_ITEM(st->indexes, seat);
     if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2 && PyTuple_GET_ITEM(entry, 0) == hand)
         return index_mask(PyTuple_GET_ITEM(entry, 1), mask);
-    if (mask_of_set(hand, mask))
-        return -1;
+    int odd = mask_of_set(hand, mask);
+    if (odd)
+        return odd;
     PyObject *index = hand_index_class->tp_alloc(hand_index_class, 0);  /* HandIndex(hand) */
     PyObject *mask_obj = PyLong_FromUnsignedLongLong(*mask);
     if (index == NULL || mask_obj == NULL) {
@@ -1013,8 +1015,8 @@ static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, 
     int known = read_hands(st, seat);
     if (known != 1)
         return known;
-    if (hand_mask(st, seat, &mask))
-        return -1;
+    if ((known = hand_mask(st, seat, &mask)) != 0)
+        return known == -2 ? 0 : -1;
     struct table t;
     if (leads)
         t.empty = 1, t.least = 1, t.rank = 0, t.length = 0, t.kind = SINGLE;
@@ -1161,8 +1163,8 @@ static int wish_binds(struct round_state *st, long seat)
     int known = read_hands(st, seat);
     if (known != 1)
         return known == 0 ? -2 : -1;
-    if (hand_mask(st, seat, &mask))
-        return -1;
+    if ((known = hand_mask(st, seat, &mask)) != 0)
+        return known;
     if (!NIBBLE(mask, st->wish))
         return 0;
     if (read_table(st->top, &t))
@@ -1285,11 +1287,13 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
         return known < 0 ? NULL : Py_NewRef(Py_NotImplemented);
     PyObject *fields = st->fields;
     PyObject *hand = PyList_GET_ITEM(st->hands, seat), *entry = PyList_GET_ITEM(st->indexes, seat);
-    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 || PyTuple_GET_ITEM(entry, 0) != hand)
-        return Py_NewRef(Py_NotImplemented);
     mask_t held, mask = combo_mask(combo);
-    if (index_mask(PyTuple_GET_ITEM(entry, 1), &held))
-        return NULL;
+    if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2 && PyTuple_GET_ITEM(entry, 0) == hand) {
+        if (index_mask(PyTuple_GET_ITEM(entry, 1), &held))
+            return NULL;
+    }
+    else if (mask_of_set(hand, &held))  /* no index kept for this hand: its mask, as _do_play reads it */
+        return Py_NewRef(Py_NotImplemented);
     int failed;
     PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
     long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;

@@ -177,6 +177,13 @@ def test_odd_states_and_arguments_go_to_the_pure_methods():
     other.turn = float(leader)  # not an int: the compiled path declines, the pure one decides
     assert [plain(a) for a in other.iter_legal_actions(leader)] == [plain(a) for a in pure_legal(other, leader)]
 
+    for seat in range(4):  # a hand holding something that is not a card
+        odd = rnd.copy()
+        odd.hands[seat] = odd.hands[seat] | {"7j"}
+        assert answer(Round.iter_legal_actions, odd, seat) == answer(pure_legal, odd, seat)
+        for action in rnd.legal_actions(seat)[:3] + [Pass(seat)]:
+            assert answer(Round.apply, odd.copy(), action) == answer(pure_apply, odd.copy(), action)
+
     class Traced(Round):
         pass
 
