@@ -871,24 +871,28 @@ static int index_mask(PyObject *index, mask_t *mask)
     return read_mask(value, mask);
 }
 
-/* The mask of the set of cards `hand`: 0, or -2 (no error set) if it holds anything
- * but cards (then the pure methods decide). */
+/* The mask of the set of cards `hand`: 0, -1 on an error, or -2 (no error set) if it
+ * holds anything but cards (then the pure methods decide). */
 static int mask_of_set(PyObject *hand, mask_t *mask)
 {
-    Py_ssize_t at = 0;
-    PyObject *card;
-    Py_hash_t hash;
+    PyObject *cards = PyObject_GetIter(hand), *card;
     *mask = 0;
-    while (_PySet_NextEntry(hand, &at, &card, &hash)) {
+    if (cards == NULL)
+        return -1;
+    while ((card = PyIter_Next(cards)) != NULL) {
         PyObject *bit = Py_IS_TYPE(card, card_class) ? SLOT(card, card_bit_at) : NULL;
         mask_t value;
-        if (bit == NULL || read_mask(bit, &value)) {
+        int odd = bit == NULL || read_mask(bit, &value);
+        Py_DECREF(card);
+        if (odd) {
             PyErr_Clear();
+            Py_DECREF(cards);
             return -2;
         }
         *mask |= value;
     }
-    return 0;
+    Py_DECREF(cards);
+    return PyErr_Occurred() ? -1 : 0;
 }
 
 /* The mask of `seat`'s hand, from the round's kept HandIndex; where there is none
@@ -1292,8 +1296,11 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
         if (index_mask(PyTuple_GET_ITEM(entry, 1), &held))
             return NULL;
     }
-    else if (mask_of_set(hand, &held))  /* no index kept for this hand: its mask, as _do_play reads it */
-        return Py_NewRef(Py_NotImplemented);
+    else {  /* no index kept for this hand: its mask, as _do_play reads it */
+        int odd = mask_of_set(hand, &held);
+        if (odd)
+            return odd == -1 ? NULL : Py_NewRef(Py_NotImplemented);
+    }
     int failed;
     PyObject *kind = SLOT(combo, combo_type_at), *length_obj = SLOT(combo, combo_length_at);
     long length = length_obj && PyLong_CheckExact(length_obj) ? PyLong_AsLong(length_obj) : -1;
