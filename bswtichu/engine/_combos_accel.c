@@ -716,7 +716,7 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 static PyTypeObject *round_class, *hand_index_class;
 static Py_ssize_t index_mask_at, index_phoenix_at, index_counts_at, index_bombs_at, index_ranks_at;
-static PyObject *play_phase, *grand_phase;         /* "play", "grand" */
+static PyObject *play_phase, *grand_phase, *exchange_phase;  /* "play", "grand", "exchange" */
 static PyObject *call_tichu[4], *pass_action[4], *wishes[4], *gifts[4], *grand_choices[4];  /* shared actions */
 static PyObject *pure_legal_name, *pure_apply_name;
 static PyObject *name_grand_decided, *name_ending, *name_phase, *name_calls, *name_played_any, *name_gift_pending_seat,
@@ -768,9 +768,9 @@ struct round_state {
     PyObject *hands, *indexes, *calls, *played_any, *finish_order;
 };
 
-/* Read the fields every path needs: 1 if read, 0 if the state is not one the hot
- * paths know (another phase, a wish or the Dragon gift awaited, an odd field; then
- * the pure methods decide), -1 on an error. */
+/* Read the fields every path of the play phase needs: 1 if read, 2 in the Grand
+ * Tichu phase, 3 in the exchange, 0 if the state is not one the hot paths know
+ * (the round over, an odd field; then the pure methods decide), -1 on an error. */
 static int read_round(PyObject *rnd, struct round_state *st)
 {
     st->fields = NULL;
@@ -786,6 +786,8 @@ static int read_round(PyObject *rnd, struct round_state *st)
     if (phase != play_phase) {  /* the phases are interned strings in round.py */
         if (phase == grand_phase)
             return 2;
+        if (phase == exchange_phase)
+            return 3;
         return PyErr_Occurred() ? -1 : 0;
     }
     if (small_or_none(field(fields, name_wish_pending_seat), &st->wish_pending)
@@ -1091,7 +1093,8 @@ static PyObject *round_legal(PyObject *rnd, PyObject *const *args, Py_ssize_t na
     PyObject *out = NULL;
     if (known >= 1) {
         out = PyList_New(0);
-        known = out == NULL ? -1 : known == 2 ? legal_in_grand(&st, seat, out) : legal_in_play(&st, seat_obj, seat, out);
+        known = out == NULL ? -1 : known == 2 ? legal_in_grand(&st, seat, out)
+                : known == 1 ? legal_in_play(&st, seat_obj, seat, out) : 0;  /* the exchange's are many: lazy */
     }
     Py_XDECREF(st.fields);
     if (known == 1) {
@@ -1111,6 +1114,10 @@ static PyTypeObject *pass_class, *played_class, *collected_class, *fulfilled_cla
 static PyTypeObject *wish_class, *tichu_class, *give_class, *wish_made_class, *given_class;
 static Py_ssize_t pass_seat_at, card_points_at, wish_seat_at, wish_rank_at, tichu_seat_at, give_seat_at, give_to_at;
 static PyObject *to_wish[4], *tichu_called[4], *tichu_text;
+static PyTypeObject *call_grand_class, *decline_grand_class, *exchange_class, *dealt_class;
+static Py_ssize_t call_grand_seat_at, decline_grand_seat_at, exchange_seat_at, exchange_cards_at;
+static PyObject *grand_decided_event[4][2], *grand_called[4], *grand_text, *exchange_started, *exchange_submitted[4];
+static PyObject *name_deal, *name_exchanges, *name_cards;
 static PyObject *passed_event[4], *trick_won_event[4][4], *to_follow[4], *to_lead[4], *to_give[4];
 static PyObject *empty_args;
 static PyObject *name_history, *name_passed, *name_trick, *name_trick_cards, *name_loose_cards, *name_piles,
@@ -1538,6 +1545,98 @@ static PyObject *apply_give(struct round_state *st, PyObject *action, long seat)
     return events;
 }
 
+/* set.update(items) for a tuple of items. */
+static int add_all(PyObject *set, PyObject *items)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++)
+        if (PySet_Add(set, PyTuple_GET_ITEM(items, i)))
+            return -1;
+    return 0;
+}
+
+/* Round._do_grand: a seat decides about Grand Tichu and gets its last 6 cards. */
+static PyObject *apply_grand(struct round_state *st, PyObject *action, long seat, int called)
+{
+    PyObject *fields = st->fields, *history = field(fields, name_history), *deal = field(fields, name_deal);
+    PyObject *decided = seat_list(st, name_grand_decided);
+    st->calls = decided ? seat_list(st, name_calls) : NULL;
+    st->hands = st->calls ? seat_list(st, name_hands) : NULL;
+    if (st->hands == NULL || history == NULL || !PyList_CheckExact(history) || deal == NULL
+        || !PyTuple_CheckExact(deal) || PyTuple_GET_SIZE(deal) != 56 || PyList_GET_ITEM(decided, seat) != Py_False
+        || !PySet_CheckExact(PyList_GET_ITEM(st->hands, seat)))
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+    int still = 0;  /* the seats that have not decided, after this one */
+    for (int s = 0; s < 4; s++) {
+        PyObject *done = PyList_GET_ITEM(decided, s);
+        if (done != Py_True && done != Py_False)
+            return Py_NewRef(Py_NotImplemented);
+        still += s != seat && done == Py_False;
+    }
+    mask_t six = 0;
+    PyObject *last = PyTuple_GetSlice(deal, 32 + 6 * seat, 38 + 6 * seat);  /* deal.last_cards */
+    if (last == NULL)
+        return NULL;
+    for (int i = 0; i < 6; i++) {
+        PyObject *card = PyTuple_GET_ITEM(last, i), *bit = Py_IS_TYPE(card, card_class) ? SLOT(card, card_bit_at) : NULL;
+        mask_t value;
+        if (bit == NULL || read_mask(bit, &value)) {
+            PyErr_Clear();
+            Py_DECREF(last);
+            return Py_NewRef(Py_NotImplemented);
+        }
+        six |= value;
+    }
+    /* Everything is checked: from here on the state changes as the pure methods change it. */
+    PyObject *six_obj = PyLong_FromUnsignedLongLong(six), *sorted = six_obj ? cards_in(six_obj, 1) : NULL;
+    PyObject *cards = sorted ? PyList_AsTuple(sorted) : NULL, *seat_obj = seat_int(seat);
+    PyObject *names[2] = {name_seat, name_cards}, *values[2] = {seat_obj, cards};
+    PyObject *events = cards && seat_obj ? new_list(1, grand_decided_event[seat][called]) : NULL;
+    int failed = events == NULL || PyList_Append(history, action)
+                 || PyList_SetItem(decided, seat, Py_NewRef(Py_True))
+                 || (called && (PyList_SetItem(st->calls, seat, Py_NewRef(grand_text))
+                                || PyList_Append(events, grand_called[seat])))
+                 || add_all(PyList_GET_ITEM(st->hands, seat), last)
+                 || append_new(events, new_event(dealt_class, 2, names, values))
+                 || (!still && (PyDict_SetItem(fields, name_phase, exchange_phase)
+                                || PyList_Append(events, exchange_started)));
+    Py_XDECREF(six_obj);
+    Py_XDECREF(sorted);
+    Py_XDECREF(cards);
+    Py_XDECREF(seat_obj);
+    Py_DECREF(last);
+    if (failed)
+        Py_CLEAR(events);
+    return events;
+}
+
+/* Round._do_exchange for three different cards of the hand, while another seat has
+ * still to pass his (the last exchange, which hands the cards over, is the pure method's). */
+static PyObject *apply_exchange(struct round_state *st, PyObject *action, long seat)
+{
+    PyObject *fields = st->fields, *history = field(fields, name_history), *cards = SLOT(action, exchange_cards_at);
+    PyObject *exchanges = seat_list(st, name_exchanges);
+    st->hands = exchanges ? seat_list(st, name_hands) : NULL;
+    if (st->hands == NULL || history == NULL || !PyList_CheckExact(history) || cards == NULL
+        || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) != 3 || PyList_GET_ITEM(exchanges, seat) != Py_None
+        || !PySet_CheckExact(PyList_GET_ITEM(st->hands, seat)))
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+    int waiting = 0;
+    for (int s = 0; s < 4; s++)
+        waiting += PyList_GET_ITEM(exchanges, s) == Py_None;
+    PyObject *a = PyTuple_GET_ITEM(cards, 0), *b = PyTuple_GET_ITEM(cards, 1), *c = PyTuple_GET_ITEM(cards, 2);
+    if (waiting < 2 || a == b || a == c || b == c)
+        return Py_NewRef(Py_NotImplemented);
+    for (int i = 0; i < 3; i++) {
+        PyObject *card = PyTuple_GET_ITEM(cards, i);
+        int held = Py_IS_TYPE(card, card_class) ? PySet_Contains(PyList_GET_ITEM(st->hands, seat), card) : 0;
+        if (held != 1)
+            return held < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+    }
+    if (PyList_Append(history, action) || PyList_SetItem(exchanges, seat, Py_NewRef(cards)))
+        return NULL;
+    return new_list(1, exchange_submitted[seat]);
+}
+
 /* Round.apply(action), compiled: the pure method for what it does not know. */
 static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1547,7 +1646,9 @@ static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t na
     PyTypeObject *kind = Py_TYPE(action);
     Py_ssize_t seat_at = kind == pass_class ? pass_seat_at : kind == play_class ? play_seat_at
                          : kind == wish_class ? wish_seat_at : kind == tichu_class ? tichu_seat_at
-                         : kind == give_class ? give_seat_at : -1;
+                         : kind == give_class ? give_seat_at : kind == call_grand_class ? call_grand_seat_at
+                         : kind == decline_grand_class ? decline_grand_seat_at
+                         : kind == exchange_class ? exchange_seat_at : -1;
     if (round_class != NULL && seat_at >= 0) {
         PyObject *seat_obj = SLOT(action, seat_at);
         long seat = seat_obj && PyLong_CheckExact(seat_obj) ? PyLong_AsLong(seat_obj) : -1;
@@ -1556,7 +1657,12 @@ static PyObject *round_apply(PyObject *rnd, PyObject *const *args, Py_ssize_t na
         else {
             struct round_state st;
             int known = read_round(rnd, &st);  /* sets st.fields first */
-            if (known == 1)
+            int setup = kind == call_grand_class || kind == decline_grand_class || kind == exchange_class;
+            if (known == 2 && kind != exchange_class && setup)
+                done = apply_grand(&st, action, seat, kind == call_grand_class);
+            else if (known == 3 && kind == exchange_class)
+                done = apply_exchange(&st, action, seat);
+            else if (known == 1 && !setup)
                 done = kind == pass_class ? apply_pass(action, &st, seat)
                        : kind == play_class ? apply_play(action, &st, seat)
                        : kind == wish_class ? apply_wish(action, &st, seat)
@@ -1659,6 +1765,43 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
         || slot_offset((PyTypeObject *)classes[9], "seat", &give_seat_at)
         || slot_offset((PyTypeObject *)classes[9], "to", &give_to_at))
         return NULL;
+    PyObject *setup[4];
+    const char *setup_names[4] = {"CallGrand", "DeclineGrand", "Exchange", "CardsDealt"};
+    for (int i = 0; i < 4; i++)
+        if ((setup[i] = setting(settings, setup_names[i], &PyType_Type)) == NULL)
+            return NULL;
+    if (slot_offset((PyTypeObject *)setup[0], "seat", &call_grand_seat_at)
+        || slot_offset((PyTypeObject *)setup[1], "seat", &decline_grand_seat_at)
+        || slot_offset((PyTypeObject *)setup[2], "seat", &exchange_seat_at)
+        || slot_offset((PyTypeObject *)setup[2], "cards", &exchange_cards_at))
+        return NULL;
+    PyObject *grand_word = setting(settings, "GRAND_CALL", &PyUnicode_Type);
+    PyObject *exchange = setting(settings, "EXCHANGE", &PyUnicode_Type);
+    PyObject *started = setting(settings, "EXCHANGE_STARTED", NULL);
+    PyObject *decided_events = setting(settings, "GRAND_DECIDED", &PyTuple_Type);
+    if (grand_word == NULL || exchange == NULL || started == NULL || decided_events == NULL
+        || keep_tuple(settings, "GRAND_CALLED", grand_called, 4, NULL)
+        || keep_tuple(settings, "EXCHANGE_SUBMITTED", exchange_submitted, 4, NULL))
+        return NULL;
+    for (int i = 0; i < 4; i++) {
+        PyObject *row = PyTuple_GET_SIZE(decided_events) == 4 ? PyTuple_GET_ITEM(decided_events, i) : NULL;
+        if (row == NULL || !PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 2) {
+            PyErr_SetString(PyExc_ValueError, "configure_round: GRAND_DECIDED must be 4 pairs of events");
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            keep(&grand_decided_event[i][j], PyTuple_GET_ITEM(PyTuple_GET_ITEM(decided_events, i), j));
+    keep(&grand_text, grand_word);
+    keep(&exchange_started, started);
+    Py_INCREF(exchange);
+    PyUnicode_InternInPlace(&exchange);
+    Py_XSETREF(exchange_phase, exchange);
+    keep((PyObject **)&call_grand_class, setup[0]);
+    keep((PyObject **)&decline_grand_class, setup[1]);
+    keep((PyObject **)&exchange_class, setup[2]);
+    keep((PyObject **)&dealt_class, setup[3]);
     PyObject *tichu = setting(settings, "TICHU", &PyUnicode_Type);
     if (tichu == NULL || keep_tuple(settings, "TO_WISH", to_wish, 4, NULL)
         || keep_tuple(settings, "TICHU_CALLED", tichu_called, 4, NULL))
@@ -1689,14 +1832,15 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
                            "finish_order", "trick_won", "top", "top_seat", "turn", "hands", "_indexes", "wish",
                            "history", "passed", "trick", "trick_cards", "loose_cards", "piles", "seat",
                            "combo", "out_of_turn", "cards_left", "rank", "winner", "to", "points",
-                           "_pure_iter_legal_actions", "_pure_apply", "grand_decided", "ending", "place"};
+                           "_pure_iter_legal_actions", "_pure_apply", "grand_decided", "ending", "place",
+                           "deal", "exchanges", "cards"};
     PyObject **slots[] = {&name_phase, &name_calls, &name_played_any, &name_gift_pending_seat,
                           &name_wish_pending_seat, &name_finish_order, &name_trick_won, &name_top, &name_top_seat,
                           &name_turn, &name_hands, &name_indexes, &name_wish, &name_history,
                           &name_passed, &name_trick, &name_trick_cards, &name_loose_cards, &name_piles, &name_seat,
                           &name_combo, &name_out_of_turn, &name_cards_left, &name_rank, &name_winner, &name_to,
                           &name_points, &pure_legal_name, &pure_apply_name, &name_grand_decided, &name_ending,
-                          &name_place};
+                          &name_place, &name_deal, &name_exchanges, &name_cards};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (intern_name(slots[i], texts[i]))
             return NULL;

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bswtichu.engine import (
-    CallTichu, DeclineGrand, CallGrand, Exchange, GiveDragon, IllegalActionError, MakeWish, Pass, Play, Round,
+    DECK, CallTichu, DeclineGrand, CallGrand, Exchange, GiveDragon, IllegalActionError, MakeWish, Pass, Play, Round,
 )
 from bswtichu.engine import round as round_module
 from bswtichu.engine.actions import play_of
@@ -85,6 +85,16 @@ def candidates(rnd: Round, rng: Random, listed: list, seen: list) -> list:
             out.append(play_of(seat, rng.choice(list(plays(other)))))  # cards he does not hold
     if seen:
         out.append(rng.choice(seen))  # stale: listed at an earlier step
+    if rnd.phase in (GRAND, EXCHANGE):  # exchanges: cards not held, the same card twice, two cards, a list
+        mine = sorted(hand, key=lambda c: c.index)
+        out.append(Exchange(seat, tuple(rng.sample(DECK, 3))))
+        if len(mine) >= 3:
+            trio = rng.sample(mine, 3)
+            twice = [trio[0], trio[1], trio[2]]
+            twice[rng.randrange(3)] = twice[rng.randrange(3)]  # maybe the same card twice, anywhere
+            out += [Exchange(seat, tuple(twice)), Exchange(seat, (trio[0], trio[1], trio[1])),
+                    Exchange(seat, tuple(trio[:2])),
+                    Exchange(seat, list(trio)), Exchange(seat, tuple(trio))]
     if rng.random() < 0.35:
         out.append(rng.choice([MakeWish(seat, rng.choice([None, 1, 7, 14, 15])), GiveDragon(seat, rng.randrange(5)),
                                CallTichu(seat), DeclineGrand(seat), CallGrand(seat), Pass(rng.choice([-1, 4]))]))
