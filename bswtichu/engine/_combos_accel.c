@@ -12,6 +12,11 @@
  * combos.py hands over its classes once (`configure`); the combinations made
  * here are plain `Combo` instances whose slots are filled directly, as
  * combos._combo does (the ``cards`` slot stays empty until asked for).
+ *
+ * The second part (end of file) is the round's hot paths: round.py hands over
+ * its classes and shared values (`configure_round`) and gets back compiled
+ * `iter_legal_actions` and `apply` methods; the pure methods stay the
+ * reference (tests/engine/test_engine_round_accel.py runs both side by side).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -705,13 +710,13 @@ static PyObject *plays_of(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 /* ------------------------------------------------------------------ the round's hot paths
  *
- * round.py's `Round.iter_legal_actions` and `Round.apply` for the commonest
- * states of the play phase, reading and writing the round's own fields (its
- * instance dict).  Every state or action these do not recognise completely
- * (another phase, a wish or Dragon gift awaited, a field of an unexpected
- * type, an action that would be refused or end a player's hand, ...) is
- * handed to the pure Python methods, the reference, unchanged: so these
- * never refuse anything themselves and every message stays the Python one.
+ * round.py's `Round.iter_legal_actions` and `Round.apply` for a round's
+ * commonest steps, reading and writing the round's own fields (its instance
+ * dict).  Every state or action these do not recognise completely (the
+ * exchange's lists, a bomb, a typed play, a field of an unexpected type, an
+ * action that would be refused or end the round, ...) is handed to the pure
+ * Python methods, the reference, unchanged: so these never refuse anything
+ * themselves and every message stays the Python one.
  */
 
 static PyTypeObject *round_class, *hand_index_class;

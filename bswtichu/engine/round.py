@@ -826,10 +826,11 @@ class Round:
 def _use_compiled_paths() -> bool:
     """Put the compiled `iter_legal_actions` and `apply` in place, if the extension is in use.
 
-    They handle the commonest states of the play phase in C (listing a
-    seat's plays, bombs or pass; a pass; a listed lead or follow that neither
-    ends the hand nor needs a wish decided) and call ``_pure_iter_legal_actions``
-    and ``_pure_apply``, the reference, for everything else; docs/engine.md, "Speed".
+    They handle a round's commonest steps in C (the lists of the Grand Tichu
+    and play phases; a pass, a listed lead or follow that does not end the
+    round, the wish, Tichu, the Dragon gift, the Grand Tichu decisions, the
+    exchanges but the last) and call ``_pure_iter_legal_actions`` and
+    ``_pure_apply``, the reference, for everything else; docs/engine.md, "Speed".
     """
     accel = combos._accel
     if accel is None:

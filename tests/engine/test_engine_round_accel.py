@@ -1,14 +1,15 @@
 """The compiled round paths (``_combos_accel.c``) behave exactly as the pure `Round` methods.
 
 `Round.iter_legal_actions` and `Round.apply` are compiled for the commonest
-states of the play phase and hand everything else to ``_pure_iter_legal_actions``
-and ``_pure_apply``, the reference.  Here two copies of each random round go
-side by side, one through the compiled methods and one through the pure ones:
-at every step every seat's legal list (same actions, same order, every field),
+steps of a round and hand everything else to ``_pure_iter_legal_actions`` and
+``_pure_apply``, the reference.  Here two copies of each random round go side
+by side, one through the compiled methods and one through the pure ones: at
+every step every seat's legal list (same actions, same order, every field),
 then random legal and illegal actions (passes and plays by any seat, plays not
-held, stale plays, plays that do not beat the table, typed plays, wishes and
-gifts out of place) give the same events or the same error with the same
-message, and leave the same state.  Skipped where the extension is not in use.
+held, stale plays, plays that do not beat the table, typed plays, wishes,
+gifts, Tichu and Grand Tichu out of place, bad exchanges) give the same events
+or the same error with the same message, and leave the same state.  Skipped
+where the extension is not in use.
 """
 
 import gc
