@@ -867,15 +867,16 @@ static long leader_of(const struct round_state *st)
     return st->out_seats >> st->top_seat & 1 ? next_active(st, st->top_seat) : st->top_seat;
 }
 
-/* The mask a HandIndex holds (0 on success, -1 on an error). */
+/* The mask a kept HandIndex holds: 0, or -2 (no error set) if it is not one with a
+ * valid mask (then the pure methods decide). */
 static int index_mask(PyObject *index, mask_t *mask)
 {
     PyObject *value = Py_IS_TYPE(index, hand_index_class) ? SLOT(index, index_mask_at) : NULL;
-    if (value == NULL) {
-        PyErr_SetString(PyExc_TypeError, "a kept hand index is not a HandIndex");
-        return -1;
+    if (value == NULL || read_mask(value, mask)) {
+        PyErr_Clear();
+        return -2;
     }
-    return read_mask(value, mask);
+    return 0;
 }
 
 /* The mask of the set of cards `hand`: 0, -1 on an error, or -2 (no error set) if it
@@ -963,8 +964,6 @@ static PyObject *with_rank(PyObject *combos, long rank, int bombs)
     return out;
 }
 
-/* The play phase's legal actions of `seat` into `out`: 1 when done, 0 when the state is
- * one for the pure method, -1 on an error.  The order of round.iter_legal_actions. */
 /* Extend `out` by the items of a tuple. */
 static int extend_by(PyObject *out, PyObject *items)
 {
@@ -981,6 +980,8 @@ static int uncalled(struct round_state *st, long seat)
     return PyUnicode_CheckExact(called) ? PyUnicode_GET_LENGTH(called) == 0 : -1;
 }
 
+/* The play phase's legal actions of `seat` into `out`: 1 when done, 0 when the state is
+ * one for the pure method, -1 on an error.  The order of round.iter_legal_actions. */
 static int legal_in_play(struct round_state *st, PyObject *seat_obj, long seat, PyObject *out)
 {
     int ending = 0;
@@ -1306,7 +1307,7 @@ static PyObject *apply_play(PyObject *action, struct round_state *st, long seat)
     mask_t held, mask = combo_mask(combo);
     if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2 && PyTuple_GET_ITEM(entry, 0) == hand) {
         if (index_mask(PyTuple_GET_ITEM(entry, 1), &held))
-            return NULL;
+            return Py_NewRef(Py_NotImplemented);
     }
     else {  /* no index kept for this hand: its mask, as _do_play reads it */
         int odd = mask_of_set(hand, &held);
