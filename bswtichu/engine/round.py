@@ -383,6 +383,7 @@ class Round:
         return self._iter_exchange_actions(seat)
 
     def _iter_exchange_actions(self, seat: int) -> Iterator[Action]:
+        """Tichu and the 2184 trios while the seat has not passed its cards; nothing once over."""
         if self.phase == OVER:
             return
         if self.can_call_tichu(seat):
