@@ -2,10 +2,15 @@
 
 Run:  python bench/bench_engine.py [--seconds 3] [--seed 1]
       python bench/bench_engine.py --against ../old-checkout [--rounds 7]
-      BSWTICHU_PURE=1 python bench/bench_engine.py ...   (without the compiled play generator)
+      python bench/bench_engine.py --profile   (where a random round's time goes)
+      BSWTICHU_PURE=1 python bench/bench_engine.py ...   (without the compiled parts)
 
 Alone, each figure is measured in one process for about ``--seconds``.
 Inputs are drawn before timing starts, so the figures measure the engine alone.
+
+``--profile`` splits the time of the random rounds: the setup phases, then
+per play-phase action the actions applied alone, with the four seats' legal
+lists, and the benchmark's whole loop; then cProfile's top functions.
 
 ``--against DIR`` compares with the engine of another checkout (say a git
 worktree of main) side by side in this one process: that checkout's
@@ -19,7 +24,9 @@ alike; the last column is the ratio this checkout / the other.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib
+import pstats
 import random
 import shutil
 import sys
@@ -140,8 +147,10 @@ def round_memory(engine, seed: int) -> tuple[float, float]:
 
 
 def generator_in_use() -> str:
-    """Which play generator this checkout's engine runs (docs/engine.md, "Speed")."""
-    from bswtichu.engine import combos
+    """Which play generator and round paths this checkout's engine runs (docs/engine.md, "Speed")."""
+    from bswtichu.engine import combos, round as round_module
+    if getattr(round_module, "COMPILED_PATHS", False):
+        return "compiled play generator and round paths"
     if getattr(combos, "ACCELERATED", False):
         return "compiled play generator"
     return "pure Python play generator"
@@ -201,13 +210,101 @@ def compare(other_checkout: Path, seed: int, rounds: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def recorded_rounds(engine, seeds) -> list:
+    """The deal, the setup actions and the play-phase actions of the benchmark's rounds."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        rnd = engine.Round.deal_random(rng)
+        setup, play = [], []
+        while rnd.phase != engine.OVER:
+            options = []
+            for seat in range(4):
+                if rnd.phase == "exchange":
+                    if rnd.exchanges[seat] is None:
+                        hand = sorted(rnd.hands[seat], key=lambda c: c.index)
+                        options.append(engine.Exchange(seat, tuple(rng.sample(hand, 3))))
+                    continue
+                options.extend(rnd.iter_legal_actions(seat))
+            action = rng.choice(options)
+            (play if rnd.phase == "play" else setup).append(action)
+            rnd.apply(action)
+        out.append((rnd.deal, setup, play))
+    return out
+
+
+def profile(engine, seed: int, count: int = 300) -> None:
+    """Where a random round's time goes: a plain split by replaying recorded rounds, then cProfile."""
+    games = recorded_rounds(engine, range(seed, seed + count))
+    actions = sum(len(play) for _, _, play in games)
+
+    def setup_only():
+        for deal, setup, _ in games:
+            rnd = engine.Round(deal)
+            for action in setup:
+                if rnd.phase == "grand":
+                    for seat in range(4):
+                        list(rnd.iter_legal_actions(seat))
+                rnd.apply(action)
+
+    def ready_rounds():
+        rounds = []
+        for deal, setup, _ in games:
+            rnd = engine.Round(deal)
+            for action in setup:
+                rnd.apply(action)
+            rounds.append(rnd)
+        return rounds
+
+    def play_applied(listing: bool):
+        def run():
+            for rnd, (_, _, play) in zip(ready_rounds(), games):
+                for action in play:
+                    if listing:
+                        for seat in range(4):
+                            list(rnd.iter_legal_actions(seat))
+                    rnd.apply(action)
+        return run
+
+    def whole_loop():
+        for s in range(seed, seed + count):
+            random_round(engine, random.Random(s))
+
+    def best(work, repeat: int = 5) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.process_time()
+            work()
+            times.append(time.process_time() - start)
+        return min(times)
+
+    copies = best(ready_rounds)
+    print(f"{count} rounds, {actions / count:.1f} play-phase actions each (best of 5, CPU time)")
+    print(f"{'setup (deal, Grand Tichu with four legal lists a step, exchange)':<66} "
+          f"{best(setup_only) / count * 1e6:8.1f} us/round")
+    print(f"{'play phase: the actions applied':<66} "
+          f"{(best(play_applied(False)) - copies) / actions * 1e6:8.2f} us/action")
+    print(f"{'play phase: applied, with the four seats legal lists before each':<66} "
+          f"{(best(play_applied(True)) - copies) / actions * 1e6:8.2f} us/action")
+    print(f"{'the benchmark loop (random_round), all phases':<66} "
+          f"{best(whole_loop) / count * 1e6:8.1f} us/round")
+    profiler = cProfile.Profile()
+    profiler.runcall(whole_loop)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--against", type=Path, help="another checkout to compare with, side by side")
     parser.add_argument("--rounds", type=int, default=7, help="alternations with --against")
+    parser.add_argument("--profile", action="store_true", help="where the random rounds' time goes")
     args = parser.parse_args()
+    if args.profile:
+        print(f"engine: {generator_in_use()}")
+        profile(this_engine, args.seed)
+        return
     if args.against:
         compare(args.against, args.seed, args.rounds)
         return

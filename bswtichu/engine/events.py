@@ -29,10 +29,10 @@ def _plain(value):
 class Event:
     """Base of all events.
 
-    Events are frozen dataclasses.  The few made at almost every
-    action or trick (TurnStarted, Played, Passed, TrickWon, TrickCollected)
-    define their constructor and fill ``__dict__`` at once; the generated one calls
-    ``object.__setattr__`` per field, which cost more than the rest of a pass.
+    Events are frozen dataclasses.  Those a round makes (all but the game's
+    and the few made once and shared) define their constructor and fill
+    ``__dict__`` at once; the generated one calls ``object.__setattr__`` per
+    field, which cost more than the rest of a pass.
     """
 
     kind = "event"
@@ -54,6 +54,9 @@ class CardsDealt(Event):
     seat: int
     cards: tuple[Card, ...]
     kind = "dealt"
+
+    def __init__(self, seat: int, cards: tuple[Card, ...]):
+        self.__dict__.update(seat=seat, cards=cards)
 
     @property
     def private_to(self):
@@ -93,6 +96,9 @@ class CardsReceived(Event):
     seat: int
     received: dict
     kind = "received"
+
+    def __init__(self, seat: int, received: dict):
+        self.__dict__.update(seat=seat, received=received)
 
     @property
     def private_to(self):
@@ -137,12 +143,18 @@ class WishMade(Event):
     rank: int | None
     kind = "wish"
 
+    def __init__(self, seat: int, rank: int | None):
+        self.__dict__.update(seat=seat, rank=rank)
+
 
 @dataclass(frozen=True)
 class WishFulfilled(Event):
     seat: int
     rank: int
     kind = "wish_fulfilled"
+
+    def __init__(self, seat: int, rank: int):
+        self.__dict__.update(seat=seat, rank=rank)
 
 
 @dataclass(frozen=True)
@@ -175,12 +187,18 @@ class DragonGiven(Event):
     points: int
     kind = "dragon_given"
 
+    def __init__(self, seat: int, to: int, points: int):
+        self.__dict__.update(seat=seat, to=to, points=points)
+
 
 @dataclass(frozen=True)
 class PlayerOut(Event):
     seat: int
     place: int
     kind = "out"
+
+    def __init__(self, seat: int, place: int):
+        self.__dict__.update(seat=seat, place=place)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     cards_of, format_cards, mask_of, rank_text, sort_cards,
 )
+from . import combos
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
 from .errors import IllegalActionError
@@ -174,8 +175,9 @@ class Round:
         if grand_tichu:
             self.phase = GRAND
             for seat in range(4):
-                self.hands[seat] = set(first_cards(deal, seat))
-                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
+                first = first_cards(deal, seat)
+                self.hands[seat] = set(first)
+                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(first))))
             self.opening_events.append(_PHASE_STARTED[GRAND])
         else:
             self.phase = EXCHANGE
@@ -345,6 +347,8 @@ class Round:
             out += listed_plays(seat, [b for b in found if b.beats(top)])
         return iter(out)
 
+    _pure_iter_legal_actions = iter_legal_actions  # the reference of the compiled twin (end of module)
+
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
         options = play_list(self._index(seat), None)
@@ -372,14 +376,18 @@ class Round:
             out += listed_plays(seat, self._bombs_beating(seat))
 
     def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
+        if self.phase == GRAND:  # Tichu only once Grand Tichu is decided (can_call_tichu)
+            if not self.grand_decided[seat]:
+                return iter(_GRAND_CHOICES[seat])
+            return iter(() if self.calls[seat] else (_CALL_TICHU[seat],))
+        return self._iter_exchange_actions(seat)
+
+    def _iter_exchange_actions(self, seat: int) -> Iterator[Action]:
+        """Tichu and the 2184 trios while the seat has not passed its cards; nothing once over."""
         if self.phase == OVER:
             return
         if self.can_call_tichu(seat):
             yield _CALL_TICHU[seat]
-        if self.phase == GRAND:
-            if not self.grand_decided[seat]:
-                yield from _GRAND_CHOICES[seat]
-            return
         if self.exchanges[seat] is None:
             for trio in permutations(sort_cards(self.hands[seat]), 3):
                 yield Exchange(seat, trio)
@@ -403,6 +411,8 @@ class Round:
         if self.phase == OVER:
             raise IllegalActionError("the round is over")
         return handler(self, action)  # a handler records the action once it has validated it
+
+    _pure_apply = apply  # the reference of the compiled twin (end of module)
 
     def is_legal(self, action: Action) -> bool:
         """Whether `apply` would accept ``action`` (checked on a copy)."""
@@ -456,7 +466,7 @@ class Round:
             self.calls[seat] = "grand"
             events.append(_TICHU_CALLED[seat][True])
         six = self._last_six(seat)
-        self.hands[seat] |= set(six)
+        self.hands[seat].update(six)
         events.append(CardsDealt(seat, tuple(sort_cards(six))))
         if all(self.grand_decided):
             self.phase = EXCHANGE
@@ -492,7 +502,7 @@ class Round:
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
-        self.history.append(Exchange(seat, cards))
+        self.history.append(action if cards is action.cards else Exchange(seat, cards))
         self.exchanges[seat] = cards
         events: list[Event] = [_EXCHANGE_SUBMITTED[seat]]
         if all(e is not None for e in self.exchanges):
@@ -502,7 +512,7 @@ class Round:
                     self.hands[giver].discard(c)
                     received[(giver + step) % 4][giver] = c
             for s in range(4):
-                self.hands[s] |= set(received[s].values())
+                self.hands[s].update(received[s].values())
                 events.append(CardsReceived(s, received[s]))
             self.phase = PLAY
             self._indexes = [None] * 4
@@ -813,5 +823,39 @@ class Round:
         GiveDragon: _do_give,
     }
 
+
+def _use_compiled_paths() -> bool:
+    """Put the compiled `iter_legal_actions` and `apply` in place, if the extension is in use.
+
+    They handle a round's commonest steps in C (the lists of the Grand Tichu
+    and play phases; a pass, a listed lead or follow that does not end the
+    round, the wish, Tichu, the Dragon gift, the Grand Tichu decisions, the
+    exchanges but the last) and call ``_pure_iter_legal_actions`` and
+    ``_pure_apply``, the reference, for everything else; docs/engine.md, "Speed".
+    """
+    accel = combos._accel
+    if accel is None:
+        return False
+    methods = accel.configure_round({
+        "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
+        "WishFulfilled": WishFulfilled, "PlayerOut": PlayerOut, "HandIndex": HandIndex,
+        "MakeWish": MakeWish, "CallTichu": CallTichu, "GiveDragon": GiveDragon, "WishMade": WishMade,
+        "DragonGiven": DragonGiven, "TICHU": "tichu", "TO_WISH": _TURN_TO["wish"],
+        "TICHU_CALLED": tuple(called[False] for called in _TICHU_CALLED),
+        "CallGrand": CallGrand, "DeclineGrand": DeclineGrand, "Exchange": Exchange, "CardsDealt": CardsDealt,
+        "GRAND_CALL": "grand", "EXCHANGE": EXCHANGE, "EXCHANGE_STARTED": _PHASE_STARTED[EXCHANGE],
+        "GRAND_DECIDED": _GRAND_DECIDED, "GRAND_CALLED": tuple(called[True] for called in _TICHU_CALLED),
+        "EXCHANGE_SUBMITTED": _EXCHANGE_SUBMITTED, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
+        "WISHES": _WISHES, "GIFTS": _GIFTS, "GRAND_CHOICES": _GRAND_CHOICES,
+        "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
+        "TRICK_WON": _TRICK_WON,
+    })
+    Round.iter_legal_actions = methods["iter_legal_actions"]
+    Round.apply = methods["apply"]
+    return True
+
+
+#: Whether `Round.iter_legal_actions` and `Round.apply` are the compiled ones.
+COMPILED_PATHS = _use_compiled_paths()
 
 __all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "GRAND", "EXCHANGE", "PLAY", "OVER"]
