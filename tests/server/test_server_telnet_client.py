@@ -17,9 +17,12 @@ import pytest_twisted
 from twisted.internet.defer import Deferred
 from twisted.internet.protocol import ProcessProtocol
 
-from test_server_network import TIMEOUT, RunningServer, reactor
+from test_server_network import RunningServer, reactor
 
 TELNET = shutil.which("telnet")
+#: telnet is a process of its own and a password check runs scrypt: on a loaded 2-core
+#: machine a step has taken over 5 s, so the guard against a hang is longer here
+SCREEN_TIMEOUT = 30
 
 
 class Terminal(ProcessProtocol):
@@ -41,7 +44,7 @@ class Terminal(ProcessProtocol):
         waiter: Deferred = Deferred()
         self._waiting.append((re.compile(pattern), waiter))
         self.outReceived(b"")
-        return waiter.addTimeout(TIMEOUT, reactor())
+        return waiter.addTimeout(SCREEN_TIMEOUT, reactor())
 
     def processEnded(self, reason: object) -> None:
         self.ended.callback(None)
@@ -59,7 +62,7 @@ async def telnet_session(server: RunningServer):
     try:
         await screen.until(rb"Limits: [^\r\n]*\r\n")
         yield process, screen
-        await screen.ended.addTimeout(TIMEOUT, reactor())
+        await screen.ended.addTimeout(SCREEN_TIMEOUT, reactor())
     except BaseException:
         process.signalProcess("KILL")
         print(screen.screen)  # shown with the failure
