@@ -7,11 +7,9 @@ leave no references or memory behind.  Skipped where the extension was not
 built (no C compiler at install time) or BSWTICHU_PURE is set.
 """
 
-import gc
 import os
 import subprocess
 import sys
-import tracemalloc
 from random import Random
 
 import pytest
@@ -23,6 +21,8 @@ from bswtichu.engine import combos
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import cards_of, mask_of
 from bswtichu.engine.combos import ComboType, HandIndex, pure_bombs, pure_play_list
+
+from leak_check import assert_no_leak
 
 accel = combos._accel
 pytestmark = pytest.mark.skipif(
@@ -168,25 +168,7 @@ def test_many_calls_leave_no_references_or_memory_behind():
                 except (TypeError, ValueError, AttributeError):
                     pass
 
-    work()  # warm up: the Phoenix singles' cache, interned ints
-    gc.collect()
-    counts = [sys.getrefcount(x) for x in shared]
-    tracemalloc.start()
-    try:
-        work()
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(20):
-            work()
-        gc.collect()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    # None is referred to from everywhere, so its count wanders by a few; a leak
-    # (or a reference too few) in any call would move it by thousands.
-    after = [sys.getrefcount(x) for x in shared]
-    assert abs(after[0] - counts[0]) < 50 and after[1:] == counts[1:]
-    assert grown < 10_000, f"{grown} bytes kept after 20 rounds of calls"
+    assert_no_leak(work, shared, wandering=1, repeats=20)
 
 
 def test_bswtichu_pure_switches_the_compiled_version_off():

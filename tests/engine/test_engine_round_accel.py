@@ -12,9 +12,6 @@ or the same error with the same message, and leave the same state.  Skipped
 where the extension is not in use.
 """
 
-import gc
-import sys
-import tracemalloc
 from random import Random
 
 import pytest
@@ -29,6 +26,8 @@ from bswtichu.engine.actions import play_of
 from bswtichu.engine.combos import Combo, plays
 from bswtichu.engine.events import Event
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER
+
+from leak_check import assert_no_leak
 
 pytestmark = pytest.mark.skipif(
     not round_module.COMPILED_PATHS,
@@ -233,23 +232,7 @@ def test_many_round_calls_leave_no_references_or_memory_behind():
                         pass
                 rnd.apply(rng.choice(options))
 
-    work()  # warm up
-    gc.collect()
-    counts = [sys.getrefcount(x) for x in shared]
-    tracemalloc.start()
-    try:
-        work()
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(5):
-            work()
-        gc.collect()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    after = [sys.getrefcount(x) for x in shared]
-    assert all(abs(a - b) < 50 for a, b in zip(after[:3], counts[:3])) and after[3:] == counts[3:]
-    assert grown < 10_000, f"{grown} bytes kept after 5 rounds of calls"
+    assert_no_leak(work, shared, wandering=3, repeats=5)
 
 
 def test_the_compiled_paths_handle_most_of_a_round(monkeypatch):
