@@ -9,7 +9,7 @@ import pytest_twisted
 
 from bswtichu.server.net.budget import OutputQueue
 
-from test_server_network import RunningServer
+from test_server_network import RunningServer, sleeper_and_talker
 
 
 class Wire:
@@ -99,11 +99,7 @@ async def test_a_bot_that_pauses_reading_gets_every_line_in_order_once_it_reads_
     reads again, every line is there, once, in order (the bot port writes to the socket)."""
     async with RunningServer(output_soft_limit=1 << 22, output_hard_limit=1 << 24, line_flood_rate=1e6,
                              line_flood_burst=1000000, line_byte_rate=1e9, line_byte_burst=10 ** 9) as server:
-        sleepy, loud = await server.bot("Sleepy"), await server.bot("Loud")
-        sleepy.send("/join")
-        await sleepy.message("JOINED", nick="Sleepy")
-        loud.send("/join 1")
-        await loud.message("JOINED", nick="Loud")
+        sleepy, loud = await sleeper_and_talker(server)
         sleepy.transport.pauseProducing()
         # a small kernel buffer, so the kernel soon takes only part of a write, then nothing
         connection = server.service.lobby.find("Sleepy")._connection  # the server's end

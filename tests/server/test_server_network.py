@@ -224,17 +224,23 @@ async def test_port_in_use_is_reported():
             await second.stopService().addTimeout(TIMEOUT, reactor())
 
 
+async def sleeper_and_talker(server: "RunningServer") -> tuple:
+    """Two bots at one table, Sleepy and Loud: Loud's chat is what Sleepy will not read."""
+    sleepy, loud = await server.bot("Sleepy"), await server.bot("Loud")
+    sleepy.send("/join")
+    await sleepy.message("JOINED", nick="Sleepy")
+    loud.send("/join 1")
+    await loud.message("JOINED", nick="Loud")
+    return sleepy, loud
+
+
 @pytest_twisted.ensureDeferred
 async def test_a_client_that_stops_reading_gets_its_bye_when_it_reads_again():
     """Past the output hard limit the server drops what waited and hangs up gently: a
     client that reads again (within the close timeout) finds BYE output at the end."""
     async with RunningServer(output_soft_limit=4096, output_hard_limit=8192, line_flood_rate=1e6,
                              line_flood_burst=1000000, line_byte_rate=1e9, line_byte_burst=10 ** 9) as server:
-        sleepy, loud = await server.bot("Sleepy"), await server.bot("Loud")
-        sleepy.send("/join")
-        await sleepy.message("JOINED", nick="Sleepy")
-        loud.send("/join 1")
-        await loud.message("JOINED", nick="Loud")
+        sleepy, loud = await sleeper_and_talker(server)
         sleepy.transport.pauseProducing()  # stops reading: the kernel's buffers fill, then the server's queue
         session = server.service.lobby.find("Sleepy")
         for chunk in range(400):
