@@ -107,6 +107,20 @@ def test_token_bucket_allows_a_burst_then_the_rate(clock):
     assert bucket.wait() == 0.5
 
 
+
+def test_token_bucket_spend_takes_without_refilling_and_matches_charge(clock):
+    spent, charged = (TokenBucket(rate=2, burst=3, clock=clock) for _ in range(2))
+    for step in (0.0, 0.2, 0.0, 0.7, 0.1, 0.0, 0.0, 1.3):
+        clock.advance(step)
+        assert spent.wait() == charged.wait()
+        if spent.wait() == 0:
+            spent.spend(1)
+            charged.charge(1)
+    while spent.wait() == 0:  # the burst used up at one moment
+        spent.spend(1)
+        charged.charge(1)
+    assert spent.wait() == charged.wait() > 0
+
 # -- telnet port ------------------------------------------------------------
 
 

@@ -49,6 +49,10 @@ class TokenBucket:
         self._tokens -= amount
         return max(0.0, -self._tokens / self.rate)
 
+    def spend(self, amount: float) -> None:
+        """Take ``amount`` without refilling first: right after `wait` said 0, in the same moment."""
+        self._tokens -= amount
+
     def wait(self) -> float:
         """Seconds until one whole unit is there (0: now)."""
         self._refill()
