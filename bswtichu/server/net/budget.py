@@ -49,12 +49,13 @@ class TokenBucket:
         self._tokens -= amount
         return max(0.0, -self._tokens / self.rate)
 
-    def spend(self, amount: float) -> None:
-        """Take ``amount`` without refilling first: right after `wait` said 0, in the same moment."""
-        self._tokens -= amount
-
     def wait(self) -> float:
-        """Seconds until one whole unit is there (0: now)."""
+        """Seconds until one whole unit is there (0: now).
+
+        While a whole unit is there no refill is needed: refilling only adds, and a
+        refill put off to the next `charge` gives the same tokens (the cap included)."""
+        if self._tokens >= 1 - EPSILON:
+            return 0.0
         self._refill()
         missing = 1 - self._tokens
         return 0.0 if missing <= EPSILON else missing / self.rate

@@ -238,7 +238,7 @@ class LineConnection(TimeoutMixin):
         """Hand complete lines to the lobby while the line budget allows; else wait.
 
         While the budget has a line to spare, the framer is asked for the next line
-        straight away (one search for a line end per line, one refill of the budget)."""
+        straight away (one search for a line end per line)."""
         session = self.session
         framer = self._framer
         budget = self._line_budget
@@ -272,7 +272,7 @@ class LineConnection(TimeoutMixin):
                     )
                 )
             else:
-                budget.spend(1)
+                budget.charge(1)
                 self.lobby.receive(session, decode_line(item))
 
     def _skip_notice(self) -> bytes:
