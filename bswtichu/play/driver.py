@@ -118,10 +118,13 @@ class BotSeats:
                 bot.begin_round(seat)
 
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
+        if not self.bots:  # a table of people: nothing to look up per event and seat
+            return
+        seated = [(seat, bot) for seat, player in enumerate(driver.game.seating)
+                  if (bot := self.bots.get(player)) is not None]
         for event in events:
-            for seat, player in enumerate(driver.game.seating):
-                bot = self.bots.get(player)
-                if bot is not None and event.private_to in (None, seat):
+            for seat, bot in seated:
+                if event.private_to in (None, seat):
                     bot.observe(event)
 
 

@@ -16,8 +16,8 @@ from twisted.logger import Logger
 from bswtichu.engine.events import GameOver, RoundScored
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameStopped
-from bswtichu.tch import GameLog, write_tch
 from bswtichu.tch.record import round_log
+from bswtichu.tch.writer import round_tch
 
 _NAME = re.compile(r"^game-(\d+)\.tch$")
 
@@ -48,12 +48,16 @@ class GameLogStore:
         self._open.add(number)
         return number
 
-    def save(self, number: int, log: GameLog) -> None:
-        """Write the game's log so far (atomically: a reader never sees half a file)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+    def save_text(self, number: int, text: str) -> None:
+        """Write the game's `.tch` text so far (atomically: a reader never sees half a file);
+        the folder is made when it is missing."""
         target = self.path(number)
         partial = target.with_suffix(".tch.partial")
-        partial.write_text(write_tch(log), encoding="utf-8")
+        try:
+            partial.write_text(text, encoding="utf-8")
+        except FileNotFoundError:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial.write_text(text, encoding="utf-8")
         os.replace(partial, target)
 
     def continue_after(self, number: int) -> None:
@@ -95,7 +99,8 @@ class GameLogRecorder:
         self.store = store
         self.number = number
         self.source = source
-        self._rounds: list = []  # each finished round's log, made once (it replays the round)
+        #: each finished round's `.tch` text, made once (its log replays the round)
+        self._round_texts: list[str] = []
 
     def round_dealt(self, driver) -> None:
         pass
@@ -112,7 +117,8 @@ class GameLogRecorder:
         finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
                     if rnd.phase == OVER]
         try:
-            self._rounds += [round_log(rnd, seating) for rnd, seating in finished[len(self._rounds):]]
-            self.store.save(self.number, GameLog(tuple(self._rounds), self.source))
+            self._round_texts += [round_tch(round_log(rnd, seating))
+                                  for rnd, seating in finished[len(self._round_texts):]]
+            self.store.save_text(self.number, "".join(self._round_texts))
         except Exception:
             self.log.failure("cannot write game log {number}", number=self.number)

@@ -150,7 +150,7 @@ class Lobby:
         answer, session.secret_answer = session.secret_answer, None
         try:
             if line:
-                self._guarded(session, lambda: answer(line), "a password")  # it may ask for another
+                self._guarded(session, lambda: answer(line), lambda: "a password")  # it may ask for another
             else:
                 session.send(messages.gave_up())
         finally:
@@ -158,7 +158,7 @@ class Lobby:
                 session.hide_input(False)
 
     def _handle(self, session: Session, line: str) -> None:
-        self._guarded(session, lambda: self._dispatch(session, line), loggable(line))
+        self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
 
     def _dispatch(self, session: Session, line: str) -> None:
         if line.startswith("//"):
@@ -168,15 +168,15 @@ class Lobby:
         else:
             self.chat(session, line)
 
-    def _guarded(self, session: Session, work: Callable[[], None], shown: str) -> None:
+    def _guarded(self, session: Session, work: Callable[[], None], shown: Callable[[], str]) -> None:
         """Do what a line asks: a refusal is told, an internal error logged (the line as
-        ``shown``, secrets hidden) and told as such; nothing escapes."""
+        ``shown()`` gives it, secrets hidden: made only then) and told as such; nothing escapes."""
         try:
             work()
         except Refusal as refusal:
             session.send(messages.refused(refusal))
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=shown, session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session)
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )

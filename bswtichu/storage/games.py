@@ -61,11 +61,19 @@ def decode_action(data: dict) -> Action:
     raise ValueError(f"unknown action type {kind!r}")
 
 
+#: the stored text of each action without cards or choice (a pass, a Tichu call, ...), by
+#: its type and seat: the commonest journal rows, encoded once
+_SIMPLE_TEXTS = {(cls, seat): json.dumps({"seat": seat, "type": name})
+                 for cls, name in _SIMPLE_NAMES.items() for seat in range(4)}
+
+
 def encode_entry(entry: JournalEntry) -> str | None:
     if entry.kind == DEAL:
         return json.dumps({"round": entry.round, "cards": [c.text for c in entry.deal]})
-    if entry.action is not None:
-        return json.dumps(encode_action(entry.action))
+    action = entry.action
+    if action is not None:
+        text = _SIMPLE_TEXTS.get((type(action), action.seat))
+        return text if text is not None else json.dumps(encode_action(action))
     return None
 
 

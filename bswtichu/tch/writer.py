@@ -18,7 +18,12 @@ from .model import (DragonGift, Entry, GameLog, Pass, Play, Result, RoundLog, Ti
 
 def write_tch(log: GameLog) -> str:
     """The log as a `.tch` text: every line ends with ``\\n``; no rounds gives ``""``."""
-    return "".join(line + "\n" for r in log.rounds for line in _round_lines(r))
+    return "".join(round_tch(r) for r in log.rounds)
+
+
+def round_tch(r: RoundLog) -> str:
+    """One round's part of a `.tch` text: a game's text is its rounds' texts, joined."""
+    return "".join(line + "\n" for line in _round_lines(r))
 
 
 def _round_lines(r: RoundLog) -> list[str]:

@@ -3,6 +3,7 @@ readable as .tch and replayable round by round."""
 
 from __future__ import annotations
 
+import pytest
 from twisted.logger import globalLogPublisher
 
 from bswtichu.tch import read_tch
@@ -130,22 +131,24 @@ def test_an_unwritable_log_folder_does_not_stop_the_game(tmp_path, logged_errors
     assert ann.error_code() == "no_such_log"
 
 
-def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path):
-    """The recorder makes each finished round's log once; the file must not differ from
-    the log made from all finished rounds at once (tch.record.game_log)."""
+@pytest.mark.parametrize("seed", [2, 3, 11])
+def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path, seed):
+    """The recorder makes each finished round's text once and joins them; the file must
+    not differ from the log made from all finished rounds at once (tch.record.game_log)."""
     from bswtichu.tch import write_tch
     from bswtichu.tch.record import game_log
 
     lobby = seeded_lobby(tmp_path, 6)
-    driver = start_game(lobby, ["/round 3"], seed=2)
+    driver = start_game(lobby, ["/round 3"], seed=seed)
     game = lobby.tables.get(1).game.game
     texts = []
-    original = lobby.logs.save
+    original = lobby.logs.save_text
 
-    def save(number, log):
+    def save_text(number, text):
         finished = [(rnd, seats) for rnd, seats in zip(game.rounds, game.seatings) if rnd.phase == "over"]
-        texts.append((write_tch(log), write_tch(game_log(finished, log.source))))
-        original(number, log)
-    lobby.logs.save = save
+        texts.append((text, write_tch(game_log(finished))))
+        original(number, text)
+    lobby.logs.save_text = save_text
     driver.play()
     assert len(texts) == 3 and all(cached == afresh for cached, afresh in texts)
+    assert lobby.logs.read(1) == texts[-1][1]

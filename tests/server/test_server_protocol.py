@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from twisted.conch.telnet import DO, DONT, IAC, NAWS, WILL, WONT
+from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.budget import TokenBucket
+from bswtichu.server.net.budget import EPSILON, TokenBucket
 from bswtichu.server.net.lines import LineFramer, TOO_LONG, decode_line
 from bswtichu.server.net.telnet import TelnetFactory
 
@@ -106,6 +109,50 @@ def test_token_bucket_allows_a_burst_then_the_rate(clock):
     clock.advance(2)
     assert bucket.wait() == 0.5
 
+
+
+class AlwaysRefilled:
+    """The token bucket's definition, refilled before every answer: the reference."""
+
+    def __init__(self, rate, burst, clock):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = float(burst), clock.seconds()
+
+    def refill(self):
+        now = self.clock.seconds()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def charge(self, amount):
+        self.refill()
+        self.tokens -= amount
+        return max(0.0, -self.tokens / self.rate)
+
+    def wait(self):
+        self.refill()
+        missing = 1 - self.tokens
+        return 0.0 if missing <= EPSILON else missing / self.rate
+
+
+@settings(max_examples=200)
+@given(steps=st.lists(st.tuples(st.sampled_from([0.0, 0.0, 0.1, 0.3, 0.5, 1.7, 4.0]),
+                                st.sampled_from(["wait", "charge", "take"]),
+                                st.integers(1, 5)), max_size=40))
+def test_token_bucket_answers_as_if_refilled_before_every_answer(steps):
+    """`wait` skips its refill while a whole unit is there; nothing it answers may differ."""
+    clock = Clock()
+    clock.advance(1000)
+    bucket, reference = TokenBucket(2, 3, clock), AlwaysRefilled(2, 3, clock)
+    for step, kind, amount in steps:
+        clock.advance(step)
+        if kind == "wait":
+            assert bucket.wait() == pytest.approx(reference.wait(), abs=1e-9)
+        elif kind == "charge":
+            assert bucket.charge(amount) == pytest.approx(reference.charge(amount), abs=1e-9)
+        elif bucket.wait() == 0:  # what the line reader does: a line only with a whole unit
+            assert reference.wait() == 0
+            assert bucket.charge(1) == pytest.approx(reference.charge(1), abs=1e-9)
+    assert bucket.charge(0) == pytest.approx(reference.charge(0), abs=1e-9)
 
 # -- telnet port ------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from random import Random
 
@@ -10,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bswtichu.engine import Round
+from bswtichu.play.journal import JournalEntry
 from bswtichu.storage import SCHEMA_VERSION, DatabaseError, Storage, open_database
 from bswtichu.storage.accounts import ScryptCost, check_password, hash_password
 from bswtichu.storage.database import MIGRATIONS, migrate, schema_version
-from bswtichu.storage.games import decode_action, encode_action
+from bswtichu.storage.games import decode_action, encode_action, encode_entry
 from bswtichu.storage.ratings import RatedSeat, bot_identity, player_identity, rating_of, update_ratings
 
 CHEAP = ScryptCost(n=2 ** 8)
@@ -68,6 +70,8 @@ def test_every_legal_action_survives_the_codec(seed, tournament):
         legal = [a for seat in range(4) for a in rnd.legal_actions(seat)]
         for action in legal:
             assert decode_action(encode_action(action)) == action
+            # the journal's row text: the simple actions' cached texts are json.dumps's
+            assert encode_entry(JournalEntry("act", "p", action)) == json.dumps(encode_action(action))
         rnd.apply(rng.choice(legal))
 
 

@@ -50,7 +50,12 @@ class TokenBucket:
         return max(0.0, -self._tokens / self.rate)
 
     def wait(self) -> float:
-        """Seconds until one whole unit is there (0: now)."""
+        """Seconds until one whole unit is there (0: now).
+
+        While a whole unit is there no refill is needed: refilling only adds, and a
+        refill put off to the next `charge` gives the same tokens (the cap included)."""
+        if self._tokens >= 1 - EPSILON:
+            return 0.0
         self._refill()
         missing = 1 - self._tokens
         return 0.0 if missing <= EPSILON else missing / self.rate

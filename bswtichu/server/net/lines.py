@@ -235,14 +235,19 @@ class LineConnection(TimeoutMixin):
         self._take_lines()
 
     def _take_lines(self) -> None:
-        """Hand complete lines to the lobby while the line budget allows; else wait."""
+        """Hand complete lines to the lobby while the line budget allows; else wait.
+
+        While the budget has a line to spare, the framer is asked for the next line
+        straight away (one search for a line end per line)."""
         session = self.session
+        framer = self._framer
+        budget = self._line_budget
         while session is not None and not session.closed:
-            if not self._framer.has_line():
-                self._flood_warned = False
-                return
-            wait = self._line_budget.wait()
+            wait = budget.wait()
             if wait > 0:
+                if not framer.has_line():
+                    self._flood_warned = False
+                    return
                 self._throttle.hold(wait)
                 if not self._flood_warned:
                     self._flood_warned = True
@@ -255,7 +260,10 @@ class LineConnection(TimeoutMixin):
                         )
                     )
                 return
-            item = self._framer.next_line()
+            item = framer.next_line()
+            if item is None:
+                self._flood_warned = False
+                return
             if isinstance(item, TooLong):
                 session.send(
                     messages.error(
@@ -263,8 +271,8 @@ class LineConnection(TimeoutMixin):
                         f"line dropped: lines may be at most {self.config.max_line_length} bytes",
                     )
                 )
-            elif item is not None:
-                self._line_budget.charge(1)
+            else:
+                budget.charge(1)
                 self.lobby.receive(session, decode_line(item))
 
     def _skip_notice(self) -> bytes:
