@@ -127,13 +127,13 @@ def report(label: str, stats: Stats, rss: int) -> str:
 
 
 def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float,
-                    push: bool) -> Stats:
+                    push: bool, think: float) -> Stats:
     return asyncio.run(play_tables(port, tables=tables, seconds=seconds, seed=seed, warmup=warmup,
-                                   cpu=partial(cpu_seconds, pid), push=push))
+                                   cpu=partial(cpu_seconds, pid), push=push, think=think))
 
 
 def play_in_processes(server: ServerProcess, tables: int, seconds: float, processes: int,
-                      push: bool) -> Stats:
+                      push: bool, think: float) -> Stats:
     """The tables split over ``processes`` client processes (one asyncio loop is slower than the
     server at hundreds of connections); their measured seconds overlap, the server's CPU is
     the mean over them, scaled to the pooled actions."""
@@ -142,7 +142,7 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
     shares = [tables // processes + (n < tables % processes) for n in range(processes)]
     with multiprocessing.Pool(processes) as pool:
         parts = pool.starmap(_client_process, [(server.line_port, server.pid, share, seconds, seed + n, warmup,
-                                                push) for n, share in enumerate(shares)])
+                                                push, think) for n, share in enumerate(shares)])
     pooled = _pooled(parts)
     pooled.errors = sum(part.errors for part in parts)
     pooled.internal = sum(part.internal for part in parts)
@@ -155,14 +155,16 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
 
 
 def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None,
-                   storage: dict | None = None, processes: int = 1, push: bool = True) -> Stats:
+                   storage: dict | None = None, processes: int = 1, push: bool = True,
+                   think: float = 0.0) -> Stats:
     server = ServerProcess(SETTINGS, source, profile, storage).start()
     try:
         if processes > 1:
-            stats = play_in_processes(server, tables, seconds, processes, push)
+            stats = play_in_processes(server, tables, seconds, processes, push, think)
         else:
             stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
-                                            seed=int(time.time()), cpu=server.cpu_seconds, push=push))
+                                            seed=int(time.time()), cpu=server.cpu_seconds, push=push,
+                                            think=think))
         rss = rss_kib(server.pid)
         if stats.internal:
             print(f"{label}: {stats.internal} internal errors!\n{server.log_text()[-3000:]}")
@@ -218,7 +220,11 @@ def main() -> None:
                         help="clients ask /legal before each move even where the server would push it")
     parser.add_argument("--database", help="the servers' database (default: a file in each server's"
                         " folder; ':memory:' leaves out the file's cost, for the storage's share)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="MS",
+                        help="each client waits this long before each move it starts (default 0: as fast as"
+                             " possible); the tables then offer a load the server may keep up with")
     args = parser.parse_args()
+    think = args.think / 1000
     print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement")
     echo = None if args.no_echo else measure_echo(4 * args.tables, args.seconds)
     results: dict[str, list[Stats]] = {"new": [], "old": []}
@@ -227,11 +233,11 @@ def main() -> None:
     def run(old: Path | None) -> None:
         for _ in range(args.repeat):
             results["new"].append(measure_server("new", ROOT, args.tables, args.seconds, args.profile, storage,
-                                                  args.clients, not args.no_push))
+                                                  args.clients, not args.no_push, think))
             if old is not None:
                 results["old"].append(measure_server(f"old {args.compare}", old, args.tables, args.seconds,
                                                      storage=storage, processes=args.clients,
-                                                     push=not args.no_push))
+                                                     push=not args.no_push, think=think))
 
     if args.compare:
         with Worktree(args.compare) as old:

@@ -13,7 +13,10 @@ the server to send its ``LEGAL`` by itself whenever the round waits for it
 setting refuses it and the client falls back to asking. Latency is the time from sending a request
 to its answer: ``/legal`` to ``LEGAL``, a game command to the message that shows
 it done (``PLAYED``, ``PASSED``, ...) or its ``ERROR``. Throughput is accepted game
-actions per second over all tables. Games are ``round 1``; a finished table
+actions per second over all tables. With ``think`` a client waits that many seconds
+before each move it starts (before asking ``/legal``, or before answering a pushed
+list), as a person would: the load is then what the tables offer, not all the machine
+can do, and the latencies say how fast the server answers at that load. Games are ``round 1``; a finished table
 starts again, so the load stays steady for the whole run.
 
 Standard library only (asyncio), so it measures the server and nothing of Twisted
@@ -200,9 +203,11 @@ class TableClient(asyncio.Protocol):
     little); before that (``connect``, ``expect``) lines wait to be read.
     """
 
-    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = False) -> None:
+    def __init__(self, nick: str, stats: Stats, rng: random.Random, push: bool = False,
+                 think: float = 0.0) -> None:
         self.nick = nick
         self.push = push  # asks for pushed LEGAL lists; False once the server refuses
+        self.think = think  # seconds before each move it starts
         self.stats = stats
         self.rng = rng
         self.seat: int | None = None
@@ -210,6 +215,7 @@ class TableClient(asyncio.Protocol):
         self.asked_at: float | None = None  # when /legal went out, until LEGAL
         self.acted_at: float | None = None  # when a game command went out, until done
         self.move_started: float | None = None  # when this client began its current move
+        self._thinking: asyncio.TimerHandle | None = None  # a move waiting for its think time
         self.transport: asyncio.Transport | None = None
         self._pending = b""  # an incomplete last line
         self._unread: deque[bytes] = deque()  # lines before playing, until read
@@ -265,6 +271,21 @@ class TableClient(asyncio.Protocol):
 
     def send(self, line: str) -> None:
         self.transport.write(line.encode() + b"\r\n")
+
+    def after_thinking(self, move: Callable[..., None], *args: object) -> None:
+        """Start a move: at once, or after ``think`` seconds (if still playing then)."""
+        if not self.think:
+            move(*args)
+            return
+
+        def thought() -> None:
+            self._thinking = None
+            if self._playing and not self._lost:
+                move(*args)
+
+        if self._thinking is not None:  # a newer list or turn: only the latest move is made
+            self._thinking.cancel()
+        self._thinking = asyncio.get_running_loop().call_later(self.think, thought)
 
     def ask_legal(self) -> None:
         self.asked_at = time.perf_counter()
@@ -340,11 +361,13 @@ class TableClient(asyncio.Protocol):
         elif keyword == "PLAYED" and mine:
             self.hand -= set(fields["combo"]["cards"])
         elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange") and not self.push:
-            self.ask_legal()
+            self.after_thinking(self.ask_legal)
         elif keyword == "TURN" and mine and not self.push:
-            self.ask_legal()
+            self.after_thinking(self.ask_legal)
+        elif keyword == "LEGAL" and fields["commands"] and self.move_started is None:
+            self.after_thinking(self.act, fields)  # pushed: the move starts here
         elif keyword == "LEGAL" and fields["commands"]:
-            self.act(fields)
+            self.act(fields)  # the answer to its /legal: the move is under way
         elif keyword == "LEGAL":
             self.move_started = None  # nothing to do: no move
         elif keyword == "GAME_OVER":
@@ -366,9 +389,9 @@ class TableClient(asyncio.Protocol):
 
 
 async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
-                     push: bool = False) -> list[TableClient]:
+                     push: bool = False, think: float = 0.0) -> list[TableClient]:
     """Four clients at a new ``round 1`` table, started."""
-    clients = [TableClient(f"{name}s{seat}", stats, rng, push) for seat in range(1, 5)]
+    clients = [TableClient(f"{name}s{seat}", stats, rng, push, think) for seat in range(1, 5)]
     for client in clients:
         await client.connect(port)
     first = clients[0]
@@ -385,17 +408,18 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
                       warmup: float = 2.0, cpu: Callable[[], float] | None = None,
-                      push: bool = False) -> Stats:
+                      push: bool = False, think: float = 0.0) -> Stats:
     """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
 
     ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
     server's CPU time over the measured seconds. ``push``: the clients ask for
-    pushed LEGAL lists (`Stats.pushed` says whether the server gave them).
+    pushed LEGAL lists (`Stats.pushed` says whether the server gave them); ``think``: seconds
+    each client waits before each move it starts.
     """
     stats = Stats()
     rng = random.Random(seed)
     run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
-    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push), SETUP_TIMEOUT)
+    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push, think), SETUP_TIMEOUT)
                 for n in range(tables)]
     stats.pushed = all(client.push for table in everyone for client in table)
     stop = asyncio.Event()
