@@ -204,9 +204,15 @@ class TableGame:
         rnd = self.game.round
         for seat in sorted(seats):
             if _waits_for(rnd, seat):
-                mode = self.table.legal_push_mode(seating[seat])
-                if mode is not None:
-                    told[seat].append(self._legal(seat, full=mode == MACHINE))  # people: grouped
+                pushed = self._pushed_legal(seat, seating[seat])
+                if pushed is not None:
+                    told[seat].append(pushed)
+
+    def _pushed_legal(self, seat: int, nick: str) -> Message | None:
+        """``nick``'s LEGAL if he asked for it to come by itself (people: the grouped
+        sentence; programs: the full list), else None."""
+        mode = self.table.legal_push_mode(nick)
+        return None if mode is None else self._legal(seat, full=mode == MACHINE)
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
@@ -267,12 +273,13 @@ class TableGame:
         self._tell(nick, self.table_message(nick))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
-            asked = self._asked(self.seat_of(nick))
+            seat = self.seat_of(nick)
+            asked = self._asked(seat)
             if asked is not None:
-                self._tell(nick, self.texts.event(asked, self.seat_of(nick)))
-                mode = self.table.legal_push_mode(nick)
-                if mode is not None:
-                    self._tell(nick, self.legal_message(nick, full=mode == MACHINE))
+                self._tell(nick, self.texts.event(asked, seat))
+                pushed = self._pushed_legal(seat, nick)
+                if pushed is not None:
+                    self._tell(nick, pushed)
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
@@ -346,7 +353,7 @@ class GameWiring:
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
             driver.subscribe(record)
-        driver.subscribe(GameLogRecorder(self.logs, log_number, f"table {table.number}"))
+        driver.subscribe(GameLogRecorder(self.logs, log_number))
         return TableGame(table, driver, log_number, record)
 
     def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable) -> GameDriver:
@@ -389,7 +396,7 @@ class GameWiring:
         levels = {name: level for name, level in stored.bots.values()}
         record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
-        recorder = GameLogRecorder(self.logs, stored.log_number, f"table {stored.table_number}")
+        recorder = GameLogRecorder(self.logs, stored.log_number)
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
             recorder.save(driver.game)
             record.game_over(driver)

@@ -95,10 +95,9 @@ class GameLogRecorder:
 
     log = Logger()
 
-    def __init__(self, store: GameLogStore, number: int, source: str):
+    def __init__(self, store: GameLogStore, number: int):
         self.store = store
         self.number = number
-        self.source = source
         #: each finished round's `.tch` text, made once (its log replays the round)
         self._round_texts: list[str] = []
 

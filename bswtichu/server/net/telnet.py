@@ -234,7 +234,9 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         telnet = self.transport
         if hidden:
             telnet.will(ECHO).addCallbacks(self._echo_settled, self._refused)
-        elif telnet.getOptionState(ECHO).us.state == "yes" and not telnet.getOptionState(ECHO).us.negotiating:
+            return
+        ours = telnet.getOptionState(ECHO).us
+        if ours.state == "yes" and not ours.negotiating:
             telnet.wont(ECHO).addErrback(self._refused)
 
     def _echo_settled(self, _: object) -> None:
