@@ -176,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # everything after the subcommand belongs to it, flags and --help included
         return run_delegate(args_list[0], args_list[1:])
     args = build_parser().parse_args(args_list)
+    if args.command in DELEGATES:  # options came first: they are the server's, not the tool's
+        print(f"bswtichu: the server's options do not go to {args.command}; give its own after it"
+              f" (bswtichu {args.command} --help)", file=sys.stderr)
+        return 2
     try:
         config = config_from(args)
     except ConfigError as e:

@@ -161,12 +161,17 @@ def read_ini(text: str, source: str) -> configparser.ConfigParser:
     return parser
 
 
+#: how a setting's type is named to people, with an example value
+_TYPE_WORDS = {int: "a whole number (e.g. 100)", float: "a number (e.g. 2.5)"}
+
+
 def convert_setting(convert, raw: str, section: str, key: str, source: str) -> object:
     """One setting's value, or a ConfigError saying which setting is not of which type."""
     try:
         return convert(raw.strip())
     except ValueError:
-        raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not a {convert.__name__}") from None
+        wanted = _TYPE_WORDS.get(convert, f"a {convert.__name__}")
+        raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not {wanted}") from None
 
 
 def setting(section: str, key: str, raw: str, source: str) -> tuple[str, object]:

@@ -41,7 +41,7 @@ def test_no_irc_section_gives_the_defaults():
 
 @pytest.mark.parametrize("text, complaint", [
     ("[irc]\nchanel = #x\n", "unknown setting [irc] chanel"),
-    ("[irc]\nburst = many\n", "is not a int"),
+    ("[irc]\nburst = many\n", "is not a whole number"),
     ("[irc]\nserver = nohostport\n", "server must be HOST:PORT"),
     ("[irc]\ngame = host:99999\n", "game must be HOST:PORT"),
     ("[irc]\ngame = host:6²\n", "game must be HOST:PORT"),

@@ -35,7 +35,7 @@ def test_the_expert_budget_is_read_from_the_bots_section():
     "text, complaint",
     [
         ("[limits]\nflood_rat = 2\n", "unknown setting [limits] flood_rat"),
-        ("[limits]\nmax_line_length = many\n", "is not a int"),
+        ("[limits]\nmax_line_length = many\n", "is not a whole number"),
         ("[limits]\nflood_burst = 0\n", "flood_burst must be at least 1"),
         ("[bots]\nexpert_budget = 0\n", "expert_budget must be at least 1"),
         ("no section\n", "File contains no section headers"),
@@ -84,13 +84,20 @@ def test_any_setting_can_be_set_on_the_command_line(tmp_path):
     ("limits.max_tables", "write SECTION.KEY=VALUE"),
     ("max_tables=3", "write SECTION.KEY=VALUE"),
     ("limits.max_tabels=3", "unknown setting [limits] max_tabels"),
-    ("limits.max_tables=many", "[limits] max_tables = 'many' is not a int"),
+    ("limits.max_tables=many", "[limits] max_tables = 'many' is not a whole number (e.g. 100)"),
     ("limits.max_tables=0", "max_tables must be at least 1"),
 ])
 def test_a_bad_set_says_what_is_wrong(capsys, value, complaint):
     assert cli.main(["--set", value]) == 2
     err = capsys.readouterr().err
     assert complaint in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--config", "x.ini", "replay", "game.tch"], ["--set", "limits.max_tables=9", "irc"]])
+def test_options_before_another_tool_are_refused_in_one_line(capsys, argv):
+    assert cli.main(argv) == 2  # not the game server started instead of the tool
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"bswtichu {argv[2]} --help" in err
 
 
 def test_flag_before_subcommand_survives():
