@@ -29,14 +29,14 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
     accounts = storage.accounts
 
     def register(session: Session, args: str) -> None:
+        if accounts.is_registered(session.nick):
+            raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
         words = args.split()
-        if not words and not accounts.is_registered(session.nick) and ask_new_password(
-                session, lambda chosen: register(session, chosen)):
+        if not words and ask_new_password(session, f"Choose a password for {session.nick}",
+                                          lambda chosen: register(session, chosen)):
             return
         if len(words) != 1:
             raise usage_error("/register PASSWORD", "one password, without spaces")
-        if accounts.is_registered(session.nick):
-            raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
@@ -44,7 +44,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 
-    def ask_new_password(session: Session, then: Callable[[str], None]) -> bool:
+    def ask_new_password(session: Session, question: str, then: Callable[[str], None]) -> bool:
         """A person at a terminal types the new password twice, unseen; False if he cannot."""
         def first(chosen: str) -> None:
             problem = password_problem(chosen)
@@ -59,29 +59,41 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second)
 
         return session.ask_secret(messages.password_wanted(
-            session.nick, f"Choose a password for {session.nick}: 6-128 characters, no spaces, not"
-                          " digits only (not shown; an empty line gives up):"), first)
+            session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
+                          " an empty line gives up):"), first)
 
     def password(session: Session, args: str) -> None:
         words = args.split()
         if not words and accounts.is_registered(session.nick) and session.ask_secret(
                 messages.password_wanted(session.nick, f"The present password of {session.nick}"
                                                        " (not shown; an empty line gives up):"),
-                lambda old: ask_new_password(session, lambda new: password(session, f"{old} {new}"))):
+                lambda old: present_password_typed(session, old)):
             return
         if len(words) != 2:
             raise usage_error("/password OLD NEW", "the old and the new password")
         if not accounts.is_registered(session.nick):
             raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
+        check_present_password(session, words[0])
+        change_password(session, words[1])
+
+    def present_password_typed(session: Session, old: str) -> None:
+        """At a terminal: the present password is checked at once, then the new one is asked for."""
+        check_present_password(session, old)
+        ask_new_password(session, f"The new password for {session.nick}",
+                         lambda new: change_password(session, new))
+
+    def check_present_password(session: Session, old: str) -> None:
         lobby.guard.check(session, session.nick)
-        if accounts.verify(session.nick, words[0]) is None:
+        if accounts.verify(session.nick, old) is None:
             lobby.guard.failed(session, session.nick)
             raise Refusal("bad_password", "the old password is wrong")
         lobby.guard.succeeded(session, session.nick)
-        problem = password_problem(words[1])
+
+    def change_password(session: Session, new: str) -> None:
+        problem = password_problem(new)
         if problem:
             raise Refusal("bad_password", problem)
-        accounts.change_password(session.nick, words[1])
+        accounts.change_password(session.nick, new)
         session.send(Message("PASSWORD", {"nick": session.nick}, f"The password of {session.nick} is changed."))
 
     def resume(session: Session, args: str) -> None:
@@ -133,12 +145,12 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         session.send(Message("STATS", data, text + "."))
 
     return [
-        Command(key="register", usage="/register PASSWORD", summary="keep your name for good",
+        Command(key="register", usage="/register [PASSWORD]", summary="keep your name for good",
                 help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
                 " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
                 " players are rated. At a terminal, /register alone asks for it twice, not shown.",
                 handler=register),
-        Command(key="password", german="passwort", usage="/password OLD NEW", summary="change your password",
+        Command(key="password", german="passwort", usage="/password [OLD NEW]", summary="change your password",
                 help="Changes the password of your registered name. At a terminal, /password alone"
                 " asks for the old and the new one, not shown.", handler=password),
         Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",

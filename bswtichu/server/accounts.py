@@ -9,6 +9,8 @@ injected clock.  No password or token is ever echoed or logged.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from twisted.internet.interfaces import IReactorTime
@@ -44,7 +46,7 @@ class LoginThrottle:
         now = self.clock.seconds()
         wait = max((f.until - now for k in keys if (f := self._failures.get(k)) is not None), default=0.0)
         if wait > 0:
-            raise Refusal("login_throttled", f"too many failed attempts; try again in {wait:.0f} s")
+            raise Refusal("login_throttled", f"too many failed attempts; try again in {max(1, math.ceil(wait))} s")
 
     def failed(self, *keys: object) -> None:
         now = self.clock.seconds()

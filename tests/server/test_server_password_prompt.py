@@ -147,3 +147,33 @@ def test_password_without_arguments_asks_for_the_old_and_the_new_one_unseen(lobb
     again.say("/nick Ann")
     again.say("new-secret-1")
     assert again.session.nick == "Ann"
+
+
+def test_a_wrong_present_password_is_refused_before_the_new_one_is_asked(lobby, clock):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.say(SECRET)
+    ann.clear()
+    ann.say("/password")
+    ann.say("not it at all")  # spaces too: still just a wrong password
+    assert ann.text().splitlines()[-1] == "error: the old password is wrong"
+    assert ann.session.secret_answer is None and ann.hidden[-1] is False  # nothing more asked
+    ann.say("/password")
+    ann.say(SECRET)
+    assert ann.connection.lines[-1] == "error: too many failed attempts; try again in 1 s"
+    clock.advance(60)
+    ann.clear()
+    ann.say("/password")
+    ann.say(SECRET)
+    assert ann.text().splitlines()[-1].startswith("The new password for Ann: 6-128 characters")
+
+
+def test_register_alone_on_a_registered_name_says_so(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.say(SECRET)
+    ann.clear()
+    ann.say("/register")
+    assert ann.text() == "error: Ann is registered already; /password changes it"
