@@ -208,8 +208,8 @@ class Worktree:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--tables", type=int, default=50, help="tables of four bot-port clients (default 50)")
+    parser.add_argument("--seconds", type=float, default=15.0, help="length of each measurement (default 15)")
     parser.add_argument("--compare", metavar="REV", help="another git revision, measured side by side")
     parser.add_argument("--repeat", type=int, default=1, help="alternating measurements of each")
     parser.add_argument("--profile", type=Path, help="write this checkout's server cProfile stats here")
@@ -224,6 +224,8 @@ def main() -> None:
                         help="each client waits this long before each move it starts (default 0: as fast as"
                              " possible); the tables then offer a load the server may keep up with")
     args = parser.parse_args()
+    if args.think < 0:
+        parser.error("--think is a wait in milliseconds: 0 or more")
     think = args.think / 1000
     print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement")
     echo = None if args.no_echo else measure_echo(4 * args.tables, args.seconds)

@@ -14,7 +14,9 @@ from twisted.logger import (
 )
 
 from bswtichu import __version__
-from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError, ServerConfig, load_config, setting
+from bswtichu.config import (
+    DEFAULT_CONFIG_PATH, OTHER_TOOLS_SECTIONS, ConfigError, ServerConfig, load_config, setting,
+)
 
 log = Logger()
 
@@ -110,6 +112,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         section, dot, key = name.strip().partition(".")
         if not (equals and dot and section and key):
             raise ConfigError(f"--set {text}: write SECTION.KEY=VALUE, e.g. limits.max_tables=100")
+        if section in OTHER_TOOLS_SECTIONS:
+            raise ConfigError(f"--set {text}: [{section}] is read by another tool, not the server;"
+                              f" give it to that tool (bswtichu {section} --help)")
         field, value = setting(section, key, raw, "--set")
         changes[field] = value
     return config.replace(**changes) if changes else config

@@ -62,6 +62,16 @@ def parse_play(text: str | Iterable[str], hand: Iterable[Card]) -> tuple[list[Ca
     return explicit, phoenix_as
 
 
+def _too_few(rank: int, free: list[Card], count: int, besides: bool) -> str:
+    """Why a rank named ``count`` times cannot be played: "you hold only one 9 (9p); you asked for 2"."""
+    held = len(free)
+    amount = "no" if not held else ("only " + ("one", "two", "three")[held - 1])
+    more = " more" if besides else ""
+    which = f" ({format_cards(free)})" if free else ""
+    return (f"you hold {amount}{more} {rank_text(rank)}{'s' if held != 1 else ''}{which};"
+            f" you asked for {count}")
+
+
 def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]) -> list[Card]:
     need: dict[int, int] = {}
     for rank in wanted:
@@ -71,9 +81,7 @@ def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]
         free = sorted((c for c in hand if c.kind == NATURAL and c.rank == rank and c not in explicit),
                       key=lambda c: SUITS.index(c.suit))
         if len(free) < count:
-            held = len(free)
-            raise ParseError(f"you hold {held or 'no'} more {rank_text(rank)}{'s' if held != 1 else ''}"
-                             f" than named; you asked for {count}")
+            raise ParseError(_too_few(rank, free, count, besides=any(c.rank == rank for c in explicit)))
         options_per_rank.append(list(combinations(free, count)))
     bomb_sets = [b.cards for b in bombs(hand)]
     scored = []

@@ -527,7 +527,7 @@ class Round:
                                       EXCHANGE: "first pass your 3 cards (exchange)"}[self.phase])
         if self.wish_pending_seat is not None:
             who = "you" if seat == self.wish_pending_seat else seat_name(self.wish_pending_seat)
-            raise IllegalActionError(f"waiting for {who} to make the wish (wish RANK or wish none)")
+            raise IllegalActionError(f"waiting for {who} to make the wish (/wish RANK or /wish none)")
 
     def _do_play(self, action: Play) -> list[Event]:
         seat = action.seat

@@ -24,7 +24,7 @@ FLAGS = {
     "--line-interval": ("line_interval", float, "SECONDS", "seconds per line after the burst (default 2)"),
     "--reconnect-max": ("reconnect_max", float, "SECONDS", "longest wait between reconnects (default 300)"),
     "--tokens-file": ("tokens_file", str, "FILE", "keep guests' resume tokens in FILE across restarts"
-                      " (default: in memory only)"),
+                      " (the shipped config/bswtichu.ini says data/irc-tokens.json; without any: in memory only)"),
 }
 
 

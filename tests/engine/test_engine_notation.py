@@ -80,6 +80,17 @@ def test_an_exchange_takes_ranks_from_the_hand_sparing_bombs():
         parse_exchange("4 2j 3", held)
 
 
+@pytest.mark.parametrize("text, held, said", [
+    ("9 9", "9p 5j", "you hold only one 9 (9p); you asked for 2"),
+    ("4", "9p 5j", "you hold no 4s; you asked for 1"),
+    ("9s 9 9", "9s 9p Kj", "you hold only one more 9 (9p); you asked for 2"),
+])
+def test_too_few_cards_of_a_rank_say_what_is_held(text, held, said):
+    with pytest.raises(ParseError) as refused:
+        parse_play(text, hand(held))
+    assert str(refused.value) == said
+
+
 def test_empty_play_is_an_error():
     with pytest.raises(ParseError):
         parse_play("", hand("7j"))

@@ -86,6 +86,7 @@ def test_any_setting_can_be_set_on_the_command_line(tmp_path):
     ("limits.max_tabels=3", "unknown setting [limits] max_tabels"),
     ("limits.max_tables=many", "[limits] max_tables = 'many' is not a whole number (e.g. 100)"),
     ("limits.max_tables=0", "max_tables must be at least 1"),
+    ("irc.tokens_file=x.json", "[irc] is read by another tool, not the server"),
 ])
 def test_a_bad_set_says_what_is_wrong(capsys, value, complaint):
     assert cli.main(["--set", value]) == 2
