@@ -43,6 +43,11 @@ from .errors import IllegalActionError
 _cards_of, _mask_of = cards_of, mask_of
 
 
+#: Natural ranks in words, plural: how a combination of equal ranks is named to people.
+RANK_PLURALS = dict(zip(NATURAL_RANKS, ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                                        "nines", "tens", "jacks", "queens", "kings", "aces")))
+
+
 class ComboType(enum.Enum):
     SINGLE = "single"
     PAIR = "pair"
@@ -152,7 +157,11 @@ class Combo:
         return format_play(self.cards, self.phoenix_as)
 
     def describe(self) -> str:
-        """Readable name: 'pair of 7s', 'straight 4-8', 'single PH (10.5)'."""
+        """Readable name: 'pair of sevens', 'straight 4-8', 'single PH (10.5)'.
+
+        Ranks of pairs, triples, full houses and four-of-a-kinds are words: "pair of 7s"
+        would read as the card 7s (seven of Swords); a run from the Mahjong starts "MJ".
+        """
         t = self.type
         if t is SINGLE:
             if self.mask == PH_BIT:
@@ -160,18 +169,18 @@ class Combo:
             return f"single {next(iter(self.cards)).text}"
         if t is DOG_TYPE:
             return "the Dog"
-        r = rank_text(int(self.rank))
+        rank = int(self.rank)
         if t is PAIR:
-            return f"pair of {r}s"
+            return f"pair of {RANK_PLURALS[rank]}"
         if t is TRIPLE:
-            return f"triple {r}s"
+            return f"triple of {RANK_PLURALS[rank]}"
         if t is FULL_HOUSE:
-            return f"full house {r}s"
+            return f"full house of {RANK_PLURALS[rank]}"
         if t is FOUR_BOMB:
-            return f"bomb: four {r}s"
-        low = int(self.rank) - (self.length // 2 if t is STAIRS else self.length) + 1
+            return f"bomb: four {RANK_PLURALS[rank]}"
+        low = rank - (self.length // 2 if t is STAIRS else self.length) + 1
         name = {STAIRS: "stairs", STRAIGHT: "straight", STRAIGHT_FLUSH: "bomb: straight flush"}[t]
-        return f"{name} {rank_text(low)}-{r}"
+        return f"{name} {'MJ' if low == MAHJONG_RANK else rank_text(low)}-{rank_text(rank)}"
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Combo) and self.mask == other.mask

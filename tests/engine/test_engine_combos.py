@@ -500,3 +500,19 @@ def test_notation_round_trip_of_readings():
         for r in reads(text):
             again = classify(r.cards, r.phoenix_as)
             assert again == r and again.rank == r.rank and again.type is r.type
+
+
+# ---------------------------------------------------------------- names people read
+
+@pytest.mark.parametrize("text, name", [
+    ("7j 7s", "pair of sevens"),
+    ("Aj As Ap", "triple of aces"),
+    ("4j 4s 4p 9j 9s", "full house of fours"),
+    ("2j 2s 2p 2r", "bomb: four twos"),
+    ("MJ 2j 3s 4p 5r", "straight MJ-5"),
+    ("5j 5s 6p 6r", "stairs 5-6"),
+    ("3j 4j 5j 6j 7j", "bomb: straight flush 3-7"),
+    ("Tj", "single Tj"),
+])
+def test_a_combination_is_named_without_looking_like_a_card(text, name):
+    assert cl(text).describe() == name  # "pair of 7s" would read as the card 7s

@@ -33,7 +33,6 @@ TIMEOUT = 10
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 PASSWORD = "secret"  # the server password (PASS) both test IRC servers ask for
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
-RANK_PLURAL = re.compile(r"(pair of|triple|full house|four) [2-9TJQKA]s\b")
 PLAYED = re.compile(r" played(?: out of turn)?: .*?\[([^\]]*)\]")
 
 
@@ -44,7 +43,7 @@ def reactor():
 
 
 def card_tokens(text: str) -> set[str]:
-    return set(CARD_TOKEN.findall(RANK_PLURAL.sub("", text)))
+    return set(CARD_TOKEN.findall(text))
 
 
 def timed(deferred: Deferred, seconds: float = TIMEOUT) -> Deferred:

@@ -153,8 +153,6 @@ class Recorder:
         return out
 
 
-# "pair of 7s", "triple As", "bomb: four Ts" name a rank, not the card 7s (seven of Swords)
-RANK_PLURAL = re.compile(r"(pair of|triple|full house|four) [2-9TJQKA]s\b")
 # cards the server's usage hints name as examples (e.g. "write rank then suit (7j, Tr, 10r, As)")
 EXAMPLE_CARDS = {"7j", "7s", "Tr", "As", "2j", "9s", "3p", "MJ", "DG", "PH", "DR"}
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
@@ -164,7 +162,7 @@ def mentioned_cards(message) -> set[str]:
     """Every card token (7j, Tr, PH, ...) in the message's text or fields."""
     found = set()
     for text in (message.text, json.dumps(message.fields, ensure_ascii=False)):
-        found.update(CARD_TOKEN.findall(RANK_PLURAL.sub("", text)))
+        found.update(CARD_TOKEN.findall(text))
     return found
 
 

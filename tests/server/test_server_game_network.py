@@ -24,12 +24,12 @@ from bswtichu.server.service import makeService
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 
-from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, EXCHANGE, RANK_PLURAL, Chooser
+from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, EXCHANGE, Chooser
 from test_server_network import LOOPBACK, LineClient, reactor
 
 TIMEOUT = 10
 PRIVATE = ("DEALT", "RECEIVED", "HAND")
-# a line in human mode that shows played cards: "... played: pair of 7s [7j 7s] (12 cards left)."
+# a line in human mode that shows played cards: "... played: pair of sevens [7j 7s] (12 cards left)."
 PLAYED_TEXT = re.compile(r" played(?: out of turn)?: .*\[([^\]]*)\]")
 
 
@@ -64,7 +64,7 @@ class GameLineClient(LineClient):
 
 
 def tokens(text: str) -> set[str]:
-    return set(CARD_TOKEN.findall(RANK_PLURAL.sub("", text)))
+    return set(CARD_TOKEN.findall(text))
 
 
 class GameServer:
