@@ -24,7 +24,7 @@ from bswtichu.server.messages import Refusal
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
 from bswtichu.server.table import SEAT_COUNT, TableHall
-from bswtichu.server.table_commands import current_table, seated_at
+from bswtichu.server.table_commands import OFF_WORDS, ON_WORDS, current_table, seated_at
 
 WISH_WORDS = ("wish", "wunsch")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
@@ -143,10 +143,11 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         session.send(_player_game(session).legal_message(session.nick, full=full))
 
     def legal_push(session: Session, words: list[str]) -> None:
-        if len(words) > 1 or words and words[0] not in ("on", "off"):
+        switch = {**ON_WORDS, **OFF_WORDS}  # the words the table options take too
+        if len(words) > 1 or words and words[0] not in switch:
             raise usage_error(LEGAL_USAGE, "push takes on or off (or nothing, to show it)")
         if words:
-            session.legal_push = words[0] == "on"
+            session.legal_push = switch[words[0]]
         session.send(messages.legal_push(session.legal_push))
         if session.legal_push and words:  # already asked to act: the list comes now
             try:

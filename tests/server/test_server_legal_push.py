@@ -91,6 +91,8 @@ def test_the_setting_shows_turns_off_and_refuses_nonsense(tmp_path):
     assert _ask(ann, "/legal push on", "LEGAL_PUSH") == {"push": True}  # in the lobby: no LEGAL
     assert _ask(ann, "/legal push", "LEGAL_PUSH") == {"push": True}
     assert _ask(ann, "/legal PUSH off", "LEGAL_PUSH") == {"push": False}
+    assert _ask(ann, "/legal push an", "LEGAL_PUSH") == {"push": True}  # as the table options take
+    assert _ask(ann, "/legal push 0", "LEGAL_PUSH") == {"push": False}
     for line in ("/legal push maybe", "/legal push on off", "/legal pushy", "/legal all push"):
         ann.clear()
         ann.say(line)
