@@ -9,7 +9,7 @@ the engine allows (`Event.private_to`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from bswtichu.engine import (
     Action, CallGrand, CallTichu, Card, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
@@ -35,6 +35,25 @@ EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: that takes the first entry plays on; it does not call Tichu by accident).
 LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTichu, CallGrand)
 _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
+#: /legal's command of each play listed so far, by its cards (bit mask) and Phoenix reading: the
+#: same plays are listed again and again, at every table; emptied when it reaches `_PLAY_COMMANDS_CAP`
+_PLAY_COMMANDS: dict[tuple[int, int | None], str] = {}
+_PLAY_COMMANDS_CAP = 100_000
+
+
+def _legal_rank(action: Action) -> int:
+    return _LEGAL_RANK[type(action)]
+
+
+def _play_command(mask: int, play: Play) -> str:
+    """``/play ...`` for a listed play whose cards are ``mask``, made once per distinct play."""
+    key = (mask, play.phoenix_as)
+    command = _PLAY_COMMANDS.get(key)
+    if command is None:
+        if len(_PLAY_COMMANDS) >= _PLAY_COMMANDS_CAP:
+            _PLAY_COMMANDS.clear()
+        command = _PLAY_COMMANDS[key] = "/" + play.notation()
+    return command
 #: How /legal groups plays for people, in this order.
 PLAY_GROUPS = (
     (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
@@ -97,10 +116,6 @@ class GameTexts:
     def __init__(self, table: int, names: Sequence[str]):
         self.table = table
         self.names = list(names)
-        #: /legal's command of each listed play so far (a round's texts: the round's plays),
-        #: by the play's cards (bit mask) and Phoenix reading: a seat's plays are listed again
-        #: and again while it holds their cards
-        self._play_commands: dict[tuple[int, int | None], str] = {}
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -337,27 +352,31 @@ class GameTexts:
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
         return self._msg("TABLE", fields, "\n".join(lines))
 
-    def legal(self, seat: int, actions: list[Action], full: bool = False) -> Message:
+    def legal(self, seat: int, actions: Iterable[Action], full: bool = False) -> Message:
         """The seat's legal actions as the commands that take them, plays first (`LEGAL_ORDER`).
 
         People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
         ``full`` (``/legal all``) lists every command, as machine mode always does.
+        The exchange's 2184 choices are one command: ``actions`` is read up to the first.
         """
-        ordered = sorted(actions, key=lambda action: _LEGAL_RANK[type(action)]) if len(actions) > 1 else actions
-        commands = []
-        exchange = False
-        known = self._play_commands
-        for action in ordered:
+        listed: list[Action] = []
+        commands: list[str] = []  # the plays', in the order listed
+        others: list[Action] = []  # the few other moves, put in `LEGAL_ORDER` below
+        for action in actions:
+            listed.append(action)
             combo = getattr(action, "combo", None)  # a listed play carries its combination
             if combo is not None:
-                key = (combo.mask, action.phoenix_as)
-                command = known.get(key)
-                if command is None:
-                    command = known[key] = "/" + action.notation()
-                commands.append(command)
-            elif isinstance(action, Exchange):
-                if not exchange:
-                    commands.append("/schupf C1 C2 C3")
+                commands.append(_play_command(combo.mask, action))
+            elif type(action) is Play:
+                commands.append("/" + action.notation())
+            else:
+                others.append(action)
+                if type(action) is Exchange:
+                    break
+        exchange = False
+        for action in sorted(others, key=_legal_rank):
+            if type(action) is Exchange:
+                commands.append("/schupf C1 C2 C3")
                 exchange = True
             else:
                 commands.append("/" + action.notation())  # every notation is a command
@@ -367,7 +386,7 @@ class GameTexts:
                 return "Nothing to do right now."
             if full:
                 return f"Legal now ({len(commands)}): " + " | ".join(commands)
-            return "Legal now: " + self._legal_summary(ordered)
+            return "Legal now: " + self._legal_summary(sorted(listed, key=_legal_rank))
 
         return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
 

@@ -56,16 +56,6 @@ def _waits_for(rnd: Round, seat: int) -> bool:
     return rnd.phase == PLAY and rnd.waiting_for == seat
 
 
-def _one_exchange(actions: Iterable[Action]) -> list[Action]:
-    """The legal actions up to the first exchange: /legal shows all 2184 as one command."""
-    listed = []
-    for action in actions:
-        listed.append(action)
-        if isinstance(action, Exchange):
-            break
-    return listed
-
-
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
@@ -75,7 +65,8 @@ class TableGame:
         self.log_number = log_number
         self.record = record
         self.texts = GameTexts(table.number, driver.game.seating)
-        self._seats_key: tuple | None = None
+        self._seating_seen: tuple[str, ...] = ()
+        self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
         driver.subscribe(self)
 
@@ -217,9 +208,9 @@ class TableGame:
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
         the seating or the table's seats change."""
-        key = (tuple(seating), tuple(self.table.seats))
-        if key != self._seats_key:
-            self._seats_key = key
+        seats = self.table.seats
+        if seating != self._seating_seen or seats != self._table_seats_seen:
+            self._seating_seen, self._table_seats_seen = tuple(seating), list(seats)
             self._seats = [self.table.seat_of(name) for name in seating]
         return self._seats
 
@@ -265,7 +256,7 @@ class TableGame:
         return self._legal(self.seat_of(nick), full)
 
     def _legal(self, seat: int, full: bool) -> Message:
-        return self.texts.legal(seat, _one_exchange(self.game.round.iter_legal_actions(seat)), full)
+        return self.texts.legal(seat, self.game.round.iter_legal_actions(seat), full)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""

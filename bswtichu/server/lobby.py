@@ -65,6 +65,9 @@ class Lobby:
         self.config = config
         self._sessions: set[Session] = set()
         self._by_nick: dict[str, Session] = {}
+        #: the same sessions by their names exactly as taken: the tables name players so,
+        #: and several times per game step (no normalising and casefolding each time)
+        self._by_exact_nick: dict[str, Session] = {}
         self._per_address: Counter[str] = Counter()
         self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
@@ -204,6 +207,7 @@ class Lobby:
         if session.nick is None:
             return
         del self._by_nick[names.key(session.nick)]
+        del self._by_exact_nick[session.nick]
         if session.table is not None:
             table, session.table = session.table, None
             table.disconnect(session.nick)
@@ -216,6 +220,7 @@ class Lobby:
         self.outbox.flush()  # what the last turn caused goes first
         sessions, self._sessions = self._sessions, set()
         self._by_nick.clear()
+        self._by_exact_nick.clear()
         self._per_address.clear()
         self._address_of.clear()
         for session in sessions:
@@ -226,7 +231,8 @@ class Lobby:
     # -- finding and telling people -----------------------------------------
 
     def find(self, nick: str) -> Session | None:
-        return self._by_nick.get(names.key(nick))
+        session = self._by_exact_nick.get(nick)
+        return session if session is not None else self._by_nick.get(names.key(nick))
 
     def deliver(self, nick: str, message: Message) -> None:
         """Send ``message`` to the client called ``nick``, if he is online."""
@@ -367,8 +373,10 @@ class Lobby:
         previous = session.nick
         if previous is not None:
             del self._by_nick[names.key(previous)]
+            del self._by_exact_nick[previous]
         session.nick = name
         self._by_nick[names.key(name)] = session
+        self._by_exact_nick[name] = session
         session.send(messages.nick(name, previous))
         if held is not None:
             session.send(messages.seat_held(table.number, seat))

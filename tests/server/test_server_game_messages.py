@@ -175,27 +175,36 @@ def test_orjson_writes_any_text_ints_and_nesting_as_the_json_module_does(fields)
     assert machine_line(Message("PLAYED", fields)) == "PLAYED " + slow.encode(fields)
 
 
-def test_listed_plays_commands_are_the_same_when_remembered_from_an_earlier_legal():
-    """GameTexts remembers each listed play's command for the round: every LEGAL of 10 random
-    games reads as one made by texts that never saw a play before."""
+def test_listed_plays_commands_are_the_same_when_remembered_from_an_earlier_legal(monkeypatch):
+    """Each listed play's command is remembered (for every table): every LEGAL of 10 random
+    games reads as one made with nothing remembered, also when the memory fills up and is emptied."""
     import random
 
     from bswtichu.engine import Exchange, Game, GameOptions
+    from bswtichu.server import game_messages
 
+    monkeypatch.setattr(game_messages, "_PLAY_COMMANDS", {})
+    monkeypatch.setattr(game_messages, "_PLAY_COMMANDS_CAP", 50)
+    remembered = emptied = 0
     for seed in range(10):
         rng = random.Random(seed)
         game = Game(NAMES, GameOptions(round_limit=1), rng)
         game.start_round()
         texts = GameTexts(1, NAMES)
-        remembered = 0
         while not game.over:
             for seat in range(4):
                 actions = game.legal_actions(seat)
-                before = len(texts._play_commands)
+                before = len(game_messages._PLAY_COMMANDS)
                 again = texts.legal(seat, actions, full=True)
-                remembered += len(actions) > 0 and len(texts._play_commands) == before
+                after = len(game_messages._PLAY_COMMANDS)
+                remembered += len(actions) > 0 and after == before
+                emptied += after < before
+                memory = game_messages._PLAY_COMMANDS
+                game_messages._PLAY_COMMANDS = {}
                 assert again == GameTexts(1, NAMES).legal(seat, actions, full=True)
+                game_messages._PLAY_COMMANDS = memory
+                assert len(memory) <= 50
             seat = rng.choice([s for s in range(4) if game.legal_actions(s)])
             actions = game.legal_actions(seat)
             game.apply(rng.choice([a for a in actions if not isinstance(a, Exchange)] or actions))
-        assert remembered > 0
+    assert remembered > 0 and emptied > 0
