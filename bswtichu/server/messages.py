@@ -50,8 +50,12 @@ class Message:
         return text
 
     def reworded(self, text: str | Callable[[], str]) -> Message:
-        """The same keyword and fields (and their rendering) with another sentence for people."""
-        return Message(self.keyword, self.fields, text, self.rendered)
+        """The same keyword and fields (and their rendering) with another sentence for people
+        (made without `__init__`: the keyword was checked, and a game step makes two of these)."""
+        message = _new_message(Message)
+        message.keyword, message.fields, message._text, message.rendered = (
+            self.keyword, self.fields, text, self.rendered)
+        return message
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Message):
@@ -60,6 +64,9 @@ class Message:
 
     def __repr__(self) -> str:
         return f"Message(keyword={self.keyword!r}, fields={self.fields!r}, text={self.text!r})"
+
+
+_new_message = object.__new__
 
 
 class Refusal(Exception):

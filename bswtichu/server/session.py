@@ -171,8 +171,8 @@ class Session:
             for message in messages:
                 self.send(message)
             return
-        if self.mode == MACHINE:
-            lines = [machine_line(message) for message in messages]
+        if self.mode == MACHINE:  # each message's line is usually made already, for another reader
+            lines = [message.rendered.get(MACHINE) or machine_line(message) for message in messages]
         else:
             lines = [line for message in messages for line in self._render(message)]
         outbox.hold(self, lines)
