@@ -5,7 +5,8 @@ games, the journal in SQLite and the game logs, driven in one process.
                                         [--profile FILE] [--compare REV]
 
 Tables of four machine-mode clients play random legal moves as bench_server.py's
-do (pushed LEGAL lists, ``round 1`` games started again when over), but the clients
+do (pushed LEGAL lists, ``round 1`` games started again when over; the deals and the
+choices follow the run's seed, so each revision plays the same games), but the clients
 call `Lobby.receive` directly and read what their sessions were sent. ``--batch``
 lines are handled per reactor turn before the turn's flush (commit, then writes),
 as when one poll returns several ready sockets. Only the time inside the lobby's
@@ -42,8 +43,9 @@ tables, actions, batch, seed = int(tables), int(actions), int(batch), int(seed)
 clock = Clock()
 config = ServerConfig(log_folder=folder + "/logs", database=folder + "/db.sqlite")
 storage = Storage.open(config.database, config.synchronous)
+deals = random.Random(seed)  # the same games for every revision measured
 wiring = GameWiring(clock, GameLogStore(config.log_folder), config.bot_delay, config.reconnect_grace,
-                    storage=storage)
+                    seeds=lambda: deals.getrandbits(64), storage=storage)
 flushes = []
 lobby = Lobby(clock, config, wiring, wiring.logs, storage=storage, later=flushes.append)
 rng = random.Random(seed)

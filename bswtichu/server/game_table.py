@@ -31,7 +31,7 @@ from bswtichu.server import names
 from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
-from bswtichu.server.table import SEAT_COUNT, Table, TableHall
+from bswtichu.server.table import SEAT_COUNT, Reader, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
@@ -141,7 +141,7 @@ class TableGame:
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
         """Each seat's messages of the step are gathered and told in one call per reader."""
-        table_seats = self._table_seats(seating)
+        readers = self._readers(seating)  # by engine seat: None for an empty seat or one away
         told: list[list[Message]] = [[] for _ in seating]  # by engine seat
         watched: list[Message] = []  # the spectators'
         concerned: set[int] = set()  # the seats this step may have asked to act
@@ -152,13 +152,14 @@ class TableGame:
             elif isinstance(event, ev.PhaseStarted):
                 concerned.update(range(len(seating)))
             if isinstance(event, (ev.RoundScored, ev.GameOver)):
-                self._tell_gathered(table_seats, told, watched)
+                self._tell_gathered(readers, told, watched)
                 if isinstance(event, ev.RoundScored):
                     self.table.tell_all(self.score_message("round"))
                 else:
                     self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                              self.log_number))
                     self.table.end_game()
+                readers = self._readers(seating)
                 continue
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
@@ -166,44 +167,53 @@ class TableGame:
                     told[event.private_to].append(message)
                 continue
             # one message for everyone (its fields do not depend on the reader), reworded for
-            # the seats it calls "you": encoded once; each sentence made only if someone reads it
+            # the seats it calls "you" if they read sentences: encoded once; each sentence
+            # made only if someone reads it
             common = self.texts.event(event, None)
             if common is None:
                 continue
             for messages in told:
                 messages.append(common)
             for seat in self.texts.addressed(event):
-                told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
+                reader = readers[seat]
+                if reader is not None and reader.mode != MACHINE:
+                    told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
         if concerned:
-            self._push_legal(seating, concerned, told)
-        self._tell_gathered(table_seats, told, watched)
+            self._push_legal(readers, concerned, told)
+        self._tell_gathered(readers, told, watched)
 
-    def _tell_gathered(self, table_seats: list[int | None], told: list[list[Message]],
+    def _tell_gathered(self, readers: list[Reader | None], told: list[list[Message]],
                        watched: list[Message]) -> None:
         """Tell what the step gathered so far, and start gathering afresh."""
-        for seat, messages in zip(table_seats, told):
-            if seat is not None:
-                self.table.tell_seat_all(seat, messages)
+        for reader, messages in zip(readers, told):
+            if reader is not None and messages:
+                reader.send_all(messages)
             messages.clear()
         self.table.tell_spectators_all(watched)
         watched.clear()
 
-    def _push_legal(self, seating: Sequence[str], seats: Iterable[int], told: list[list[Message]]) -> None:
+    def _push_legal(self, readers: list[Reader | None], seats: Iterable[int], told: list[list[Message]]) -> None:
         """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
         rnd = self.game.round
         for seat in sorted(seats):
             if _waits_for(rnd, seat):
-                pushed = self._pushed_legal(seat, seating[seat])
+                pushed = self._pushed_legal(seat, readers[seat])
                 if pushed is not None:
                     told[seat].append(pushed)
 
-    def _pushed_legal(self, seat: int, nick: str) -> Message | None:
-        """``nick``'s LEGAL if he asked for it to come by itself (people: the grouped
+    def _pushed_legal(self, seat: int, reader: Reader | None) -> Message | None:
+        """The seat's LEGAL if its reader asked for it to come by itself (people: the grouped
         sentence; programs: the full list), else None."""
-        mode = self.table.legal_push_mode(nick)
-        return None if mode is None else self._legal(seat, full=mode == MACHINE)
+        if reader is None or not reader.legal_push:
+            return None
+        return self._legal(seat, full=reader.mode == MACHINE)
+
+    def _readers(self, seating: Sequence[str]) -> list[Reader | None]:
+        """The online client of each engine seat's player, if he is at the table."""
+        reader_at = self.table.reader_at
+        return [None if seat is None else reader_at(seat) for seat in self._table_seats(seating)]
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
         """The table seat (1-4) of each engine seat's player, worked out again only when
@@ -268,7 +278,7 @@ class TableGame:
             asked = self._asked(seat)
             if asked is not None:
                 self._tell(nick, self.texts.event(asked, seat))
-                pushed = self._pushed_legal(seat, nick)
+                pushed = self._pushed_legal(seat, self.table.reader(nick))
                 if pushed is not None:
                     self._tell(nick, pushed)
 

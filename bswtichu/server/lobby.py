@@ -76,8 +76,7 @@ class Lobby:
         self.storage.games.batched = later is not None
         self.outbox = Outbox(self._commit, later)
         self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after, self.outbox, self.legal_push_mode,
-                                self.deliver_all)
+                                self.config.abandon_after, self.outbox, self.find)
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
@@ -239,18 +238,6 @@ class Lobby:
         session = self.find(nick)
         if session is not None:
             session.send(message)
-
-    def deliver_all(self, nick: str, messages: list[Message]) -> None:
-        """Send ``messages`` in order to the client called ``nick``, if he is online."""
-        session = self.find(nick)
-        if session is not None:
-            session.send_all(messages)
-
-    def legal_push_mode(self, nick: str) -> str | None:
-        """``nick``'s render mode if he is online and asked for his LEGAL whenever the round
-        waits for him, else None."""
-        session = self.find(nick)
-        return session.mode if session is not None and session.legal_push else None
 
     def online(self) -> list[Session]:
         """Named sessions, by name."""

@@ -29,15 +29,25 @@ PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
 
 Deliver = Callable[[str, Message], None]
-#: several messages to one client, in order (what `Deliver` does for each, in one call)
-DeliverAll = Callable[[str, "list[Message]"], None]
-#: The render mode of the client called ``nick`` if he asked to be sent his legal actions
-#: whenever the round waits for him (``/legal push on``), else None; the lobby knows, the
-#: game asks (people get the grouped sentence, programs the plain list).
-LegalPushMode = Callable[[str], "str | None"]
 
 
-def _nobody_pushed(nick: str) -> str | None:
+class Reader(Protocol):
+    """An online client as a table tells him a game's steps (the lobby's `Session`)."""
+
+    #: how he reads messages ("machine" shows fields only: no sentence is made for him)
+    mode: str
+    #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
+    legal_push: bool
+
+    def send_all(self, messages: list[Message]) -> None:
+        """Several messages in order, in one call."""
+
+
+#: The online client called ``nick``, or None; the lobby knows.
+FindReader = Callable[[str], "Reader | None"]
+
+
+def _nobody_online(nick: str) -> Reader | None:
     return None
 
 
@@ -89,11 +99,11 @@ class Table:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        legal_push_mode: LegalPushMode = _nobody_pushed,
-        deliver_all: DeliverAll | None = None,
+        reader: FindReader = _nobody_online,
     ) -> None:
+        """``reader`` finds the online client of a name: a game's steps go to him directly."""
         self.number = number
-        self.legal_push_mode = legal_push_mode
+        self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
         #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
         self.outbox = outbox
@@ -107,7 +117,6 @@ class Table:
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
         self._deliver = deliver
-        self._deliver_all = deliver_all or self._deliver_each
         self._clock = clock
         self._grace = reconnect_grace
         self._on_abandoned = on_abandoned
@@ -169,20 +178,29 @@ class Table:
         if nick is not None and seat not in self._away:
             self._deliver(nick, message)
 
+    def reader_at(self, seat: int) -> Reader | None:
+        """The online client of the player in ``seat``, if he is there (away players miss steps)."""
+        nick = self.seats[seat - 1]
+        if nick is None or seat in self._away:
+            return None
+        return self._reader(nick)
+
     def tell_seat_all(self, seat: int, messages: list[Message]) -> None:
         """Tell the player in ``seat`` several messages in order, in one call (a game step's)."""
-        nick = self.seats[seat - 1]
-        if messages and nick is not None and seat not in self._away:
-            self._deliver_all(nick, messages)
+        reader = self.reader_at(seat)
+        if messages and reader is not None:
+            reader.send_all(messages)
 
     def tell_spectators_all(self, messages: list[Message]) -> None:
         if messages:
             for nick in self.spectators:
-                self._deliver_all(nick, messages)
+                reader = self._reader(nick)
+                if reader is not None:
+                    reader.send_all(messages)
 
-    def _deliver_each(self, nick: str, messages: list[Message]) -> None:
-        for message in messages:
-            self._deliver(nick, message)
+    def reader(self, nick: str) -> Reader | None:
+        """The online client called ``nick``, if any."""
+        return self._reader(nick)
 
     def tell_players(self, message: Message) -> None:
         for seat in SEATS:
@@ -505,12 +523,10 @@ class TableHall:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        legal_push_mode: LegalPushMode = _nobody_pushed,
-        deliver_all: DeliverAll | None = None,
+        reader: FindReader = _nobody_online,
     ) -> None:
         self._tables: dict[int, Table] = {}
-        self._deliver_all = deliver_all
-        self._legal_push_mode = legal_push_mode
+        self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
         self._deliver = deliver
@@ -544,8 +560,7 @@ class TableHall:
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
-            legal_push_mode=self._legal_push_mode,
-            deliver_all=self._deliver_all,
+            reader=self._reader,
         )
         self._tables[number] = table
         return table
