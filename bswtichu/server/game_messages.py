@@ -37,7 +37,7 @@ LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTic
 _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: /legal's command of each play listed so far, by its cards (bit mask) and Phoenix reading: the
 #: same plays are listed again and again, at every table; emptied when it reaches `_PLAY_COMMANDS_CAP`
-_PLAY_COMMANDS: dict[tuple[int, int | None], str] = {}
+_PLAY_COMMANDS: dict[int | tuple[int, int], str] = {}
 _PLAY_COMMANDS_CAP = 100_000
 
 
@@ -45,15 +45,15 @@ def _legal_rank(action: Action) -> int:
     return _LEGAL_RANK[type(action)]
 
 
-def _play_command(mask: int, play: Play) -> str:
-    """``/play ...`` for a listed play whose cards are ``mask``, made once per distinct play."""
-    key = (mask, play.phoenix_as)
-    command = _PLAY_COMMANDS.get(key)
-    if command is None:
-        if len(_PLAY_COMMANDS) >= _PLAY_COMMANDS_CAP:
-            _PLAY_COMMANDS.clear()
-        command = _PLAY_COMMANDS[key] = "/" + play.notation()
+def _remember_play_command(key: int | tuple[int, int], play: Play) -> str:
+    """``/play ...`` for a listed play, remembered under ``key``: its cards' bit mask, with its
+    Phoenix reading if it has one."""
+    if len(_PLAY_COMMANDS) >= _PLAY_COMMANDS_CAP:
+        _PLAY_COMMANDS.clear()
+    command = _PLAY_COMMANDS[key] = "/" + play.notation()
     return command
+
+
 #: How /legal groups plays for people, in this order.
 PLAY_GROUPS = (
     (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
@@ -362,13 +362,17 @@ class GameTexts:
         listed: list[Action] = []
         commands: list[str] = []  # the plays', in the order listed
         others: list[Action] = []  # the few other moves, put in `LEGAL_ORDER` below
+        known = _PLAY_COMMANDS
         for action in actions:
             listed.append(action)
-            combo = getattr(action, "combo", None)  # a listed play carries its combination
-            if combo is not None:
-                commands.append(_play_command(combo.mask, action))
-            elif type(action) is Play:
-                commands.append("/" + action.notation())
+            if type(action) is Play:
+                combo = action.combo  # a listed play carries its combination
+                if combo is None:
+                    commands.append("/" + action.notation())
+                    continue
+                key = combo.mask if action.phoenix_as is None else (combo.mask, action.phoenix_as)
+                command = known.get(key)
+                commands.append(command if command is not None else _remember_play_command(key, action))
             else:
                 others.append(action)
                 if type(action) is Exchange:
