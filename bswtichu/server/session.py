@@ -53,14 +53,12 @@ class Outbox:
     def __init__(self, settle: Callable[[], None] | None = None,
                  later: Callable[[Callable[[], None]], object] | None = None) -> None:
         self._depth = 0
+        #: whether what sessions are sent is held now (inside ``with`` or until a due flush)
+        self.holding = False
         self._held: dict[Session, list[str]] = {}
         self._settle = settle
         self._later = later
         self._flush_due = False
-
-    @property
-    def holding(self) -> bool:
-        return self._depth > 0 or self._flush_due
 
     def hold(self, session: Session, lines: list[str]) -> None:
         self._held.setdefault(session, []).extend(lines)
@@ -77,6 +75,7 @@ class Outbox:
     def flush(self) -> None:
         """Write everything held, one write per session, after `settle`."""
         self._flush_due = False
+        self.holding = self._depth > 0
         self.settle()
         held, self._held = self._held, {}
         for session, lines in held.items():
@@ -84,6 +83,7 @@ class Outbox:
 
     def __enter__(self) -> Outbox:
         self._depth += 1
+        self.holding = True
         return self
 
     def __exit__(self, *exc) -> None:
@@ -95,6 +95,7 @@ class Outbox:
         elif not self._flush_due:
             self._flush_due = True
             self._later(self.flush)
+        self.holding = self._flush_due
 
 
 class Session:
