@@ -119,8 +119,8 @@ class TichuService(Service):
 
 #: Allocations (less deallocations) between two collections of the youngest generation
 #: (Python's default: 700). A game step makes a few hundred short-lived objects that
-#: reference counting frees; at the default the collector ran every few steps and
-#: cost about 3 us per game action, at this about 1 (docs/server-speed.md, fifth pass).
+#: reference counting frees; at the default the collector ran every few steps (its time per
+#: game action: 3.7-4.0 us; at this 3.0; docs/server-speed.md, fifth pass).
 YOUNG_COLLECTION_THRESHOLD = 10_000
 
 
