@@ -14,6 +14,7 @@ from bswtichu.engine import (
     CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
     classify, parse_exchange, parse_play, parse_wish,
 )
+from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, usage_error
@@ -90,10 +91,17 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
         def build(seat: int):
             cards, phoenix_as = parse_play(text, hand)
-            if bomb_only and not classify(cards, phoenix_as).is_bomb:
+            try:
+                combo = classify(cards, phoenix_as)
+            except TichuError:
+                if bomb_only:
+                    raise
+                combo = None  # the engine says why, after what it checks first (the phase, the turn)
+            if bomb_only and not combo.is_bomb:
                 raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
                                             " flush of 5 or more; /play plays other combinations")
-            actions = [Play(seat, cards, phoenix_as)]
+            # classified here, the play is applied as one the engine listed (its compiled path)
+            actions = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
                     raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
