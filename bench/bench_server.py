@@ -22,17 +22,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import multiprocessing
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
 
-from table_clients import HOST, ROOT, ServerProcess, Stats, cpu_seconds, free_port, play_tables, rss_kib
+from table_clients import (HOST, ROOT, ServerProcess, Stats, Worktree, cpu_seconds, free_port, play_tables,
+                           rss_kib)
 
 SETTINGS = {"line_flood_rate": 100000, "line_flood_burst": 100000,
             "line_byte_rate": 10**8, "line_byte_burst": 10**8, "connections_per_address": 100000}
@@ -186,24 +185,6 @@ def measure_echo(connections: int, seconds: float) -> Stats:
         echo.stop()
     print(report("echo", stats, rss), flush=True)
     return stats
-
-
-class Worktree:
-    """A temporary detached git worktree of ``rev``, removed on exit."""
-
-    def __init__(self, rev: str) -> None:
-        self.rev = rev
-        self.path = Path(tempfile.mkdtemp(prefix="bswtichu-compare-")) / "tree"
-
-    def __enter__(self) -> Path:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(self.path), self.rev],
-                       check=True, capture_output=True)
-        return self.path
-
-    def __exit__(self, *exc) -> None:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(self.path)],
-                       check=False, capture_output=True)
-        shutil.rmtree(self.path.parent, ignore_errors=True)
 
 
 def main() -> None:

@@ -25,9 +25,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from table_clients import ROOT, Worktree
 
 RUNNER = r'''
 import cProfile, json, random, sys, time
@@ -153,9 +154,10 @@ print(json.dumps({"actions": applied, "seconds": seconds}))
 
 def measure(source: Path, tables: int, actions: int, batch: int, seed: int, profile: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="bswtichu-domain-") as folder:
-        env = dict(os.environ, PYTHONPATH=str(source))
+        env = dict(os.environ, PYTHONPATH=str(source))  # run from the folder: not this checkout's code
         done = subprocess.run([sys.executable, "-c", RUNNER, folder, str(tables), str(actions), str(batch),
-                               str(seed), profile], env=env, capture_output=True, text=True, check=False)
+                               str(seed), str(Path(profile).resolve()) if profile != "-" else profile],
+                              env=env, cwd=folder, capture_output=True, text=True, check=False)
         if done.returncode:
             raise SystemExit(f"the run in {source} failed:\n{done.stdout}{done.stderr[-3000:]}")
         return json.loads(done.stdout.strip().splitlines()[-1])
@@ -177,14 +179,10 @@ def main() -> None:
         result = measure(ROOT, args.tables, args.actions, args.batch, 1, args.profile)
         print(f"profiled {result['actions']} actions into {args.profile}")
         return
-    sources = {"new": ROOT}
-    worktree = None
-    if args.compare:
-        worktree = Path(tempfile.mkdtemp(prefix="bswtichu-domain-tree-")) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), args.compare],
-                       check=True, capture_output=True)
-        sources[f"old {args.compare}"] = worktree
-    try:
+    with ExitStack() as stack:
+        sources = {"new": ROOT}
+        if args.compare:
+            sources[f"old {args.compare}"] = stack.enter_context(Worktree(args.compare))
         results: dict[str, list[float]] = {label: [] for label in sources}
         for run in range(args.repeat):
             for label, source in sources.items():
@@ -194,13 +192,9 @@ def main() -> None:
                 print(f"{label:>16}: {micros:6.1f} us per action ({result['actions']} actions)", flush=True)
         for label, runs in results.items():
             print(f"{label:>16}: best {min(runs):.1f}, median {sorted(runs)[len(runs) // 2]:.1f} us per action")
-        if worktree is not None:
+        if args.compare:
             new, old = (min(runs) for runs in results.values())
             print(f"old / new (best runs): x{old / new:.2f}")
-    finally:
-        if worktree is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                           check=False, capture_output=True)
 
 
 if __name__ == "__main__":

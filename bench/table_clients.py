@@ -33,6 +33,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections import deque
@@ -444,3 +445,40 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
         for client in table:
             client.writer.close()
     return measured
+
+
+class Worktree:
+    """A temporary detached git worktree of ``rev``, removed on exit. Its optional compiled
+    engine part, if it has one, is built in place as an install builds it: each revision
+    is measured as it runs when installed."""
+
+    def __init__(self, rev: str) -> None:
+        self.rev = rev
+        self.path = Path(tempfile.mkdtemp(prefix="bswtichu-compare-")) / "tree"
+
+    def __enter__(self) -> Path:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(self.path), self.rev],
+                       check=True, capture_output=True)
+        build_extension(self.path)
+        return self.path
+
+    def __exit__(self, *exc) -> None:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(self.path)],
+                       check=False, capture_output=True)
+        shutil.rmtree(self.path.parent, ignore_errors=True)
+
+
+def build_extension(tree: Path) -> None:
+    """Compile ``tree``'s ``_combos_accel.c`` beside it (with -O2, as pyproject.toml asks);
+    without a compiler that revision runs its pure engine, and this says so."""
+    source = tree / "bswtichu" / "engine" / "_combos_accel.c"
+    if not source.exists():
+        return
+    target = source.with_name("_combos_accel" + sysconfig.get_config_var("EXT_SUFFIX"))
+    command = ["gcc", "-O2", "-shared", "-fPIC", "-I" + sysconfig.get_paths()["include"], str(source), "-o",
+               str(target)]
+    try:
+        subprocess.run(command, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"cannot build the compiled engine part of {tree} ({error}); it runs the pure engine",
+              file=sys.stderr)
