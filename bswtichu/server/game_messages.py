@@ -98,6 +98,9 @@ def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None
 
 #: each event type's ``GameTexts._on_*`` handler, looked up once per type
 _HANDLERS: dict[type, Callable] = {}
+#: Events that come again and again in a round with the same fields (a turn, a pass, a
+#: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
+_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed, ev.TrickWon})
 
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
@@ -116,6 +119,9 @@ class GameTexts:
     def __init__(self, table: int, names: Sequence[str]):
         self.table = table
         self.names = list(names)
+        #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
+        #: the spectators' sentence depend on the event alone): made and encoded once a round
+        self._recurring: dict[ev.Event, Message] = {}
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -148,6 +154,11 @@ class GameTexts:
         handler = _HANDLERS.get(kind)
         if handler is None:
             handler = _HANDLERS[kind] = getattr(GameTexts, "_on_" + kind.__name__, _no_message)
+        if viewer is None and kind in _RECURRING_EVENTS:
+            message = self._recurring.get(event)
+            if message is None:
+                message = self._recurring[event] = handler(self, event, None)
+            return message
         return handler(self, event, viewer)
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
