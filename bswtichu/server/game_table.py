@@ -142,6 +142,10 @@ class TableGame:
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
         """Each seat's messages of the step are gathered and told in one call per reader."""
         readers = self._readers(seating)  # by engine seat: None for an empty seat or one away
+        # the seats whose readers read sentences (people, relays): programs read fields only
+        sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+        reworded = any(sentences)
+        texts = self.texts
         told: list[list[Message]] = [[] for _ in seating]  # by engine seat
         watched: list[Message] = []  # the spectators'
         concerned: set[int] = set()  # the seats this step may have asked to act
@@ -160,6 +164,8 @@ class TableGame:
                                                              self.log_number))
                     self.table.end_game()
                 readers = self._readers(seating)
+                sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+                reworded = any(sentences)
                 continue
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
@@ -169,15 +175,15 @@ class TableGame:
             # one message for everyone (its fields do not depend on the reader), reworded for
             # the seats it calls "you" if they read sentences: encoded once; each sentence
             # made only if someone reads it
-            common = self.texts.event(event, None)
+            common = texts.event(event, None)
             if common is None:
                 continue
             for messages in told:
                 messages.append(common)
-            for seat in self.texts.addressed(event):
-                reader = readers[seat]
-                if reader is not None and reader.mode != MACHINE:
-                    told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
+            if reworded:
+                for seat in texts.addressed(event):
+                    if sentences[seat]:
+                        told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
         if concerned:
             self._push_legal(readers, concerned, told)
