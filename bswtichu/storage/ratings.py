@@ -52,6 +52,8 @@ def rating_of(db: sqlite3.Connection, identity: str) -> Rating | None:
 
 def update_ratings(db: sqlite3.Connection, seats: Sequence[RatedSeat]) -> dict[str, Rating]:
     """Rate one finished game; returns the new ratings (guests' are not kept)."""
+    if all(seat.identity is None for seat in seats):
+        return {}  # guests only: nothing to keep, so nothing to compute
     sides = sorted({seat.side for seat in seats})
     teams, places, owners = [], [], []
     for side in sides:

@@ -92,6 +92,13 @@ def test_ratings_move_winners_up_and_keep_no_guest():
     assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 2
 
 
+def test_a_game_of_guests_rates_nobody():
+    storage = Storage.open(cost=CHEAP)
+    seats = [RatedSeat(None, seat % 2, 1 + seat % 2) for seat in range(4)]
+    assert update_ratings(storage.db, seats) == {}
+    assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 0
+
+
 def test_a_database_file_serves_one_server_at_a_time(tmp_path):
     path = str(tmp_path / "data" / "b.sqlite3")
     first = Storage.open(path, cost=CHEAP)
