@@ -30,10 +30,12 @@ class Storage:
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
              now: Callable[[], float] = time.time) -> Storage:
         """Open the file for this process alone: a second server on it would restore the
-        same games and write conflicting journals, so it is refused (`DatabaseError`)."""
+        same games and write conflicting journals, so it is refused (`DatabaseError`).
+        While open, SQLite's exclusive lock keeps every other reader out too (the server's
+        commits are cheaper so); the file is readable again once the server stops."""
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
-            db = open_database(path, synchronous)
+            db = open_database(path, synchronous, exclusive=lock is not None)
         except BaseException:
             if lock is not None:
                 lock.release()

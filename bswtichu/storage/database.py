@@ -110,11 +110,16 @@ class FileLock:
             self._handle.close()
 
 
-def open_database(path: str | Path = MEMORY, synchronous: str = "normal") -> sqlite3.Connection:
+def open_database(path: str | Path = MEMORY, synchronous: str = "normal",
+                  exclusive: bool = False) -> sqlite3.Connection:
     """Open (or create) the database at ``path`` and bring its schema up to date.
 
     The connection is in autocommit mode: callers group writes with
-    ``with transaction(connection):``.
+    ``with transaction(connection):``.  ``exclusive``: the connection keeps the file
+    locked from its first read until it closes (SQLite's exclusive locking mode), so no
+    other connection reads or writes it meanwhile; in exchange a commit takes no file
+    locks and the WAL's index lives in this process's memory (a server commits after
+    nearly every turn of its reactor).
     """
     if synchronous not in SYNCHRONOUS_MODES:
         raise DatabaseError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
@@ -122,6 +127,8 @@ def open_database(path: str | Path = MEMORY, synchronous: str = "normal") -> sql
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
         connection = sqlite3.connect(str(path), isolation_level=None)
+        if exclusive:  # before WAL mode: then its index is never put in shared memory
+            connection.execute("PRAGMA locking_mode = EXCLUSIVE")
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute(f"PRAGMA synchronous = {synchronous}")
         connection.execute("PRAGMA foreign_keys = ON")

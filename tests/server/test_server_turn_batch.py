@@ -4,7 +4,9 @@ With ``later`` (the service passes the reactor's ``callLater(0, ...)``) the outb
 holds what a turn's lines and bot steps cause and flushes it at the turn's end,
 after the storage committed the turn's journal steps in one transaction. Here the
 turn's end is a fake clock's ``advance(0)``; the database is a real file, read
-by a second connection as another process (a restarted server) would see it.
+by a second connection as another process (a restarted server) would see it. The
+server's own `Storage.open` keeps every other connection out while it runs (SQLite's
+exclusive locking), so these tests open the same stores on a shared connection.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from bswtichu.server.lobby import Lobby
 from bswtichu.server.messages import Message
 from bswtichu.server.session import Outbox
 from bswtichu.storage import ScryptCost, Storage, transaction
+from bswtichu.storage.accounts import AccountStore
+from bswtichu.storage.database import open_database
+from bswtichu.storage.games import GameStore
 
 from lobby_clients import Client
 from test_server_outbox import machine_session
@@ -64,6 +69,12 @@ def test_a_droppable_line_while_a_flush_is_due_settles_and_sends_what_was_held_f
     assert out.writes[2:] == []
 
 
+def shared_storage(path) -> Storage:
+    """The server's stores on ``path`` without its locks, so a second connection may read."""
+    db = open_database(path)
+    return Storage(db, AccountStore(db, CHEAP), GameStore(db))
+
+
 def _journal_rows(path) -> int:
     with sqlite3.connect(path) as reader:
         return reader.execute("SELECT count(*) FROM game_journal").fetchone()[0]
@@ -71,7 +82,7 @@ def _journal_rows(path) -> int:
 
 def test_batched_steps_are_invisible_until_committed_and_a_transaction_commits_them_first(tmp_path):
     path = tmp_path / "db.sqlite3"
-    storage = Storage.open(str(path), cost=CHEAP)
+    storage = shared_storage(path)
     games = storage.games
     games.batched = True
     game = games.begin(1, 1, 5, {"round": 1}, ["a", "b", "c", "d"], {})
@@ -109,7 +120,7 @@ def test_a_failed_commit_breaks_and_abandons_the_games_of_the_batch(tmp_path):
 def batched_lobby(tmp_path, clock: Clock) -> tuple[Lobby, str]:
     path = str(tmp_path / "bswtichu.sqlite3")
     config = ServerConfig(log_folder=str(tmp_path / "logs"), bot_delay=0.0, database=path)
-    storage = Storage.open(path, cost=CHEAP)
+    storage = shared_storage(path)
     seeds = Random(11)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 0.0, config.reconnect_grace,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)

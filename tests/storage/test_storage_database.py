@@ -99,6 +99,17 @@ def test_a_game_of_guests_rates_nobody():
     assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 0
 
 
+def test_while_a_server_has_its_file_no_other_connection_reads_it(tmp_path):
+    path = str(tmp_path / "b.sqlite3")
+    storage = Storage.open(path, cost=CHEAP)
+    storage.db.execute("INSERT INTO ratings VALUES ('bot:basic', 25, 8, 1)")
+    other = sqlite3.connect(path, timeout=0)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        other.execute("SELECT count(*) FROM ratings").fetchone()
+    storage.close()
+    assert other.execute("SELECT count(*) FROM ratings").fetchone()[0] == 1
+
+
 def test_a_database_file_serves_one_server_at_a_time(tmp_path):
     path = str(tmp_path / "data" / "b.sqlite3")
     first = Storage.open(path, cost=CHEAP)
