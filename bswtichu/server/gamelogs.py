@@ -114,10 +114,11 @@ class GameLogRecorder:
         pass
 
     def happened(self, driver, events) -> None:
-        for event in events:
-            if isinstance(event, RoundScored):
+        for event in events:  # every action's events pass here: checked by exact type
+            kind = type(event)
+            if kind is RoundScored:
                 self.save(driver.game)
-            elif isinstance(event, (GameOver, GameStopped)):
+            elif kind is GameOver or kind is GameStopped:
                 self.store.finish(self.number)
 
     def save(self, game) -> None:
