@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bswtichu.engine import (
-    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
+    OVER, CallGrand, Game, GameOptions, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
 )
 from bswtichu.engine.cards import DECK, DOG, DRAGON, DRAGON_CARD, MAHJONG, PHOENIX, Card
 from bswtichu.engine.combos import ComboType, classify
 from bswtichu.engine.deal import first_cards, last_cards
-from bswtichu.tch import model, read_tch_file
-from bswtichu.tch.record import _play_order, bsw_order, round_log
+from bswtichu.tch import model, read_tch_file, write_tch
+from bswtichu.tch.record import _play_order, bsw_order, game_log, round_log
 from bswtichu.tch.replay import deal_of, replay_round
 from bswtichu.tch.writer import round_tch
 
@@ -97,7 +97,8 @@ def random_round(seed: int, grand_tichu: bool = True, stop: float = 1.0) -> Roun
         for seat in range(4):
             if rnd.phase == "exchange":
                 if rnd.exchanges[seat] is None:
-                    options.append(Exchange(seat, tuple(rng.sample(sorted(rnd.hands[seat], key=lambda c: c.index), 3))))
+                    hand = sorted(rnd.hands[seat], key=lambda c: c.index)
+                    options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
                 continue
             options += [a for a in rnd.iter_legal_actions(seat)
                         if not isinstance(a, CallTichu) or rng.random() < 0.2]
@@ -145,6 +146,24 @@ def test_many_rounds_agree_and_cover_the_tricky_lines():
             and a.phoenix_as is not None)
     assert min(seen[k] for k in ("winner collects by leading", "gift after the owner's pass",
                                  "gift by one who is out", "bomb", "dog", "full house with the Phoenix")) > 0, seen
+
+
+def test_a_whole_tournament_with_its_changing_seats_is_logged_as_the_reference_logs_it():
+    game = Game(list(NAMES), GameOptions(turnier=True), rng=random.Random(5))
+    rng = random.Random(6)
+    rounds = []
+    while not game.over:
+        game.start_round()
+        rnd = game.round
+        while rnd.phase != OVER:
+            if rnd.phase == "exchange":
+                seat = next(s for s in range(4) if rnd.exchanges[s] is None)
+                game.apply(Exchange(seat, tuple(rng.sample(sorted(rnd.hands[seat], key=lambda c: c.index), 3))))
+            else:
+                game.apply(rng.choice([a for s in range(4) for a in rnd.legal_actions(s)]))
+        rounds.append((rnd, game.seating))
+    assert len({seating for _, seating in rounds}) > 1
+    assert write_tch(game_log(rounds)) == "".join(round_tch(reference_round_log(r, s)) for r, s in rounds)
 
 
 @pytest.mark.skipif(not sorted(LOGS.glob("*.tch")), reason=f"the shared BSW logs are not at {LOGS}")
