@@ -65,15 +65,30 @@ class Journal:
 
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
         for event in events:
-            if isinstance(event, SubstituteStarted):
-                self.sink(JournalEntry(SUBSTITUTE, player=event.player))
-            elif isinstance(event, SubstituteEnded):
-                self.sink(JournalEntry(SUBSTITUTE_END, player=event.player))
-        history = driver.game.round.history
-        for action in history[self._seen:]:
-            player = driver.game.seating[action.seat]
-            self.sink(JournalEntry(BOT if driver.is_bot(player) else ACT, player=player, action=action))
-        self._seen = len(history)
+            kind = _SUBSTITUTE_KINDS.get(type(event))
+            if kind is not None:
+                self.sink(JournalEntry(kind, player=event.player))
+        game = driver.game
+        history = game.round.history
+        seen = self._seen
+        if seen < len(history):
+            seating, is_bot, sink = game.seating, driver.is_bot, self.sink
+            for action in history[seen:]:
+                player = seating[action.seat]
+                sink(_action_entry(BOT if is_bot(player) else ACT, player, action))
+            self._seen = len(history)
+
+
+_SUBSTITUTE_KINDS = {SubstituteStarted: SUBSTITUTE, SubstituteEnded: SUBSTITUTE_END}
+_new = object.__new__
+
+
+def _action_entry(kind: str, player: Player, action: Action) -> JournalEntry:
+    """``JournalEntry(kind, player=player, action=action)`` made without the frozen class's
+    per-field ``object.__setattr__`` calls: one is made for every action of every game."""
+    entry = _new(JournalEntry)
+    entry.__dict__.update(kind=kind, player=player, action=action, round=None, deal=None)
+    return entry
 
 
 log = Logger()

@@ -71,8 +71,8 @@ class DurableGame:
 
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
         self.journal.happened(driver, events)
-        for event in events:
-            if isinstance(event, GameOver):
+        for event in events:  # every action's events pass here: checked by exact type
+            if type(event) is GameOver:
                 self._finish(event)
 
     def caught_up(self, driver: GameDriver) -> None:

@@ -20,6 +20,7 @@ from bswtichu.tch.record import round_log
 from bswtichu.tch.writer import round_tch
 
 _NAME = re.compile(r"^game-(\d+)\.tch$")
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC  # as open(..., "w")
 
 
 class GameLogStore:
@@ -27,6 +28,7 @@ class GameLogStore:
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
+        self._folder_name = os.fspath(self.folder)
         self._open: set[int] = set()
         self._next: int | None = None
 
@@ -50,14 +52,21 @@ class GameLogStore:
 
     def save_text(self, number: int, text: str) -> None:
         """Write the game's `.tch` text so far (atomically: a reader never sees half a file);
-        the folder is made when it is missing."""
-        target = self.path(number)
-        partial = target.with_suffix(".tch.partial")
+        the folder is made when it is missing.  Written with plain `os` calls, no file object:
+        a server saves a log after every round of every game."""
+        target = os.path.join(self._folder_name, f"game-{number:06d}.tch")
+        partial = target + ".partial"
+        data = memoryview(text.encode("utf-8"))
         try:
-            partial.write_text(text, encoding="utf-8")
+            fd = os.open(partial, _NEW_FILE, 0o666)
         except FileNotFoundError:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            partial.write_text(text, encoding="utf-8")
+            os.makedirs(self._folder_name, exist_ok=True)
+            fd = os.open(partial, _NEW_FILE, 0o666)
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        finally:
+            os.close(fd)
         os.replace(partial, target)
 
     def continue_after(self, number: int) -> None:
@@ -105,10 +114,11 @@ class GameLogRecorder:
         pass
 
     def happened(self, driver, events) -> None:
-        for event in events:
-            if isinstance(event, RoundScored):
+        for event in events:  # every action's events pass here: checked by exact type
+            kind = type(event)
+            if kind is RoundScored:
                 self.save(driver.game)
-            elif isinstance(event, (GameOver, GameStopped)):
+            elif kind is GameOver or kind is GameStopped:
                 self.store.finish(self.number)
 
     def save(self, game) -> None:

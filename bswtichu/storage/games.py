@@ -67,13 +67,28 @@ _SIMPLE_TEXTS = {(cls, seat): json.dumps({"seat": seat, "type": name})
                  for cls, name in _SIMPLE_NAMES.items() for seat in range(4)}
 
 
+def _play_text(action: Play) -> str:
+    """A play's stored text, written directly: the same text as ``json.dumps(encode_action(action))``
+    (card texts are two letters or digits, nothing JSON escapes), which it falls back to for a
+    seat or Phoenix reading that is not a plain int."""
+    seat, phoenix_as = action.seat, action.phoenix_as
+    if type(seat) is not int or (phoenix_as is not None and type(phoenix_as) is not int):
+        return json.dumps(encode_action(action))
+    cards = '", "'.join(sorted([c.text for c in action.cards]))
+    return (f'{{"seat": {seat}, "type": "play", "cards": ["{cards}"], '
+            f'"phoenix_as": {"null" if phoenix_as is None else phoenix_as}}}')
+
+
 def encode_entry(entry: JournalEntry) -> str | None:
-    if entry.kind == DEAL:
-        return json.dumps({"round": entry.round, "cards": [c.text for c in entry.deal]})
     action = entry.action
     if action is not None:
-        text = _SIMPLE_TEXTS.get((type(action), action.seat))
+        kind = type(action)
+        if kind is Play:  # the commonest row with cards
+            return _play_text(action)
+        text = _SIMPLE_TEXTS.get((kind, action.seat))
         return text if text is not None else json.dumps(encode_action(action))
+    if entry.kind == DEAL:
+        return json.dumps({"round": entry.round, "cards": [c.text for c in entry.deal]})
     return None
 
 

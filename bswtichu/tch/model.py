@@ -19,6 +19,7 @@ from typing import Iterable, Optional, Union
 from ..engine.cards import Card, NATURAL_RANKS
 
 SEATS = range(4)
+_new = object.__new__
 GRAND_HAND_SIZE = 8
 START_HAND_SIZE = 14
 EXCHANGE_SIZE = 3
@@ -69,6 +70,14 @@ class Play:
         if not cards:
             raise ValueError(f"play of seat {self.seat} has no cards")
         object.__setattr__(self, "cards", cards)
+
+    @classmethod
+    def of_engine(cls, seat: int, cards: tuple[Card, ...]) -> "Play":
+        """A play the rules engine vouches for (a seat 0-3, a tuple of different cards), made
+        without the checks that guard what the reader parses: a server logs thousands."""
+        play = _new(cls)
+        play.__dict__.update(seat=seat, cards=cards, name=None, line=None)
+        return play
 
 
 @dataclass(frozen=True)
@@ -194,6 +203,21 @@ class RoundLog:
         set_(self, "entries", entries)
         set_(self, "grand_tichu_calls", calls)
         set_(self, "bomb_holders", holders)
+
+    @classmethod
+    def of_engine(cls, seat_names: tuple[str, str, str, str], grand_hands: tuple[tuple[Card, ...], ...],
+                  start_hands: tuple[tuple[Card, ...], ...], exchanges: tuple[tuple[Card, Card, Card], ...],
+                  entries: tuple[Entry, ...], grand_tichu_calls: tuple[GrandTichuCall, ...]) -> "RoundLog":
+        """A round the rules engine played: its values are tuples of the right sizes and kinds
+        already, so the reader's checks are skipped; only the names, which people chose, are checked."""
+        seat_names = _four(seat_names, "seat_names")
+        for name in seat_names:
+            _check_name(name)
+        round_log = _new(cls)
+        round_log.__dict__.update(
+            seat_names=seat_names, grand_hands=grand_hands, start_hands=start_hands, exchanges=exchanges,
+            entries=entries, grand_tichu_calls=grand_tichu_calls, bomb_holders=(), card_block_names=None)
+        return round_log
 
     @property
     def grand_tichu_callers(self) -> frozenset[int]:

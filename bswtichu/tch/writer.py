@@ -6,9 +6,9 @@ and which lines end with a space (card, play, ``gibt:`` and ``BOMBE:`` lines).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
-from ..engine.cards import Card, bsw_rank_text
+from ..engine.cards import DECK, Card, bsw_rank_text
 from .layout import (BOMB_PREFIX, DRAGON_PREFIX, EXCHANGE_HEADER, GIVES, GRAND_HEADER,
                      GRAND_TICHU_PREFIX, PASSES, PLAY_HEADER, RESULT_PREFIX, START_HEADER,
                      TICHU_PREFIX, WISH_PREFIX)
@@ -23,7 +23,7 @@ def write_tch(log: GameLog) -> str:
 
 def round_tch(r: RoundLog) -> str:
     """One round's part of a `.tch` text: a game's text is its rounds' texts, joined."""
-    return "".join(line + "\n" for line in _round_lines(r))
+    return "\n".join(_round_lines(r)) + "\n"
 
 
 def _round_lines(r: RoundLog) -> list[str]:
@@ -40,13 +40,17 @@ def _round_lines(r: RoundLog) -> list[str]:
     if r.bomb_holders:
         lines.append(BOMB_PREFIX + "".join(f"({s}){r.seat_names[s]} " for s in r.bomb_holders))
     lines.append(PLAY_HEADER)
-    lines += [_entry_line(r, e) for e in r.entries]
+    lines += [_ENTRY_LINES[type(e)](r, e) for e in r.entries]
     return lines
+
+
+#: by card index, each card's token as BSW's card and play lines write it, with the space after it
+_TOKENS = tuple(c.bsw + " " for c in DECK)
 
 
 def _cards(cards: Iterable[Card]) -> str:
     """Card tokens each followed by a space, as on BSW's card and play lines."""
-    return "".join(c.bsw + " " for c in cards)
+    return "".join([_TOKENS[c.index] for c in cards])
 
 
 def _exchange_line(r: RoundLog, seat: int) -> str:
@@ -55,16 +59,34 @@ def _exchange_line(r: RoundLog, seat: int) -> str:
     return f"({seat}){r.seat_names[seat]}{GIVES}{gifts}"
 
 
-def _entry_line(r: RoundLog, entry: Entry) -> str:
-    if isinstance(entry, Play):
-        return f"({entry.seat}){r.shown_name(entry.seat, entry.name)}: {_cards(entry.cards)}"
-    if isinstance(entry, Pass):
-        return f"({entry.seat}){r.shown_name(entry.seat, entry.name)}{PASSES}"
-    if isinstance(entry, TichuCall):
-        return f"{TICHU_PREFIX}({entry.seat}){r.shown_name(entry.seat, entry.name)}"
-    if isinstance(entry, Wish):
-        return WISH_PREFIX + bsw_rank_text(entry.rank)
-    if isinstance(entry, DragonGift):
-        return f"{DRAGON_PREFIX}({entry.seat}){r.shown_name(entry.seat, entry.name)}"
-    assert isinstance(entry, Result)  # RoundLog admits no other entry type
-    return f"{RESULT_PREFIX}{entry.team_0_2} - {entry.team_1_3}"
+# One function per entry type, each giving the entry's line; a line shows the seat's
+# name unless the entry records the other name it showed.
+
+def _play_line(r: RoundLog, e: Play) -> str:
+    return f"({e.seat}){r.seat_names[e.seat] if e.name is None else e.name}: {_cards(e.cards)}"
+
+
+def _pass_line(r: RoundLog, e: Pass) -> str:
+    return f"({e.seat}){r.seat_names[e.seat] if e.name is None else e.name}{PASSES}"
+
+
+def _tichu_line(r: RoundLog, e: TichuCall) -> str:
+    return f"{TICHU_PREFIX}({e.seat}){r.seat_names[e.seat] if e.name is None else e.name}"
+
+
+def _wish_line(r: RoundLog, e: Wish) -> str:
+    return WISH_PREFIX + bsw_rank_text(e.rank)
+
+
+def _dragon_line(r: RoundLog, e: DragonGift) -> str:
+    return f"{DRAGON_PREFIX}({e.seat}){r.seat_names[e.seat] if e.name is None else e.name}"
+
+
+def _result_line(r: RoundLog, e: Result) -> str:
+    return f"{RESULT_PREFIX}{e.team_0_2} - {e.team_1_3}"
+
+
+_ENTRY_LINES: dict[type, Callable[[RoundLog, Entry], str]] = {
+    Play: _play_line, Pass: _pass_line, TichuCall: _tichu_line, Wish: _wish_line,
+    DragonGift: _dragon_line, Result: _result_line,
+}
