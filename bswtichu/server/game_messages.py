@@ -37,8 +37,10 @@ LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTic
 _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: /legal's command of each play listed so far, by its cards (bit mask) and Phoenix reading: the
 #: same plays are listed again and again, at every table; emptied when it reaches `_PLAY_COMMANDS_CAP`
+#: (in bench_server_domain.py's games, 5,000 remembered plays leave 0.6 of the 3.1 commands made
+#: per action to be made afresh, 30,000 leave 0.5)
 _PLAY_COMMANDS: dict[int | tuple[int, int], str] = {}
-_PLAY_COMMANDS_CAP = 100_000
+_PLAY_COMMANDS_CAP = 5_000
 
 
 def _legal_rank(action: Action) -> int:
