@@ -95,9 +95,9 @@ class TableGame:
         """The engine seat (0..3) of a player in the current round."""
         return self.driver.seat_of(self.player(nick))
 
-    def hand_of(self, nick: str) -> frozenset[Card]:
-        """The cards ``nick`` holds now."""
-        return frozenset(self.game.round.hands[self.seat_of(nick)])
+    def hand_of(self, nick: str) -> tuple[Card, ...]:
+        """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
+        return tuple(self.game.round.hands[self.seat_of(nick)])
 
     def seat_named(self, nick: str, target: str) -> int:
         """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""
