@@ -224,7 +224,9 @@ class LineConnection(TimeoutMixin):
     def charge_input(self, size: int) -> None:
         """Count ``size`` raw bytes against the byte budget, before they are parsed."""
         if self._throttle is not None:
-            self._throttle.hold(self._byte_budget.charge(size))
+            wait = self._byte_budget.charge(size)
+            if wait > 0:  # (the common case is 0: no hold to ask for)
+                self._throttle.hold(wait)
 
     def bytes_received(self, data: bytes) -> None:
         """Application bytes (after any telnet layer): frame them, then take lines."""
