@@ -124,6 +124,9 @@ class GameTexts:
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
         #: the spectators' sentence depend on the event alone): made and encoded once a round
         self._recurring: dict[ev.Event, Message] = {}
+        #: the full LEGAL of one or two commands (a seat that can only pass, say) by seat and
+        #: commands: the same few lists come again and again in a round
+        self._short_legal: dict[tuple, Message] = {}
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -397,6 +400,12 @@ class GameTexts:
                 exchange = True
             else:
                 commands.append("/" + action.notation())  # every notation is a command
+        short = full and len(commands) <= 2  # e.g. only /pass: the same list again and again
+        if short:
+            key = (seat, exchange, *commands)
+            message = self._short_legal.get(key)
+            if message is not None:
+                return message
 
         def text() -> str:
             if not commands:
@@ -405,7 +414,10 @@ class GameTexts:
                 return f"Legal now ({len(commands)}): " + " | ".join(commands)
             return "Legal now: " + self._legal_summary(sorted(listed, key=_legal_rank))
 
-        return self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
+        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
+        if short:
+            self._short_legal[key] = message
+        return message
 
     @staticmethod
     def _legal_summary(actions: list[Action]) -> str:
