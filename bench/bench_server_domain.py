@@ -38,6 +38,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.storage import Storage
+from table_clients import follow_hand
 
 folder, tables, actions, batch, seed, profile = sys.argv[1:7]
 tables, actions, batch, seed = int(tables), int(actions), int(batch), int(seed)
@@ -81,15 +82,10 @@ class Client:
                 applied += 1
             if keyword == "ERROR":
                 raise SystemExit(f"{self.nick}: {line}")
+            follow_hand(self.hand, keyword, fields, mine)
             if keyword == "STARTED":
                 self.seat = fields["seats"].index(self.nick) + 1
                 self.hand.clear()
-            elif keyword == "DEALT":
-                self.hand |= set(fields["cards"])
-            elif keyword == "RECEIVED":
-                self.hand |= set(fields["cards"].values())
-            elif keyword == "PLAYED" and mine:
-                self.hand -= set(fields["combo"]["cards"])
             elif keyword == "LEGAL" and fields["commands"]:
                 if fields["exchange"]:
                     cards = rng.sample(sorted(self.hand), 3)
@@ -154,7 +150,8 @@ print(json.dumps({"actions": applied, "seconds": seconds}))
 
 def measure(source: Path, tables: int, actions: int, batch: int, seed: int, profile: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="bswtichu-domain-") as folder:
-        env = dict(os.environ, PYTHONPATH=str(source))  # run from the folder: not this checkout's code
+        # run from the folder: only ``source``'s bswtichu (and this folder's table_clients) on the path
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source), str(Path(__file__).resolve().parent)]))
         done = subprocess.run([sys.executable, "-c", RUNNER, folder, str(tables), str(actions), str(batch),
                                str(seed), str(Path(profile).resolve()) if profile != "-" else profile],
                               env=env, cwd=folder, capture_output=True, text=True, check=False)

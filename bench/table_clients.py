@@ -56,6 +56,17 @@ OWN_ONLY = {keyword.encode() for keyword in ACTION_REPLIES | {"TURN"}} - {b"DRAG
 READ_BYTES = {keyword.encode() for keyword in READ_WHILE_PLAYING}
 
 
+def follow_hand(hand: set[str], keyword: str, fields: dict, mine: bool) -> None:
+    """Keep a client's hand from what it is told: cards dealt and received come in, its own
+    plays go out (``mine``: the message names the client's seat)."""
+    if keyword == "DEALT":
+        hand |= set(fields["cards"])
+    elif keyword == "RECEIVED":
+        hand |= set(fields["cards"].values())
+    elif keyword == "PLAYED" and mine:
+        hand -= set(fields["combo"]["cards"])
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -352,15 +363,10 @@ class TableClient(asyncio.Protocol):
         if keyword == "LEGAL" and self.asked_at is not None:
             self.stats.latencies.append(time.perf_counter() - self.asked_at)
             self.asked_at = None
+        follow_hand(self.hand, keyword, fields, mine)
         if keyword == "STARTED":
             self.seat = fields["seats"].index(self.nick) + 1
             self.hand.clear()
-        elif keyword == "DEALT":
-            self.hand |= set(fields["cards"])
-        elif keyword == "RECEIVED":
-            self.hand |= set(fields["cards"].values())
-        elif keyword == "PLAYED" and mine:
-            self.hand -= set(fields["combo"]["cards"])
         elif keyword == "PHASE" and fields["phase"] in ("grand", "exchange") and not self.push:
             self.after_thinking(self.ask_legal)
         elif keyword == "TURN" and mine and not self.push:

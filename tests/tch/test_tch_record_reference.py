@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bswtichu.engine import (
-    OVER, CallGrand, Game, GameOptions, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
+    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, Round,
 )
 from bswtichu.engine.cards import DECK, DOG, DRAGON, DRAGON_CARD, MAHJONG, PHOENIX, Card
 from bswtichu.engine.combos import ComboType, classify
@@ -21,6 +21,8 @@ from bswtichu.tch import model, read_tch_file, write_tch
 from bswtichu.tch.record import _play_order, bsw_order, game_log, round_log
 from bswtichu.tch.replay import deal_of, replay_round
 from bswtichu.tch.writer import round_tch
+
+from tch_rounds import random_options, random_tournament
 
 LOGS = Path(__file__).resolve().parents[2].parent / "shared" / "bsw-logs"
 NAMES = ("ann", "bob", "cid", "dan")
@@ -93,15 +95,7 @@ def random_round(seed: int, grand_tichu: bool = True, stop: float = 1.0) -> Roun
     rng = random.Random(seed)
     rnd = Round.deal_random(rng, grand_tichu=grand_tichu)
     while rnd.phase != OVER and not (rnd.phase == "play" and rng.random() > stop):
-        options = []
-        for seat in range(4):
-            if rnd.phase == "exchange":
-                if rnd.exchanges[seat] is None:
-                    hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                    options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
-                continue
-            options += [a for a in rnd.iter_legal_actions(seat)
-                        if not isinstance(a, CallTichu) or rng.random() < 0.2]
+        options = random_options(rnd, rng, lambda a: not isinstance(a, CallTichu) or rng.random() < 0.2)
         if not options:
             options = [a for s in range(4) for a in rnd.iter_legal_actions(s)]
         rnd.apply(rng.choice(options))
@@ -149,19 +143,7 @@ def test_many_rounds_agree_and_cover_the_tricky_lines():
 
 
 def test_a_whole_tournament_with_its_changing_seats_is_logged_as_the_reference_logs_it():
-    game = Game(list(NAMES), GameOptions(turnier=True), rng=random.Random(5))
-    rng = random.Random(6)
-    rounds = []
-    while not game.over:
-        game.start_round()
-        rnd = game.round
-        while rnd.phase != OVER:
-            if rnd.phase == "exchange":
-                seat = next(s for s in range(4) if rnd.exchanges[s] is None)
-                game.apply(Exchange(seat, tuple(rng.sample(sorted(rnd.hands[seat], key=lambda c: c.index), 3))))
-            else:
-                game.apply(rng.choice([a for s in range(4) for a in rnd.legal_actions(s)]))
-        rounds.append((rnd, game.seating))
+    rounds = random_tournament(NAMES, 5)
     assert len({seating for _, seating in rounds}) > 1
     assert write_tch(game_log(rounds)) == "".join(round_tch(reference_round_log(r, s)) for r, s in rounds)
 

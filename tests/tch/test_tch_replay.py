@@ -8,30 +8,19 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bswtichu.engine import (
-    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, Game, GameOptions, MakeWish, Round,
+    OVER, CallGrand, CallTichu, DeclineGrand, Exchange, MakeWish, Round,
 )
 from bswtichu.tch import read_tch, write_tch
 from bswtichu.tch.record import game_log, round_log
 from bswtichu.tch.replay import main, replay_file, replay_round
+
+from tch_rounds import random_options, random_tournament
 
 LOGS = Path(__file__).resolve().parents[2].parent / "shared" / "bsw-logs"
 FILES = sorted(LOGS.glob("*.tch"))
 NAMES = ["ann", "bob", "cid", "dan"]
 
 pytestmark = pytest.mark.skipif(not FILES, reason=f"the shared BSW logs are not at {LOGS}")
-
-
-def random_options(rnd: Round, rng: random.Random, keep) -> list:
-    """Every seat's legal actions that ``keep`` accepts; in the exchange one random trio each."""
-    options = []
-    for seat in range(4):
-        if rnd.phase == "exchange":
-            if rnd.exchanges[seat] is None:
-                hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                options.append(Exchange(seat, tuple(rng.sample(hand, 3))))
-            continue
-        options += [a for a in rnd.iter_legal_actions(seat) if keep(a)]
-    return options
 
 
 def random_round(seed: int, tichu_rate: float = 0.1) -> Round:
@@ -201,21 +190,7 @@ def test_round_trip_of_random_rounds(seed):
 
 
 def test_round_trip_of_a_whole_tournament():
-    game = Game(NAMES, GameOptions(turnier=True), rng=random.Random(5))
-    rng = random.Random(6)
-    rounds = []
-    while not game.over:
-        game.start_round()
-        rnd = game.round
-        while rnd.phase != OVER:
-            seat = next(s for s in range(4) if rnd.legal_actions(s)) if rnd.phase != "exchange" else \
-                next(s for s in range(4) if rnd.exchanges[s] is None)
-            if rnd.phase == "exchange":
-                hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-                game.apply(Exchange(seat, tuple(rng.sample(hand, 3))))
-            else:
-                game.apply(rng.choice(rnd.legal_actions(seat)))
-        rounds.append((rnd, game.seating))
+    rounds = random_tournament(NAMES, 5)
     log = read_tch(write_tch(game_log(rounds)))
     assert len(log.rounds) == 9
     for number, (rlog, (rnd, seating)) in enumerate(zip(log.rounds, rounds), start=1):
