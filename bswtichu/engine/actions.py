@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .cards import Card, format_play, rank_text
+from .cards import Card, format_mask, format_play, rank_text
 
 if TYPE_CHECKING:
     from .combos import Combo
@@ -80,6 +80,9 @@ class Play:
         raise AttributeError(name)
 
     def notation(self) -> str:
+        combo = self.combo  # a listed play: its text from the combination's mask, no cards made
+        if combo is not None:
+            return "play " + format_mask(combo.mask, self.phoenix_as)
         return "play " + format_play(self.cards, self.phoenix_as)
 
 

@@ -121,6 +121,9 @@ def _build_deck() -> tuple[Card, ...]:
 DECK: tuple[Card, ...] = _build_deck()
 MAHJONG_CARD, DOG_CARD, PHOENIX_CARD, DRAGON_CARD = DECK[52:56]
 _BY_TEXT = {c.text: c for c in DECK}
+_TEXTS = tuple(c.text for c in DECK)
+_MAHJONG_BIT, _DOG_BIT, _PHOENIX_BIT, _DRAGON_BIT = (c.bit for c in DECK[52:56])
+_NATURALS_MASK = (1 << 52) - 1
 
 
 def natural(rank: int, suit: str) -> Card:
@@ -216,6 +219,35 @@ def format_cards(cards: Iterable[Card]) -> str:
 def format_play(cards: Iterable[Card], phoenix_as: int | None = None) -> str:
     """A play as a player types it: sorted cards, ``PH=x`` where the Phoenix stands for a rank."""
     text = format_cards(cards)
+    if phoenix_as is not None:
+        text = text.replace("PH", f"PH={rank_text(phoenix_as)}")
+    return text
+
+
+def texts_of_mask(mask: int) -> list[str]:
+    """The texts of a bit mask's cards in print order, as `sort_cards` puts them, without
+    making the cards: the Dog, the Mahjong, the natural cards by index (their print
+    order), the Phoenix, the Dragon."""
+    texts = []
+    if mask & _DOG_BIT:
+        texts.append("DG")
+    if mask & _MAHJONG_BIT:
+        texts.append("MJ")
+    naturals = mask & _NATURALS_MASK
+    while naturals:
+        low = naturals & -naturals
+        texts.append(_TEXTS[low.bit_length() - 1])
+        naturals ^= low
+    if mask & _PHOENIX_BIT:
+        texts.append("PH")
+    if mask & _DRAGON_BIT:
+        texts.append("DR")
+    return texts
+
+
+def format_mask(mask: int, phoenix_as: int | None = None) -> str:
+    """`format_play` of a bit mask's cards (the same text), without making the cards."""
+    text = " ".join(texts_of_mask(mask))
     if phoenix_as is not None:
         text = text.replace("PH", f"PH={rank_text(phoenix_as)}")
     return text

@@ -34,7 +34,8 @@ from typing import Iterable, Iterator
 from .actions import Play, play_of
 from .cards import (
     ACE, DECK, DOG_CARD, DRAGON_CARD, DRAGON_RANK, MAHJONG_CARD, MAHJONG_RANK, NATURAL_RANKS,
-    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_play, mask_of, rank_text, sort_cards,
+    PHOENIX_CARD, SUITS, Card, cards_of, format_cards, format_mask, mask_of, rank_text, sort_cards,
+    texts_of_mask,
 )
 from .errors import IllegalActionError
 
@@ -149,12 +150,12 @@ class Combo:
 
     def to_dict(self) -> dict:
         """The combination as plain data (events, server messages): one form everywhere."""
-        return {"type": self.type.value, "cards": [c.text for c in self.sorted_cards()],
+        return {"type": self.type.value, "cards": texts_of_mask(self.mask),
                 "rank": self.rank, "phoenix_as": self.phoenix_as, "text": self.describe()}
 
     def notation(self) -> str:
         """Cards as a player types them, with ``PH=x`` when the Phoenix stands for a rank."""
-        return format_play(self.cards, self.phoenix_as)
+        return format_mask(self.mask, self.phoenix_as)
 
     def describe(self) -> str:
         """Readable name: 'pair of sevens', 'straight 4-8', 'single PH (10.5)'.

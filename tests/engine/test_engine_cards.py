@@ -1,12 +1,14 @@
 """Cards, the deck, points and the text notations (rules.md R2.1-R2.4)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bswtichu.engine import (
     DECK, ParseError, TichuError, card, card_points, format_cards, parse_bsw_card, parse_card,
     parse_cards, parse_rank, rank_text, sort_cards,
 )
-from bswtichu.engine.cards import natural
+from bswtichu.engine.cards import format_mask, format_play, mask_of, natural, texts_of_mask
 
 RANKS = "23456789TJQKA"
 
@@ -209,3 +211,15 @@ def test_sort_cards_full_deck_round_trip():
     text = format_cards(reversed(DECK))
     assert parse_cards(text) == sort_cards(DECK)
     assert set(parse_cards(text)) == set(DECK)
+
+
+@settings(max_examples=300)
+@given(st.sets(st.integers(min_value=0, max_value=55), max_size=14),
+       st.one_of(st.none(), st.integers(min_value=2, max_value=14)))
+def test_a_masks_texts_are_the_sorted_cards_texts(indexes, phoenix_as):
+    """The cards' texts read off a bit mask, in print order, as the cards sorted give them
+    (a listed play's notation and a combination's data are made so)."""
+    cards = [DECK[i] for i in indexes]
+    mask = mask_of(cards)
+    assert texts_of_mask(mask) == [c.text for c in sort_cards(cards)]
+    assert format_mask(mask, phoenix_as) == format_play(cards, phoenix_as)
