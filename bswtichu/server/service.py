@@ -117,17 +117,9 @@ class TichuService(Service):
         return DeferredList([d for d in stopping if d is not None])
 
 
-#: Allocations (less deallocations) between two collections of the youngest generation
-#: (Python's default: 700). A game step makes a few hundred short-lived objects that
-#: reference counting frees; at the default the collector ran every few steps (its time per
-#: game action: 3.7-4.0 us; at this 3.0; docs/server-speed.md, fifth pass).
-YOUNG_COLLECTION_THRESHOLD = 10_000
-
-
 def _freeze_what_lives_forever() -> None:
     """Move what exists at the first start (modules, the engine's and bots' tables, the lobby)
-    out of the cyclic garbage collector's reach, once per process; then let the youngest
-    generation grow to `YOUNG_COLLECTION_THRESHOLD` before it is collected.
+    out of the cyclic garbage collector's reach, once per process.
 
     Every finished game leaves reference cycles (a driver and its subscribers), so the
     collector's full passes come regularly; without this each pass walks everything
@@ -137,7 +129,6 @@ def _freeze_what_lives_forever() -> None:
     if not gc.get_freeze_count():
         gc.collect()
         gc.freeze()
-        gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None) -> TichuService:
