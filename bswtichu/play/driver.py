@@ -241,9 +241,11 @@ class GameDriver:
         self._tell(events)
         if self.game.over:
             self._finish()
+            self._release_subscribers()
         elif self.game.round.phase == OVER:
             if self.max_rounds is not None and len(self.game.rounds) >= self.max_rounds:
                 self._finish()
+                self._release_subscribers()
             else:
                 self._start_round()
         else:
@@ -266,11 +268,18 @@ class GameDriver:
         self.stopped = True
         self._cancel_timers()
 
+    def _release_subscribers(self) -> None:
+        """The game has ended and every subscriber heard it: let go of them. They hold the
+        driver (a table's game, the journal); without this each finished game would be a
+        reference cycle that only the collector's full passes free."""
+        self._subscribers = [self._bot_seats]
+
     def stop(self) -> None:
         """No more actions or bot moves (the table closes); subscribers hear `GameStopped`."""
         if not self.stopped:
             self._finish()
             self._tell([GameStopped()])
+            self._release_subscribers()
 
     # ------------------------------------------------------------------ bots
 

@@ -128,6 +128,12 @@ class GameTexts:
         #: commands: the same few lists come again and again in a round
         self._short_legal: dict[tuple, Message] = {}
 
+    def forget(self) -> None:
+        """Drop the messages kept for the round (they refer back to these texts): the round or
+        the game is over, and reference counting can free them."""
+        self._recurring.clear()
+        self._short_legal.clear()
+
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
         return "You" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"

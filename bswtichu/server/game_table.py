@@ -133,6 +133,7 @@ class TableGame:
     # ------------------------------------------------------------------ telling
 
     def round_dealt(self, driver: GameDriver) -> None:
+        self.texts.forget()
         self.texts = GameTexts(self.table.number, driver.game.seating)
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
@@ -162,6 +163,7 @@ class TableGame:
                 else:
                     self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                              self.log_number))
+                    self.texts.forget()
                     self.table.end_game()
                 readers = self._readers(seating)
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]

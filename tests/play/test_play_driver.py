@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from random import Random
+
+import pytest
 
 from twisted.internet.task import Clock
 
@@ -145,6 +149,43 @@ def test_max_rounds_stops_a_game_that_does_not_end():
     driver.start()
     clock.advance(0)
     assert driver.finished and len(driver.game.rounds) == 2 and not clock.getDelayedCalls()
+
+
+class Holder(Recorder):
+    """A subscriber that keeps its driver, as a table's game does."""
+
+    def __init__(self, driver):
+        super().__init__()
+        self.driver = driver
+
+
+@pytest.mark.parametrize("end", ["over", "stopped", "max_rounds"])
+def test_an_ended_game_is_freed_without_the_cycle_collector(end):
+    """Once a game has ended and its subscribers heard it, the driver lets go of them: a
+    subscriber that keeps the driver makes no reference cycle, so the game's whole state
+    goes when the last reference does (no full collection needed)."""
+    seeds = GameSeeds.from_seed(2)
+    bots = seated_bots(tuple(range(4)), GameOptions(), dict.fromkeys(range(4), "random"), seeds)
+    options = GameOptions(round_limit=1) if end == "over" else GameOptions()
+    driver = GameDriver(tuple(range(4)), options, seeds, bots, Clock(),
+                        max_rounds=1 if end == "max_rounds" else None)
+    holder = Holder(driver)
+    driver.subscribe(holder)
+    driver.start()
+    if end == "stopped":
+        driver.step()
+        driver.stop()
+    else:
+        while driver.step() is not None:
+            pass
+    assert driver.finished and holder.events
+    gone = weakref.ref(driver)
+    gc.disable()
+    try:
+        del driver, holder
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_bot_turns_run_one_due_step_per_turn_in_order():

@@ -5,6 +5,9 @@ All on a fake clock: bots move only when the test advances it.
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from twisted.internet.task import Clock
 
 from lobby_clients import Client
@@ -110,6 +113,26 @@ def test_one_person_and_three_bots_play_to_the_end(tmp_path):
     assert bots <= actors
     assert "TABLE_OPEN" in keywords
     assert clock.getDelayedCalls() == []  # no bot timer outlives the game
+
+
+def test_a_finished_game_and_its_texts_go_without_the_cycle_collector(tmp_path):
+    """When the next game starts, the last one (its driver, journal, texts and the messages they
+    kept for the round) is freed by reference counting alone: no reference cycle is left."""
+    clock, lobby = lobby_on(tmp_path)
+    ann = Client(lobby, "Ann")
+    ann.history = []
+    for line in ("/join", "/bot", "/bot", "/bot", "/round 2", "/start"):
+        ann.say(line)
+    ann.clear()
+    play_with_bots(lobby, clock, ann, Chooser(5))
+    table = lobby.tables.get(1)
+    finished, texts = weakref.ref(table.last_game), weakref.ref(table.last_game.texts)
+    gc.disable()
+    try:
+        ann.say("/start")
+        assert table.game is not None and finished() is None and texts() is None
+    finally:
+        gc.enable()
 
 
 def test_bots_wait_for_bot_delay_while_a_person_plays(tmp_path):
