@@ -106,6 +106,14 @@ static void keep(PyObject **slot, PyObject *value)
     Py_XSETREF(*slot, value);
 }
 
+/* keep() for a phase name, interned: the round's phase strings are compared by identity */
+static void keep_interned(PyObject **slot, PyObject *text)
+{
+    Py_INCREF(text);
+    PyUnicode_InternInPlace(&text);
+    Py_XSETREF(*slot, text);
+}
+
 static PyObject *configure(PyObject *module, PyObject *args)
 {
     PyObject *combo, *kind_tuple, *singles, *dog, *mahjong, *dragon, *lead, *ph_single, *play, *card, *cards;
@@ -1801,9 +1809,7 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
             keep(&grand_decided_event[i][j], PyTuple_GET_ITEM(PyTuple_GET_ITEM(decided_events, i), j));
     keep(&grand_text, grand_word);
     keep(&exchange_started, started);
-    Py_INCREF(exchange);
-    PyUnicode_InternInPlace(&exchange);
-    Py_XSETREF(exchange_phase, exchange);
+    keep_interned(&exchange_phase, exchange);
     keep((PyObject **)&call_grand_class, setup[0]);
     keep((PyObject **)&decline_grand_class, setup[1]);
     keep((PyObject **)&exchange_class, setup[2]);
@@ -1850,12 +1856,8 @@ static PyObject *configure_round(PyObject *module, PyObject *settings)
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (intern_name(slots[i], texts[i]))
             return NULL;
-    Py_INCREF(phase);
-    PyUnicode_InternInPlace(&phase);
-    Py_XSETREF(play_phase, phase);
-    Py_INCREF(grand);
-    PyUnicode_InternInPlace(&grand);
-    Py_XSETREF(grand_phase, grand);
+    keep_interned(&play_phase, phase);
+    keep_interned(&grand_phase, grand);
     keep((PyObject **)&pass_class, classes[1]);
     keep((PyObject **)&played_class, classes[2]);
     keep((PyObject **)&collected_class, classes[3]);

@@ -46,6 +46,14 @@ def registered_ann(lobby: Lobby) -> None:
     owner.hang_up()
 
 
+def logged_in(lobby: Lobby, password: str = SECRET) -> Person:
+    """A person at a terminal who answers /nick Ann's password prompt with ``password``."""
+    person = Person(lobby)
+    person.say("/nick Ann")
+    person.say(password)
+    return person
+
+
 def test_nick_of_a_registered_name_asks_for_the_password_unseen(lobby):
     registered_ann(lobby)
     ann = Person(lobby)
@@ -124,17 +132,12 @@ def test_register_without_a_password_asks_twice_unseen(lobby):
     assert ann.hidden == [True, False] * 3  # one hidden stretch per try, both lines in it
     assert SECRET not in ann.text()
     ann.hang_up()
-    again = Person(lobby)
-    again.say("/nick Ann")
-    again.say(SECRET)
-    assert again.session.nick == "Ann"
+    assert logged_in(lobby, SECRET).session.nick == "Ann"
 
 
 def test_password_without_arguments_asks_for_the_old_and_the_new_one_unseen(lobby):
     registered_ann(lobby)
-    ann = Person(lobby)
-    ann.say("/nick Ann")
-    ann.say(SECRET)
+    ann = logged_in(lobby)
     ann.clear()
     ann.say("/password")
     assert ann.text() == "The present password of Ann (not shown; an empty line gives up):"
@@ -143,17 +146,12 @@ def test_password_without_arguments_asks_for_the_old_and_the_new_one_unseen(lobb
     assert ann.connection.lines[-1] == "The password of Ann is changed."
     assert ann.hidden == [True, False, True, False]  # the login, then the change
     ann.hang_up()
-    again = Person(lobby)
-    again.say("/nick Ann")
-    again.say("new-secret-1")
-    assert again.session.nick == "Ann"
+    assert logged_in(lobby, "new-secret-1").session.nick == "Ann"
 
 
 def test_a_wrong_present_password_is_refused_before_the_new_one_is_asked(lobby, clock):
     registered_ann(lobby)
-    ann = Person(lobby)
-    ann.say("/nick Ann")
-    ann.say(SECRET)
+    ann = logged_in(lobby)
     ann.clear()
     ann.say("/password")
     ann.say("not it at all")  # spaces too: still just a wrong password
@@ -171,9 +169,7 @@ def test_a_wrong_present_password_is_refused_before_the_new_one_is_asked(lobby, 
 
 def test_register_alone_on_a_registered_name_says_so(lobby):
     registered_ann(lobby)
-    ann = Person(lobby)
-    ann.say("/nick Ann")
-    ann.say(SECRET)
+    ann = logged_in(lobby)
     ann.clear()
     ann.say("/register")
     assert ann.text() == "error: Ann is registered already; /password changes it"
