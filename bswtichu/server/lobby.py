@@ -19,7 +19,7 @@ from bswtichu.server import messages, names
 from bswtichu.server.commands import (
     SECRET_COMMANDS, Command, CommandRegistry, help_command, is_number, usage_error,
 )
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Outbox, Session
 from bswtichu.server.table import GameFactory, TableHall
@@ -75,8 +75,8 @@ class Lobby:
         self.storage = storage if storage is not None else Storage.open()
         self.storage.games.batched = later is not None
         self.outbox = Outbox(self._commit, later)
-        self.tables = TableHall(self.deliver, clock, self.config.reconnect_grace, game_factory,
-                                self.config.abandon_after, self.outbox, self.find)
+        self.tables = TableHall(self.find, clock, self.config.reconnect_grace, game_factory,
+                                self.config.abandon_after, self.outbox)
         self.guard = NameGuard(self.storage.accounts, self.tables, clock)
         self.commands = CommandRegistry()
         self.commands.register(help_command(self.commands))
@@ -232,12 +232,6 @@ class Lobby:
     def find(self, nick: str) -> Session | None:
         session = self._by_exact_nick.get(nick)
         return session if session is not None else self._by_nick.get(names.key(nick))
-
-    def deliver(self, nick: str, message: Message) -> None:
-        """Send ``message`` to the client called ``nick``, if he is online."""
-        session = self.find(nick)
-        if session is not None:
-            session.send(message)
 
     def online(self) -> list[Session]:
         """Named sessions, by name."""

@@ -28,27 +28,23 @@ SEATS = range(1, SEAT_COUNT + 1)
 PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
 
-Deliver = Callable[[str, Message], None]
-
-
 class Reader(Protocol):
-    """An online client as a table tells him a game's steps (the lobby's `Session`)."""
+    """An online client as a table tells him things (the lobby's `Session`)."""
 
     #: how he reads messages ("machine" shows fields only: no sentence is made for him)
     mode: str
     #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
     legal_push: bool
 
+    def send(self, message: Message) -> None:
+        """One message."""
+
     def send_all(self, messages: list[Message]) -> None:
-        """Several messages in order, in one call."""
+        """Several messages in order, in one call (a game step's)."""
 
 
 #: The online client called ``nick``, or None; the lobby knows.
 FindReader = Callable[[str], "Reader | None"]
-
-
-def _nobody_online(nick: str) -> Reader | None:
-    return None
 
 
 class RunningGame(Protocol):
@@ -92,16 +88,15 @@ class Table:
     def __init__(
         self,
         number: int,
-        deliver: Deliver,
+        reader: FindReader,
         clock: IReactorTime,
         reconnect_grace: float,
         on_abandoned: Callable[[Table], None] = lambda table: None,
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        reader: FindReader = _nobody_online,
     ) -> None:
-        """``reader`` finds the online client of a name: a game's steps go to him directly."""
+        """``reader`` finds the online client of a name: what the table tells goes to him."""
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -116,7 +111,6 @@ class Table:
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
-        self._deliver = deliver
         self._clock = clock
         self._grace = reconnect_grace
         self._on_abandoned = on_abandoned
@@ -185,12 +179,6 @@ class Table:
             return None
         return self._reader(nick)
 
-    def tell_seat_all(self, seat: int, messages: list[Message]) -> None:
-        """Tell the player in ``seat`` several messages in order, in one call (a game step's)."""
-        reader = self.reader_at(seat)
-        if messages and reader is not None:
-            reader.send_all(messages)
-
     def tell_spectators_all(self, messages: list[Message]) -> None:
         if messages:
             for nick in self.spectators:
@@ -201,6 +189,11 @@ class Table:
     def reader(self, nick: str) -> Reader | None:
         """The online client called ``nick``, if any."""
         return self._reader(nick)
+
+    def _deliver(self, nick: str, message: Message) -> None:
+        reader = self._reader(nick)
+        if reader is not None:
+            reader.send(message)
 
     def tell_players(self, message: Message) -> None:
         for seat in SEATS:
@@ -517,19 +510,17 @@ class TableHall:
 
     def __init__(
         self,
-        deliver: Deliver,
+        reader: FindReader,
         clock: IReactorTime,
         reconnect_grace: float,
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
-        reader: FindReader = _nobody_online,
     ) -> None:
         self._tables: dict[int, Table] = {}
         self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
-        self._deliver = deliver
         self._clock = clock
         self._grace = reconnect_grace
         self._game_factory = game_factory
@@ -553,14 +544,13 @@ class TableHall:
             raise ValueError(f"table {number} exists already")
         table = Table(
             number,
-            self._deliver,
+            self._reader,
             self._clock,
             self._grace,
             on_abandoned=self._forget,
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
-            reader=self._reader,
         )
         self._tables[number] = table
         return table
