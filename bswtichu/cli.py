@@ -15,7 +15,8 @@ from twisted.logger import (
 
 from bswtichu import __version__
 from bswtichu.config import (
-    DEFAULT_CONFIG_PATH, OTHER_TOOLS_SECTIONS, ConfigError, ServerConfig, load_config, setting,
+    DEFAULT_CONFIG_PATH, KIND_NAME, LISTEN_SECTION, OTHER_TOOLS_SECTIONS, ConfigError, Listener,
+    ServerConfig, listen_setting, load_config, setting,
 )
 
 log = Logger()
@@ -27,10 +28,21 @@ DELEGATES = {
     "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
 
+#: what an endpoint is, for the flags that take one
+ENDPOINT_WORDS = ("a Twisted endpoint string: tcp:PORT:interface=ADDRESS (without interface="
+                  " every interface), ssl:PORT:privateKey=KEY.pem:certKey=CERT.pem:interface=ADDRESS,"
+                  " or unix:PATH")
+
+# command-line shortcut -> (listener kind it sets, help): it replaces that kind's listeners
+LISTENER_SHORTCUTS = {
+    "--telnet": ("telnet", "the telnet port for people, e.g. tcp:4242:interface=127.0.0.1"
+                           " (replaces the config's telnet listeners)"),
+    "--line": ("line", "the bot line port, e.g. tcp:4243:interface=127.0.0.1"
+                       " (replaces the config's line listeners)"),
+}
+
 # command-line flag -> (ServerConfig field, type, metavar, help)
 SERVE_FLAGS = {
-    "--telnet": ("telnet_endpoint", str, "ENDPOINT", "telnet port, e.g. tcp:4242:interface=127.0.0.1"),
-    "--line": ("line_endpoint", str, "ENDPOINT", "bot line port, e.g. tcp:4243:interface=127.0.0.1"),
     "--max-line-length": ("max_line_length", int, "BYTES", "longest accepted input line"),
     "--flood-rate": ("flood_rate", float, "N", "lines per second a client may send"),
     "--flood-burst": ("flood_burst", int, "N", "lines a client may send at once"),
@@ -59,9 +71,21 @@ def _serve_options() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help=f"ini file to read (default: {DEFAULT_CONFIG_PATH} if it exists, else built-in defaults)",
     )
+    for flag, (_, text) in LISTENER_SHORTCUTS.items():
+        options.add_argument(flag, default=argparse.SUPPRESS, metavar="ENDPOINT", help=text)
     for flag, (_, kind, metavar, text) in SERVE_FLAGS.items():
         options.add_argument(flag, type=kind, default=argparse.SUPPRESS, metavar=metavar, help=text)
     return options
+
+
+def listener_flag(text: str) -> Listener:
+    """``--listen KIND=ENDPOINT`` as a Listener (whether the kind exists, the server says at start)."""
+    kind, equals, endpoint = text.partition("=")
+    kind, endpoint = kind.strip(), endpoint.strip()
+    if not (equals and KIND_NAME.match(kind) and endpoint):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: write KIND=ENDPOINT, e.g. telnet=tcp:4242:interface=127.0.0.1")
+    return Listener(kind, endpoint)
 
 
 def _add_set_flag(parser: argparse.ArgumentParser, dest: str) -> None:
@@ -74,6 +98,18 @@ def _add_set_flag(parser: argparse.ArgumentParser, dest: str) -> None:
     )
 
 
+def _add_listen_flag(parser: argparse.ArgumentParser, dest: str) -> None:
+    """``--listen`` on ``parser``, under two names as ``--set`` (both lists apply)."""
+    from bswtichu.server.net.kinds import KINDS  # only when the parser is built, not for a tool
+
+    parser.add_argument(
+        "--listen", action="append", type=listener_flag, dest=dest, default=argparse.SUPPRESS,
+        metavar="KIND=ENDPOINT",
+        help="one more listener (repeatable), e.g. --listen line=tcp:4300:interface=127.0.0.1;"
+        f" kinds: {', '.join(KINDS)}; ENDPOINT is {ENDPOINT_WORDS}",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     serve_options = _serve_options()
     parser = argparse.ArgumentParser(
@@ -82,16 +118,22 @@ def build_parser() -> argparse.ArgumentParser:
         " people connect with telnet to the telnet port, bots to the line port"
         " (see docs/PROTOCOL.md).",
         parents=[serve_options],
-        epilog="examples: bswtichu | bswtichu --telnet tcp:4000 --line tcp:4001 |"
+        epilog="examples: bswtichu | bswtichu --telnet tcp:4000:interface=127.0.0.1"
+        " --line tcp:4001:interface=127.0.0.1 (people on port 4000, bots on 4001, reachable"
+        " from this machine only; tcp:4000 alone would listen on every interface) |"
+        " bswtichu --listen telnet=ssl:4244:privateKey=key.pem:certKey=cert.pem:interface=127.0.0.1"
+        " (one more telnet port, over TLS) |"
         " bswtichu replay --help | bswtichu match --help | bswtichu irc --help",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
+    _add_listen_flag(parser, "listen")
     _add_set_flag(parser, "set")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser(
         "serve", parents=[serve_options], help="run the server (the default)",
         description="Run the server until Ctrl-C or SIGTERM.",
     )
+    _add_listen_flag(serve, "listen_after_serve")
     _add_set_flag(serve, "set_after_serve")
     for name, (_, text) in DELEGATES.items():
         delegate = commands.add_parser(name, help=text, add_help=False)
@@ -100,13 +142,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
-    """The config file's settings with the command-line flags on top."""
+    """The config file's settings with the command-line flags on top: the shortcuts, the
+    other flags and ``--set``'s settings, then ``--listen``'s listeners, then ``--set``'s
+    ``listen.KIND`` (which replaces that kind's listeners)."""
     config = load_config(getattr(args, "config", None))
+    for flag, (kind, _) in LISTENER_SHORTCUTS.items():
+        if hasattr(args, flag[2:]):
+            config = config.listening(kind, (getattr(args, flag[2:]),))
     changes = {
         field: getattr(args, flag[2:].replace("-", "_"))
         for flag, (field, _, _, _) in SERVE_FLAGS.items()
         if hasattr(args, flag[2:].replace("-", "_"))
     }
+    listens = []
     for text in getattr(args, "set", []) + getattr(args, "set_after_serve", []):
         name, equals, raw = text.partition("=")
         section, dot, key = name.strip().partition(".")
@@ -115,9 +163,19 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         if section in OTHER_TOOLS_SECTIONS:
             raise ConfigError(f"--set {text}: [{section}] is read by another tool, not the server;"
                               f" give it to that tool (bswtichu {section} --help)")
-        field, value = setting(section, key, raw, "--set")
-        changes[field] = value
-    return config.replace(**changes) if changes else config
+        section, key = section.strip(), key.strip()
+        if section == LISTEN_SECTION:
+            listens.append(listen_setting(key, raw, "--set"))
+        else:
+            field, value = setting(section, key, raw, "--set")
+            changes[field] = value
+    if changes:  # at once: one limit may only be valid beside another's new value
+        config = config.replace(**changes)
+    for listener in getattr(args, "listen", []) + getattr(args, "listen_after_serve", []):
+        config = config.adding(listener)
+    for kind, endpoints in listens:
+        config = config.listening(kind, endpoints)
+    return config
 
 
 def run_delegate(name: str, argv: list[str]) -> int:
@@ -140,7 +198,7 @@ async def serve(reactor, config: ServerConfig) -> None:
 
     try:
         service = makeService(config, reactor)
-    except DatabaseError as e:
+    except (ConfigError, DatabaseError) as e:
         log.critical("bswtichu cannot start: {error}", error=e)
         raise SystemExit(1)
     try:

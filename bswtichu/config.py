@@ -9,6 +9,7 @@ from __future__ import annotations
 import configparser
 import dataclasses
 import ipaddress
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,11 +23,27 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class Listener:
+    """One listening port: its kind (what is spoken on it; the kinds are registered in
+    bswtichu.server.net.kinds) and a Twisted endpoint string (``tcp:``, ``ssl:``, ``unix:``)."""
+
+    kind: str
+    endpoint: str
+
+
+DEFAULT_LISTENERS = (
+    Listener("telnet", "tcp:4242:interface=127.0.0.1"),
+    Listener("line", "tcp:4243:interface=127.0.0.1"),
+)
+#: how a kind is named in the config file, on the command line and in the registry
+KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     """Everything the server needs to know before it opens its ports."""
 
-    telnet_endpoint: str = "tcp:4242:interface=127.0.0.1"
-    line_endpoint: str = "tcp:4243:interface=127.0.0.1"
+    listeners: tuple[Listener, ...] = DEFAULT_LISTENERS
     max_line_length: int = 512
     flood_rate: float = 10.0
     flood_burst: int = 40
@@ -95,14 +112,41 @@ class ServerConfig:
             problems.append("synchronous must be off, normal or full")
         if self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
-        if not self.telnet_endpoint or not self.line_endpoint:
-            problems.append("telnet and line endpoints must not be empty")
+        if not self.listeners:
+            problems.append("at least one listener is needed, e.g. [listen] telnet = tcp:4242:interface=127.0.0.1")
+        for listener in self.listeners:
+            if not KIND_NAME.match(listener.kind):
+                problems.append(f"listener kind {listener.kind!r} is not a name like telnet or line")
+            if not listener.endpoint or listener.endpoint.split() != [listener.endpoint]:
+                problems.append(f"the {listener.kind} listener's endpoint {listener.endpoint!r} is not"
+                                " one endpoint string, e.g. tcp:4242:interface=127.0.0.1")
         if problems:
             raise ConfigError("; ".join(problems))
 
     def replace(self, **changes: object) -> ServerConfig:
         """A copy with some settings changed (and checked again)."""
         return dataclasses.replace(self, **changes)
+
+    def endpoints_of(self, kind: str) -> tuple[str, ...]:
+        """The endpoints the listeners of ``kind`` listen on, in order."""
+        return tuple(listener.endpoint for listener in self.listeners if listener.kind == kind)
+
+    def listening(self, kind: str, endpoints: tuple[str, ...]) -> ServerConfig:
+        """A copy whose listeners of ``kind`` are the given endpoints (none: that kind is off),
+        where that kind's first listener stood (or after the others)."""
+        new = tuple(Listener(kind, endpoint) for endpoint in endpoints)
+        kept: list[Listener] = []
+        for listener in self.listeners:
+            if listener.kind != kind:
+                kept.append(listener)
+            elif new:
+                kept.extend(new)
+                new = ()
+        return self.replace(listeners=tuple(kept) + new)
+
+    def adding(self, listener: Listener) -> ServerConfig:
+        """A copy with one more listener, after the others."""
+        return self.replace(listeners=self.listeners + (listener,))
 
     @property
     def uncapped(self) -> frozenset[str]:
@@ -118,10 +162,12 @@ class ServerConfig:
 # sections that other tools read from the same file (bswtichu.irc.config: the bridge)
 OTHER_TOOLS_SECTIONS = ("irc",)
 
+#: the section whose keys are listener kinds and whose values their endpoints, one or more
+#: (separated by spaces or on indented lines of their own; empty: that kind is off)
+LISTEN_SECTION = "listen"
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
-    ("listen", "telnet"): ("telnet_endpoint", str),
-    ("listen", "line"): ("line_endpoint", str),
     ("limits", "max_line_length"): ("max_line_length", int),
     ("limits", "flood_rate"): ("flood_rate", float),
     ("limits", "flood_burst"): ("flood_burst", int),
@@ -174,12 +220,22 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
         raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not {wanted}") from None
 
 
+def listen_setting(key: str, raw: str, source: str) -> tuple[str, tuple[str, ...]]:
+    """(kind, endpoints) for one key of the ``[listen]`` section. Whether the kind exists is the
+    registry's to say (bswtichu.server.net.kinds), when the server starts."""
+    if not KIND_NAME.match(key):
+        raise ConfigError(f"{source}: [{LISTEN_SECTION}] {key} is not a listener kind such as"
+                          " telnet or line")
+    return key, tuple(raw.split())
+
+
 def setting(section: str, key: str, raw: str, source: str) -> tuple[str, object]:
-    """(ServerConfig field, value) for one ini setting; unknown ones are errors, so typos do not pass."""
+    """(ServerConfig field, value) for one ini setting outside ``[listen]``; unknown ones are
+    errors, so typos do not pass."""
     try:
         field, convert = _KEYS[(section, key)]
     except KeyError:
-        known = ", ".join(f"[{s}] {k}" for s, k in _KEYS)
+        known = ", ".join([f"[{LISTEN_SECTION}] KIND"] + [f"[{s}] {k}" for s, k in _KEYS])
         raise ConfigError(f"{source}: unknown setting [{section}] {key}; known: {known}") from None
     return field, convert_setting(convert, raw, section, key, source)
 
@@ -188,14 +244,21 @@ def parse_config(text: str, source: str = "<config>") -> ServerConfig:
     """Read ini text; unknown sections or keys are errors, so typos do not pass silently."""
     parser = read_ini(text, source)
     values: dict[str, object] = {}
+    listens: list[tuple[str, tuple[str, ...]]] = []
     for section in parser.sections():
         if section in OTHER_TOOLS_SECTIONS:
             continue
         for key, raw in parser.items(section):
-            field, value = setting(section, key, raw, source)
-            values[field] = value
+            if section == LISTEN_SECTION:
+                listens.append(listen_setting(key, raw, source))
+            else:
+                field, value = setting(section, key, raw, source)
+                values[field] = value
     try:
-        return ServerConfig(**values)
+        config = ServerConfig(**values)
+        for kind, endpoints in listens:
+            config = config.listening(kind, endpoints)
+        return config
     except ConfigError as e:
         raise ConfigError(f"{source}: {e}") from None
 

@@ -1,4 +1,4 @@
-"""Service wiring: one lobby, two listening ports, from a ServerConfig.
+"""Service wiring: one lobby and its listeners, from a ServerConfig.
 
 Kept apart from the protocols and the domain, as in twisted.words: this is the
 only place that knows which factory listens where and what the lobby's games
@@ -8,6 +8,7 @@ are built from (the game wiring and its log store).
 from __future__ import annotations
 
 import gc
+import os
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
@@ -19,21 +20,22 @@ from twisted.python.failure import Failure
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.telnet import TelnetFactory
+from bswtichu.server.net.kinds import ListenerKind, kind_named
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.storage import Storage
 
 
 class TichuService(Service):
-    """Listens on the telnet and the line endpoint; both feed one lobby."""
+    """Listens on every configured listener (by its kind, ``net.kinds``); all feed one lobby."""
 
     log = Logger()
     name = "bswtichu"
 
     def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None):
         self.config = config
+        #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
+        self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
         self.reactor = reactor
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
@@ -44,7 +46,7 @@ class TichuService(Service):
         self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage,
                            later=lambda flush: reactor.callLater(0, flush))
         self.ports: dict[str, IListeningPort] = {}
-        self._outcome: object = None  # ports dict or Failure, once both attempts settled
+        self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
 
     def startService(self) -> None:
@@ -54,14 +56,10 @@ class TichuService(Service):
             restored = self.games.restore(self.lobby.tables)
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
-        factories = {
-            "telnet": (self.config.telnet_endpoint, TelnetFactory),
-            "line": (self.config.line_endpoint, BotLineFactory),
-        }
         attempts = []
-        for name, (description, factory_class) in factories.items():
+        for name, kind, description in self.listeners:
             endpoint = serverFromString(self.reactor, description)
-            factory = factory_class(self.lobby, self.config, self.reactor)
+            factory = kind.factory(self.lobby, self.config, self.reactor)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
@@ -87,16 +85,21 @@ class TichuService(Service):
         return port
 
     def describe(self) -> str:
-        """Where people and bots connect and where game logs go, in one line (once listening)."""
-        def where(name: str) -> str:
+        """Where people and bots connect and where game logs go, in one line (once listening):
+        the ports grouped by who connects, e.g. ``people: telnet 127.0.0.1:4242; bots:
+        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``."""
+        groups: dict[str, list[str]] = {}
+        for name, kind, description in self.listeners:
             host = self.ports[name].getHost()
-            return f"{host.host}:{host.port}"
-        return (f"people: telnet {where('telnet')}; bots: {where('line')};"
-                f" logs in {self.config.log_folder}/")
+            where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
+            tls = " (TLS)" if description.startswith("ssl:") else ""
+            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))) + tls)
+        ports = "; ".join(f"{audience}: {', '.join(wheres)}" for audience, wheres in groups.items())
+        return f"{ports}; logs in {self.config.log_folder}/"
 
     def whenListening(self) -> Deferred:
-        """Fires with ``ports`` ({"telnet": port, "line": port}) once both listen,
-        or fails with the first reason one cannot."""
+        """Fires with ``ports`` (port name -> listening port: {"telnet": port, "line": port} for
+        the default config) once all listen, or fails with the first reason one cannot."""
         if self._outcome is None and self._waiting is None:
             raise RuntimeError("the service has not been started")
         waiter: Deferred = Deferred()
@@ -115,6 +118,18 @@ class TichuService(Service):
         if self.games.storage is not None:
             self.games.storage.close()
         return DeferredList([d for d in stopping if d is not None])
+
+
+def _named(listeners: list[tuple[ListenerKind, str]]) -> tuple[tuple[str, ListenerKind, str], ...]:
+    """Each listener with its port's name: its kind's name, and "-2", "-3"... for the kind's
+    later ones (so ``ports["telnet"]`` is the first telnet port)."""
+    seen: dict[str, int] = {}
+    named = []
+    for kind, endpoint in listeners:
+        seen[kind.name] = seen.get(kind.name, 0) + 1
+        count = seen[kind.name]
+        named.append((kind.name if count == 1 else f"{kind.name}-{count}", kind, endpoint))
+    return tuple(named)
 
 
 #: Allocations (less deallocations) between two collections of the youngest generation

@@ -24,7 +24,7 @@ from twisted.words.protocols import irc
 from twisted.words.service import InMemoryWordsRealm, IRCFactory, IRCUser
 from zope.interface import implementer
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import Listener, ServerConfig
 from bswtichu.irc.bridge import start_bridge, stop_bridge
 from bswtichu.irc.config import IrcConfig
 from bswtichu.server.service import makeService
@@ -58,7 +58,7 @@ class GameServer:
 
     def __init__(self, tmp_path) -> None:
         self.config = ServerConfig(
-            telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, log_folder=str(tmp_path / "logs"),
+            listeners=(Listener("telnet", LOOPBACK), Listener("line", LOOPBACK)), log_folder=str(tmp_path / "logs"),
             database=str(tmp_path / "bswtichu.sqlite3"),
             line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=0.0)
         self.service = makeService(self.config, reactor())

@@ -32,7 +32,7 @@ def test_the_irc_section_is_read():
 
 
 def test_the_server_reads_the_same_file_and_skips_the_irc_section():
-    assert parse_config(INI).line_endpoint == "tcp:4243:interface=127.0.0.1"
+    assert parse_config(INI).endpoints_of("line") == ("tcp:4243:interface=127.0.0.1",)
 
 
 def test_no_irc_section_gives_the_defaults():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import types
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from bswtichu import cli
-from bswtichu.config import ConfigError, ServerConfig, load_config, parse_config
+from twisted.internet.task import Clock
+
+from bswtichu.config import ConfigError, Listener, ServerConfig, load_config, parse_config
+from bswtichu.server.service import makeService
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,10 +25,61 @@ def test_shipped_config_equals_the_builtin_defaults():
 
 def test_config_values_are_read_and_typed():
     config = parse_config("[listen]\ntelnet = tcp:5000\n[limits]\nflood_rate = 2.5\nmax_line_length = 100\n")
-    assert config.telnet_endpoint == "tcp:5000"
+    assert config.endpoints_of("telnet") == ("tcp:5000",)
     assert config.flood_rate == 2.5
     assert config.max_line_length == 100
-    assert config.line_endpoint == ServerConfig().line_endpoint
+    assert config.endpoints_of("line") == ServerConfig().endpoints_of("line")
+
+
+def test_the_old_two_port_keys_still_set_the_two_listeners():
+    config = parse_config("[listen]\ntelnet = tcp:5000:interface=127.0.0.1\nline = unix:/tmp/bots.sock\n")
+    assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
+                                Listener("line", "unix:/tmp/bots.sock"))
+
+
+def test_a_kind_may_listen_on_several_endpoints_or_none():
+    config = parse_config("[listen]\ntelnet =\n    tcp:5000:interface=127.0.0.1\n"
+                          "    ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1\nline =\n")
+    assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
+                                Listener("telnet", "ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"))
+    with pytest.raises(ConfigError, match="at least one listener"):
+        parse_config("[listen]\ntelnet =\nline =\n")
+
+
+def test_listen_adds_listeners_and_the_shortcuts_replace_their_kind():
+    args = cli.build_parser().parse_args([
+        "--listen", "line=tcp:0:interface=127.0.0.1", "--telnet", "tcp:6000:interface=127.0.0.1",
+        "serve", "--listen", "telnet=unix:/tmp/t.sock"])
+    assert cli.config_from(args).listeners == (
+        Listener("telnet", "tcp:6000:interface=127.0.0.1"), Listener("line", "tcp:4243:interface=127.0.0.1"),
+        Listener("line", "tcp:0:interface=127.0.0.1"), Listener("telnet", "unix:/tmp/t.sock"))
+    args = cli.build_parser().parse_args(["--set", "listen.line=tcp:7000 tcp:7001"])
+    assert cli.config_from(args).endpoints_of("line") == ("tcp:7000", "tcp:7001")
+
+
+@pytest.mark.parametrize("argv, complaint", [
+    (["--listen", "telnet"], "write KIND=ENDPOINT"),
+    (["--listen", "=tcp:5000"], "write KIND=ENDPOINT"),
+    (["--set", "listen.Tel-net=tcp:5000"], "is not a listener kind"),
+])
+def test_a_bad_listener_flag_says_what_is_wrong(capsys, argv, complaint):
+    with pytest.raises(SystemExit) if argv[0] == "--listen" else contextlib.nullcontext():
+        assert cli.main(argv) == 2
+    assert complaint in capsys.readouterr().err
+
+
+def test_an_unknown_kind_is_refused_when_the_service_is_made():
+    config = ServerConfig(listeners=(Listener("gopher", "tcp:0:interface=127.0.0.1"),), database=":memory:")
+    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line"):
+        makeService(config, Clock())
+
+
+def test_the_help_example_says_which_interface_it_listens_on(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--telnet tcp:4000:interface=127.0.0.1" in out and "--telnet tcp:4000 " not in out
+    assert "every interface" in out
 
 
 def test_the_expert_budget_is_read_from_the_bots_section():
@@ -65,7 +120,7 @@ def test_flags_override_the_config_file(tmp_path):
     ini.write_text("[limits]\nflood_burst = 7\nflood_rate = 3\n")
     args = cli.build_parser().parse_args(["--config", str(ini), "serve", "--telnet", "tcp:6000", "--flood-rate", "9"])
     config = cli.config_from(args)
-    assert (config.telnet_endpoint, config.flood_rate, config.flood_burst) == ("tcp:6000", 9.0, 7)
+    assert (config.endpoints_of("telnet"), config.flood_rate, config.flood_burst) == (("tcp:6000",), 9.0, 7)
 
 
 def test_any_setting_can_be_set_on_the_command_line(tmp_path):
@@ -103,7 +158,7 @@ def test_options_before_another_tool_are_refused_in_one_line(capsys, argv):
 
 def test_flag_before_subcommand_survives():
     args = cli.build_parser().parse_args(["--line", "tcp:7000", "serve"])
-    assert cli.config_from(args).line_endpoint == "tcp:7000"
+    assert cli.config_from(args).endpoints_of("line") == ("tcp:7000",)
 
 
 def test_bad_flag_value_exits_2(capsys):

@@ -25,7 +25,7 @@ from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 
 from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, EXCHANGE, Chooser
-from test_server_network import LOOPBACK, LineClient, reactor
+from test_server_network import LOOPBACK_LISTENERS, LineClient, reactor
 
 TIMEOUT = 10
 PRIVATE = ("DEALT", "RECEIVED", "HAND")
@@ -72,7 +72,7 @@ class GameServer:
 
     def __init__(self, tmp_path, seed: int, bot_delay: float = 0.0) -> None:
         self.config = ServerConfig(
-            telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, log_folder=str(tmp_path / "logs"),
+            listeners=LOOPBACK_LISTENERS, log_folder=str(tmp_path / "logs"),
             line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=bot_delay)
         seeds = Random(seed)
         self.wiring = GameWiring(reactor(), GameLogStore(self.config.log_folder), bot_delay,

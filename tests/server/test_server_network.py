@@ -15,7 +15,7 @@ from twisted.internet.error import CannotListenError
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import Protocol
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import Listener, ServerConfig
 from bswtichu.server.service import makeService
 
 from telnet_bytes import text_of
@@ -23,6 +23,8 @@ from telnet_bytes import text_of
 TIMEOUT = 5
 LINEMODE = b"\x22"  # an option the server refuses
 LOOPBACK = "tcp:0:interface=127.0.0.1"
+#: a telnet and a line port, on free ports of the loopback interface (read back from ``ports``)
+LOOPBACK_LISTENERS = (Listener("telnet", LOOPBACK), Listener("line", LOOPBACK))
 
 
 def reactor():
@@ -89,7 +91,8 @@ class RunningServer:
     """The real service on ephemeral loopback ports; ``async with`` starts and stops it."""
 
     def __init__(self, **settings: object) -> None:
-        self.config = ServerConfig(telnet_endpoint=LOOPBACK, line_endpoint=LOOPBACK, database=":memory:", **settings)
+        settings.setdefault("listeners", LOOPBACK_LISTENERS)
+        self.config = ServerConfig(database=":memory:", **settings)
         self.service = makeService(self.config, reactor())
         self.clients: list[LineClient] = []
 
@@ -211,7 +214,7 @@ async def test_flood_over_tcp_gets_one_error():
 async def test_port_in_use_is_reported():
     async with RunningServer() as first:
         busy = f"tcp:{first.ports['telnet'].getHost().port}:interface=127.0.0.1"
-        second = makeService(ServerConfig(telnet_endpoint=busy, line_endpoint=LOOPBACK, database=":memory:"),
+        second = makeService(ServerConfig(listeners=(Listener("telnet", busy), Listener("line", LOOPBACK)), database=":memory:"),
                              reactor())
         second.startService()
         try:

@@ -1,0 +1,47 @@
+"""The registry of listener kinds: what may be named in ``[listen]`` and ``--listen KIND=...``.
+
+A kind is the factory that speaks on its ports (with its own limits profile: the line
+port's factory applies ``ServerConfig.for_line_port``) and how the start-up line names
+it. Adding a kind is its module and one entry in ``KINDS``; the config, the command
+line and the service take the kinds from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.internet.protocol import ServerFactory
+
+from bswtichu.config import ConfigError, ServerConfig
+from bswtichu.server.net.line import BotLineFactory
+from bswtichu.server.net.telnet import TelnetFactory
+from bswtichu.server.session import Realm
+
+
+@dataclass(frozen=True)
+class ListenerKind:
+    """What listens on a port of this kind, and how the start-up line names it."""
+
+    name: str
+    factory: Callable[[Realm, ServerConfig, IReactorTime], ServerFactory]
+    audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
+    label: str  # the word before each of its addresses there ("" for none)
+
+
+KINDS: dict[str, ListenerKind] = {
+    kind.name: kind
+    for kind in (
+        ListenerKind("telnet", TelnetFactory, "people", "telnet"),
+        ListenerKind("line", BotLineFactory, "bots", ""),
+    )
+}
+
+
+def kind_named(name: str) -> ListenerKind:
+    """The registered kind ``name``, or a ConfigError listing the kinds there are."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise ConfigError(f"unknown listener kind {name!r}; known: {', '.join(KINDS)}") from None
