@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from twisted.internet.interfaces import IDelayedCall, IPullProducer, IPushProducer, IReactorTime
+from twisted.internet.interfaces import (
+    IDelayedCall, INegotiated, IPullProducer, IPushProducer, IReactorTime, IReadWriteDescriptor,
+    ISystemHandle,
+)
 from zope.interface import implementer
 
 
@@ -214,10 +217,16 @@ class OutputQueue:
 
 
 def socket_sender(transport: object) -> Callable[[bytes], int] | None:
-    """The non-blocking ``send`` of a TCP transport's socket (`ISystemHandle.getHandle`), as
-    ``OutputQueue``'s ``send_now`` (it may raise OSError: the queue then gives the bytes to
-    the transport, which meets the error itself and closes). None for a transport without
-    a socket (tests' string transports)."""
-    get_handle = getattr(transport, "getHandle", None)
-    handle = get_handle() if get_handle is not None else None
-    return getattr(handle, "send", None)
+    """The non-blocking ``send`` of a socket transport's own socket (`ISystemHandle.getHandle`),
+    as ``OutputQueue``'s ``send_now`` (it may raise OSError: the queue then gives the bytes to
+    the transport, which meets the error itself and closes).
+
+    Only for a transport the reactor reads and writes itself (`IReadWriteDescriptor`: TCP,
+    UNIX) and that does not negotiate a protocol of its own (`INegotiated`: TLS, whose
+    bytes on the socket are not the ones written to it; it borrows its socket's interfaces,
+    so those alone do not tell it apart). None for any other, and for tests' string
+    transports: their output goes through ``transport.write``."""
+    if not IReadWriteDescriptor.providedBy(transport) or INegotiated.providedBy(transport) \
+            or not ISystemHandle.providedBy(transport):
+        return None
+    return getattr(transport.getHandle(), "send", None)

@@ -146,6 +146,7 @@ class LineConnection(TimeoutMixin):
         self._throttle: ReadThrottle | None = None
         self._output: OutputQueue | None = None
         self._tcp = None  # the socket transport, from start
+        self._producing = False  # whether the output queue is the transport's producer
         self._flood_warned = False
         self._abort_call: IDelayedCall | None = None
 
@@ -153,8 +154,9 @@ class LineConnection(TimeoutMixin):
         raise NotImplementedError
 
     def socket_transport(self):
-        """The TCP transport under any telnet layer (it pauses, resumes and aborts)."""
-        return getattr(self.transport, "transport", None) or self.transport
+        """The connection's transport, under any layer of the port's own (telnet overrides
+        this): TCP or a UNIX socket, or TLS over one; it pauses, resumes and aborts."""
+        return self.transport
 
     # -- Connection (what Session needs) --------------------------------------
 
@@ -175,7 +177,8 @@ class LineConnection(TimeoutMixin):
         socket = self.socket_transport()
         if self._output is not None:
             self._output.flush()
-            if getattr(socket, "producer", None) is self._output:
+            if self._producing:  # (a TLS transport shuts down only once no producer is left)
+                self._producing = False
                 socket.unregisterProducer()
         self.transport.loseConnection()
         self._abort_call = self.clock.callLater(CLOSE_TIMEOUT, self._abort)
@@ -215,6 +218,7 @@ class LineConnection(TimeoutMixin):
         )
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self._output, self._output.streaming)
+            self._producing = True
         peer = self.transport.getPeer()
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",

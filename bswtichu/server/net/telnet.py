@@ -129,6 +129,11 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     """
 
     merges_crlf = False
+
+    def socket_transport(self):
+        """The transport under the telnet layer (TCP or a UNIX socket, or TLS over one)."""
+        return self.transport.transport
+
     # What the server offers at connect: (option, asks the client to do it).
     OFFERS = ((mud.GMCP, False), (mud.MSSP, False), (mud.EOR, False),
               (mud.NAWS, True), (mud.TTYPE, True))
