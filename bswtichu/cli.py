@@ -243,8 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bswtichu: the server's options do not go to {args.command}; give its own after it"
               f" (bswtichu {args.command} --help)", file=sys.stderr)
         return 2
+    from bswtichu.server.net.kinds import check_kinds
+
     try:
         config = config_from(args)
+        check_kinds(config)
     except ConfigError as e:
         print(f"bswtichu: {e}", file=sys.stderr)
         return 2

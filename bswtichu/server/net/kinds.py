@@ -45,3 +45,9 @@ def kind_named(name: str) -> ListenerKind:
         return KINDS[name]
     except KeyError:
         raise ConfigError(f"unknown listener kind {name!r}; known: {', '.join(KINDS)}") from None
+
+
+def check_kinds(config: ServerConfig) -> None:
+    """A ConfigError for the first listener whose kind is not registered (before anything starts)."""
+    for listener in config.listeners:
+        kind_named(listener.kind)
