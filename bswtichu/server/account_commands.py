@@ -45,7 +45,15 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 
     def ask_new_password(session: Session, question: str, then: Callable[[str], None]) -> bool:
-        """A person at a terminal types the new password twice, unseen; False if he cannot."""
+        """A person at a terminal types the new password twice, unseen; False if he cannot.
+
+        A refused one is asked for again; two that differ start over at the first.
+        """
+        def ask_first() -> bool:
+            return session.ask_secret(messages.password_wanted(
+                session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
+                              " an empty line gives up):"), first)
+
         def first(chosen: str) -> None:
             problem = password_problem(chosen)
             if problem:
@@ -53,14 +61,13 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
 
             def second(again: str) -> None:
                 if again != chosen:
-                    raise Refusal("bad_password", "the two passwords differ; nothing changed")
+                    raise Refusal("bad_password", "the two passwords differ; choose one again")
                 then(chosen)
 
-            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second)
+            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second,
+                               again=ask_first)
 
-        return session.ask_secret(messages.password_wanted(
-            session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
-                          " an empty line gives up):"), first)
+        return ask_first()
 
     def password(session: Session, args: str) -> None:
         words = args.split()

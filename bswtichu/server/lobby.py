@@ -148,16 +148,28 @@ class Lobby:
             self._handle(session, line)
 
     def _answer_secret(self, session: Session, line: str) -> None:
-        """The line after ``Session.ask_secret``: the password (an empty line gives up)."""
-        answer, session.secret_answer = session.secret_answer, None
+        """The line after ``Session.ask_secret``: the password (an empty line gives up).
+
+        A refused password is told and asked for again, still hidden: the line after
+        it is the password retyped, never chat.  The echo comes back before the reply.
+        """
+        answer = session.secret_answer
+        again = session.answer_secret(line)
         try:
-            if line:
-                self._guarded(session, lambda: answer(line), lambda: "a password")  # it may ask for another
-            else:
+            if not line:
                 session.send(messages.gave_up())
+                return
+            try:
+                answer(line)  # it may ask for another
+            except Refusal as refusal:
+                session.keep_hidden()
+                session.send(messages.refused(refusal))
+                again()
+            except Exception:
+                self.log.failure("error handling a password from {session!r}", session=session)
+                session.send(messages.error("internal", "internal error; the server logged it, please try again"))
         finally:
-            if session.secret_answer is None:
-                session.hide_input(False)
+            session.give_echo_back()
 
     def _handle(self, session: Session, line: str) -> None:
         self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
