@@ -140,6 +140,9 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         else:
             rating = rating_of(storage.db, player_identity(name)) if accounts.is_registered(name) else None
             games, wins, points = storage.games.stats(name)
+            if not games and rating is None and not accounts.is_registered(name) and lobby.find(name) is None:
+                raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
+                                                " is registered or is online; /who lists who is")
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),

@@ -194,3 +194,13 @@ def test_stats_read_as_a_person_says_them(lobby):
     ann.clear()
     ann.say("/stats")
     assert ann.connection.lines == ["Ann: 0 games, 0 won, 0 points; no rating (only registered players are rated)."]
+
+
+def test_stats_of_a_name_never_seen_says_so(lobby):
+    registered(lobby, "Bob").hang_up()
+    ann = Client(lobby, "Ann")
+    ann.say("/stats Nobody")
+    assert ann.error_code() == "no_such_player"
+    ann.clear()
+    ann.say("/stats Bob")  # registered, no games yet: his record, not an error
+    assert ann.only("STATS")["games"] == 0
