@@ -10,11 +10,13 @@ injected clock.  No password or token is ever echoed or logged.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from dataclasses import dataclass
 
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.server import names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import TableHall
 from bswtichu.storage import AccountStore
@@ -103,6 +105,18 @@ class NameGuard:
             raise Refusal("name_held", f"seat {seat} at table {table.number} is held for {table.nick_at(seat)};"
                                        " if that is you, /resume TOKEN (the token you got with your name)")
         return name
+
+    def check_look(self, name: str, online: Iterable[str]) -> None:
+        """Refuse a name that looks like another one in use (``online``) or registered.
+
+        The same name (case, composition) is no clash: it is the name itself.
+        """
+        look, key = names.look(name), names.key(name)
+        for others, where in ((online, "in use"), (self.accounts.names(), "registered")):
+            for other in others:
+                if names.key(other) != key and names.look(other) == look:
+                    raise Refusal("nick_lookalike", f"the name {name} looks like {other}, which is {where};"
+                                                    " choose another")
 
     def claimed(self, session, name: str) -> Message | None:
         """The session took a guest name: its resume token (a new one each /nick)."""

@@ -346,6 +346,7 @@ class Lobby:
         holder = self.find(name)
         if holder is not None and holder is not session:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+        self.guard.check_look(name, (other.nick for other in self._by_nick.values() if other is not session))
         if password is None and self.guard.accounts.is_registered(name) and session.ask_secret(
                 messages.password_wanted(name, f"{name} is registered. Password (not shown;"
                                                " an empty line gives up):"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from twisted.internet.task import Clock
 
@@ -204,3 +206,27 @@ def test_stats_of_a_name_never_seen_says_so(lobby):
     ann.clear()
     ann.say("/stats Bob")  # registered, no games yet: his record, not an error
     assert ann.only("STATS")["games"] == 0
+
+
+@pytest.mark.parametrize("lookalike", ["\u0410nn", "\uff21nn", "\u00c1nn", "A\u0301nn", "ANN\u0301"])
+def test_a_name_that_looks_like_one_in_use_or_registered_is_refused(lobby, lookalike):
+    ann = Client(lobby, "Ann")
+    eve = Client(lobby)
+    eve.say(f"/nick {lookalike}")
+    assert eve.error_code() == "nick_lookalike"
+    assert eve.received()[0][1]["message"] == \
+        f"the name {unicodedata.normalize('NFC', lookalike)} looks like Ann, which is in use; choose another"
+    ann.say(f"/register {SECRET}")
+    ann.hang_up()
+    eve.clear()
+    eve.say(f"/nick {lookalike}")  # Ann is gone, but registered
+    assert "which is registered" in eve.received()[0][1]["message"]
+
+
+def test_a_name_typed_with_a_combining_accent_is_its_composed_form(lobby):
+    bea = Client(lobby, "B\u00e9a")
+    bea.say("/nick Be\u0301a")  # the same name, typed on another keyboard: no clash with itself
+    assert bea.session.nick == "B\u00e9a"
+    eve = Client(lobby)
+    eve.say("/nick Be\u0301a")
+    assert eve.error_code() == "nick_taken"
