@@ -109,9 +109,8 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             raise usage_error("/resume TOKEN", "the token you got with your name")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        name = lobby.guard.resume(session, words[0])
-        if lobby.find(name) not in (None, session):
-            raise Refusal("nick_taken", f"{name} is online; that connection must go first")
+        name = lobby.guard.resume(session, words[0], lambda owner: getattr(lobby.find(owner), "nick", None))
+        lobby.take_over(session, name)
         lobby.take_name(session, name)
 
     def history(session: Session, args: str) -> None:
@@ -165,8 +164,8 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                 " asks for the old and the new one, not shown.", handler=password),
         Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
-                " connection, /resume TOKEN gives him his name back while his seat is held; then"
-                " /join TABLE SEAT.", handler=resume, needs_nick=False),
+                " connection, /resume TOKEN gives him his name back while his seat is held (an old"
+                " connection still holding the name is closed); then /join TABLE SEAT.", handler=resume, needs_nick=False),
         Command(key="history", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),

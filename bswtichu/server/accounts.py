@@ -10,7 +10,7 @@ injected clock.  No password or token is ever echoed or logged.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from dataclasses import dataclass
 
@@ -124,8 +124,9 @@ class NameGuard:
             return None
         return resume_token_message(name, self.accounts.issue_token(name))
 
-    def resume(self, session, token: str) -> str:
-        """The guest name ``token`` gives back (its seat must still be held), or a refusal."""
+    def resume(self, session, token: str, online: Callable[[str], str | None]) -> str:
+        """The guest name ``token`` gives back (its seat must still be held, or the name be
+        held by another connection, ``online`` giving its spelling), or a refusal."""
         self.connections.check(id(session))
         owner = self.accounts.token_owner(token)
         if owner is None or self.accounts.is_registered(owner):
@@ -133,6 +134,8 @@ class NameGuard:
             raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
         self.connections.succeeded(id(session))
         held = self.hall.held_seat(owner)
+        if held is None and online(owner) is not None:
+            return online(owner)
         if held is None:
             raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
         table, seat = held

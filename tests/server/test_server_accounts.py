@@ -230,3 +230,31 @@ def test_a_name_typed_with_a_combining_accent_is_its_composed_form(lobby):
     eve = Client(lobby)
     eve.say("/nick Be\u0301a")
     assert eve.error_code() == "nick_taken"
+
+
+def test_the_right_password_takes_the_name_over_from_a_ghost(lobby, four, clock):
+    ann = four[0]
+    ann.say(f"/register {SECRET}")
+    ann.clear()
+    again = Client(lobby)
+    again.say("/nick Ann wrong-password")
+    assert again.error_code() == "bad_password" and not ann.connection.closed
+    clock.advance(60)
+    again.clear()
+    again.say(f"/nick Ann {SECRET}")
+    assert ann.received() == [("BYE", {"reason": "taken_over"})] and ann.connection.closed
+    assert again.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Ann") is again.session
+    again.clear()
+    again.say("/join 1 1")
+    assert again.only("RETURNED")["nick"] == "Ann"
+
+
+def test_a_guests_token_takes_the_name_over_from_a_ghost(lobby, four):
+    bob = four[1]
+    thief = Client(lobby)
+    thief.say("/nick Bob")
+    assert thief.error_code() == "nick_taken"
+    back = Client(lobby)
+    back.say(f"/resume {bob.token}")
+    assert bob.connection.closed and bob.received()[-1] == ("BYE", {"reason": "taken_over"})
+    assert back.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Bob") is back.session
