@@ -45,7 +45,15 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 
     def ask_new_password(session: Session, question: str, then: Callable[[str], None]) -> bool:
-        """A person at a terminal types the new password twice, unseen; False if he cannot."""
+        """A person at a terminal types the new password twice, unseen; False if he cannot.
+
+        A refused one is asked for again; two that differ start over at the first.
+        """
+        def ask_first() -> bool:
+            return session.ask_secret(messages.password_wanted(
+                session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
+                              " an empty line gives up):"), first)
+
         def first(chosen: str) -> None:
             problem = password_problem(chosen)
             if problem:
@@ -53,14 +61,13 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
 
             def second(again: str) -> None:
                 if again != chosen:
-                    raise Refusal("bad_password", "the two passwords differ; nothing changed")
+                    raise Refusal("bad_password", "the two passwords differ; choose one again")
                 then(chosen)
 
-            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second)
+            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second,
+                               again=ask_first)
 
-        return session.ask_secret(messages.password_wanted(
-            session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
-                          " an empty line gives up):"), first)
+        return ask_first()
 
     def password(session: Session, args: str) -> None:
         words = args.split()
@@ -102,9 +109,8 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             raise usage_error("/resume TOKEN", "the token you got with your name")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        name = lobby.guard.resume(session, words[0])
-        if lobby.find(name) not in (None, session):
-            raise Refusal("nick_taken", f"{name} is online; that connection must go first")
+        name = lobby.guard.resume(session, words[0], lambda owner: getattr(lobby.find(owner), "nick", None))
+        lobby.take_over(session, name)
         lobby.take_name(session, name)
 
     def history(session: Session, args: str) -> None:
@@ -133,6 +139,9 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         else:
             rating = rating_of(storage.db, player_identity(name)) if accounts.is_registered(name) else None
             games, wins, points = storage.games.stats(name)
+            if not games and rating is None and not accounts.is_registered(name) and lobby.find(name) is None:
+                raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
+                                                " is registered or is online; /who lists who is")
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
@@ -155,8 +164,8 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                 " asks for the old and the new one, not shown.", handler=password),
         Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
-                " connection, /resume TOKEN gives him his name back while his seat is held; then"
-                " /join TABLE SEAT.", handler=resume, needs_nick=False),
+                " connection, /resume TOKEN gives him his name back while his seat is held (an old"
+                " connection still holding the name is closed); then /join TABLE SEAT.", handler=resume, needs_nick=False),
         Command(key="history", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),

@@ -10,11 +10,13 @@ injected clock.  No password or token is ever echoed or logged.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 
 from dataclasses import dataclass
 
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.server import names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import TableHall
 from bswtichu.storage import AccountStore
@@ -104,14 +106,27 @@ class NameGuard:
                                        " if that is you, /resume TOKEN (the token you got with your name)")
         return name
 
+    def check_look(self, name: str, online: Iterable[str]) -> None:
+        """Refuse a name that looks like another one in use (``online``) or registered.
+
+        The same name (case, composition) is no clash: it is the name itself.
+        """
+        look, key = names.look(name), names.key(name)
+        for others, where in ((online, "in use"), (self.accounts.names(), "registered")):
+            for other in others:
+                if names.key(other) != key and names.look(other) == look:
+                    raise Refusal("nick_lookalike", f"the name {name} looks like {other}, which is {where};"
+                                                    " choose another")
+
     def claimed(self, session, name: str) -> Message | None:
         """The session took a guest name: its resume token (a new one each /nick)."""
         if self.accounts.is_registered(name):
             return None
         return resume_token_message(name, self.accounts.issue_token(name))
 
-    def resume(self, session, token: str) -> str:
-        """The guest name ``token`` gives back (its seat must still be held), or a refusal."""
+    def resume(self, session, token: str, online: Callable[[str], str | None]) -> str:
+        """The guest name ``token`` gives back (its seat must still be held, or the name be
+        held by another connection, ``online`` giving its spelling), or a refusal."""
         self.connections.check(id(session))
         owner = self.accounts.token_owner(token)
         if owner is None or self.accounts.is_registered(owner):
@@ -119,6 +134,8 @@ class NameGuard:
             raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
         self.connections.succeeded(id(session))
         held = self.hall.held_seat(owner)
+        if held is None and online(owner) is not None:
+            return online(owner)
         if held is None:
             raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
         table, seat = held

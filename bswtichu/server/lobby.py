@@ -148,16 +148,28 @@ class Lobby:
             self._handle(session, line)
 
     def _answer_secret(self, session: Session, line: str) -> None:
-        """The line after ``Session.ask_secret``: the password (an empty line gives up)."""
-        answer, session.secret_answer = session.secret_answer, None
+        """The line after ``Session.ask_secret``: the password (an empty line gives up).
+
+        A refused password is told and asked for again, still hidden: the line after
+        it is the password retyped, never chat.  The echo comes back before the reply.
+        """
+        answer = session.secret_answer
+        again = session.answer_secret(line)
         try:
-            if line:
-                self._guarded(session, lambda: answer(line), lambda: "a password")  # it may ask for another
-            else:
+            if not line:
                 session.send(messages.gave_up())
+                return
+            try:
+                answer(line)  # it may ask for another
+            except Refusal as refusal:
+                session.keep_hidden()
+                session.send(messages.refused(refusal))
+                again()
+            except Exception:
+                self.log.failure("error handling a password from {session!r}", session=session)
+                session.send(messages.error("internal", "internal error; the server logged it, please try again"))
         finally:
-            if session.secret_answer is None:
-                session.hide_input(False)
+            session.give_echo_back()
 
     def _handle(self, session: Session, line: str) -> None:
         self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
@@ -332,18 +344,32 @@ class Lobby:
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
             )
         holder = self.find(name)
-        if holder is not None and holder is not session:
+        registered = self.guard.accounts.is_registered(name)
+        if holder is not None and holder is not session and not registered:
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
-        if password is None and self.guard.accounts.is_registered(name) and session.ask_secret(
+        self.guard.check_look(name, (other.nick for other in self._by_nick.values() if other is not session))
+        if password is None and registered and session.ask_secret(
                 messages.password_wanted(name, f"{name} is registered. Password (not shown;"
                                                " an empty line gives up):"),
                 lambda typed: self._nick(session, f"{name} {typed}")):
             return
         name = self.guard.claim(session, name, password)
+        self.take_over(session, name)
         self.take_name(session, name)
         token = self.guard.claimed(session, name)
         if token is not None:
             session.send(token)
+
+    def take_over(self, session: Session, name: str) -> None:
+        """The owner proved the name is his (password, token): an old connection holding it
+        (a ghost, say a half-open one) is told why and closed, its seat held for the owner."""
+        ghost = self.find(name)
+        if ghost is None or ghost is session:
+            return
+        ghost.send(messages.bye("taken_over", f"{ghost.nick} logged in from another connection;"
+                                              " this one is closed."))
+        ghost.close()
+        self.disconnect(ghost)
 
     def take_name(self, session: Session, name: str) -> None:
         """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""

@@ -4,13 +4,19 @@ A name is 2-16 characters: a letter first (any alphabet: Jürgen, Łukasz, Bär)
 letters, ASCII digits, ``_`` or ``-``.  It is normalised to NFC, so the same name
 typed on two keyboards is one name, and names are unique without regard to case:
 ``key(name)`` is what is compared.  Control, format (bidirectional marks) and
-combining-only characters are never part of a name.
+combining-only characters are never part of a name.  Nor may a name look like
+another (``look``): ``Аnn`` with a Cyrillic А, a fullwidth ``Ａnn`` or ``Ánn`` is not
+a second Ann.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+
+from icu import SpoofChecker
+
+_SPOOF_CHECKER = SpoofChecker()
 
 NAME_RULE = "2-16 characters: a letter first, then letters, digits, _ or -"
 MIN_LENGTH, MAX_LENGTH = 2, 16
@@ -26,6 +32,18 @@ def normalize(name: str) -> str:
 def key(name: str) -> str:
     """What makes two names the same name: case and composition do not count."""
     return normalize(name).casefold()
+
+
+@lru_cache(maxsize=4096)
+def look(name: str) -> str:
+    """What a name looks like: two names that look alike have the same look.
+
+    Accents are dropped, then the Unicode TR39 skeleton (ICU's confusables data:
+    Cyrillic А and fullwidth Ａ become A, rn becomes m) is taken before and after
+    casefolding, so neither case nor a look-alike letter makes a new name.
+    """
+    bare = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
+    return _SPOOF_CHECKER.getSkeleton(0, _SPOOF_CHECKER.getSkeleton(0, bare).casefold())
 
 
 def is_valid(name: str) -> bool:

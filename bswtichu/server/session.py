@@ -128,29 +128,61 @@ class Session:
         # IAC WILL ECHO); ``secret_answer`` takes the next line once ``ask_secret`` asked.
         self.hide_input: Callable[[bool], None] | None = None
         self.secret_answer: Callable[[str], None] | None = None
+        #: asks the last question again after a refused answer (set with ``secret_answer``)
+        self.secret_again: Callable[[], bool] | None = None
+        # The echo is given back before the first reply to a secret line (not before a new question).
+        self._echo_owed = False
         #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
         self.legal_push = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
 
-    def ask_secret(self, question: Message, answer: Callable[[str], None]) -> bool:
+    def ask_secret(self, question: Message, answer: Callable[[str], None],
+                   again: Callable[[], bool] | None = None) -> bool:
         """Ask a person for a password on the next line, which his client does not show.
 
         False (nothing asked) unless the connection can hide input and the client
         reads human text: bots and machine mode give passwords as arguments.
+        ``again`` asks after a refused answer (by default this same question), so a
+        retyped password is never taken for chat.
         """
         if self.hide_input is None or self.mode != HUMAN or self.closed:
             return False
+        self._echo_owed = False
         self.hide_input(True)
         self.send(question)
         self.secret_answer = answer
+        self.secret_again = again or (lambda: self.ask_secret(question, answer))
         return True
+
+    def answer_secret(self, line: str) -> Callable[[], bool]:
+        """The answer to ``ask_secret`` came: what asks again if it is refused.
+
+        The question is no longer pending; the echo comes back before anything else
+        is told, unless the answer asks again or another question follows.
+        """
+        again = self.secret_again
+        self.secret_answer = self.secret_again = None
+        self._echo_owed = True
+        return again
+
+    def keep_hidden(self) -> None:
+        """The answer is refused: the echo stays off (the question is asked again)."""
+        self._echo_owed = False
+
+    def give_echo_back(self) -> None:
+        """No question is pending after a secret line: the client shows what is typed again."""
+        if self._echo_owed:
+            self._echo_owed = False
+            if self.hide_input is not None and not self.closed:
+                self.hide_input(False)
 
     def send(self, message: Message, droppable: bool = False) -> None:
         """``droppable``: may be skipped for a client that does not read (lobby chat)."""
         if self.closed:
             return
+        self.give_echo_back()
         lines = self._render(message)
         outbox = self._outbox
         if outbox is not None:
@@ -167,6 +199,7 @@ class Session:
         """Several messages in order: while the outbox holds, rendered and held in one go."""
         if self.closed:
             return
+        self.give_echo_back()
         outbox = self._outbox
         if outbox is None or not outbox.holding or self.also_sent is not None:
             for message in messages:

@@ -68,6 +68,10 @@ class AccountStore:
     def is_registered(self, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone() is not None
 
+    def names(self) -> list[str]:
+        """Every registered name, as registered."""
+        return [row[0] for row in self.db.execute("SELECT name FROM accounts")]
+
     def register(self, name: str, password: str) -> None:
         self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)",
                         (name.casefold(), name, hash_password(password, self.cost), self.now()))

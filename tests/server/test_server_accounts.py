@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from twisted.internet.task import Clock
 
@@ -194,3 +196,65 @@ def test_stats_read_as_a_person_says_them(lobby):
     ann.clear()
     ann.say("/stats")
     assert ann.connection.lines == ["Ann: 0 games, 0 won, 0 points; no rating (only registered players are rated)."]
+
+
+def test_stats_of_a_name_never_seen_says_so(lobby):
+    registered(lobby, "Bob").hang_up()
+    ann = Client(lobby, "Ann")
+    ann.say("/stats Nobody")
+    assert ann.error_code() == "no_such_player"
+    ann.clear()
+    ann.say("/stats Bob")  # registered, no games yet: his record, not an error
+    assert ann.only("STATS")["games"] == 0
+
+
+@pytest.mark.parametrize("lookalike", ["\u0410nn", "\uff21nn", "\u00c1nn", "A\u0301nn", "ANN\u0301"])
+def test_a_name_that_looks_like_one_in_use_or_registered_is_refused(lobby, lookalike):
+    ann = Client(lobby, "Ann")
+    eve = Client(lobby)
+    eve.say(f"/nick {lookalike}")
+    assert eve.error_code() == "nick_lookalike"
+    assert eve.received()[0][1]["message"] == \
+        f"the name {unicodedata.normalize('NFC', lookalike)} looks like Ann, which is in use; choose another"
+    ann.say(f"/register {SECRET}")
+    ann.hang_up()
+    eve.clear()
+    eve.say(f"/nick {lookalike}")  # Ann is gone, but registered
+    assert "which is registered" in eve.received()[0][1]["message"]
+
+
+def test_a_name_typed_with_a_combining_accent_is_its_composed_form(lobby):
+    bea = Client(lobby, "B\u00e9a")
+    bea.say("/nick Be\u0301a")  # the same name, typed on another keyboard: no clash with itself
+    assert bea.session.nick == "B\u00e9a"
+    eve = Client(lobby)
+    eve.say("/nick Be\u0301a")
+    assert eve.error_code() == "nick_taken"
+
+
+def test_the_right_password_takes_the_name_over_from_a_ghost(lobby, four, clock):
+    ann = four[0]
+    ann.say(f"/register {SECRET}")
+    ann.clear()
+    again = Client(lobby)
+    again.say("/nick Ann wrong-password")
+    assert again.error_code() == "bad_password" and not ann.connection.closed
+    clock.advance(60)
+    again.clear()
+    again.say(f"/nick Ann {SECRET}")
+    assert ann.received() == [("BYE", {"reason": "taken_over"})] and ann.connection.closed
+    assert again.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Ann") is again.session
+    again.clear()
+    again.say("/join 1 1")
+    assert again.only("RETURNED")["nick"] == "Ann"
+
+
+def test_a_guests_token_takes_the_name_over_from_a_ghost(lobby, four):
+    bob = four[1]
+    thief = Client(lobby)
+    thief.say("/nick Bob")
+    assert thief.error_code() == "nick_taken"
+    back = Client(lobby)
+    back.say(f"/resume {bob.token}")
+    assert bob.connection.closed and bob.received()[-1] == ("BYE", {"reason": "taken_over"})
+    assert back.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Bob") is back.session

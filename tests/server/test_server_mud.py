@@ -531,3 +531,24 @@ def test_a_latin1_client_reads_a_name_it_cannot_show_with_a_question_mark(mud_cl
     wire.say("/nick Łukasz")
     assert wire.transport.value().startswith(b"You are now ?ukasz.\r\n")
     assert lobby.find("Łukasz") is not None  # only what this client is shown changes
+
+
+def test_the_echo_is_given_back_before_the_reply_to_the_password(mud_client, lobby):
+    wire = nick_of_registered_ann(mud_client, lobby)
+    wire.send(IAC + DO + ECHO)
+    wire.read()
+    wire.say("hunter22")
+    data = wire.transport.value()
+    assert data.index(IAC + WONT + ECHO) < data.index(b"You are now Ann.")
+
+
+def test_a_password_asked_while_the_echo_is_being_given_back_is_hidden_once_it_is(mud_client, lobby):
+    wire = nick_of_registered_ann(mud_client, lobby)
+    wire.send(IAC + DO + ECHO)
+    wire.say("hunter22")  # WONT ECHO goes out; the client has not answered yet
+    wire.say("/password")
+    wire.read()
+    assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
+    wire.send(IAC + DONT + ECHO)  # the echo is back: now it is hidden again
+    wire.read()
+    assert wire.commands[-1] == IAC + WILL + ECHO

@@ -29,11 +29,17 @@ class Person(Client):
     def __init__(self, lobby: Lobby, nick: str | None = None) -> None:
         super().__init__(lobby, nick, machine=False)
         self.hidden: list[bool] = []  # each change asked of the client: hide (True) or show (False)
+        #: lines and echo changes in the order they went out
+        self.stream: list[str] = []
         self.session.hide_input = self._hide
+        self.session.also_sent = lambda message, droppable: None  # as on telnet: nothing is held
+        lines = self.connection.send_lines
+        self.connection.send_lines = lambda sent, droppable=False: (self.stream.extend(sent), lines(sent))
 
     def _hide(self, hidden: bool) -> None:
         if (self.hidden[-1] if self.hidden else False) != hidden:
             self.hidden.append(hidden)
+            self.stream.append("<echo off>" if hidden else "<echo on>")
 
     def text(self) -> str:
         return "\n".join(self.connection.lines)
@@ -66,17 +72,33 @@ def test_nick_of_a_registered_name_asks_for_the_password_unseen(lobby):
     assert ann.hidden == [True, False] and ann.session.nick == "Ann"
 
 
-def test_a_wrong_password_is_refused_and_the_echo_comes_back(lobby):
+def test_a_wrong_password_is_refused_and_asked_for_again_unseen(lobby, clock):
     registered_ann(lobby)
+    bob = Client(lobby, "Bob")
     ann = Person(lobby)
     ann.say("/nick Ann")
     ann.clear()
     ann.say("not-it-at-all")
-    assert ann.text() == "error: wrong password for Ann"
-    assert ann.hidden == [True, False] and ann.session.nick is None
-    ann.clear()
-    ann.say("/nick Annie")  # the next line is a command again
-    assert ann.text().startswith("You are now Annie.")
+    assert ann.text() == ("error: wrong password for Ann\n"
+                          "Ann is registered. Password (not shown; an empty line gives up):")
+    assert ann.hidden == [True] and ann.session.nick is None
+    clock.advance(60)
+    ann.say(SECRET)  # the retyped password is the answer, not chat
+    assert ann.session.nick == "Ann" and ann.hidden == [True, False]
+    assert bob.connection.lines == []
+
+
+def test_the_echo_comes_back_before_the_reply_to_a_password(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.stream.clear()
+    ann.say(SECRET)
+    assert ann.stream[:2] == ["<echo on>", "You are now Ann."]
+    ann.say("/password")
+    ann.stream.clear()
+    ann.say("")
+    assert ann.stream == ["<echo on>", "No password given; nothing changed."]
 
 
 def test_an_empty_line_gives_up(lobby):
@@ -100,6 +122,22 @@ def test_a_password_line_is_never_a_command_nor_chat(lobby):
     assert bob.connection.lines == []
 
 
+@pytest.mark.parametrize("typed", [["123"], [SECRET, SECRET + "x"]])
+def test_a_refused_new_password_is_asked_for_again_and_never_chat(lobby, typed):
+    bob = Client(lobby, "Bob")
+    ann = Person(lobby, "Ann")
+    ann.say("/register")
+    for line in typed:
+        ann.say(line)
+    assert ann.connection.lines[-1].startswith("Choose a password for Ann: 6-128 characters")
+    assert ann.hidden == [True]  # hidden all along
+    ann.say(SECRET)  # retyped: taken as the password again
+    ann.say(SECRET)
+    assert ann.connection.lines[-1] == "Ann is now registered to you. Next time: /nick Ann PASSWORD."
+    assert ann.hidden == [True, False]
+    assert bob.connection.lines == [] and SECRET not in ann.text()
+
+
 def test_bots_and_machine_mode_get_the_refusal_as_before(lobby):
     registered_ann(lobby)
     bot = Client(lobby)  # machine mode, a connection that cannot hide input
@@ -117,19 +155,16 @@ def test_register_without_a_password_asks_twice_unseen(lobby):
     ann.clear()
     ann.say("/register")
     assert ann.text().startswith("Choose a password for Ann: 6-128 characters")
-    ann.say("123")  # too short: refused at once
-    assert ann.connection.lines[-1].startswith("error: ")
-    assert ann.hidden == [True, False]
-    ann.say("/register")
+    ann.say("123")  # too short: refused at once, and asked again
+    assert ann.connection.lines[-2] == "error: a password is 6-128 characters"
     ann.say(SECRET)
     assert ann.connection.lines[-1] == "Type it again:"
     ann.say(SECRET + "x")
-    assert ann.connection.lines[-1] == "error: the two passwords differ; nothing changed"
-    ann.say("/register")
+    assert ann.connection.lines[-2] == "error: the two passwords differ; choose one again"
     ann.say(SECRET)
     ann.say(SECRET)
     assert ann.connection.lines[-1] == "Ann is now registered to you. Next time: /nick Ann PASSWORD."
-    assert ann.hidden == [True, False] * 3  # one hidden stretch per try, both lines in it
+    assert ann.hidden == [True, False]  # one hidden stretch for every line of it
     assert SECRET not in ann.text()
     ann.hang_up()
     assert logged_in(lobby, SECRET).session.nick == "Ann"
@@ -155,16 +190,31 @@ def test_a_wrong_present_password_is_refused_before_the_new_one_is_asked(lobby, 
     ann.clear()
     ann.say("/password")
     ann.say("not it at all")  # spaces too: still just a wrong password
-    assert ann.text().splitlines()[-1] == "error: the old password is wrong"
-    assert ann.session.secret_answer is None and ann.hidden[-1] is False  # nothing more asked
-    ann.say("/password")
+    assert ann.text().splitlines()[-2:] == ["error: the old password is wrong",
+                                            "The present password of Ann (not shown; an empty line gives up):"]
+    assert ann.hidden[-1] is True  # asked again, unseen
     ann.say(SECRET)
-    assert ann.connection.lines[-1] == "error: too many failed attempts; try again in 1 s"
+    assert ann.connection.lines[-2] == "error: too many failed attempts; try again in 1 s"
     clock.advance(60)
     ann.clear()
-    ann.say("/password")
     ann.say(SECRET)
     assert ann.text().splitlines()[-1].startswith("The new password for Ann: 6-128 characters")
+    assert ann.hidden[-1] is True
+
+
+def test_a_wrong_present_password_at_a_table_is_never_table_chat(lobby, clock):
+    registered_ann(lobby)
+    ann = logged_in(lobby)
+    bob = Client(lobby, "Bob")
+    ann.say("/join")
+    bob.say("/join 1")
+    bob.clear()
+    ann.say("/password")
+    ann.say("wrong-one-1")
+    clock.advance(60)
+    ann.say(SECRET)  # retyped after the refusal: the password, not "[table 1] Ann: ..."
+    assert bob.connection.lines == []
+    assert ann.connection.lines[-1].startswith("The new password for Ann: 6-128 characters")
 
 
 def test_register_alone_on_a_registered_name_says_so(lobby):
@@ -173,3 +223,14 @@ def test_register_alone_on_a_registered_name_says_so(lobby):
     ann.clear()
     ann.say("/register")
     assert ann.text() == "error: Ann is registered already; /password changes it"
+
+
+def test_the_irc_bridge_relay_mode_is_never_asked_for_a_hidden_password(lobby):
+    """The bridge reads the bot line port in relay mode: no prompt exists there, so a
+    following line is never swallowed as a password nor an earlier one sent as chat."""
+    relay = Person(lobby, "Ann")
+    relay.say("/mode relay")
+    relay.clear()
+    relay.say("/register")
+    assert relay.session.secret_answer is None and relay.hidden == []
+    assert relay.connection.lines[0].startswith("ERROR ")

@@ -232,22 +232,23 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         The classic telnet way (RFC 857): the server says WILL ECHO, so the client
         stops echoing locally, and echoes nothing; WONT ECHO gives the echo back.
         A client that refuses keeps showing what it types, to its own user only.
+        The session asks for the echo back before its reply to the password line.
         """
         if hidden == self._hiding:
             return
         self._hiding = hidden
-        telnet = self.transport
-        if hidden:
-            telnet.will(ECHO).addCallbacks(self._echo_settled, self._refused)
-            return
-        ours = telnet.getOptionState(ECHO).us
-        if ours.state == "yes" and not ours.negotiating:
-            telnet.wont(ECHO).addErrback(self._refused)
+        self._steer_echo()
 
-    def _echo_settled(self, _: object) -> None:
-        """The client agreed to WILL ECHO; if the password came in meanwhile, give the echo back."""
-        if not self._hiding:
-            self.transport.wont(ECHO).addErrback(self._refused)
+    def _steer_echo(self, _: object = None) -> None:
+        """Bring the ECHO option to what ``_hiding`` wants; while an offer is out, again once it is answered."""
+        telnet = self.transport
+        ours = telnet.getOptionState(ECHO).us
+        if ours.negotiating:
+            return
+        if self._hiding and ours.state == "no":
+            telnet.will(ECHO).addCallbacks(self._steer_echo, self._refused)
+        elif not self._hiding and ours.state == "yes":
+            telnet.wont(ECHO).addCallbacks(self._steer_echo, self._refused)
 
     # -- what goes with each message ----------------------------------------------
 
