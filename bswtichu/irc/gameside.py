@@ -12,7 +12,8 @@ from collections.abc import MutableMapping, Sequence
 from typing import Protocol as TypingProtocol
 
 from twisted.internet.defer import Deferred
-from twisted.internet.endpoints import HostnameEndpoint, connectProtocol
+from twisted.internet.endpoints import HostnameEndpoint
+from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from twisted.python.failure import Failure
@@ -149,4 +150,6 @@ class GameLink(LineReceiver):
 def open_link(reactor, address: tuple[str, int], link: GameLink) -> Deferred:
     """Connect ``link`` to the game server's line port; fires with it once connected."""
     host, port = address
-    return connectProtocol(HostnameEndpoint(reactor, host, port, timeout=10), link)
+    factory = Factory.forProtocol(lambda: link)
+    factory.noisy = False  # one "Starting factory" log line per IRC user says nothing
+    return HostnameEndpoint(reactor, host, port, timeout=10).connect(factory)

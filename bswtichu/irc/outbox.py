@@ -8,6 +8,7 @@ line while they fit, so a busy table costs few lines.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 JOINER = " | "
 EPSILON = 1e-9  # a token this close to whole is whole (float sums of elapsed time)
 MIN_WAIT = 0.001  # never wait for less: a timer at "now" would find no new token
+PREFIX = re.compile(r"\[[^\]]*\] ")  # "[table 6] ": said once at the head of a joined line
 DROPPED_NOTE = "(more was dropped: too much at once for IRC; ask again in a moment)"
 
 
@@ -109,7 +111,7 @@ class Outbox:
             if (later.command, later.target) != (first.command, first.target):
                 kept.append(later)
                 continue
-            joined = first.text + JOINER + later.text
+            joined = first.text + JOINER + _without_prefix_of(first.text, later.text)
             if len(joined.encode()) > first.budget:
                 kept.append(later)
                 kept.extend(self._messages)  # keep that target's order: stop joining here
@@ -118,3 +120,11 @@ class Outbox:
             first.text = joined
         self._messages = kept
         return first.line()
+
+
+def _without_prefix_of(first: str, later: str) -> str:
+    """``later`` without the "[table N] " that ``first`` already starts with."""
+    prefix = PREFIX.match(first)
+    if prefix and later.startswith(prefix.group()):
+        return later[prefix.end():]
+    return later

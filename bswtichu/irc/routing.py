@@ -12,6 +12,7 @@ of message can never leak into the channel.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Protocol as TypingProtocol
 
@@ -40,6 +41,10 @@ DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
 CHANNEL_QUIET = frozenset({"TURN"})
 # Commands whose reply is also a table event, so the reply is recognised as one.
 REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
+HELP_WORDS = frozenset({"help", "hilfe", "?"})
+SAY_WORDS = frozenset({"say", "sag"})
+# A command named in a server error ("/help lists the commands"): on IRC it is typed with !
+SLASH_COMMAND = re.compile(r"(?<![\w/])/(?=[a-z?])")
 WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
 IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
 
@@ -188,11 +193,42 @@ class Bridge:
                 text += " Nothing was done; what you typed is public now, so choose another."
             self.tell(nick, text)
             return
+        word, _, rest = line[1:].partition(" ")
+        if word.lower() in HELP_WORDS and not rest.strip():
+            self.tell(nick, self.help_text())
+            return
+        if word.lower() in SAY_WORDS:
+            self._say(nick, rest.strip())
+            return
+        self._player(nick).submit(line)
+
+    def help_text(self) -> str:
+        """What works from IRC, in ! forms, short enough to arrive at once."""
+        me = self.config.nick
+        return "\n".join((
+            f"Commands start with ! in the channel; in a private message to {me} any line is one.",
+            "Tables: !tables !join [TABLE [SEAT]] !watch TABLE !leave !bot [SEAT] [LEVEL] !kick SEAT"
+            " !round X !tichujoin !turnier !start !who",
+            "Game: !grand !nogrand !tichu !schupf C1 C2 C3 !play CARDS (!play 7 7) !pass"
+            " !bomben CARDS !wish RANK !give SEAT !hand !legal !table !score",
+            f"Talk at your table: !say TEXT. Names, privately: /msg {me} nick NAME PASSWORD,"
+            f" /msg {me} register PASSWORD. !help COMMAND explains one.",
+        ))
+
+    def _say(self, nick: str, text: str) -> None:
+        """!say TEXT: chat at the user's table (a line without / is chat on the server)."""
+        text = text.lstrip("/!").strip()  # a leading / would make it a command
+        if not text:
+            self.tell(nick, "!say TEXT says TEXT at your table; say something after it.")
+            return
+        self._player(nick).submit(text)
+
+    def _player(self, nick: str) -> Player:
         player = self.players.get(irc_key(nick))
         if player is None:
             player = self.players[irc_key(nick)] = Player(self, nick)
             self._open(player.link, f"player {nick}", lambda: self.forget(player))
-        player.submit(line)
+        return player
 
     def renamed(self, old: str, new: str) -> None:
         player = self.players.pop(irc_key(old), None)
@@ -219,9 +255,14 @@ class Bridge:
 
     def from_player(self, player: Player, keyword: str, fields: dict) -> None:
         text = human(fields, keyword)
+        if keyword == "ERROR":
+            text = SLASH_COMMAND.sub("!", text)
         if keyword in ARRIVALS | DEPARTURES and fields.get("nick") == player.name:
-            self._move(player, fields.get("table") if keyword in ARRIVALS else None)
-            self.tell(player.nick, text)
+            table = fields.get("table")
+            channel_sees = self._watching(table)  # then the channel tells it; once is enough
+            self._move(player, table if keyword in ARRIVALS else None)
+            if not channel_sees:
+                self.tell(player.nick, text)
         elif keyword == "TURN" and fields.get("player") == player.name:
             self.tell(player.nick, text)
         elif keyword in player.expect:
@@ -250,6 +291,10 @@ class Bridge:
         if f"table {watcher.table}" not in text.lower():
             text = f"[table {watcher.table}] {text}"  # say which table, unless the text does
         self.announce(text)
+
+    def _watching(self, table: object) -> bool:
+        watcher = self.watchers.get(table) if isinstance(table, int) else None
+        return watcher is not None and watcher.active
 
     def table_unwatched(self, table: int | None) -> bool:
         """True while the watcher of ``table`` is still on its way (hold commands for it)."""

@@ -154,22 +154,22 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         session.send(Message("STATS", data, text + "."))
 
     return [
-        Command(key="register", usage="/register [PASSWORD]", summary="keep your name for good",
+        Command(key="register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
                 help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
                 " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
                 " players are rated. At a terminal, /register alone asks for it twice, not shown.",
                 handler=register),
-        Command(key="password", german="passwort", usage="/password [OLD NEW]", summary="change your password",
+        Command(key="password", group="account", german="passwort", usage="/password [OLD NEW]", summary="change your password",
                 help="Changes the password of your registered name. At a terminal, /password alone"
                 " asks for the old and the new one, not shown.", handler=password),
-        Command(key="resume", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
+        Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held (an old"
                 " connection still holding the name is closed); then /join TABLE SEAT.", handler=resume, needs_nick=False),
-        Command(key="history", german="historie", usage="/history [NAME]", summary="the last finished games",
+        Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),
-        Command(key="stats", german="statistik", usage="/stats [NAME]",
+        Command(key="stats", group="account", german="statistik", usage="/stats [NAME]",
                 summary="games, wins, points and rating",
                 help="Your record (or NAME's): finished games, wins, points, and the rating of a"
                 " registered player. /stats bot-basic shows a bot level's.", handler=stats),

@@ -7,7 +7,6 @@ argument text, and raises ``Refusal`` to report bad input before changing state.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,30 @@ from bswtichu.server.session import Session
 
 Handler = Callable[[Session, str], None]
 
+#: The groups /help shows the commands in, in this order, each with what it is for.
+GROUPS = {
+    "lobby": "who is here, messages, leaving",
+    "table": "sitting down, options, bots, starting",
+    "game": "playing a round and looking at it",
+    "account": "names, passwords, history",
+    "display": "how messages look",
+}
+
+#: Names other servers and MUDs use for a command that has another name here.
+ELSEWHERE = {
+    "whisper": "msg", "w": "msg", "t": "msg", "pm": "msg", "query": "msg",
+    "page": "msg", "send": "msg",
+    "users": "who", "online": "who", "list": "tables", "rooms": "tables",
+    "sit": "join", "stand": "leave", "part": "leave", "observe": "watch",
+    "look": "table", "l": "table", "board": "table",
+    "inventory": "hand", "i": "hand", "inv": "hand",
+    "login": "nick", "passwd": "password", "logout": "quit",
+    "commands": "help", "begin": "start", "deal": "start", "ready": "start",
+    "points": "score", "bet": "tichu", "trade": "exchange", "swap": "exchange",
+    "hint": "legal", "set": "option", "colors": "color",
+    "colours": "color", "cols": "width",
+}
+
 
 @dataclass(frozen=True)
 class Command:
@@ -26,8 +49,9 @@ class Command:
     ``key`` is the English name, ``german`` the BSW name where it differs,
     ``aliases`` further names. ``usage`` is shown on wrong use (a usage with
     no arguments makes the registry refuse any); ``summary`` in
-    /help; ``help`` in /help COMMAND. Commands with ``needs_nick`` refuse clients
-    that have not chosen a name yet.
+    /help; ``help`` in /help COMMAND; ``group`` (one of `GROUPS`) is where /help
+    lists it. Commands with ``needs_nick`` refuse clients that have not chosen a
+    name yet.
     """
 
     key: str
@@ -35,9 +59,14 @@ class Command:
     summary: str
     help: str
     handler: Handler
+    group: str
     german: str | None = None
     aliases: tuple[str, ...] = ()
     needs_nick: bool = True
+
+    def __post_init__(self) -> None:
+        if self.group not in GROUPS:
+            raise ValueError(f"/{self.key}: no help group {self.group!r}; one of {', '.join(GROUPS)}")
 
     @property
     def takes_arguments(self) -> bool:
@@ -73,10 +102,21 @@ class CommandRegistry:
         return iter(self._commands)
 
     def suggest(self, name: str) -> str:
-        """A hint for a mistyped command: the nearest names, or /help."""
-        close = difflib.get_close_matches(name.casefold(), self._by_name, n=2, cutoff=0.6)
+        """A hint for an unknown command: what it is called here, else the names
+        within a typo or two of it, else only /help (a far-off guess misleads)."""
+        word = name.casefold()
+        known = self.lookup(ELSEWHERE.get(word, ""))
+        if known is not None:
+            return f"here that is {known.usage} (/help {known.key})"
+        limit = 1 if len(word) <= 5 else 2
+        scored = sorted(
+            (distance, order, candidate)
+            for order, candidate in enumerate(self._by_name)
+            if (distance := typo_distance(word, candidate)) <= limit
+        )
+        close = [candidate for _, _, candidate in scored[:2]]
         if not close:
-            return "try /help"
+            return "/help lists the commands"
         return "did you mean " + " or ".join(f"/{c}" for c in close) + "? (/help lists all)"
 
     def dispatch(self, session: Session, line: str) -> None:
@@ -96,6 +136,22 @@ class CommandRegistry:
         if args and not command.takes_arguments:
             raise usage_error(command.usage, f"/{command.key} takes no arguments")
         command.handler(session, args)
+
+
+def typo_distance(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``: a letter added, dropped, changed, or two swapped
+    (optimal string alignment), the usual slips of a typing hand."""
+    before: list[int] | None = None
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
+            if before is not None and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, previous = previous, current
+    return previous[-1]
 
 
 #: Commands (every name they go by) whose arguments are secrets: logs show them
@@ -120,39 +176,46 @@ def usage_error(command_usage: str, detail: str = "") -> Refusal:
 
 
 def help_command(registry: CommandRegistry) -> Command:
-    """/help and /help COMMAND over whatever ``registry`` holds at the time."""
+    """/help, /help GROUP and /help COMMAND over whatever ``registry`` holds at the time."""
+
+    def entry(command: Command) -> dict:
+        return {
+            "name": command.key,
+            "usage": command.usage,
+            "summary": command.summary,
+            "aliases": list(command.names[1:]),
+            "group": command.group,
+        }
 
     def handle(session: Session, args: str) -> None:
-        if not args:
-            session.send(
-                messages.help_index(
-                    [
-                        {
-                            "name": c.key,
-                            "usage": c.usage,
-                            "summary": c.summary,
-                            "aliases": list(c.names[1:]),
-                        }
-                        for c in registry
-                    ]
-                )
-            )
+        word = args.split()[0].lstrip("/").casefold() if args else ""
+        if not word:
+            groups = [
+                {"name": group, "about": about, "commands": [c.key for c in registry if c.group == group]}
+                for group, about in GROUPS.items()
+            ]
+            session.send(messages.help_index([entry(c) for c in registry], groups))
             return
-        name = args.split()[0].lstrip("/")
-        command = registry.lookup(name)
+        if word in GROUPS:
+            members = [entry(c) for c in registry if c.group == word]
+            session.send(messages.help_group(word, GROUPS[word], members))
+            return
+        command = registry.lookup(word)
         if command is None:
-            raise Refusal("unknown_command", f"no command /{name}; /help lists them all")
-        session.send(
-            messages.help_entry(command.key, command.usage, command.help, list(command.names[1:]))
-        )
+            raise Refusal("unknown_command", f"no command or group {args.split()[0]!r};"
+                                             f" groups: {', '.join(GROUPS)}; /help lists them")
+        session.send(messages.help_entry(command.key, command.usage, command.help,
+                                         list(command.names[1:]), command.group))
 
     return Command(
         key="help",
         german="hilfe",
         aliases=("?",),
-        usage="/help [COMMAND]",
-        summary="list the commands, or explain one",
-        help="Without an argument, lists every command. /help join explains /join.",
+        usage="/help [GROUP|COMMAND]",
+        summary="the command groups, one group's commands, or one command",
+        help="Without an argument, lists the groups (" + ", ".join(GROUPS) + ") and their"
+        " commands. /help game lists the game's commands; /help join explains /join.",
         handler=handle,
+        group="lobby",
         needs_nick=False,
     )

@@ -20,7 +20,7 @@ COLOR_USAGE = "/color [on|off|auto]"
 def display_commands() -> list[Command]:
     return [
         Command(
-            key="width",
+            key="width", group="display",
             german="breite",
             usage=WIDTH_USAGE,
             summary="wrap text to N columns",
@@ -32,7 +32,7 @@ def display_commands() -> list[Command]:
             needs_nick=False,
         ),
         Command(
-            key="color",
+            key="color", group="display",
             german="farbe",
             aliases=("colour",),
             usage=COLOR_USAGE,

@@ -274,7 +274,7 @@ class Lobby:
     def _lobby_commands(self) -> list[Command]:
         return [
             Command(
-                key="nick",
+                key="nick", group="account",
                 german="name",
                 usage="/nick NAME [PASSWORD]",
                 summary="choose your name (a registered one with its password)",
@@ -288,7 +288,7 @@ class Lobby:
                 needs_nick=False,
             ),
             Command(
-                key="who",
+                key="who", group="lobby",
                 german="wer",
                 usage="/who [PAGE]",
                 summary="who is online, and where",
@@ -297,7 +297,7 @@ class Lobby:
                 handler=self._who,
             ),
             Command(
-                key="msg",
+                key="msg", group="lobby",
                 aliases=("tell",),
                 usage="/msg NAME TEXT",
                 summary="a private message to one person",
@@ -305,7 +305,7 @@ class Lobby:
                 handler=self._msg,
             ),
             Command(
-                key="mode",
+                key="mode", group="display",
                 german="modus",
                 usage="/mode [human|machine|relay]",
                 summary="readable text, or one JSON line per message",
@@ -317,7 +317,7 @@ class Lobby:
                 needs_nick=False,
             ),
             Command(
-                key="quit",
+                key="quit", group="lobby",
                 german="ende",
                 aliases=("exit", "bye"),
                 usage="/quit",

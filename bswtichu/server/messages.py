@@ -186,20 +186,31 @@ def output_skipped() -> Message:
                    "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
 
 
-def help_index(entries: list[dict[str, Any]]) -> Message:
-    """``entries``: dicts with name, usage, summary, aliases."""
+def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]]) -> Message:
+    """``entries``: dicts with name, usage, summary, aliases, group; ``groups``: dicts
+    with name, about, commands (their names), in the order /help shows them."""
+    lines = ["Commands by group (/help GROUP lists one, /help COMMAND explains one;"
+             " lines without / are chat):"]
+    lines += [f"  {g['name']} ({g['about']}): {' '.join('/' + n for n in g['commands'])}"
+              for g in groups]
+    return Message("HELP", {"commands": entries, "groups": groups}, "\n".join(lines))
+
+
+def help_group(group: str, about: str, entries: list[dict[str, Any]]) -> Message:
     width = max((len(e["usage"]) for e in entries), default=0)
-    lines = ["Commands (/help COMMAND for details; lines without / are chat):"]
+    lines = [f"{group.capitalize()} commands ({about}; /help COMMAND for details):"]
     lines += [f"  {e['usage']:<{width}}  {e['summary']}" for e in entries]
-    return Message("HELP", {"commands": entries}, "\n".join(lines))
+    return Message("HELP", {"group": group, "commands": entries}, "\n".join(lines))
 
 
-def help_entry(name: str, usage: str, help_text: str, aliases: list[str]) -> Message:
-    also = f"\nAlso: {', '.join('/' + a for a in aliases)}" if aliases else ""
+def help_entry(name: str, usage: str, help_text: str, aliases: list[str], group: str) -> Message:
+    """Every name the command answers to, the English one first."""
+    names = ", ".join("/" + n for n in (name, *aliases))
     return Message(
         "HELP",
-        {"command": name, "usage": usage, "help": help_text, "aliases": aliases},
-        f"{usage}\n{help_text}{also}",
+        {"command": name, "usage": usage, "help": help_text, "aliases": aliases,
+         "names": [name, *aliases], "group": group},
+        f"{usage}\n{help_text}\nNames: {names} (group {group})",
     )
 
 

@@ -172,7 +172,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
 
     return [
         Command(
-            key="tables",
+            key="tables", group="lobby",
             german="tische",
             usage="/tables",
             summary="list the tables: seats, options, state",
@@ -181,7 +181,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=list_tables,
         ),
         Command(
-            key="join",
+            key="join", group="table",
             usage="/join [TABLE] [SEAT]",
             summary="sit down (alone: open a new table)",
             help="/join opens a new table and seats you. /join TABLE takes the next free seat"
@@ -191,7 +191,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=join,
         ),
         Command(
-            key="leave",
+            key="leave", group="table",
             german="verlassen",
             usage="/leave",
             summary="stand up or stop watching; back to the lobby",
@@ -200,7 +200,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=leave,
         ),
         Command(
-            key="watch",
+            key="watch", group="table",
             german="zuschauen",
             aliases=("spectate",),
             usage="/watch TABLE",
@@ -209,7 +209,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=watch,
         ),
         Command(
-            key="round",
+            key="round", group="table",
             german="runden",
             aliases=("rounds",),
             usage="/round X|off",
@@ -219,7 +219,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=set_round,
         ),
         Command(
-            key="tichujoin",
+            key="tichujoin", group="table",
             usage="/tichujoin [on|off]",
             summary="option: the first two joiners are partners",
             help="The first two joiners take seats 1 and 2; at /start seats 2 and 3 swap, so"
@@ -227,7 +227,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=switcher("tichujoin"),
         ),
         Command(
-            key="turnier",
+            key="turnier", group="table",
             aliases=("tournament",),
             usage="/turnier [on|off]",
             summary="option: tournament of 9 hands",
@@ -236,7 +236,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=switcher("turnier"),
         ),
         Command(
-            key="option",
+            key="option", group="table",
             aliases=("options",),
             usage="/option [NAME [VALUE]]",
             summary="show the table's options, or set one",
@@ -246,7 +246,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=option,
         ),
         Command(
-            key="start",
+            key="start", group="table",
             usage="/start",
             summary="start the game once four are seated",
             help="Any seated player may start once all four seats are taken and nobody is"

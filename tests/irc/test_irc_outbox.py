@@ -101,3 +101,12 @@ def test_a_target_with_too_much_waiting_gets_one_note_instead_of_more():
     box.message("NOTICE", "ann", "later", 30, limit=3)  # once drained, she gets replies again
     clock.advance(2)
     assert written[-1] == "NOTICE ann :later"
+
+
+def test_a_table_prefix_shared_by_joined_messages_is_said_once():
+    clock, written, box = outbox(burst=1)
+    box.message("PRIVMSG", "#t", "first", 100)
+    for text in ("[table 6] Ann passed.", "[table 6] Bob passed.", "[table 7] Cy passed."):
+        box.message("PRIVMSG", "#t", text, 100)
+    clock.advance(2)
+    assert written[1] == "PRIVMSG #t :[table 6] Ann passed. | Bob passed. | [table 7] Cy passed."

@@ -224,3 +224,64 @@ def test_losing_irc_disconnects_everyone():
     s.bridge.detach()
     assert all(link.transport.disconnecting for link in (ann, watcher, bob))
     assert s.bridge.players == {} and s.bridge.watchers == {}
+
+
+def test_help_is_answered_by_the_bridge_at_once_in_bang_forms_without_telnet_commands():
+    s = Setup()
+    s.bridge.command("Ann", "/help")
+    assert s.links == []  # no game connection, no server /help of 38 lines
+    [(nick, text)] = s.irc.users
+    assert nick == "Ann" and len(text.splitlines()) <= 5
+    assert "!join" in text and "!say TEXT" in text and "!play CARDS" in text
+    assert "/join" not in text and "!width" not in text and "!color" not in text and "!mode" not in text
+
+
+def test_help_for_one_command_still_asks_the_server():
+    s = Setup()
+    s.bridge.command("Ann", "/help join")
+    s.login(s.links[0], "Ann")
+    assert "/help join" in s.sent(s.links[0])
+
+
+def test_errors_name_commands_as_typed_on_irc():
+    s = Setup()
+    s.bridge.command("Ann", "/frob")
+    link = s.links[0]
+    s.login(link, "Ann")
+    s.server(link, "ERROR", "unknown command /frob; /help lists the commands",
+             code="unknown_command", message="...")
+    assert s.irc.users[-1] == ("Ann", "unknown command !frob; !help lists the commands")
+
+
+def test_say_chats_at_the_table_and_the_channel_hears_it_once():
+    s = Setup()
+    player, watcher = s.seated()
+    s.sent(player)
+    s.bridge.command("Ann", "/say /hello partner")
+    assert s.sent(player) == ["hello partner"]  # a chat line, never a command
+    s.server(player, "CHAT", "[table 1] Ann: hello partner", table=1, nick="Ann", text="hello partner")
+    s.server(watcher, "CHAT", "[table 1] Ann: hello partner", table=1, nick="Ann", text="hello partner")
+    assert s.irc.channel[-1] == "[table 1] Ann: hello partner"
+    assert ("Ann", "[table 1] Ann: hello partner") not in s.irc.users
+
+
+def test_say_without_text_says_how():
+    s = Setup()
+    s.bridge.command("Ann", "/say  ")
+    assert s.links == [] and "!say TEXT" in s.irc.users[-1][1]
+
+
+def test_watching_a_table_the_channel_already_sees_is_told_once_in_the_channel():
+    s = Setup()
+    s.seated("Ann")
+    s.irc.users.clear()
+    s.bridge.command("Zed", "/watch 1")
+    zed = s.links[-1]
+    s.login(zed, "Zed")
+    s.server(zed, "SPECTATOR_JOINED", "Zed is watching table 1.", table=1, nick="Zed",
+             seats=["Ann", None, None, None])
+    watcher = s.links[1]
+    s.server(watcher, "SPECTATOR_JOINED", "Zed is watching table 1.", table=1, nick="Zed",
+             seats=["Ann", None, None, None])
+    assert s.irc.channel.count("Zed is watching table 1.") == 1
+    assert [text for nick, text in s.irc.users if nick == "Zed"] == []

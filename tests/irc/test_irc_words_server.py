@@ -100,7 +100,6 @@ async def test_a_nick_that_is_no_server_name_is_mapped_and_a_taken_name_varied(t
         ann = await s.user("Ann")
         ann.msg("#tichu", "!join 1")
         await ann.wait(to("Ann", "You play as Ann2 on the game server."))
-        await ann.wait(to("Ann", "Ann2 sits down at table 1, seat 2"))
         await s.observer.wait(in_channel("Ann2 sits down at table 1, seat 2"))
         await other.close()
 

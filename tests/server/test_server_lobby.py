@@ -47,14 +47,14 @@ def test_commands_before_a_name_are_refused_except_the_basic_ones(connect):
 def test_unknown_command_gets_one_error_line(connect):
     client = connect("Ann", machine=False)
     client.say("/foo bar")
-    assert client.connection.lines == ["error: unknown command /foo; try /help"]
+    assert client.connection.lines == ["error: unknown command /foo; /help lists the commands"]
 
 
 def test_unknown_command_in_machine_mode(connect):
     client = connect("Ann")
     client.say("/foo")
     assert client.received() == [
-        ("ERROR", {"code": "unknown_command", "message": "unknown command /foo; try /help"})
+        ("ERROR", {"code": "unknown_command", "message": "unknown command /foo; /help lists the commands"})
     ]
 
 
@@ -215,7 +215,7 @@ def test_quit_says_bye_and_hangs_up(connect):
 def test_registered_command_is_dispatched_with_its_arguments(lobby, connect):
     calls = []
     lobby.commands.register(
-        Command(key="ping", usage="/ping X", summary="test", help="test",
+        Command(key="ping", group="lobby", usage="/ping X", summary="test", help="test",
                 handler=lambda session, args: calls.append((session.nick, args)))
     )
     ann = connect("Ann")
@@ -226,7 +226,7 @@ def test_registered_command_is_dispatched_with_its_arguments(lobby, connect):
 def test_a_name_cannot_be_registered_twice(lobby):
     with pytest.raises(ValueError, match="join"):
         lobby.commands.register(
-            Command(key="join", usage="/join", summary="", help="", handler=lambda s, a: None)
+            Command(key="join", group="lobby", usage="/join", summary="", help="", handler=lambda s, a: None)
         )
 
 
@@ -234,7 +234,7 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     def refuse(session, args):
         raise Refusal("no_cards", "you have no cards yet")
 
-    lobby.commands.register(Command(key="refuse", usage="/refuse", summary="", help="", handler=refuse))
+    lobby.commands.register(Command(key="refuse", group="lobby", usage="/refuse", summary="", help="", handler=refuse))
     ann = connect("Ann")
     ann.say("/refuse")
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
@@ -244,7 +244,7 @@ def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect,
     def explode(session, args):
         raise RuntimeError("boom")
 
-    lobby.commands.register(Command(key="boom", usage="/boom", summary="", help="", handler=explode))
+    lobby.commands.register(Command(key="boom", group="lobby", usage="/boom", summary="", help="", handler=explode))
     ann, bob = connect("Ann"), connect("Bob")
     ann.say("/boom")
     assert ann.error_code() == "internal"

@@ -222,7 +222,7 @@ def test_gmcp_carries_every_message_with_the_machine_fields(mud_client):
     packages = wire.gmcp()
     assert packages[0] == ("Tichu.Nick", {"nick": "Ann", "previous": None})
     assert packages[-1] == ("Tichu.Error", {"code": "unknown_command",
-                                            "message": "unknown command /nope; try /help"})
+                                            "message": "unknown command /nope; /help lists the commands"})
     assert [name for name, _ in packages[1:-1]] == ["Tichu.ResumeToken"]  # a guest's, his alone
     wire.send(IAC + SB + mud.GMCP + b'Core.Hello {"client":"Mudlet"}' + IAC + SE)  # read, no answer
     assert wire.read() == b""

@@ -139,7 +139,7 @@ async def test_bot_port_has_no_iac_and_speaks_machine_mode():
         robo = await server.bot("Robo")
         robo.send("/nope")
         error = await robo.message("ERROR")
-        assert error == {"code": "unknown_command", "message": "unknown command /nope; try /help"}
+        assert error == {"code": "unknown_command", "message": "unknown command /nope; /help lists the commands"}
         assert b"\xff" not in robo.raw
 
 
