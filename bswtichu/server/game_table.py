@@ -68,6 +68,10 @@ class TableGame:
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
+        #: while one request of a person is applied: the seats its steps may have asked to act,
+        #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
+        #: Mahjong answers the turn its play opened)
+        self._acting: set[int] | None = None
         driver.subscribe(self)
 
     def start(self) -> None:
@@ -126,9 +130,22 @@ class TableGame:
             actions = built if isinstance(built, list) else [built]
             if len(actions) > 1:
                 actions = check_in_order(self.game.round, actions, skip=_wish_after_round)
+            self._acting = set()
             self.driver.act(player, actions)
         except TichuError as error:
             raise refusal_for(error) from None
+        finally:
+            concerned, self._acting = self._acting, None
+        if concerned:
+            self._push_after_request(concerned)
+
+    def _push_after_request(self, concerned: set[int]) -> None:
+        """The pushed LEGAL of the seats a whole request asked to act, now that it is applied."""
+        with self.table.outbox:
+            readers = self._readers(self.game.seating)
+            told: list[list[Message]] = [[] for _ in readers]
+            self._push_legal(readers, concerned, told)
+            self._tell_gathered(readers, told, [])
 
     # ------------------------------------------------------------------ telling
 
@@ -187,7 +204,9 @@ class TableGame:
                     if sentences[seat]:
                         told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
-        if concerned:
+        if self._acting is not None:
+            self._acting.update(concerned)  # pushed once the whole request is applied
+        elif concerned:
             self._push_legal(readers, concerned, told)
         self._tell_gathered(readers, told, watched)
 
