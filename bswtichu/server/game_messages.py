@@ -103,6 +103,8 @@ _HANDLERS: dict[type, Callable] = {}
 #: Events that come again and again in a round with the same fields (a turn, a pass, a
 #: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
 _RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed, ev.TrickWon})
+#: The phases that ask every player something (PHASE's sentence tells them what to type): seats 0..3
+_ASKING_PHASES = {"grand": (0, 1, 2, 3), "exchange": (0, 1, 2, 3)}
 
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
@@ -154,6 +156,8 @@ class GameTexts:
         Every other reader gets the spectators' wording (the handlers below
         compare the viewer with nothing else).
         """
+        if type(event) is ev.PhaseStarted:
+            return _ASKING_PHASES.get(event.phase, ())
         seat, to = getattr(event, "seat", None), getattr(event, "to", None)
         if isinstance(to, int):
             return (seat, to) if isinstance(seat, int) else (to,)
@@ -180,11 +184,17 @@ class GameTexts:
                          lambda: f"{what}: {format_cards(e.cards)}")
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
-        text = {
-            "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
-            "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
-            "play": "The exchange is done; play begins.",
-        }[e.phase]
+        # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
+        if viewer is None:
+            text = {
+                "grand": "The players look at their first 8 cards and decide about Grand Tichu.",
+                "exchange": "The players pass three cards each.",
+            }.get(e.phase, "The exchange is done; play begins.")
+        else:
+            text = {
+                "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
+                "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
+            }.get(e.phase, "The exchange is done; play begins.")
         return self._msg("PHASE", {"phase": e.phase}, text)
 
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):

@@ -135,3 +135,26 @@ def test_the_exchange_text_names_what_went_where():
     assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
                             " 5j from Ann, 9r from Bob, 9s from Cy.")
     assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}
+
+
+def test_only_the_players_are_asked_for_their_calls_and_cards(tmp_path):
+    from lobby_clients import Client
+    from test_server_game import seat_four
+    lobby = seeded_lobby(tmp_path, 5)
+    players = seat_four(lobby, ["/round 1"])
+    eve = Client(lobby, "Eve", machine=False)
+    eve.say("/watch 1")
+    ann = players[0]
+    ann.say("/mode human")
+    eve.connection.lines.clear()
+    ann.clear()
+    ann.say("/start")
+    assert "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines." in ann.connection.lines
+    assert not any("/grand" in line for line in eve.connection.lines), eve.connection.lines
+    assert "The players look at their first 8 cards and decide about Grand Tichu." in eve.connection.lines
+    ann.clear()
+    for player in players:
+        player.say("/nogrand")
+    assert any(line.startswith("Exchange: /schupf C1 C2 C3") for line in ann.connection.lines)
+    assert not any("/schupf" in line for line in eve.connection.lines), eve.connection.lines
+    assert "The players pass three cards each." in eve.connection.lines
