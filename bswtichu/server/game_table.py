@@ -56,6 +56,16 @@ def _waits_for(rnd: Round, seat: int) -> bool:
     return rnd.phase == PLAY and rnd.waiting_for == seat
 
 
+#: What is wrong with a command of ``phase`` given in another phase, as the engine says it: a
+#: command's arguments are read against the hand only in its own phase (the phase is what is wrong)
+_WRONG_PHASE = {
+    PLAY: {GRAND: "first decide about Grand Tichu (grand or nogrand)",
+           EXCHANGE: "first pass your 3 cards (exchange)"},
+    EXCHANGE: {GRAND: "first decide about Grand Tichu; the exchange comes next",
+               PLAY: "the exchange is not now"},
+}
+
+
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
@@ -102,6 +112,14 @@ class TableGame:
     def hand_of(self, nick: str) -> tuple[Card, ...]:
         """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
         return tuple(self.game.round.hands[self.seat_of(nick)])
+
+    def check_phase(self, nick: str, phase: str) -> None:
+        """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
+        are read: ``/play 5`` in the Grand Tichu phase is wrong for the phase, not for the cards."""
+        self.player(nick)
+        now = self.game.round.phase
+        if now != phase and now in _WRONG_PHASE[phase]:
+            raise Refusal("illegal", _WRONG_PHASE[phase][now])
 
     def seat_named(self, nick: str, target: str) -> int:
         """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""

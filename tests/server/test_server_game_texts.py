@@ -158,3 +158,33 @@ def test_only_the_players_are_asked_for_their_calls_and_cards(tmp_path):
     assert any(line.startswith("Exchange: /schupf C1 C2 C3") for line in ann.connection.lines)
     assert not any("/schupf" in line for line in eve.connection.lines), eve.connection.lines
     assert "The players pass three cards each." in eve.connection.lines
+
+
+def test_a_game_command_in_the_wrong_phase_says_the_phase_first(tmp_path):
+    from test_server_game import seat_four
+    lobby = seeded_lobby(tmp_path, 5)
+    players = seat_four(lobby, ["/round 1"])
+    ann = players[0]
+    ann.say("/start")
+    grand = "first decide about Grand Tichu (grand or nogrand)"
+    for line in ("/play 5", "/play 2", "/play", "/bomben 5 5 5 5", "/wish", "/wish K", "/give 2"):
+        ann.clear()
+        ann.say(line)
+        assert ann.error_code() == "illegal" and ann.only("ERROR")["message"] == grand, (line, ann.connection.lines)
+    for line in ("/schupf 5", "/schupf 2 3 4"):
+        ann.clear()
+        ann.say(line)
+        assert ann.only("ERROR")["message"] == "first decide about Grand Tichu; the exchange comes next", line
+    for player in players:
+        player.say("/nogrand")
+    ann.clear()
+    ann.say("/play 5")
+    assert ann.only("ERROR")["message"] == "first pass your 3 cards (exchange)"
+
+
+def test_log_says_it_takes_one_number(tmp_path):
+    from lobby_clients import Client
+    ann = Client(seeded_lobby(tmp_path, 5), "Ann")
+    ann.say("/log 1 2")
+    error = ann.only("ERROR")
+    assert "/log takes one game number" in error["message"] and "'2'" in error["message"], error
