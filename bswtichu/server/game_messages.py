@@ -93,6 +93,14 @@ def short_play(combo: Combo) -> str:
     return rank_text(top)
 
 
+def shown_play(combo: Combo) -> str:
+    """A play as people read it: its name, then its cards unless the name already is the card
+    (a single: "single MJ", not "single MJ [MJ]")."""
+    if combo.type is ComboType.SINGLE:
+        return combo.describe()
+    return f"{combo.describe()} [{format_cards(combo.cards)}]"
+
+
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
     """An event people are not told of."""
     return None
@@ -234,8 +242,8 @@ class GameTexts:
         def text() -> str:
             bomb = "BOMB! " if e.combo.is_bomb else ""
             how = " out of turn" if e.out_of_turn else ""
-            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
-                    f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
+            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {shown_play(e.combo)}"
+                    f" ({cards_left(e.cards_left)}).")
 
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
@@ -262,12 +270,12 @@ class GameTexts:
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.to, viewer)} took the trick ({e.points} points).")
+                         lambda: f"{self.who(e.to, viewer)} took the trick: {counted(e.points, 'point')}.")
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
                          lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
-                                 f"{self.whom(e.to, viewer)} ({e.points} points).")
+                                 f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
         place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
@@ -367,8 +375,7 @@ class GameTexts:
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
-            lines.append(f"  On the table: {view.top.describe()} [{format_cards(view.top.cards)}]"
-                         f" by {self.names[view.top_seat]}{won}.")
+            lines.append(f"  On the table: {shown_play(view.top)} by {self.names[view.top_seat]}{won}.")
         elif view.phase == "play":
             lines.append("  The table is empty.")
         if view.wish is not None:

@@ -188,3 +188,15 @@ def test_log_says_it_takes_one_number(tmp_path):
     ann.say("/log 1 2")
     error = ann.only("ERROR")
     assert "/log takes one game number" in error["message"] and "'2'" in error["message"], error
+
+
+def test_a_single_is_not_named_twice_and_points_are_not_a_second_parenthesis():
+    from bswtichu.engine import classify, parse_cards
+    texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
+    mahjong = classify(parse_cards("MJ"))
+    played = texts.event(ev.Played(0, mahjong, False, 13), None).text
+    assert played == "Ann (seat 1) played: single MJ (13 cards left).", played
+    pair = classify(parse_cards("7j 7s"))
+    assert "pair of sevens [7j 7s]" in texts.event(ev.Played(1, pair, False, 12), None).text
+    taken = texts.event(ev.TrickCollected(0, 1, 25), None).text
+    assert taken == "Bob (seat 2) took the trick: 25 points.", taken
