@@ -360,7 +360,9 @@ class GameTexts:
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
-    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict) -> Message:
+    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict,
+                   away: Sequence[bool] = (False,) * 4) -> Message:
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         for seat, name in enumerate(self.names):
             marks = []
@@ -370,7 +372,7 @@ class GameTexts:
                 marks.append(f"out {view.finish_order.index(seat) + 1}.")
             if view.turn == seat:
                 marks.append(f"<- {view.need}")
-            you = " (you)" if seat == view.seat else ""
+            you = " (you)" if seat == view.seat else " (away)" if away[seat] else ""
             lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:

@@ -296,9 +296,11 @@ class TableGame:
     def table_message(self, nick: str | None) -> Message:
         """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
         seat = None if nick is None else self.seat_of(nick)
+        table_seats = self._table_seats(self.game.seating)
+        away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      self.score_message().text,
-                                     {"totals": list(self.game.totals), "log": self.log_number})
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away)
 
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))

@@ -200,3 +200,25 @@ def test_a_single_is_not_named_twice_and_points_are_not_a_second_parenthesis():
     assert "pair of sevens [7j 7s]" in texts.event(ev.Played(1, pair, False, 12), None).text
     taken = texts.event(ev.TrickCollected(0, 1, 25), None).text
     assert taken == "Bob (seat 2) took the trick: 25 points.", taken
+
+
+def test_table_marks_an_away_player_and_a_finished_table_is_not_full(game):
+    ann, bob = game.players[0], game.players[1]
+    bob.hang_up()
+    eve = game.watchers[0]
+    eve.clear()
+    eve.say("/table")
+    seat = eve.only("TABLE")["names"].index("Bob") + 1
+    lines = human(game, eve, "/table")
+    assert any(line.strip().startswith(f"seat {seat} Bob (away):") for line in lines), lines
+    assert not any("(away)" in line for line in lines if "Bob" not in line)
+
+
+def test_a_finished_table_shows_as_finished(game):
+    game.play()
+    ann = game.players[0]
+    ann.clear()
+    ann.say("/tables")
+    [view] = ann.only("TABLES")["tables"]
+    assert view["state"] == "finished"
+    assert "[finished]" in human(game, ann, "/tables")[0]
