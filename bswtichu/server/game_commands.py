@@ -16,6 +16,7 @@ from bswtichu.engine import (
 )
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
+from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, usage_error
 from bswtichu.server.game_messages import game_log
@@ -75,6 +76,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def exchange(session: Session, args: str) -> None:
         usage = "/schupf C1 C2 C3"
         game = _player_game(session)
+        game.check_phase(session.nick, EXCHANGE)
         if len(split_tokens(args)) != 3:
             raise usage_error(usage, "name three cards: to the right opponent, the partner,"
                                      " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
@@ -84,6 +86,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def play(session: Session, args: str, bomb_only: bool = False) -> None:
         usage = "/bomben CARDS" if bomb_only else "/play CARDS [wish RANK]"
         game = _player_game(session)
+        game.check_phase(session.nick, PLAY)
         if not args:
             raise usage_error(usage, "which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
@@ -110,15 +113,17 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         game.act(session.nick, build)
 
     def wish(session: Session, args: str) -> None:
+        game = _player_game(session)
+        game.check_phase(session.nick, PLAY)
         if not args or " " in args.strip():
             raise usage_error("/wish RANK|none", "name one rank: 2-9, T, J, Q, K, A, or none")
-        game = _player_game(session)
         rank = _parse(parse_wish, args)
         game.act(session.nick, lambda seat: MakeWish(seat, rank))
 
     def give(session: Session, args: str) -> None:
         usage = "/give NAME|SEAT"
         game = _player_game(session)
+        game.check_phase(session.nick, PLAY)
         target = args.strip()
         if not target or " " in target:
             raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
@@ -193,6 +198,9 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
 
     def show_log(session: Session, args: str) -> None:
         usage = "/log N"
+        words = args.split()
+        if len(words) > 1:
+            raise usage_error(usage, f"/log takes one game number; drop {' '.join(words[1:])!r}")
         if not is_number(args.strip()):
             raise usage_error(usage, "which game? its number was announced at its start and end")
         number = int(args)

@@ -93,6 +93,14 @@ def short_play(combo: Combo) -> str:
     return rank_text(top)
 
 
+def shown_play(combo: Combo) -> str:
+    """A play as people read it: its name, then its cards unless the name already is the card
+    (a single: "single MJ", not "single MJ [MJ]")."""
+    if combo.type is ComboType.SINGLE:
+        return combo.describe()
+    return f"{combo.describe()} [{format_cards(combo.cards)}]"
+
+
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
     """An event people are not told of."""
     return None
@@ -103,6 +111,8 @@ _HANDLERS: dict[type, Callable] = {}
 #: Events that come again and again in a round with the same fields (a turn, a pass, a
 #: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
 _RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed, ev.TrickWon})
+#: The phases that ask every player something (PHASE's sentence tells them what to type): seats 0..3
+_ASKING_PHASES = {"grand": (0, 1, 2, 3), "exchange": (0, 1, 2, 3)}
 
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
@@ -154,6 +164,8 @@ class GameTexts:
         Every other reader gets the spectators' wording (the handlers below
         compare the viewer with nothing else).
         """
+        if type(event) is ev.PhaseStarted:
+            return _ASKING_PHASES.get(event.phase, ())
         seat, to = getattr(event, "seat", None), getattr(event, "to", None)
         if isinstance(to, int):
             return (seat, to) if isinstance(seat, int) else (to,)
@@ -180,11 +192,17 @@ class GameTexts:
                          lambda: f"{what}: {format_cards(e.cards)}")
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
-        text = {
-            "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
-            "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
-            "play": "The exchange is done; play begins.",
-        }[e.phase]
+        # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
+        if viewer is None:
+            text = {
+                "grand": "The players look at their first 8 cards and decide about Grand Tichu.",
+                "exchange": "The players pass three cards each.",
+            }.get(e.phase, "The exchange is done; play begins.")
+        else:
+            text = {
+                "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
+                "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
+            }.get(e.phase, "The exchange is done; play begins.")
         return self._msg("PHASE", {"phase": e.phase}, text)
 
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
@@ -224,8 +242,8 @@ class GameTexts:
         def text() -> str:
             bomb = "BOMB! " if e.combo.is_bomb else ""
             how = " out of turn" if e.out_of_turn else ""
-            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {e.combo.describe()}"
-                    f" [{format_cards(e.combo.cards)}] ({cards_left(e.cards_left)}).")
+            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {shown_play(e.combo)}"
+                    f" ({cards_left(e.cards_left)}).")
 
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
@@ -252,12 +270,12 @@ class GameTexts:
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.to, viewer)} took the trick ({e.points} points).")
+                         lambda: f"{self.who(e.to, viewer)} took the trick: {counted(e.points, 'point')}.")
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
                          lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
-                                 f"{self.whom(e.to, viewer)} ({e.points} points).")
+                                 f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
         place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
@@ -342,7 +360,9 @@ class GameTexts:
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
-    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict) -> Message:
+    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict,
+                   away: Sequence[bool] = (False,) * 4) -> Message:
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         for seat, name in enumerate(self.names):
             marks = []
@@ -352,13 +372,12 @@ class GameTexts:
                 marks.append(f"out {view.finish_order.index(seat) + 1}.")
             if view.turn == seat:
                 marks.append(f"<- {view.need}")
-            you = " (you)" if seat == view.seat else ""
+            you = " (you)" if seat == view.seat else " (away)" if away[seat] else ""
             lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
-            lines.append(f"  On the table: {view.top.describe()} [{format_cards(view.top.cards)}]"
-                         f" by {self.names[view.top_seat]}{won}.")
+            lines.append(f"  On the table: {shown_play(view.top)} by {self.names[view.top_seat]}{won}.")
         elif view.phase == "play":
             lines.append("  The table is empty.")
         if view.wish is not None:

@@ -56,6 +56,16 @@ def _waits_for(rnd: Round, seat: int) -> bool:
     return rnd.phase == PLAY and rnd.waiting_for == seat
 
 
+#: What is wrong with a command of ``phase`` given in another phase, as the engine says it: a
+#: command's arguments are read against the hand only in its own phase (the phase is what is wrong)
+_WRONG_PHASE = {
+    PLAY: {GRAND: "first decide about Grand Tichu (grand or nogrand)",
+           EXCHANGE: "first pass your 3 cards (exchange)"},
+    EXCHANGE: {GRAND: "first decide about Grand Tichu; the exchange comes next",
+               PLAY: "the exchange is not now"},
+}
+
+
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
@@ -68,6 +78,10 @@ class TableGame:
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
+        #: while one request of a person is applied: the seats its steps may have asked to act,
+        #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
+        #: Mahjong answers the turn its play opened)
+        self._acting: set[int] | None = None
         driver.subscribe(self)
 
     def start(self) -> None:
@@ -99,6 +113,14 @@ class TableGame:
         """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
         return tuple(self.game.round.hands[self.seat_of(nick)])
 
+    def check_phase(self, nick: str, phase: str) -> None:
+        """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
+        are read: ``/play 5`` in the Grand Tichu phase is wrong for the phase, not for the cards."""
+        self.player(nick)
+        now = self.game.round.phase
+        if now != phase and now in _WRONG_PHASE[phase]:
+            raise Refusal("illegal", _WRONG_PHASE[phase][now])
+
     def seat_named(self, nick: str, target: str) -> int:
         """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""
         if is_number(target):
@@ -126,9 +148,22 @@ class TableGame:
             actions = built if isinstance(built, list) else [built]
             if len(actions) > 1:
                 actions = check_in_order(self.game.round, actions, skip=_wish_after_round)
+            self._acting = set()
             self.driver.act(player, actions)
         except TichuError as error:
             raise refusal_for(error) from None
+        finally:
+            concerned, self._acting = self._acting, None
+        if concerned:
+            self._push_after_request(concerned)
+
+    def _push_after_request(self, concerned: set[int]) -> None:
+        """The pushed LEGAL of the seats a whole request asked to act, now that it is applied."""
+        with self.table.outbox:
+            readers = self._readers(self.game.seating)
+            told: list[list[Message]] = [[] for _ in readers]
+            self._push_legal(readers, concerned, told)
+            self._tell_gathered(readers, told, [])
 
     # ------------------------------------------------------------------ telling
 
@@ -187,7 +222,9 @@ class TableGame:
                     if sentences[seat]:
                         told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
-        if concerned:
+        if self._acting is not None:
+            self._acting.update(concerned)  # pushed once the whole request is applied
+        elif concerned:
             self._push_legal(readers, concerned, told)
         self._tell_gathered(readers, told, watched)
 
@@ -259,9 +296,11 @@ class TableGame:
     def table_message(self, nick: str | None) -> Message:
         """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
         seat = None if nick is None else self.seat_of(nick)
+        table_seats = self._table_seats(self.game.seating)
+        away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      self.score_message().text,
-                                     {"totals": list(self.game.totals), "log": self.log_number})
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away)
 
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))

@@ -125,10 +125,13 @@ class Table:
 
     @property
     def state(self) -> str:
-        """"open" (free seats), "full" (four seated, not started) or "started"."""
+        """"open" (free seats), "full" (four seated, not started), "started", or "finished"
+        (four seated, its game over and shown by /table and /score until the next /start)."""
         if self.started:
             return "started"
-        return "full" if None not in self.seats else "open"
+        if None in self.seats:
+            return "open"
+        return "full" if self.last_game is None else "finished"
 
     def seat_of(self, nick: str) -> int | None:
         if nick in self.seats:  # as seated: the common case, no casefolding

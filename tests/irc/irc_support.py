@@ -33,7 +33,7 @@ TIMEOUT = 10
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 PASSWORD = "secret"  # the server password (PASS) both test IRC servers ask for
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
-PLAYED = re.compile(r" played(?: out of turn)?: .*?\[([^\]]*)\]")
+PLAYED = re.compile(r" played(?: out of turn)?: (?:single (\S+)|.*?\[([^\]]*)\])")  # a single: its card
 
 
 def reactor():

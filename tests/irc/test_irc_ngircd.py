@@ -188,7 +188,7 @@ def public_cards(lines: list[str]) -> list[set[str]]:
     out = []
     for line in lines:
         for played in PLAYED.finditer(line):
-            seen |= set(played.group(1).split())
+            seen |= set((played.group(1) or played.group(2)).split())
         out.append(set(seen))
     return out
 

@@ -29,8 +29,9 @@ from test_server_network import LOOPBACK_LISTENERS, LineClient, reactor
 
 TIMEOUT = 10
 PRIVATE = ("DEALT", "RECEIVED", "HAND")
-# a line in human mode that shows played cards: "... played: pair of sevens [7j 7s] (12 cards left)."
-PLAYED_TEXT = re.compile(r" played(?: out of turn)?: .*\[([^\]]*)\]")
+# a line in human mode that shows played cards: "... played: pair of sevens [7j 7s] (12 cards left).",
+# or a single by its card alone: "... played: single 7j (13 cards left)."
+PLAYED_TEXT = re.compile(r" played(?: out of turn)?: (?:single (\S+)|.*\[([^\]]*)\])")
 
 
 class GameLineClient(LineClient):
@@ -190,7 +191,7 @@ def check_watcher(client: LineClient) -> list[str]:
     for line in text:
         played = PLAYED_TEXT.search(line)
         if played:
-            public |= set(played.group(1).split())
+            public |= set((played.group(1) or played.group(2)).split())
         leaked = tokens(line) - public
         assert not leaked, f"the spectator was told {sorted(leaked)}: {line}"
     return text

@@ -135,3 +135,90 @@ def test_the_exchange_text_names_what_went_where():
     assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
                             " 5j from Ann, 9r from Bob, 9s from Cy.")
     assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}
+
+
+def test_only_the_players_are_asked_for_their_calls_and_cards(tmp_path):
+    from lobby_clients import Client
+    from test_server_game import seat_four
+    lobby = seeded_lobby(tmp_path, 5)
+    players = seat_four(lobby, ["/round 1"])
+    eve = Client(lobby, "Eve", machine=False)
+    eve.say("/watch 1")
+    ann = players[0]
+    ann.say("/mode human")
+    eve.connection.lines.clear()
+    ann.clear()
+    ann.say("/start")
+    assert "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines." in ann.connection.lines
+    assert not any("/grand" in line for line in eve.connection.lines), eve.connection.lines
+    assert "The players look at their first 8 cards and decide about Grand Tichu." in eve.connection.lines
+    ann.clear()
+    for player in players:
+        player.say("/nogrand")
+    assert any(line.startswith("Exchange: /schupf C1 C2 C3") for line in ann.connection.lines)
+    assert not any("/schupf" in line for line in eve.connection.lines), eve.connection.lines
+    assert "The players pass three cards each." in eve.connection.lines
+
+
+def test_a_game_command_in_the_wrong_phase_says_the_phase_first(tmp_path):
+    from test_server_game import seat_four
+    lobby = seeded_lobby(tmp_path, 5)
+    players = seat_four(lobby, ["/round 1"])
+    ann = players[0]
+    ann.say("/start")
+    grand = "first decide about Grand Tichu (grand or nogrand)"
+    for line in ("/play 5", "/play 2", "/play", "/bomben 5 5 5 5", "/wish", "/wish K", "/give 2"):
+        ann.clear()
+        ann.say(line)
+        assert ann.error_code() == "illegal" and ann.only("ERROR")["message"] == grand, (line, ann.connection.lines)
+    for line in ("/schupf 5", "/schupf 2 3 4"):
+        ann.clear()
+        ann.say(line)
+        assert ann.only("ERROR")["message"] == "first decide about Grand Tichu; the exchange comes next", line
+    for player in players:
+        player.say("/nogrand")
+    ann.clear()
+    ann.say("/play 5")
+    assert ann.only("ERROR")["message"] == "first pass your 3 cards (exchange)"
+
+
+def test_log_says_it_takes_one_number(tmp_path):
+    from lobby_clients import Client
+    ann = Client(seeded_lobby(tmp_path, 5), "Ann")
+    ann.say("/log 1 2")
+    error = ann.only("ERROR")
+    assert "/log takes one game number" in error["message"] and "'2'" in error["message"], error
+
+
+def test_a_single_is_not_named_twice_and_points_are_not_a_second_parenthesis():
+    from bswtichu.engine import classify, parse_cards
+    texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
+    mahjong = classify(parse_cards("MJ"))
+    played = texts.event(ev.Played(0, mahjong, False, 13), None).text
+    assert played == "Ann (seat 1) played: single MJ (13 cards left).", played
+    pair = classify(parse_cards("7j 7s"))
+    assert "pair of sevens [7j 7s]" in texts.event(ev.Played(1, pair, False, 12), None).text
+    taken = texts.event(ev.TrickCollected(0, 1, 25), None).text
+    assert taken == "Bob (seat 2) took the trick: 25 points.", taken
+
+
+def test_table_marks_an_away_player_and_a_finished_table_is_not_full(game):
+    ann, bob = game.players[0], game.players[1]
+    bob.hang_up()
+    eve = game.watchers[0]
+    eve.clear()
+    eve.say("/table")
+    seat = eve.only("TABLE")["names"].index("Bob") + 1
+    lines = human(game, eve, "/table")
+    assert any(line.strip().startswith(f"seat {seat} Bob (away):") for line in lines), lines
+    assert not any("(away)" in line for line in lines if "Bob" not in line)
+
+
+def test_a_finished_table_shows_as_finished(game):
+    game.play()
+    ann = game.players[0]
+    ann.clear()
+    ann.say("/tables")
+    [view] = ann.only("TABLES")["tables"]
+    assert view["state"] == "finished"
+    assert "[finished]" in human(game, ann, "/tables")[0]

@@ -185,3 +185,34 @@ def test_people_get_the_pushed_list_grouped_and_programs_in_full(tmp_path):
     person.say("/legal all")
     assert person.connection.lines == ["Legal now (2): /schupf C1 C2 C3 | /tichu"]
     assert _pushed_legal(program) == ["/schupf C1 C2 C3", "/tichu"]
+
+
+def _to_the_first_lead(lobby) -> tuple[list[Client], Client]:
+    """Four players past the Grand Tichu calls and the exchange; also the one who leads (holds MJ)."""
+    players = seat_four(lobby, ["/round 1"])
+    players[0].say("/start")
+    for player in players:
+        player.say("/nogrand")
+    for player in players:
+        player.clear()
+        player.say("/hand")
+        player.say("/schupf " + " ".join(player.only("HAND")["cards"][:3]))
+    for player in players:
+        player.clear()
+        player.say("/hand")
+    leader = next(player for player in players if "MJ" in player.only("HAND")["cards"])
+    return players, leader
+
+
+def test_the_mahjong_with_its_wish_pushes_no_list_for_the_wish_already_made(tmp_path):
+    lobby = seeded_lobby(tmp_path, 9)
+    players, leader = _to_the_first_lead(lobby)
+    for player in players:
+        player.say("/legal push on")
+        player.clear()
+    leader.say("/play MJ wish K")
+    assert "LEGAL" not in leader.keywords(), leader.keywords()  # the wish is made: nothing is asked
+    following = players[(players.index(leader) + 1) % 4]
+    keywords = following.keywords()
+    assert keywords.index("WISH") < keywords.index("LEGAL"), keywords
+    assert "/wish RANK|none" not in str(following.only("LEGAL"))
