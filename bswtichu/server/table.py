@@ -1,7 +1,8 @@
 """Tables: four seats, spectators, options, and the moment a game starts.
 
 Domain only: a table speaks in nicks, seats and ``Message`` values, and reaches
-clients through the ``deliver(nick, message)`` callable it was given. Its state
+clients through the lookup it was given (a nick to its online ``Reader``, the
+lobby's ``find``). Its state
 is plain data (``Table.view``), ready to be stored later.
 
 Seats are numbered 1-4 as players see them; partners sit opposite (1+3, 2+4).
