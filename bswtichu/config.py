@@ -25,7 +25,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Listener:
     """One listening port: its kind (what is spoken on it; the kinds are registered in
-    bswtichu.server.net.kinds) and a Twisted endpoint string (``tcp:``, ``ssl:``, ``unix:``)."""
+    bswtichu.net.kinds) and a Twisted endpoint string (``tcp:``, ``ssl:``, ``unix:``)."""
 
     kind: str
     endpoint: str
@@ -222,7 +222,7 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
 
 def listen_setting(key: str, raw: str, source: str) -> tuple[str, tuple[str, ...]]:
     """(kind, endpoints) for one key of the ``[listen]`` section. Whether the kind exists is the
-    registry's to say (bswtichu.server.net.kinds), when the server starts."""
+    registry's to say (bswtichu.net.kinds), when the server starts."""
     if not KIND_NAME.match(key):
         raise ConfigError(f"{source}: [{LISTEN_SECTION}] {key} is not a listener kind such as"
                           " telnet or line")

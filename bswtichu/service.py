@@ -20,7 +20,7 @@ from twisted.python.failure import Failure
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.kinds import ListenerKind, kind_named
+from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.storage import Storage

@@ -29,7 +29,7 @@ from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
+from bswtichu.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
 from bswtichu.server.render import render
 from bswtichu.server.session import Realm, Session
 

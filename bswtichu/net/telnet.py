@@ -23,8 +23,8 @@ from twisted.python.failure import Failure
 
 from bswtichu import __version__
 from bswtichu.server.messages import Message
-from bswtichu.server.net import mud
-from bswtichu.server.net.lines import LineConnection, LobbyFactory
+from bswtichu.net import mud
+from bswtichu.net.lines import LineConnection, LobbyFactory
 
 # Longest subnegotiation payload kept; longer ones are skipped up to their IAC SE.
 # Below Twisted's own cap (which hangs up), so that cap is never reached.

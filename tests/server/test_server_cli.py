@@ -14,7 +14,7 @@ from bswtichu import cli
 from twisted.internet.task import Clock
 
 from bswtichu.config import ConfigError, Listener, ServerConfig, load_config, parse_config
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 
 REPO = Path(__file__).resolve().parents[2]
 
