@@ -24,7 +24,7 @@ log = Logger()
 # subcommand -> module whose main(argv) does the work (imported only when used)
 DELEGATES = {
     "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
-    "match": ("bswtichu.bots.match", "let bots play matches against each other"),
+    "match": ("bswtichu.play.match", "let bots play matches against each other"),
     "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
 

@@ -181,9 +181,9 @@ def test_missing_subcommand_module_is_one_line_and_exit_2(monkeypatch, capsys):
 
 def test_subcommand_gets_the_remaining_arguments(monkeypatch):
     seen = []
-    fake = types.ModuleType("bswtichu.bots.match")
+    fake = types.ModuleType("bswtichu.play.match")
     fake.main = lambda argv: seen.append(argv) or 3
-    monkeypatch.setitem(sys.modules, "bswtichu.bots.match", fake)
+    monkeypatch.setitem(sys.modules, "bswtichu.play.match", fake)
     assert cli.main(["match", "--games", "5", "--help"]) == 3
     assert seen == [["--games", "5", "--help"]]
 
