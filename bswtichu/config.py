@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bots.base import DEFAULT_EXPERT_BUDGET
-
 DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 
@@ -69,7 +67,9 @@ class ServerConfig:
     abandon_after: float = 24 * 3600.0
     database: str = "data/bswtichu.sqlite3"
     synchronous: str = "normal"
-    expert_budget: int = DEFAULT_EXPERT_BUDGET
+    #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
+    #: which the bots keep (the settings know no layer below them)
+    expert_budget: int | None = None
 
     def __post_init__(self) -> None:
         problems = []
@@ -110,7 +110,7 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
-        if self.expert_budget < 1:
+        if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
         if not self.listeners:
             problems.append("at least one listener is needed, e.g. [listen] telnet = tcp:4242:interface=127.0.0.1")
