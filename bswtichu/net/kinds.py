@@ -16,8 +16,8 @@ from twisted.internet.protocol import ServerFactory
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
+from bswtichu.net.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
-from bswtichu.server.session import Realm
 
 
 @dataclass(frozen=True)
