@@ -24,7 +24,7 @@ log = Logger()
 # subcommand -> module whose main(argv) does the work (imported only when used)
 DELEGATES = {
     "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
-    "match": ("bswtichu.bots.match", "let bots play matches against each other"),
+    "match": ("bswtichu.play.match", "let bots play matches against each other"),
     "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
 
@@ -100,7 +100,7 @@ def _add_set_flag(parser: argparse.ArgumentParser, dest: str) -> None:
 
 def _add_listen_flag(parser: argparse.ArgumentParser, dest: str) -> None:
     """``--listen`` on ``parser``, under two names as ``--set`` (both lists apply)."""
-    from bswtichu.server.net.kinds import KINDS  # only when the parser is built, not for a tool
+    from bswtichu.net.kinds import KINDS  # only when the parser is built, not for a tool
 
     parser.add_argument(
         "--listen", action="append", type=listener_flag, dest=dest, default=argparse.SUPPRESS,
@@ -193,7 +193,7 @@ def run_delegate(name: str, argv: list[str]) -> int:
 
 async def serve(reactor, config: ServerConfig) -> None:
     """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
-    from bswtichu.server.service import makeService
+    from bswtichu.service import makeService
     from bswtichu.storage import DatabaseError
 
     try:
@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bswtichu: the server's options do not go to {args.command}; give its own after it"
               f" (bswtichu {args.command} --help)", file=sys.stderr)
         return 2
-    from bswtichu.server.net.kinds import check_kinds
+    from bswtichu.net.kinds import check_kinds
 
     try:
         config = config_from(args)

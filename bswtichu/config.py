@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bots.base import DEFAULT_EXPERT_BUDGET
-
 DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 
@@ -25,7 +23,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Listener:
     """One listening port: its kind (what is spoken on it; the kinds are registered in
-    bswtichu.server.net.kinds) and a Twisted endpoint string (``tcp:``, ``ssl:``, ``unix:``)."""
+    bswtichu.net.kinds) and a Twisted endpoint string (``tcp:``, ``ssl:``, ``unix:``)."""
 
     kind: str
     endpoint: str
@@ -69,7 +67,9 @@ class ServerConfig:
     abandon_after: float = 24 * 3600.0
     database: str = "data/bswtichu.sqlite3"
     synchronous: str = "normal"
-    expert_budget: int = DEFAULT_EXPERT_BUDGET
+    #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
+    #: which the bots keep (the settings know no layer below them)
+    expert_budget: int | None = None
 
     def __post_init__(self) -> None:
         problems = []
@@ -110,7 +110,7 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
-        if self.expert_budget < 1:
+        if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
         if not self.listeners:
             problems.append("at least one listener is needed, e.g. [listen] telnet = tcp:4242:interface=127.0.0.1")
@@ -222,7 +222,7 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
 
 def listen_setting(key: str, raw: str, source: str) -> tuple[str, tuple[str, ...]]:
     """(kind, endpoints) for one key of the ``[listen]`` section. Whether the kind exists is the
-    registry's to say (bswtichu.server.net.kinds), when the server starts."""
+    registry's to say (bswtichu.net.kinds), when the server starts."""
     if not KIND_NAME.match(key):
         raise ConfigError(f"{source}: [{LISTEN_SECTION}] {key} is not a listener kind such as"
                           " telnet or line")

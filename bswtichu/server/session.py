@@ -1,15 +1,20 @@
-"""One connected client as the domain sees it: a name, a render mode, a place."""
+"""One connected client as the domain sees it: a name, a render mode, a place.
+
+A `Session` is the client object a port talks to (``bswtichu.net.realm.Client``, which
+the domain does not import: the ports sit above it); `Connection` is what the domain
+needs of the port's end.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from bswtichu.server import messages
 from bswtichu.server.messages import Message
-from bswtichu.server.render import HUMAN, MACHINE, machine_line, render
+from bswtichu.server.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
 
 if TYPE_CHECKING:
-    from bswtichu.config import ServerConfig
     from bswtichu.server.table import Table
 
 
@@ -19,23 +24,6 @@ class Connection(Protocol):
     def send_lines(self, lines: list[str], droppable: bool = False) -> None: ...
 
     def close(self) -> None: ...
-
-
-class Realm(Protocol):
-    """What the net layer needs from the domain (the `Lobby`): a client comes, talks, goes."""
-
-    def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
-                address: str = "") -> Session:
-        """A new client on a port whose settings are ``limits``, from IP ``address``; greets him."""
-
-    def receive(self, session: Session, line: str) -> None:
-        """One decoded input line from the client; never raises."""
-
-    def disconnect(self, session: Session) -> None:
-        """The client's connection is gone."""
-
-    def online(self) -> list[Session]:
-        """Named sessions (for MSSP's player count)."""
 
 
 class Outbox:
@@ -111,6 +99,9 @@ class Session:
     connection, is called after every message with it and ``droppable`` (GMCP, prompts).
     """
 
+    #: the widths human text can be wrapped to (``/width``; a telnet client's own report)
+    widths = range(MIN_WIDTH, MAX_WIDTH + 1)
+
     def __init__(self, connection: Connection, peer: str = "", outbox: Outbox | None = None) -> None:
         self._connection = connection
         self._outbox = outbox
@@ -137,6 +128,31 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
+
+    @property
+    def seated(self) -> bool:
+        """Whether the client has a seat at its table (not only watching)."""
+        return self.table is not None and self.table.seat_of(self.nick) is not None
+
+    # -- what a port tells of its own (net.realm.Client): it names the limit, the words are ours --
+
+    def too_many_lines(self, rate: float, burst: int) -> None:
+        self.send(messages.error("flood", f"too many lines: at most {rate:g} per second"
+                                 f" (bursts of {burst}); the rest are read as the limit allows"))
+
+    def line_too_long(self, limit: int) -> None:
+        self.send(messages.error("line_too_long", f"line dropped: lines may be at most {limit} bytes"))
+
+    def skipped_lines(self) -> list[str]:
+        return render(messages.output_skipped(), self.mode)
+
+    def not_reading(self) -> list[str]:
+        self.closed = True
+        return render(messages.bye("output", "You do not read what the server sends; goodbye."), self.mode)
+
+    def idle(self, seconds: float) -> None:
+        self.send(messages.bye("idle", f"No input for {seconds:g} seconds; goodbye."))
+        self.close()
 
     def ask_secret(self, question: Message, answer: Callable[[str], None],
                    again: Callable[[], bool] | None = None) -> bool:

@@ -27,7 +27,7 @@ from zope.interface import implementer
 from bswtichu.config import Listener, ServerConfig
 from bswtichu.irc.bridge import start_bridge, stop_bridge
 from bswtichu.irc.config import IrcConfig
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 
 TIMEOUT = 10
 LOOPBACK = "tcp:0:interface=127.0.0.1"

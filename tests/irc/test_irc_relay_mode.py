@@ -9,7 +9,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.server.messages import Message
 from bswtichu.server.render import MACHINE, RELAY, render
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 
 
 class Recorder:

@@ -13,8 +13,9 @@ import pytest
 from bswtichu import cli
 from twisted.internet.task import Clock
 
+from bswtichu.bots import BotSettings
 from bswtichu.config import ConfigError, Listener, ServerConfig, load_config, parse_config
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -90,6 +91,15 @@ def test_the_help_example_says_which_interface_it_listens_on(capsys):
 
 def test_the_expert_budget_is_read_from_the_bots_section():
     assert parse_config("[bots]\nexpert_budget = 50\n").expert_budget == 50
+
+
+def test_unset_the_expert_budget_is_the_bots_own_and_set_it_reaches_the_bots():
+    """The settings leave the default to the bots (config imports nothing below it)."""
+    unset = makeService(ServerConfig(database=":memory:"), Clock())
+    assert ServerConfig().expert_budget is None
+    assert unset.games.bot_settings == BotSettings()
+    configured = makeService(parse_config("[bots]\nexpert_budget = 50\n").replace(database=":memory:"), Clock())
+    assert configured.games.bot_settings.expert_budget == 50
 
 
 @pytest.mark.parametrize(
@@ -181,9 +191,9 @@ def test_missing_subcommand_module_is_one_line_and_exit_2(monkeypatch, capsys):
 
 def test_subcommand_gets_the_remaining_arguments(monkeypatch):
     seen = []
-    fake = types.ModuleType("bswtichu.bots.match")
+    fake = types.ModuleType("bswtichu.play.match")
     fake.main = lambda argv: seen.append(argv) or 3
-    monkeypatch.setitem(sys.modules, "bswtichu.bots.match", fake)
+    monkeypatch.setitem(sys.modules, "bswtichu.play.match", fake)
     assert cli.main(["match", "--games", "5", "--help"]) == 3
     assert seen == [["--games", "5", "--help"]]
 

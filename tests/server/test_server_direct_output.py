@@ -7,7 +7,7 @@ import socket
 
 import pytest_twisted
 
-from bswtichu.server.net.budget import OutputQueue
+from bswtichu.net.budget import OutputQueue
 
 from test_server_network import RunningServer, sleeper_and_talker
 

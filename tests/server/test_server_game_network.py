@@ -20,7 +20,7 @@ from twisted.internet.defer import Deferred
 from bswtichu.config import ServerConfig
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 

@@ -18,11 +18,11 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
 from bswtichu.config import ConfigError, ServerConfig
-from bswtichu.server.net.lines import CLOSE_TIMEOUT
+from bswtichu.net.lines import CLOSE_TIMEOUT
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.telnet import MAX_SUBNEGOTIATION, TelnetFactory
+from bswtichu.net.line import BotLineFactory
+from bswtichu.net.telnet import MAX_SUBNEGOTIATION, TelnetFactory
 from bswtichu.server.session import Session
 
 from telnet_bytes import text_of

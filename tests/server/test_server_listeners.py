@@ -9,7 +9,7 @@ from twisted.internet.protocol import Protocol, ServerFactory
 
 from bswtichu import cli
 from bswtichu.config import Listener, parse_config
-from bswtichu.server.net.kinds import KINDS, ListenerKind
+from bswtichu.net.kinds import KINDS, ListenerKind
 from test_server_network import LOOPBACK, TIMEOUT, LineClient, RunningServer, reactor
 
 

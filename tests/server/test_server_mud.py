@@ -26,8 +26,8 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.messages import Message
-from bswtichu.server.net import mud
-from bswtichu.server.net.telnet import TelnetFactory
+from bswtichu.net import mud
+from bswtichu.net.telnet import TelnetFactory
 from bswtichu.server.render import CARD_TEXT, machine_line, render
 
 from telnet_bytes import split_telnet

@@ -16,7 +16,7 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import Protocol
 
 from bswtichu.config import Listener, ServerConfig
-from bswtichu.server.service import makeService
+from bswtichu.service import makeService
 
 from telnet_bytes import text_of
 

@@ -10,10 +10,10 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.budget import EPSILON, TokenBucket
-from bswtichu.server.net.lines import LineFramer, TOO_LONG, decode_line
-from bswtichu.server.net.telnet import TelnetFactory
+from bswtichu.net.line import BotLineFactory
+from bswtichu.net.budget import EPSILON, TokenBucket
+from bswtichu.net.lines import LineFramer, TOO_LONG, decode_line
+from bswtichu.net.telnet import TelnetFactory
 
 from telnet_bytes import text_of
 

@@ -28,10 +28,8 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
-from bswtichu.server import messages
-from bswtichu.server.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
-from bswtichu.server.render import render
-from bswtichu.server.session import Realm, Session
+from bswtichu.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
+from bswtichu.net.realm import Client, Realm
 
 CR, LF = 0x0D, 0x0A
 LINE_END = re.compile(rb"[\r\n]")
@@ -119,7 +117,8 @@ def decode_line(raw: bytes) -> str:
 
 
 class LineConnection(TimeoutMixin):
-    """What both ports share: budgeted lines in, queued text lines out, one session.
+    """What both ports share: budgeted lines in, queued text lines out, one session
+    (the realm's `Client`; this is its `Connection`).
 
     Mixed into a Twisted protocol: it handles the protocol events itself. The port
     says how lines go on the wire (``encode_lines``) and calls ``charge_input``
@@ -139,7 +138,7 @@ class LineConnection(TimeoutMixin):
         self.config = config
         self.clock = clock
         self.callLater = clock.callLater  # TimeoutMixin's timer, on the injected clock
-        self.session: Session | None = None
+        self.session: Client | None = None
         self._framer = LineFramer(config.max_line_length, self.merges_crlf)
         self._line_budget = TokenBucket(config.flood_rate, config.flood_burst, clock)
         self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
@@ -158,7 +157,7 @@ class LineConnection(TimeoutMixin):
         this): TCP or a UNIX socket, or TLS over one; it pauses, resumes and aborts."""
         return self.transport
 
-    # -- Connection (what Session needs) --------------------------------------
+    # -- Connection (what the client needs) --------------------------------------
 
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         output = self._output
@@ -257,42 +256,26 @@ class LineConnection(TimeoutMixin):
                 self._throttle.hold(wait)
                 if not self._flood_warned:
                     self._flood_warned = True
-                    session.send(
-                        messages.error(
-                            "flood",
-                            f"too many lines: at most {self.config.flood_rate:g} per second"
-                            f" (bursts of {self.config.flood_burst}); the rest are read as"
-                            " the limit allows",
-                        )
-                    )
+                    session.too_many_lines(self.config.flood_rate, self.config.flood_burst)
                 return
             item = framer.next_line()
             if item is None:
                 self._flood_warned = False
                 return
             if isinstance(item, TooLong):
-                session.send(
-                    messages.error(
-                        "line_too_long",
-                        f"line dropped: lines may be at most {self.config.max_line_length} bytes",
-                    )
-                )
+                session.line_too_long(self.config.max_line_length)
             else:
                 budget.charge(1)
                 self.lobby.receive(session, decode_line(item))
 
     def _skip_notice(self) -> bytes:
-        mode = self.session.mode if self.session is not None else "human"
-        return self.encode_lines(render(messages.output_skipped(), mode))
+        return self.encode_lines(self.session.skipped_lines()) if self.session is not None else b""
 
     def _output_overflow(self) -> None:
         self.log.info("{session!r} reads too slowly: over {limit} bytes queued; disconnected",
                       session=self.session, limit=self.config.output_hard_limit)
         if self.session is not None:
-            self.socket_transport().write(self.encode_lines(render(
-                messages.bye("output", "You do not read what the server sends; goodbye."),
-                self.session.mode)))
-            self.session.closed = True
+            self.socket_transport().write(self.encode_lines(self.session.not_reading()))
         # The queue is dropped already: the BYE waits only behind what the transport
         # holds, and reaches a client that reads again within CLOSE_TIMEOUT.
         self.close()
@@ -309,10 +292,7 @@ class LineConnection(TimeoutMixin):
 
     def timeoutConnection(self) -> None:
         if self.session is not None:
-            self.session.send(
-                messages.bye("idle", f"No input for {self.config.idle_timeout:g} seconds; goodbye.")
-            )
-            self.session.close()
+            self.session.idle(self.config.idle_timeout)
 
 
 class LobbyFactory(ServerFactory):

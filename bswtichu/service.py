@@ -20,7 +20,7 @@ from twisted.python.failure import Failure
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.net.kinds import ListenerKind, kind_named
+from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.storage import Storage
@@ -39,9 +39,10 @@ class TichuService(Service):
         self.reactor = reactor
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
+            bots = BotSettings() if config.expert_budget is None else BotSettings(
+                expert_budget=config.expert_budget)
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace, storage=storage,
-                               bot_settings=BotSettings(expert_budget=config.expert_budget))
+                               config.reconnect_grace, storage=storage, bot_settings=bots)
         self.games = games
         self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage,
                            later=lambda flush: reactor.callLater(0, flush))

@@ -15,9 +15,9 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import ServerFactory
 
 from bswtichu.config import ConfigError, ServerConfig
-from bswtichu.server.net.line import BotLineFactory
-from bswtichu.server.net.telnet import TelnetFactory
-from bswtichu.server.session import Realm
+from bswtichu.net.line import BotLineFactory
+from bswtichu.net.realm import Realm
+from bswtichu.net.telnet import TelnetFactory
 
 
 @dataclass(frozen=True)

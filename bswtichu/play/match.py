@@ -16,10 +16,10 @@ from typing import Sequence, TextIO
 
 from tqdm import tqdm
 
+from ..bots import LEVELS, BotSettings
+from ..bots.base import DEFAULT_EXPERT_BUDGET
 from ..engine import GameOptions
-from ..play.headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
-from .base import DEFAULT_EXPERT_BUDGET, BotSettings
-from .levels import LEVELS
+from .headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
 
 @dataclass
 class SideTally:

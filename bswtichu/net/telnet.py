@@ -22,9 +22,9 @@ from twisted.internet.error import ConnectionDone, ConnectionLost
 from twisted.python.failure import Failure
 
 from bswtichu import __version__
-from bswtichu.server.messages import Message
-from bswtichu.server.net import mud
-from bswtichu.server.net.lines import LineConnection, LobbyFactory
+from bswtichu.net import mud
+from bswtichu.net.lines import LineConnection, LobbyFactory
+from bswtichu.net.realm import Told
 
 # Longest subnegotiation payload kept; longer ones are skipped up to their IAC SE.
 # Below Twisted's own cap (which hangs up), so that cap is never reached.
@@ -209,8 +209,9 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
             self._update_session()
 
     def _naws(self, payload: list[bytes]) -> None:
-        self.profile.take_naws(b"".join(payload))
-        self._update_session()
+        if self.session is not None:
+            self.profile.take_naws(b"".join(payload), self.session.widths)
+            self._update_session()
 
     def _ttype(self, payload: list[bytes]) -> None:
         if self.profile.take_ttype(b"".join(payload)):
@@ -252,15 +253,14 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
 
     # -- what goes with each message ----------------------------------------------
 
-    def _also_send(self, message: Message, droppable: bool) -> None:
+    def _also_send(self, message: Told, droppable: bool) -> None:
         if self.profile.gmcp:
             self.send_bytes(mud.gmcp_package(message), droppable)
         session = self.session
         # Prompts only for MUD clients: in plain telnet the next line would run on after it.
         if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.mud_client():
             return
-        seated = session.table is not None and session.table.seat_of(session.nick) is not None
-        prompt = mud.prompt_text(message, session.nick, seated)
+        prompt = mud.prompt_text(message, session.nick, session.seated)
         if prompt is not None:
             self.send_bytes(self._encode(prompt) + mud.prompt_end(self.profile))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from twisted.internet.protocol import Protocol
 
-from bswtichu.server.net.lines import LineConnection, LobbyFactory
+from bswtichu.net.lines import LineConnection, LobbyFactory
 
 
 class BotLineProtocol(LineConnection, Protocol):

@@ -22,8 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from bswtichu.server.messages import Message
-from bswtichu.server.render import MAX_WIDTH, MIN_WIDTH
+from bswtichu.net.realm import Told
 
 SGA = b"\x03"
 TTYPE = b"\x18"
@@ -90,13 +89,14 @@ class ClientProfile:
             return self.width
         return DEFAULT_WIDTH if self.negotiated else None
 
-    def take_naws(self, payload: bytes) -> None:
-        """A NAWS report; a width outside MIN_WIDTH..MAX_WIDTH (or a short payload) is ignored."""
+    def take_naws(self, payload: bytes, widths: range) -> None:
+        """A NAWS report; a width outside ``widths`` (those text can be wrapped to) or a short
+        payload is ignored."""
         if len(payload) != 4:
             return
         width, height = int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big")
         self.height = height
-        self.width = width if MIN_WIDTH <= width <= MAX_WIDTH else None
+        self.width = width if width in widths else None
 
     def take_ttype(self, payload: bytes) -> bool:
         """A TTYPE IS answer; True if another SEND should follow."""
@@ -126,7 +126,7 @@ def package_name(keyword: str) -> str:
     return "Tichu." + "".join(part.capitalize() for part in keyword.split("_"))
 
 
-def gmcp_package(message: Message) -> bytes:
+def gmcp_package(message: Told) -> bytes:
     """The message as one GMCP subnegotiation: its package and its machine-mode fields."""
     payload = json.dumps(message.fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return subnegotiation(GMCP, f"{package_name(message.keyword)} {payload}".encode("utf-8"))
@@ -151,7 +151,7 @@ def prompt_end(profile: ClientProfile) -> bytes:
     return IAC + GA
 
 
-def prompt_text(message: Message, nick: str | None, seated: bool) -> str | None:
+def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     """The prompt after ``message`` if it asks this player something, else None.
 
     TURN asks the player it names; PHASE ``grand`` and ``exchange`` ask every

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from bswtichu.bots.match import main, progress_bar
+from bswtichu.play.match import main, progress_bar
 
 
 def test_match_prints_its_summary(capsys):
