@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 HOLD_LIMIT = 2.0  # seconds an item waits at most for the other connection
+AHEAD_KEPT = 50  # channel events a user's connection may still bring, remembered per user
 READER_FIELDS = {"STARTED": ("seat",)}  # fields that differ between a player's copy and the watcher's
 
 
@@ -52,6 +53,17 @@ class _Lane:
         self.tell = tell
         self.items: deque[_Told | _Seen] = deque()
         self.synced = False  # an event of his has been matched: the channel now waits for him
+        # events the channel showed while he did not have them (his connection a moment behind)
+        self.ahead: deque[str] = deque(maxlen=AHEAD_KEPT)
+
+    def caught_up(self, key: str) -> bool:
+        """True if ``key`` is one the channel already showed, his connection now in step with it."""
+        if self.items or key not in self.ahead:
+            return False
+        while self.ahead.popleft() != key:
+            pass
+        self.synced = True
+        return True
 
     def release(self) -> bool:
         """Tell the private messages at the head; True if any went."""
@@ -118,8 +130,10 @@ class TableOrder:
 
     def seen(self, who: object, key: str) -> None:
         """A table event on ``who``'s connection."""
-        self._lanes[who].items.append(_Seen(key, self._clock.seconds()))
-        self._pump()
+        lane = self._lanes[who]
+        if not lane.caught_up(key):
+            lane.items.append(_Seen(key, self._clock.seconds()))
+            self._pump()
 
     def channel(self, key: str, line: str | None) -> None:
         """A table event on the watcher's connection, and its channel line (None: not shown)."""
@@ -154,6 +168,8 @@ class TableOrder:
                     index = lane.find(key)
                     if index is not None:
                         lane.consume_through(index)
+                    else:
+                        lane.ahead.append(key)
                 if line is not None:
                     self._announce(line)
                 moved = True

@@ -350,3 +350,13 @@ def test_what_waits_goes_when_the_watcher_goes():
     s.server(player, "TURN", "Your turn.", **ANN_TURN)
     watcher.connectionLost()
     assert s.irc.heard == [("Ann", "Your turn.")]
+
+
+def test_an_event_the_channel_showed_first_does_not_hold_the_players_next_reply():
+    s = Setup()
+    player, watcher = s.seated()  # the watcher's arrival reached the bridge on its own link first
+    s.irc.heard.clear()
+    s.server(player, "SPECTATOR_JOINED", "tichubot-w1 is watching table 1.", table=1, nick="tichubot-w1",
+             seats=["Ann", None, None, None])
+    s.server(player, "TABLES", "Table 1 [open] seats: 1 Ann", tables=[])
+    assert s.irc.heard == [("Ann", "Table 1 [open] seats: 1 Ann")]
