@@ -2,8 +2,12 @@
 
 A token bucket as in RFC 1459 §8.10: ``burst`` lines may go at once, then one line
 per ``interval`` seconds. Protocol lines (PONG, JOIN, NICK, ...) go before queued
-messages. Queued messages to the same target are joined with `` | `` into one
-line while they fit, so a busy table costs few lines.
+messages. The targets take turns (round-robin, the earliest queued first in each
+round), so one user's long reply does not hold up another's short one; but a
+message to a user never overtakes a channel line queued before it, so he reads
+the play before the turn notice that follows it. Queued messages to the same
+target are joined with `` | `` into one line while they fit, so a busy table
+costs few lines.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ JOINER = " | "
 EPSILON = 1e-9  # a token this close to whole is whole (float sums of elapsed time)
 MIN_WAIT = 0.001  # never wait for less: a timer at "now" would find no new token
 PREFIX = re.compile(r"\[[^\]]*\] ")  # "[table 6] ": said once at the head of a joined line
+PRIVMSG = "PRIVMSG"  # the channel's lines; NOTICEs go to users
 DROPPED_NOTE = "(more was dropped: too much at once for IRC; ask again in a moment)"
 
 
@@ -46,6 +51,7 @@ class Outbox:
         self._protocol: deque[str] = deque()
         self._messages: deque[_Message] = deque()
         self._timer: IDelayedCall | None = None
+        self._served: set[tuple[str, str]] = set()  # targets that had their turn in this round
         self._overflowed: set[tuple[str, str]] = set()  # targets told that pieces were dropped
 
     def __len__(self) -> int:
@@ -76,6 +82,7 @@ class Outbox:
         """Forget everything queued (the connection is gone)."""
         self._protocol.clear()
         self._messages.clear()
+        self._served.clear()
         self._overflowed.clear()
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
@@ -103,16 +110,19 @@ class Outbox:
             self._timer = self._clock.callLater(max(wait, MIN_WAIT), self._tick)
 
     def _next_message(self) -> str:
-        """The first queued message, with later ones to the same target joined on while they fit."""
-        first = self._messages.popleft()
+        """The next target's first queued message, with its later ones joined on while they fit."""
+        first = self._take_turn()
+        key = (first.command, first.target)
         kept: deque[_Message] = deque()
+        channel_before = False  # a channel line queued before: a notice may not be joined past it
         while self._messages:
             later = self._messages.popleft()
-            if (later.command, later.target) != (first.command, first.target):
+            if (later.command, later.target) != key:
+                channel_before |= later.command == PRIVMSG
                 kept.append(later)
                 continue
             joined = first.text + JOINER + _without_prefix_of(first.text, later.text)
-            if len(joined.encode()) > first.budget:
+            if len(joined.encode()) > first.budget or (first.command != PRIVMSG and channel_before):
                 kept.append(later)
                 kept.extend(self._messages)  # keep that target's order: stop joining here
                 self._messages.clear()
@@ -120,6 +130,25 @@ class Outbox:
             first.text = joined
         self._messages = kept
         return first.line()
+
+    def _take_turn(self) -> _Message:
+        """Remove and return the head of the next target in this round: the earliest queued
+        among the targets not yet served, skipping a user whose head waits for a channel line."""
+        seen: set[tuple[str, str]] = set()
+        channel_before = False
+        for index, message in enumerate(self._messages):
+            key = (message.command, message.target)
+            if key not in seen and key not in self._served and not (
+                    message.command != PRIVMSG and channel_before):
+                self._served.add(key)
+                del self._messages[index]
+                return message
+            seen.add(key)
+            channel_before |= message.command == PRIVMSG
+        self._served.clear()  # everyone waiting had his turn: a new round, the earliest first
+        first = self._messages.popleft()
+        self._served.add((first.command, first.target))
+        return first
 
 
 def _without_prefix_of(first: str, later: str) -> str:

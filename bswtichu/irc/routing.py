@@ -5,7 +5,8 @@ Secrecy by construction: the channel hears only what the bridge's spectator
 connection for a table hears (`Watcher`, which sees the public view of the
 table), and a player's own connection forwards to him alone what is his: replies
 to his commands, his cards, his errors, his turn. Table events that reach a
-player's connection are dropped there, since the watcher reports them. A keyword
+player's connection are not told again, since the watcher reports them; they say
+where his own messages belong among the channel's lines (`TableOrder`). A keyword
 not listed here (a new one of the server's) reaches only the player: a new kind
 of message can never leak into the channel.
 """
@@ -23,6 +24,7 @@ from twisted.python.failure import Failure
 
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
+from bswtichu.irc.order import TableOrder, event_key
 from bswtichu.irc.tokens import ResumeTokens
 from bswtichu.irc.text import carries_secret, name_candidates, server_name
 
@@ -163,6 +165,7 @@ class Bridge:
         self._connect = connect
         self.players: dict[str, Player] = {}
         self.watchers: dict[int, Watcher] = {}
+        self.orders: dict[int, TableOrder] = {}  # by watched table: its users' order
         self.irc: IrcSide | None = None
         self.resume_tokens = ResumeTokens(config.tokens_file or None)  # by server name casefolded
 
@@ -179,6 +182,8 @@ class Bridge:
         for watcher in list(self.watchers.values()):
             watcher.link.hang_up()
         self.watchers.clear()
+        for table in list(self.orders):
+            self._close_order(table)
 
     def command(self, nick: str, line: str, private: bool = True) -> None:
         """A command line (starting with /) from an IRC user, privately or in the channel.
@@ -261,14 +266,33 @@ class Bridge:
             table = fields.get("table")
             channel_sees = self._watching(table)  # then the channel tells it; once is enough
             self._move(player, table if keyword in ARRIVALS else None)
+            if channel_sees:
+                self._seen(player, keyword, fields)
             if not channel_sees:
-                self.tell(player.nick, text)
+                self._tell_player(player, text)
         elif keyword == "TURN" and fields.get("player") == player.name:
-            self.tell(player.nick, text)
+            self._seen(player, keyword, fields)  # his turn comes after the play it must beat
+            self._tell_player(player, text)
         elif keyword in player.expect:
             player.expect.discard(keyword)
-            self.tell(player.nick, text)
-        elif not is_table_event(keyword, fields):
+            self._tell_player(player, text)
+        elif is_table_event(keyword, fields):
+            self._seen(player, keyword, fields)
+        else:
+            self._tell_player(player, text)
+
+    def _seen(self, player: Player, keyword: str, fields: dict) -> None:
+        """A table event on the player's own connection: it places his messages among the channel's."""
+        order = self.orders.get(player.table) if fields.get("table") == player.table else None
+        if order is not None and player in order:
+            order.seen(player, event_key(keyword, fields))
+
+    def _tell_player(self, player: Player, text: str) -> None:
+        """Tell the player a message of his connection once the channel has what came before it."""
+        order = self.orders.get(player.table) if player.table is not None else None
+        if order is not None and player in order:
+            order.told(player, text)
+        else:
             self.tell(player.nick, text)
 
     def from_watcher(self, watcher: Watcher, keyword: str, fields: dict) -> None:
@@ -276,7 +300,7 @@ class Bridge:
             if keyword == "SPECTATOR_JOINED" and fields.get("nick") == watcher.link.name:
                 watcher.active = True
                 seats = ", ".join(f"{n} {name or '(free)'}" for n, name in enumerate(fields["seats"], 1))
-                self.announce(f"[table {watcher.table}] seats: {seats}")
+                self._to_channel(watcher.table, keyword, fields, f"[table {watcher.table}] seats: {seats}")
                 self._release(watcher.table)
             elif keyword == "ERROR":
                 self.log.warn("the watcher cannot watch table {table}: {message}",
@@ -286,11 +310,19 @@ class Bridge:
         if not is_table_event(keyword, fields) or fields["table"] != watcher.table:
             return
         if keyword in CHANNEL_QUIET or self._is_watcher(fields.get("nick")):
+            self._to_channel(watcher.table, keyword, fields, None)  # not shown, but in the order
             return
         text = human(fields, keyword)
         if f"table {watcher.table}" not in text.lower():
             text = f"[table {watcher.table}] {text}"  # say which table, unless the text does
-        self.announce(text)
+        self._to_channel(watcher.table, keyword, fields, text)
+
+    def _to_channel(self, table: int, keyword: str, fields: dict, text: str | None) -> None:
+        order = self.orders.get(table)
+        if order is not None:
+            order.channel(event_key(keyword, fields), text)
+        elif text is not None:
+            self.announce(text)
 
     def _watching(self, table: object) -> bool:
         watcher = self.watchers.get(table) if isinstance(table, int) else None
@@ -309,6 +341,7 @@ class Bridge:
     def watcher_gone(self, watcher: Watcher) -> None:
         if self.watchers.get(watcher.table) is watcher:
             del self.watchers[watcher.table]
+            self._close_order(watcher.table)
         self._release(watcher.table)
 
     # ---------------------------------------------------------------- inside
@@ -317,17 +350,28 @@ class Bridge:
         old, player.table = player.table, table
         if old == table:
             return
+        if old in self.orders:
+            self.orders[old].leave(player)
         if old is not None and not any(p.table == old for p in self.players.values()):
             self._unwatch(old)
         if table is not None and table not in self.watchers:
             watcher = self.watchers[table] = Watcher(self, table, server_name(self.config.nick))
+            self.orders[table] = TableOrder(self.reactor, self.announce)
             self._open(watcher.link, f"watcher of table {table}", lambda: self.watcher_gone(watcher))
+        if table in self.orders:
+            self.orders[table].join(player, lambda text: self.tell(player.nick, text))
 
     def _unwatch(self, table: int) -> None:
         watcher = self.watchers.pop(table, None)
         if watcher is not None:
             watcher.link.hang_up()
+        self._close_order(table)
         self._release(table)
+
+    def _close_order(self, table: int) -> None:
+        order = self.orders.pop(table, None)
+        if order is not None:
+            order.close()
 
     def _release(self, table: int) -> None:
         """Commands held for ``table``'s watcher go now (it watches, or it never will)."""

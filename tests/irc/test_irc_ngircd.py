@@ -155,6 +155,7 @@ async def play_round_one_game(cy, ann, bob) -> None:
         player.command(command)
     assert over, "the game did not end"
     assert not await_left_over_errors(players)
+    assert not turns_before_the_play_to_beat(players)
     check_secrecy(cy, ann, bob)
 
 
@@ -180,6 +181,30 @@ def await_left_over_errors(players) -> list[str]:
                 if not moved_since_legal:
                     errors.append(text)
     return errors
+
+
+def turns_before_the_play_to_beat(players) -> list[int]:
+    """Where a player was told to play higher before the channel showed him what to beat.
+
+    Between two turns of his, someone else must have played for him to follow; the
+    bridge keeps the game's order per user, so that play is in the channel first.
+    """
+    early = []
+    for player in players:
+        other_played = True
+        for index, (_, sender, target, text) in enumerate(player.user.heard):
+            if sender != BRIDGE:
+                continue
+            if target == "#tichu":
+                for piece in text.split(" | "):
+                    piece = piece.removeprefix("[table 1] ")
+                    if " played" in piece and not piece.startswith(f"{player.nick} ("):
+                        other_played = True
+            elif target == player.nick and text.startswith("Your turn"):
+                if text.startswith("Your turn: play higher") and not other_played:
+                    early.append(index)
+                other_played = False
+    return early
 
 
 def public_cards(lines: list[str]) -> list[set[str]]:

@@ -110,3 +110,28 @@ def test_a_table_prefix_shared_by_joined_messages_is_said_once():
         box.message("PRIVMSG", "#t", text, 100)
     clock.advance(2)
     assert written[1] == "PRIVMSG #t :[table 6] Ann passed. | Bob passed. | [table 7] Cy passed."
+
+
+def test_one_users_long_reply_does_not_hold_up_another_users_short_one():
+    clock, written, box = outbox(burst=1, interval=2.0)
+    box.message("NOTICE", "ann", "first", 10)  # goes at once
+    for n in range(10):
+        box.message("NOTICE", "ann", f"help line {n} " + "x" * 20, 30)  # too long to be joined
+    box.message("NOTICE", "bob", "You sit down at table 1.", 40)
+    clock.advance(2)
+    clock.advance(2)
+    assert written[1:] == ["NOTICE bob :You sit down at table 1.", "NOTICE ann :help line 0 " + "x" * 20]
+
+
+def test_the_targets_take_turns_but_a_notice_never_overtakes_an_earlier_channel_line():
+    clock, written, box = outbox(burst=1, interval=2.0)
+    box.message("PRIVMSG", "#t", "[table 1] Cy leads.", 30)  # goes at once
+    box.message("PRIVMSG", "#t", "[table 1] Bob (seat 2) played: single A.", 30)
+    box.message("NOTICE", "bob", "Legal now: /pass", 30)
+    box.message("PRIVMSG", "#t", "[table 1] Cy passed.", 30)  # does not fit: a line of its own
+    box.message("NOTICE", "ann", "Your turn: beat single A.", 30)
+    for _ in range(4):
+        clock.advance(2)
+    assert written == ["PRIVMSG #t :[table 1] Cy leads.", "PRIVMSG #t :[table 1] Bob (seat 2) played: single A.",
+                       "NOTICE bob :Legal now: /pass", "PRIVMSG #t :[table 1] Cy passed.",
+                       "NOTICE ann :Your turn: beat single A."]

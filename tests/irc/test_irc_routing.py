@@ -13,6 +13,7 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from bswtichu.irc.config import IrcConfig
+from bswtichu.irc.order import HOLD_LIMIT
 from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge
 
 
@@ -22,12 +23,15 @@ class Irc:
     def __init__(self) -> None:
         self.channel: list[str] = []
         self.users: list[tuple[str, str]] = []
+        self.heard: list[tuple[str, str]] = []  # both, in the order told: (target, text)
 
     def to_channel(self, text: str) -> None:
         self.channel.append(text)
+        self.heard.append(("#tichu", text))
 
     def to_user(self, nick: str, text: str) -> None:
         self.users.append((nick, text))
+        self.heard.append((nick, text))
 
 
 class Setup:
@@ -172,7 +176,8 @@ def test_private_things_go_to_the_player_and_table_events_to_the_channel_once():
     s.server(player, "DEALT", "Your first 8 cards: 2j 3j", table=1, seat=1, cards=["2j", "3j"])
     s.server(player, "ERROR", "error: not your turn", code="illegal", message="not your turn")
     s.server(player, "CHAT", "[lobby] Bob: hi", table=None, **{"from": "Bob", "text": "hi"})
-    s.server(watcher, "CHAT", "[table 1] Bob: gg", table=1, **{"from": "Bob", "text": "gg"})
+    for link in (watcher, player):
+        s.server(link, "CHAT", "[table 1] Bob: gg", table=1, **{"from": "Bob", "text": "gg"})
     s.server(watcher, "PLAYED", "at another table", table=2, seat=1)
     assert s.irc.channel == ["[table 1] Bob (seat 2) played: single 7 [7j] (13 cards left).",
                              "[table 1] Bob: gg"]
@@ -184,8 +189,9 @@ def test_a_score_reply_goes_to_the_asker_and_a_round_score_only_to_the_channel()
     s = Setup()
     player, watcher = s.seated()
     s.irc.users.clear()
-    s.server(player, "SCORE", "After round 1: ...", table=1)
-    assert s.irc.users == []
+    for link in (player, watcher):
+        s.server(link, "SCORE", "After round 1: ...", table=1)
+    assert s.irc.users == [] and s.irc.channel[-1] == "[table 1] After round 1: ..."
     s.bridge.command("Ann", "/score")
     s.server(player, "SCORE", "Score (round 1): ...", table=1)
     assert s.irc.users == [("Ann", "Score (round 1): ...")]
@@ -285,3 +291,72 @@ def test_watching_a_table_the_channel_already_sees_is_told_once_in_the_channel()
              seats=["Ann", None, None, None])
     assert s.irc.channel.count("Zed is watching table 1.") == 1
     assert [text for nick, text in s.irc.users if nick == "Zed"] == []
+
+
+BOB_PLAYS = ("PLAYED", "Bob (seat 2) played: single A [Ap] (13 cards left).")
+BOB_FIELDS = {"table": 1, "seat": 2, "player": "Bob", "combo": {"text": "single A"}, "cards_left": 13}
+ANN_TURN = {"table": 1, "seat": 1, "player": "Ann", "need": "follow"}
+
+
+def test_a_turn_notice_waits_for_the_play_it_must_beat_when_the_watcher_is_behind():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.heard.clear()
+    s.server(player, *BOB_PLAYS, **BOB_FIELDS)
+    s.server(player, "TURN", "Your turn: beat single A.", **ANN_TURN)
+    assert s.irc.heard == []  # the channel has not shown Bob's play yet
+    s.server(watcher, *BOB_PLAYS, **BOB_FIELDS)
+    s.server(watcher, "TURN", "Ann (seat 1) to play.", **ANN_TURN)
+    assert s.irc.heard == [("#tichu", "[table 1] Bob (seat 2) played: single A [Ap] (13 cards left)."),
+                           ("Ann", "Your turn: beat single A.")]
+
+
+def test_a_play_waits_in_the_channel_for_a_reply_the_server_sent_before_it():
+    s = Setup()
+    player, watcher = s.seated()
+    s.server(player, "CHAT", "[table 1] Ann: hi", table=1, nick="Ann", text="hi")
+    s.server(watcher, "CHAT", "[table 1] Ann: hi", table=1, nick="Ann", text="hi")  # in step now
+    s.irc.heard.clear()
+    s.server(watcher, *BOB_PLAYS, **BOB_FIELDS)
+    assert s.irc.heard == []  # Ann's connection may still bring what came before the play
+    s.server(player, "LEGAL", "Legal now: /play 2s | /pass", table=1, seat=1, commands=["/play 2s", "/pass"])
+    s.server(player, *BOB_PLAYS, **BOB_FIELDS)
+    s.server(player, "ERROR", "error: single 2s does not beat single A; try /help",
+             code="illegal", message="single 2s does not beat single A")
+    assert s.irc.heard == [("Ann", "Legal now: /play 2s | /pass"),
+                           ("#tichu", "[table 1] Bob (seat 2) played: single A [Ap] (13 cards left)."),
+                           ("Ann", "error: single 2s does not beat single A; try !help")]
+
+
+def test_nothing_waits_longer_than_the_hold_limit_for_an_event_the_other_side_never_gets():
+    s = Setup()
+    player, watcher = s.seated()
+    s.server(player, "CHAT", "[table 1] Ann: hi", table=1, nick="Ann", text="hi")
+    s.server(watcher, "CHAT", "[table 1] Ann: hi", table=1, nick="Ann", text="hi")
+    s.irc.heard.clear()
+    s.server(player, *BOB_PLAYS, **BOB_FIELDS)
+    s.server(player, "HAND", "Your hand: 2s", table=1, seat=1, cards=["2s"])
+    s.clock.advance(HOLD_LIMIT - 0.1)
+    assert s.irc.heard == []  # the hand waits for the channel to show Bob's play
+    s.clock.advance(0.1)
+    assert s.irc.heard == [("Ann", "Your hand: 2s")]
+
+
+def test_what_waits_goes_when_the_watcher_goes():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.heard.clear()
+    s.server(player, *BOB_PLAYS, **BOB_FIELDS)
+    s.server(player, "TURN", "Your turn.", **ANN_TURN)
+    watcher.connectionLost()
+    assert s.irc.heard == [("Ann", "Your turn.")]
+
+
+def test_an_event_the_channel_showed_first_does_not_hold_the_players_next_reply():
+    s = Setup()
+    player, watcher = s.seated()  # the watcher's arrival reached the bridge on its own link first
+    s.irc.heard.clear()
+    s.server(player, "SPECTATOR_JOINED", "tichubot-w1 is watching table 1.", table=1, nick="tichubot-w1",
+             seats=["Ann", None, None, None])
+    s.server(player, "TABLES", "Table 1 [open] seats: 1 Ann", tables=[])
+    assert s.irc.heard == [("Ann", "Table 1 [open] seats: 1 Ann")]
