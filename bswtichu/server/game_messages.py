@@ -101,6 +101,11 @@ def shown_play(combo: Combo) -> str:
     return f"{combo.describe()} [{format_cards(combo.cards)}]"
 
 
+def _listed(items: Sequence[str]) -> str:
+    """"a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
     """An event people are not told of."""
     return None
@@ -221,14 +226,17 @@ class GameTexts:
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
                          lambda: f"{self.who(e.seat, viewer)} passed three cards.")
 
+    def passed(self, given: dict[int, Card]) -> str:
+        """What a seat read when it passed its cards (``given``: by the seat each went to)."""
+        return "You passed " + _listed([f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]) + "."
+
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
-        """The exchange as the seat saw it: what it passed to whom (``given``), what it got."""
-        passed = [f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]
+        """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
         got = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
                                       "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
                                       "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
-                         "You passed " + ", ".join(passed) + " and received " + ", ".join(got) + ".")
+                         "You received " + _listed(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         def text() -> str:

@@ -270,7 +270,9 @@ class TableGame:
         return self._seats
 
     def _sentence(self, event: ev.Event, seat: int) -> str:
-        """The event's text as ``seat`` reads it."""
+        """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
+        if type(event) is ev.ExchangeSubmitted:
+            return self.texts.passed(self._given(seat))
         return self.texts.event(event, seat).text
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:

@@ -132,8 +132,8 @@ def test_the_exchange_text_names_what_went_where():
     texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
     event = ev.CardsReceived(3, {0: card("5j"), 1: card("9r"), 2: card("9s")})
     message = texts.received(event, {0: card("2j"), 1: card("Kr"), 2: card("3p")})
-    assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
-                            " 5j from Ann, 9r from Bob, 9s from Cy.")
+    assert message.text == "You received 5j from Ann, 9r from Bob and 9s from Cy."
+    assert texts.passed({0: card("2j"), 1: card("Kr"), 2: card("3p")}) == "You passed 2j to Ann, Kr to Bob and 3p to Cy."
     assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}
 
 
@@ -222,3 +222,25 @@ def test_a_finished_table_shows_as_finished(game):
     [view] = ann.only("TABLES")["tables"]
     assert view["state"] == "finished"
     assert "[finished]" in human(game, ann, "/tables")[0]
+
+
+def test_a_player_reads_his_exchange_once_in_the_specific_form(game):
+    """Issue 19.12: not "You passed three cards." and then "You passed 6r to ..." again."""
+    from test_server_game_input import to_exchange
+
+    to_exchange(game)
+    ann, *others = game.players
+    hands = [game.send(player, "/hand")[0][1]["cards"] for player in game.players]
+    lines = human(game, ann, "/schupf " + " ".join(hands[0][:3]))
+    assert lines == ["You passed {} to Bob, {} to Cy and {} to Dan.".format(*hands[0][:3])], lines
+    game.collect()
+    ann.say("/mode human")
+    ann.clear()
+    for player, cards in zip(others, hands[1:]):
+        player.say("/schupf " + " ".join(cards[:3]))
+    lines = list(ann.connection.lines)
+    ann.say("/mode machine")
+    ann.clear()
+    game.collect()
+    assert not any(line.startswith("You passed") for line in lines), lines
+    assert sum(line.startswith("You received ") for line in lines) == 1, lines
