@@ -204,6 +204,8 @@ class TableGame:
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
                 reworded = any(sentences)
                 continue
+            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1:
+                continue  # the first round's seating is the one STARTED announced
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:

@@ -244,3 +244,15 @@ def test_a_player_reads_his_exchange_once_in_the_specific_form(game):
     game.collect()
     assert not any(line.startswith("You passed") for line in lines), lines
     assert sum(line.startswith("You received ") for line in lines) == 1, lines
+
+
+def test_the_seating_at_the_start_is_said_once(tmp_path):
+    """Issue 19.12: STARTED says the seating; the first round does not say it again (SEATING)."""
+    from test_server_game import seat_four, seeded_lobby
+
+    ann, *_ = seat_four(seeded_lobby(tmp_path, 5), ["/round 1"])
+    ann.say("/mode human")
+    ann.clear()
+    ann.say("/start")
+    lines = list(ann.connection.lines)
+    assert sum("seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan" in line for line in lines) == 1, lines
