@@ -368,9 +368,10 @@ class GameTexts:
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
-    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict,
+    def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
                    away: Sequence[bool] = (False,) * 4) -> Message:
-        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there."""
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there;
+        ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         for seat, name in enumerate(self.names):
             marks = []
@@ -390,7 +391,8 @@ class GameTexts:
             lines.append("  The table is empty.")
         if view.wish is not None:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
-        lines.append(f"  {totals_text}")
+        if totals_text is not None:
+            lines.append(f"  {totals_text}")
         fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals}
         if view.seat is not None:
             fields["seat"] = view.seat + 1

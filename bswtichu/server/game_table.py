@@ -297,13 +297,14 @@ class TableGame:
     def score_message(self, moment: str = "now") -> Message:
         return self.texts.score(self.game, moment)
 
-    def table_message(self, nick: str | None) -> Message:
-        """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
+    def table_message(self, nick: str | None, score_said: bool = False) -> Message:
+        """The table as ``nick`` sees it (his seat's view), or as a spectator (None); its
+        sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
         away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
-                                     self.score_message().text,
+                                     None if score_said else self.score_message().text,
                                      {"totals": list(self.game.totals), "log": self.log_number}, away)
 
     def hand_message(self, nick: str) -> Message:
@@ -322,7 +323,7 @@ class TableGame:
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
-        self._tell(nick, self.table_message(nick))
+        self._tell(nick, self.table_message(nick, score_said=True))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
             seat = self.seat_of(nick)
