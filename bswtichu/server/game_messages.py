@@ -115,7 +115,7 @@ def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None
 _HANDLERS: dict[type, Callable] = {}
 #: Events that come again and again in a round with the same fields (a turn, a pass, a
 #: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
-_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed, ev.TrickWon})
+_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed})
 #: The phases that ask every player something (PHASE's sentence tells them what to type): seats 0..3
 _ASKING_PHASES = {"grand": (0, 1, 2, 3), "exchange": (0, 1, 2, 3)}
 
@@ -131,11 +131,13 @@ def game_log(number: int, text: str) -> Message:
 
 
 class GameTexts:
-    """Builds messages about one table's game; ``names`` are the players in seat order."""
+    """Builds messages about one table's game; ``names`` are the players in seat order;
+    ``trick_points()``, if given, counts the trick on the table (a won trick's points)."""
 
-    def __init__(self, table: int, names: Sequence[str]):
+    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None):
         self.table = table
         self.names = list(names)
+        self.trick_points = trick_points
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
         #: the spectators' sentence depend on the event alone): made and encoded once a round
         self._recurring: dict[ev.Event, Message] = {}
@@ -145,9 +147,11 @@ class GameTexts:
 
     def forget(self) -> None:
         """Drop the messages kept for the round (they refer back to these texts): the round or
-        the game is over, and reference counting can free them."""
+        the game is over, and reference counting can free them; ``trick_points`` refers
+        back to the game)."""
         self._recurring.clear()
         self._short_legal.clear()
+        self.trick_points = None
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -272,9 +276,16 @@ class GameTexts:
                          f"The wish for {rank_text(e.rank)} is fulfilled.")
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
-        return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                       "leader": e.leader + 1},
-                         lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+        # the points are said here, before the next lead is asked: people are not told again
+        # when the winner takes the trick at that lead (`TableGame._taken_as_won`)
+        fields = {"seat": e.seat + 1, "player": self.names[e.seat], "leader": e.leader + 1}
+        if self.trick_points is None:
+            return self._msg("TRICK_WON", fields,
+                             lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+        fields["points"] = points = self.trick_points()
+        return self._msg("TRICK_WON", fields,
+                         lambda: f"{self.who(e.seat, viewer)} won the trick: {counted(points, 'point')}"
+                                 " (bombs may still come).")
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},

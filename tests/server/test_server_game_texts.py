@@ -10,6 +10,7 @@ from bswtichu.engine import events as ev
 from bswtichu.play import GameDriver, GameSeeds, seated_bots
 from bswtichu.server.game_messages import GameTexts
 
+from lobby_clients import Client
 from test_server_game import GameDriver as TableDriver, seeded_lobby, start_game
 from test_server_game_input import to_play, turn_player
 
@@ -256,3 +257,27 @@ def test_the_seating_at_the_start_is_said_once(tmp_path):
     ann.say("/start")
     lines = list(ann.connection.lines)
     assert sum("seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan" in line for line in lines) == 1, lines
+
+
+def test_a_won_tricks_points_come_before_the_next_lead_is_asked_and_are_not_said_again(game):
+    """Issue 19.12: "You took the trick" came after the lead it asked for; TRICK_WON says the points."""
+    def asked_to_lead_after_a_won_trick(options) -> bool:
+        return [k for k, _ in game.watched[-2:]] == ["TRICK_WON", "TURN"] and game.watched[-1][1]["need"] == "lead"
+
+    game.play_until(asked_to_lead_after_a_won_trick)
+    won, turn = game.watched[-2][1], game.watched[-1][1]
+    assert isinstance(won["points"], int)
+    leader = game.players[turn["seat"] - 1]
+    lead = next(c for c in game.legal(leader) if c.startswith("/play") and " wish " not in c)
+    wes = Client(game.lobby, "Wes", machine=False)  # a spectator who reads sentences
+    wes.say("/watch 1")
+    wes.clear()
+    game.collect()
+    seen = len(game.watched)
+    lines = human(game, leader, lead)
+    assert lines[0].startswith("You played: ") and not any("took the trick" in line for line in lines), lines
+    assert " played: " in wes.connection.lines[0], wes.connection.lines
+    assert not any("took the trick" in line for line in wes.connection.lines), wes.connection.lines
+    game.collect()
+    after = [k for k, _ in game.watched[seen:]]
+    assert after[:2] == ["TRICK_TAKEN", "PLAYED"], after  # programs (the machine spectator) still read it
