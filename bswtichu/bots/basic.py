@@ -39,6 +39,29 @@ def is_bomb_play(play: Play) -> bool:
     return classify(play.cards, play.phoenix_as).is_bomb
 
 
+def highest_readings(plays: Sequence[Play]) -> list[Play]:
+    """The plays with each set of cards read only the highest way the Phoenix allows.
+
+    ``3s 3p 9j 9p PH`` is nines over threes or threes over nines: the same cards
+    leave the same hand, and the higher reading beats all the lower one does.
+    """
+    best: dict[frozenset, tuple[int, float]] = {}  # cards: (where kept, its rank)
+    kept: list[Play] = []
+    for play in plays:
+        if play.phoenix_as is None:
+            kept.append(play)
+            continue
+        rank = (play.combo or classify(play.cards, play.phoenix_as)).rank
+        at = best.get(play.cards)
+        if at is None:
+            best[play.cards] = (len(kept), rank)
+            kept.append(play)
+        elif rank > at[1]:
+            best[play.cards] = (at[0], rank)
+            kept[at[0]] = play
+    return kept
+
+
 def single_strength(c: Card) -> float:
     """How high a card stands as a single: the Phoenix just below the Dragon."""
     if c.kind == "PH":
@@ -181,7 +204,7 @@ class BasicBot(Bot):
         return GiveDragon(self.seat, target)
 
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
-        plays = [a for a in legal if isinstance(a, Play)]
+        plays = highest_readings([a for a in legal if isinstance(a, Play)])
         options = [p for p in plays if not is_bomb_play(p)] or plays
         hand_mask = mask_of(view.hand)
         base = self._cost(hand_mask)
@@ -208,7 +231,7 @@ class BasicBot(Bot):
         return self._best(options, score)
 
     def _follow(self, view: RoundView, legal: Sequence[Action]) -> Action:
-        plays = [a for a in legal if isinstance(a, Play)]
+        plays = highest_readings([a for a in legal if isinstance(a, Play)])
         can_pass = Pass(self.seat) in legal
         hand_mask = mask_of(view.hand)
         partner_tichu_alive = (view.calls[self.partner] is not None and not view.finish_order)

@@ -155,15 +155,16 @@ def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     """The prompt after ``message`` if it asks this player something, else None.
 
     TURN asks the player it names; PHASE ``grand`` and ``exchange`` ask every
-    seated player.
+    seated player.  The message's sentence has just said what is asked and how
+    to answer: the prompt only marks the place to type, with the one word a
+    trigger needs (``lead> ``, ``grand> ``).
     """
     if message.keyword == "TURN" and nick is not None and message.fields.get("player") == nick:
-        need = message.fields.get("need", "play")
-        return f"Your turn ({need}); /legal shows your moves> "
+        return f"{message.fields.get('need', 'play')}> "
     if message.keyword == "PHASE" and seated:
         phase = message.fields.get("phase")
         if phase == "grand":
-            return "Grand Tichu? /grand or /nogrand> "
+            return "grand> "
         if phase == "exchange":
-            return "Exchange: /schupf C1 C2 C3> "
+            return "schupf> "
     return None

@@ -54,6 +54,10 @@ class Client(Protocol):
     def seated(self) -> bool:
         """Whether the client has a seat at a table (it is asked what the seat does)."""
 
+    def prompt_last(self, send: Callable[[], None] | None) -> None:
+        """``send`` writes the client's prompt once the rest of the step is written (None takes
+        back one not yet written): a prompt is the last thing before the client types."""
+
     def too_many_lines(self, rate: float, burst: int) -> None:
         """Tell it that its lines pass ``rate`` per second (bursts of ``burst``): the rest wait."""
 

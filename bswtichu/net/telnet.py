@@ -14,6 +14,8 @@ contains the byte 0xFF, so text needs no IAC doubling.
 
 from __future__ import annotations
 
+from functools import partial
+
 from twisted.conch.telnet import (
     ECHO, IAC, AlreadyDisabled, AlreadyEnabled, AlreadyNegotiating, OptionRefused, TelnetProtocol,
     TelnetTransport,
@@ -261,8 +263,10 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.mud_client():
             return
         prompt = mud.prompt_text(message, session.nick, session.seated)
-        if prompt is not None:
-            self.send_bytes(self._encode(prompt) + mud.prompt_end(self.profile))
+        # last in the step (after a pushed LEGAL, say); a TURN or PHASE that asks him nothing
+        # takes back a prompt not yet sent: the question moved on
+        session.prompt_last(None if prompt is None else partial(
+            self.send_bytes, self._encode(prompt) + mud.prompt_end(self.profile)))
 
 
 class TelnetFactory(LobbyFactory):

@@ -101,6 +101,11 @@ def shown_play(combo: Combo) -> str:
     return f"{combo.describe()} [{format_cards(combo.cards)}]"
 
 
+def _listed(items: Sequence[str]) -> str:
+    """"a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
     """An event people are not told of."""
     return None
@@ -110,7 +115,7 @@ def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None
 _HANDLERS: dict[type, Callable] = {}
 #: Events that come again and again in a round with the same fields (a turn, a pass, a
 #: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
-_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed, ev.TrickWon})
+_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed})
 #: The phases that ask every player something (PHASE's sentence tells them what to type): seats 0..3
 _ASKING_PHASES = {"grand": (0, 1, 2, 3), "exchange": (0, 1, 2, 3)}
 
@@ -126,11 +131,13 @@ def game_log(number: int, text: str) -> Message:
 
 
 class GameTexts:
-    """Builds messages about one table's game; ``names`` are the players in seat order."""
+    """Builds messages about one table's game; ``names`` are the players in seat order;
+    ``trick_points()``, if given, counts the trick on the table (a won trick's points)."""
 
-    def __init__(self, table: int, names: Sequence[str]):
+    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None):
         self.table = table
         self.names = list(names)
+        self.trick_points = trick_points
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
         #: the spectators' sentence depend on the event alone): made and encoded once a round
         self._recurring: dict[ev.Event, Message] = {}
@@ -140,9 +147,11 @@ class GameTexts:
 
     def forget(self) -> None:
         """Drop the messages kept for the round (they refer back to these texts): the round or
-        the game is over, and reference counting can free them."""
+        the game is over, and reference counting can free them; ``trick_points`` refers
+        back to the game)."""
         self._recurring.clear()
         self._short_legal.clear()
+        self.trick_points = None
 
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
@@ -221,14 +230,17 @@ class GameTexts:
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
                          lambda: f"{self.who(e.seat, viewer)} passed three cards.")
 
+    def passed(self, given: dict[int, Card]) -> str:
+        """What a seat read when it passed its cards (``given``: by the seat each went to)."""
+        return "You passed " + _listed([f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]) + "."
+
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
-        """The exchange as the seat saw it: what it passed to whom (``given``), what it got."""
-        passed = [f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]
+        """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
         got = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
                                       "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
                                       "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
-                         "You passed " + ", ".join(passed) + " and received " + ", ".join(got) + ".")
+                         "You received " + _listed(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         def text() -> str:
@@ -264,9 +276,16 @@ class GameTexts:
                          f"The wish for {rank_text(e.rank)} is fulfilled.")
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
-        return self._msg("TRICK_WON", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                       "leader": e.leader + 1},
-                         lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+        # the points are said here, before the next lead is asked: people are not told again
+        # when the winner takes the trick at that lead (`TableGame._taken_as_won`)
+        fields = {"seat": e.seat + 1, "player": self.names[e.seat], "leader": e.leader + 1}
+        if self.trick_points is None:
+            return self._msg("TRICK_WON", fields,
+                             lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+        fields["points"] = points = self.trick_points()
+        return self._msg("TRICK_WON", fields,
+                         lambda: f"{self.who(e.seat, viewer)} won the trick: {counted(points, 'point')}"
+                                 " (bombs may still come).")
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
@@ -360,9 +379,10 @@ class GameTexts:
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
-    def table_view(self, view: RoundView, round_number: int, totals_text: str, totals: dict,
+    def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
                    away: Sequence[bool] = (False,) * 4) -> Message:
-        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there."""
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there;
+        ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         for seat, name in enumerate(self.names):
             marks = []
@@ -382,7 +402,8 @@ class GameTexts:
             lines.append("  The table is empty.")
         if view.wish is not None:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
-        lines.append(f"  {totals_text}")
+        if totals_text is not None:
+            lines.append(f"  {totals_text}")
         fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals}
         if view.seat is not None:
             fields["seat"] = view.seat + 1

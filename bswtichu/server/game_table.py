@@ -74,7 +74,7 @@ class TableGame:
         self.driver = driver
         self.log_number = log_number
         self.record = record
-        self.texts = GameTexts(table.number, driver.game.seating)
+        self.texts = GameTexts(table.number, driver.game.seating, self._trick_points)
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
@@ -82,6 +82,8 @@ class TableGame:
         #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
         #: Mahjong answers the turn its play opened)
         self._acting: set[int] | None = None
+        #: the seat of the last TRICK_WON told, until its trick is taken or reopened
+        self._won_told: int | None = None
         driver.subscribe(self)
 
     def start(self) -> None:
@@ -169,7 +171,7 @@ class TableGame:
 
     def round_dealt(self, driver: GameDriver) -> None:
         self.texts.forget()
-        self.texts = GameTexts(self.table.number, driver.game.seating)
+        self.texts = GameTexts(self.table.number, driver.game.seating, self._trick_points)
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
@@ -184,6 +186,7 @@ class TableGame:
         texts = self.texts
         told: list[list[Message]] = [[] for _ in seating]  # by engine seat
         watched: list[Message] = []  # the spectators'
+        unsaid: list[Message] = []  # of those, the ones for programs only
         concerned: set[int] = set()  # the seats this step may have asked to act
         for event in events:
             seat = getattr(event, "seat", None)
@@ -192,7 +195,7 @@ class TableGame:
             elif isinstance(event, ev.PhaseStarted):
                 concerned.update(range(len(seating)))
             if isinstance(event, (ev.RoundScored, ev.GameOver)):
-                self._tell_gathered(readers, told, watched)
+                self._tell_gathered(readers, told, watched, unsaid)
                 if isinstance(event, ev.RoundScored):
                     self.table.tell_all(self.score_message("round"))
                 else:
@@ -204,6 +207,8 @@ class TableGame:
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
                 reworded = any(sentences)
                 continue
+            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1:
+                continue  # the first round's seating is the one STARTED announced
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:
@@ -214,6 +219,13 @@ class TableGame:
             # made only if someone reads it
             common = texts.event(event, None)
             if common is None:
+                continue
+            if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
+                for seat, messages in enumerate(told):
+                    if not sentences[seat]:
+                        messages.append(common)
+                unsaid.append(common)
+                watched.append(common)
                 continue
             for messages in told:
                 messages.append(common)
@@ -226,17 +238,33 @@ class TableGame:
             self._acting.update(concerned)  # pushed once the whole request is applied
         elif concerned:
             self._push_legal(readers, concerned, told)
-        self._tell_gathered(readers, told, watched)
+        self._tell_gathered(readers, told, watched, unsaid)
+
+    def _taken_as_won(self, event: ev.Event) -> bool:
+        """Whether ``event`` is the trick taken by its winner as the TRICK_WON told said (with
+        its points, before the lead that takes it was asked for): people need not read it."""
+        kind = type(event)
+        if kind is ev.TrickWon:
+            self._won_told = event.seat
+        elif kind is ev.Played:  # a bomb onto a won trick reopens it
+            self._won_told = None
+        elif kind is ev.TrickCollected:
+            won, self._won_told = self._won_told, None
+            return event.to == event.winner == won
+        return False
 
     def _tell_gathered(self, readers: list[Reader | None], told: list[list[Message]],
-                       watched: list[Message]) -> None:
-        """Tell what the step gathered so far, and start gathering afresh."""
+                       watched: list[Message], unsaid: list[Message] | None = None) -> None:
+        """Tell what the step gathered so far, and start gathering afresh (``unsaid``: the
+        spectators' messages for programs only)."""
         for reader, messages in zip(readers, told):
             if reader is not None and messages:
                 reader.send_all(messages)
             messages.clear()
-        self.table.tell_spectators_all(watched)
+        self.table.tell_spectators_all(watched, unsaid or ())
         watched.clear()
+        if unsaid:
+            unsaid.clear()
 
     def _push_legal(self, readers: list[Reader | None], seats: Iterable[int], told: list[list[Message]]) -> None:
         """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
@@ -255,6 +283,10 @@ class TableGame:
             return None
         return self._legal(seat, full=reader.mode == MACHINE)
 
+    def _trick_points(self) -> int:
+        """The points of the trick on the table."""
+        return sum(c.points for _, combo in self.game.round.trick for c in combo.cards)
+
     def _readers(self, seating: Sequence[str]) -> list[Reader | None]:
         """The online client of each engine seat's player, if he is at the table."""
         reader_at = self.table.reader_at
@@ -270,7 +302,9 @@ class TableGame:
         return self._seats
 
     def _sentence(self, event: ev.Event, seat: int) -> str:
-        """The event's text as ``seat`` reads it."""
+        """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
+        if type(event) is ev.ExchangeSubmitted:
+            return self.texts.passed(self._given(seat))
         return self.texts.event(event, seat).text
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
@@ -293,13 +327,14 @@ class TableGame:
     def score_message(self, moment: str = "now") -> Message:
         return self.texts.score(self.game, moment)
 
-    def table_message(self, nick: str | None) -> Message:
-        """The table as ``nick`` sees it (his seat's view), or as a spectator (None)."""
+    def table_message(self, nick: str | None, score_said: bool = False) -> Message:
+        """The table as ``nick`` sees it (his seat's view), or as a spectator (None); its
+        sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
         away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
-                                     self.score_message().text,
+                                     None if score_said else self.score_message().text,
                                      {"totals": list(self.game.totals), "log": self.log_number}, away)
 
     def hand_message(self, nick: str) -> Message:
@@ -318,7 +353,7 @@ class TableGame:
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
-        self._tell(nick, self.table_message(nick))
+        self._tell(nick, self.table_message(nick, score_said=True))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
             seat = self.seat_of(nick)

@@ -44,6 +44,8 @@ class Outbox:
         #: whether what sessions are sent is held now (inside ``with`` or until a due flush)
         self.holding = False
         self._held: dict[Session, list[str]] = {}
+        #: each session's prompt (its connection writes it): due after everything else held
+        self._prompts: dict[Session, Callable[[], None]] = {}
         self._settle = settle
         self._later = later
         self._flush_due = False
@@ -54,6 +56,13 @@ class Outbox:
     def release(self, session: Session) -> list[str]:
         """What is held for ``session`` (it writes it itself: it sends something else, or closes)."""
         return self._held.pop(session, [])
+
+    def prompt_last(self, session: Session, send: Callable[[], None] | None) -> None:
+        """``send`` writes ``session``'s prompt once the flush wrote the rest (None: no prompt)."""
+        if send is None:
+            self._prompts.pop(session, None)
+        else:
+            self._prompts[session] = send
 
     def settle(self) -> None:
         """Before writing: make durable what is about to be told."""
@@ -68,6 +77,10 @@ class Outbox:
         held, self._held = self._held, {}
         for session, lines in held.items():
             session.write(lines)
+        prompts, self._prompts = self._prompts, {}
+        for session, send in prompts.items():
+            if not session.closed:
+                send()
 
     def __enter__(self) -> Outbox:
         self._depth += 1
@@ -210,6 +223,16 @@ class Session:
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
             self.also_sent(message, droppable)
+
+    def prompt_last(self, send: Callable[[], None] | None) -> None:
+        """The connection's prompt (``send`` writes it): the last thing before the client types,
+        so while the outbox holds a step's messages it waits for the flush; None takes back
+        one not yet written."""
+        outbox = self._outbox
+        if outbox is not None and outbox.holding:
+            outbox.prompt_last(self, send)
+        elif send is not None:
+            send()
 
     def send_all(self, messages: list[Message]) -> None:
         """Several messages in order: while the outbox holds, rendered and held in one go."""

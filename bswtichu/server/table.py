@@ -12,7 +12,7 @@ they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
@@ -23,6 +23,7 @@ from bswtichu.engine import GameOptions, seats_from_join_order
 from bswtichu.engine.game import OPTION_NAMES
 from bswtichu.server import messages
 from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.render import MACHINE
 
 SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
@@ -183,12 +184,14 @@ class Table:
             return None
         return self._reader(nick)
 
-    def tell_spectators_all(self, messages: list[Message]) -> None:
+    def tell_spectators_all(self, messages: list[Message], unsaid: Sequence[Message] = ()) -> None:
+        """``messages`` to every spectator; ``unsaid`` of them to programs only (machine mode)."""
         if messages:
+            said = [m for m in messages if not any(m is u for u in unsaid)] if unsaid else messages
             for nick in self.spectators:
                 reader = self._reader(nick)
                 if reader is not None:
-                    reader.send_all(messages)
+                    reader.send_all(messages if reader.mode == MACHINE else said)
 
     def reader(self, nick: str) -> Reader | None:
         """The online client called ``nick``, if any."""

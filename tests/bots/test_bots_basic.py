@@ -133,3 +133,14 @@ def test_random_bot_is_reproducible_and_legal():
     legal = rnd.legal_actions(2)
     picks = [RandomBot(2, Random(7)).choose(rnd.view(2), legal) for _ in range(2)]
     assert picks[0] == picks[1] and picks[0] in legal
+
+
+@pytest.mark.parametrize("need, top", [("lead", None), ("follow", "2j 2s 2p 4j 4s")])
+def test_of_two_readings_of_the_same_cards_it_plays_the_higher(need, top):
+    """3s 3p 9j 9p PH is nines over threes or threes over nines: the same cards, so the bot takes the nines."""
+    v = view("3s 3p 9j 9p PH", need=need, top=top, top_seat=None if top is None else 1)
+    legal = legal_lead(v) if top is None else legal_follow(v)
+    assert {a.phoenix_as for a in legal if isinstance(a, Play)} >= {3, 9}
+    for seed in range(20):
+        action = BasicBot(0, Random(seed)).choose(v, legal)
+        assert classify(action.cards, action.phoenix_as).describe() == "full house of nines"

@@ -80,6 +80,12 @@ def test_full_house_phoenix_completes_triple():
     assert (c.type, c.rank, c.phoenix_as) == (T.FULL_HOUSE, 9, 9)
 
 
+def test_two_pairs_and_the_phoenix_are_read_as_the_higher_triple():
+    # docs/rules.md 11: as a BSW player expects; PH=x names the lower reading
+    assert (cl("3s 3p 9j 9p PH").rank, cl("3s 3p 9j 9p PH").phoenix_as) == (9, 9)
+    assert (cl("3s 3p 9j 9p PH", phoenix_as=3).rank, cl("3s 3p 9j 9p PH", phoenix_as=3).phoenix_as) == (3, 3)
+
+
 def test_four_of_a_kind_plus_phoenix_is_not_a_full_house():
     # R6.4 decision and R14.5: invalid (triple and pair would share a rank)
     assert invalid("7j 7s 7p 7r PH")

@@ -391,3 +391,18 @@ def test_an_expert_bot_is_announced_with_an(tmp_path):
     ann.clear()
     ann.say("/bot expert")
     assert ann.connection.lines == ["Ann seats an expert bot, bot-expert-Ada, at table 1, seat 2."]
+
+
+def test_a_returning_person_reads_the_score_once(tmp_path):
+    """Issue 19.12: SCORE, then TABLE without the score's sentence again, then the hand."""
+    clock, lobby, driver = four_people(tmp_path, seed=6)
+    ann = driver.players[0]
+    ann.hang_up()
+    driver.collect()
+    back = Client(lobby, None, machine=False)
+    back.say(f"/resume {ann.token}")
+    back.clear()
+    back.say("/join 1 1")
+    lines = list(back.connection.lines)
+    assert sum("Score after 0 of 1 rounds" in line for line in lines) == 1, lines
+    assert any(line.startswith("Table 1, round 1") for line in lines), lines

@@ -85,7 +85,7 @@ def test_turnier_log_has_nine_rounds_in_each_rounds_seating(tmp_path):
     per_round = []
     current = None
     for keyword, fields in driver.watched:
-        if keyword == "SEATING":
+        if keyword in ("STARTED", "SEATING"):  # the first round's seating is STARTED's
             current = fields["seats"]
         elif keyword == "ROUND_END":
             per_round.append(current)

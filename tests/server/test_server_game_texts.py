@@ -10,6 +10,7 @@ from bswtichu.engine import events as ev
 from bswtichu.play import GameDriver, GameSeeds, seated_bots
 from bswtichu.server.game_messages import GameTexts
 
+from lobby_clients import Client
 from test_server_game import GameDriver as TableDriver, seeded_lobby, start_game
 from test_server_game_input import to_play, turn_player
 
@@ -132,8 +133,8 @@ def test_the_exchange_text_names_what_went_where():
     texts = GameTexts(1, ["Ann", "Bob", "Cy", "Dan"])
     event = ev.CardsReceived(3, {0: card("5j"), 1: card("9r"), 2: card("9s")})
     message = texts.received(event, {0: card("2j"), 1: card("Kr"), 2: card("3p")})
-    assert message.text == ("You passed 2j to Ann, Kr to Bob, 3p to Cy and received"
-                            " 5j from Ann, 9r from Bob, 9s from Cy.")
+    assert message.text == "You received 5j from Ann, 9r from Bob and 9s from Cy."
+    assert texts.passed({0: card("2j"), 1: card("Kr"), 2: card("3p")}) == "You passed 2j to Ann, Kr to Bob and 3p to Cy."
     assert message.fields["given"] == {"1": "2j", "2": "Kr", "3": "3p"}
 
 
@@ -222,3 +223,61 @@ def test_a_finished_table_shows_as_finished(game):
     [view] = ann.only("TABLES")["tables"]
     assert view["state"] == "finished"
     assert "[finished]" in human(game, ann, "/tables")[0]
+
+
+def test_a_player_reads_his_exchange_once_in_the_specific_form(game):
+    """Issue 19.12: not "You passed three cards." and then "You passed 6r to ..." again."""
+    from test_server_game_input import to_exchange
+
+    to_exchange(game)
+    ann, *others = game.players
+    hands = [game.send(player, "/hand")[0][1]["cards"] for player in game.players]
+    lines = human(game, ann, "/schupf " + " ".join(hands[0][:3]))
+    assert lines == ["You passed {} to Bob, {} to Cy and {} to Dan.".format(*hands[0][:3])], lines
+    game.collect()
+    ann.say("/mode human")
+    ann.clear()
+    for player, cards in zip(others, hands[1:]):
+        player.say("/schupf " + " ".join(cards[:3]))
+    lines = list(ann.connection.lines)
+    ann.say("/mode machine")
+    ann.clear()
+    game.collect()
+    assert not any(line.startswith("You passed") for line in lines), lines
+    assert sum(line.startswith("You received ") for line in lines) == 1, lines
+
+
+def test_the_seating_at_the_start_is_said_once(tmp_path):
+    """Issue 19.12: STARTED says the seating; the first round does not say it again (SEATING)."""
+    from test_server_game import seat_four, seeded_lobby
+
+    ann, *_ = seat_four(seeded_lobby(tmp_path, 5), ["/round 1"])
+    ann.say("/mode human")
+    ann.clear()
+    ann.say("/start")
+    lines = list(ann.connection.lines)
+    assert sum("seat 1 Ann, seat 2 Bob, seat 3 Cy, seat 4 Dan" in line for line in lines) == 1, lines
+
+
+def test_a_won_tricks_points_come_before_the_next_lead_is_asked_and_are_not_said_again(game):
+    """Issue 19.12: "You took the trick" came after the lead it asked for; TRICK_WON says the points."""
+    def asked_to_lead_after_a_won_trick(options) -> bool:
+        return [k for k, _ in game.watched[-2:]] == ["TRICK_WON", "TURN"] and game.watched[-1][1]["need"] == "lead"
+
+    game.play_until(asked_to_lead_after_a_won_trick)
+    won, turn = game.watched[-2][1], game.watched[-1][1]
+    assert isinstance(won["points"], int)
+    leader = game.players[turn["seat"] - 1]
+    lead = next(c for c in game.legal(leader) if c.startswith("/play") and " wish " not in c)
+    wes = Client(game.lobby, "Wes", machine=False)  # a spectator who reads sentences
+    wes.say("/watch 1")
+    wes.clear()
+    game.collect()
+    seen = len(game.watched)
+    lines = human(game, leader, lead)
+    assert lines[0].startswith("You played: ") and not any("took the trick" in line for line in lines), lines
+    assert " played: " in wes.connection.lines[0], wes.connection.lines
+    assert not any("took the trick" in line for line in wes.connection.lines), wes.connection.lines
+    game.collect()
+    after = [k for k, _ in game.watched[seen:]]
+    assert after[:2] == ["TRICK_TAKEN", "PLAYED"], after  # programs (the machine spectator) still read it

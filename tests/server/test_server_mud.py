@@ -376,7 +376,7 @@ def test_a_whole_game_over_gmcp_with_prompts_and_colour(tmp_path):
     assert my_turns > 0
     assert wire.commands.count(IAC + mud.EOR_MARK) == my_turns + 2  # + the grand and exchange phases
     assert IAC + mud.GA not in wire.commands
-    assert text.count("/legal shows your moves> ") == my_turns
+    assert len(re.findall(r"(?:lead|follow|wish|give)> ", text)) == my_turns
     # Colour (TinTin++ shows it) and wrapping at the reported width.
     assert re.search(r"Your first 8 cards: .*\x1b\[(32|90|34|31|33|36|35|1;31)m", text)
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text.partition("You are now Ann.")[2])  # after the greeting
@@ -393,7 +393,7 @@ def test_prompt_ends_in_ga_and_not_after_sga(mud_client, lobby):
     wire.read()
     wire.commands.clear()
     lobby.find("Ann").send(turn)
-    assert wire.read().endswith(b"Your turn: lead.\r\nYour turn (lead); /legal shows your moves> ")
+    assert wire.read().endswith(b"Your turn: lead.\r\nlead> ")
     assert wire.commands == [IAC + mud.GA]
     wire.send(IAC + DO + mud.SGA)
     assert connection.profile.sga
@@ -552,3 +552,38 @@ def test_a_password_asked_while_the_echo_is_being_given_back_is_hidden_once_it_i
     wire.send(IAC + DONT + ECHO)  # the echo is back: now it is hidden again
     wire.read()
     assert wire.commands[-1] == IAC + WILL + ECHO
+
+
+def test_the_prompt_comes_last_after_a_pushed_legal_and_does_not_repeat_the_question(tmp_path):
+    """Issue 19.8: with /legal push on the prompt follows "Legal now:", and says only what is asked."""
+    clock = Clock()
+    config = ServerConfig(log_folder=str(tmp_path / "logs"))
+    logs = GameLogStore(config.log_folder)
+    lobby = Lobby(clock, config, GameWiring(clock, logs, 0.0, 60.0, seeds=lambda: 11), logs)
+    wire = MudWire(TelnetFactory(lobby, config, clock))
+    wire.agree_to_everything(width=200)
+    for line in ("/nick Ann", "/join", "/round 1", "/bot", "/bot", "/bot", "/legal push on"):
+        wire.say(line)
+    wire.read()
+    wire.commands.clear()
+    asked = {"/start": "grand> ", "/nogrand": "schupf> "}
+    for line, prompt in asked.items():
+        wire.say(line)  # the step that asks her; the bots answer in steps of their own
+        data = wire.transport.value()
+        assert data.endswith(prompt.encode() + IAC + mud.EOR_MARK), data[-300:]
+        text = wire.read().decode("utf-8")
+        assert text.count(prompt) == 1 and text.index("Legal now:") < text.index(prompt), text
+        settle(clock)
+    hand = next(fields for name, fields in reversed(wire.gmcp()) if name == "Tichu.Dealt")["cards"]
+    wire.say("/schupf " + " ".join(hand[:3]))
+    data = b""
+    while clock.getDelayedCalls() and b"Your turn: " not in data:  # one step at a time, to Ann's turn
+        wire.read()
+        clock.advance(0)
+        data = wire.transport.value()
+    text = wire.read().decode("utf-8")
+    turn = text.rindex("Your turn: ")
+    need = next(fields for name, fields in reversed(wire.gmcp()) if name == "Tichu.Turn")["need"]
+    assert data.endswith(f"{need}> ".encode() + IAC + mud.EOR_MARK), data[-300:]
+    assert text.index("Legal now:", turn) < text.rindex(f"{need}> ")
+    assert "/legal shows your moves" not in wire.text.decode("utf-8")
