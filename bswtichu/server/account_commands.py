@@ -165,7 +165,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held (an old"
-                " connection still holding the name is closed); then /join TABLE SEAT.", handler=resume, needs_nick=False),
+                " connection still holding the name is closed) and seats him in it again at once.", handler=resume, needs_nick=False),
         Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),

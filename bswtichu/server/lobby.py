@@ -323,7 +323,7 @@ class Lobby:
                 usage="/quit",
                 summary="disconnect (a seat at a table stays held for you)",
                 help="Says goodbye and hangs up. Your seat stays held: come back with the same"
-                " name and /join TABLE SEAT.",
+                " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again.",
                 handler=self._quit,
                 needs_nick=False,
             ),
@@ -372,7 +372,8 @@ class Lobby:
         self.disconnect(ghost)
 
     def take_name(self, session: Session, name: str) -> None:
-        """Give ``session`` the name (checked by the caller) and tell him of a seat held for it."""
+        """Give ``session`` the name (checked by the caller); a seat held for it is taken back at
+        once, as ``/join TABLE SEAT`` would: coming back is one step."""
         held = self.tables.held_seat(name)
         if held is not None:
             table, seat = held
@@ -387,6 +388,8 @@ class Lobby:
         session.send(messages.nick(name, previous))
         if held is not None:
             session.send(messages.seat_held(table.number, seat))
+            table.sit(name, seat)  # tells the table, and him the game and what it waits for
+            session.table = table
 
     def _who(self, session: Session, args: str) -> None:
         usage = "/who [PAGE]"

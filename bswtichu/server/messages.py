@@ -218,7 +218,7 @@ def seat_held(table: int, seat: int) -> Message:
     return Message(
         "SEAT_HELD",
         {"table": table, "seat": seat},
-        f"Your seat {seat} at table {table} is held for you: /join {table} {seat} takes it back.",
+        f"Your seat {seat} at table {table} was held for you; you sit in it again.",
     )
 
 

@@ -117,12 +117,12 @@ def test_a_new_service_on_the_same_file_restores_every_seat_and_plays_on(tmp_pat
     ann2.clear()
     ann2.say("/nick Ann secret-ann")
     assert ann2.only("SEAT_HELD") == {"table": 1, "seat": 1}
-    ann2.say("/join 1 1")
+    assert ann2.only("RETURNED")["seat"] == 1
     bob2.say("/nick Bob")
     assert bob2.error_code() == "name_held"
     bob2.clear()
     bob2.say(f"/resume {bob.token}")
-    bob2.say("/join 1 4")
+    assert bob2.only("RETURNED")["seat"] == 4
     assert (seen(ann2), seen(bob2)) == (ann_seen, bob_seen)
     eve2.say("/watch 1")
     eve2.clear()

@@ -292,6 +292,4 @@ def test_a_held_seat_keeps_its_name_as_first_written(connect):
     back = connect()
     back.say(f"/resume {ann.token}")
     assert back.received()[0] == ("NICK", {"nick": "Ann", "previous": None})
-    back.clear()
-    back.say("/join 1 1")
     assert back.only("RETURNED")["nick"] == "Ann"

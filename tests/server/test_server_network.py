@@ -197,7 +197,7 @@ async def test_reconnect_to_the_same_seat_over_tcp():
         again.send("/mode machine")
         again.send(f"/resume {token}")
         assert await again.message("SEAT_HELD") == {"table": 1, "seat": 2}
-        again.send("/join 1 2")
+        assert (await again.message("RETURNED"))["nick"] == "Bob"  # seated at once, no /join
         assert (await ann.message("RETURNED"))["nick"] == "Bob"
 
 
