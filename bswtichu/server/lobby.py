@@ -19,7 +19,7 @@ from bswtichu.server import messages, names
 from bswtichu.server.commands import (
     SECRET_COMMANDS, Command, CommandRegistry, help_command, is_number, usage_error,
 )
-from bswtichu.server.messages import Refusal
+from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MODES
 from bswtichu.server.session import Connection, Outbox, Session
 from bswtichu.server.table import GameFactory, TableHall
@@ -32,6 +32,9 @@ from bswtichu.server.accounts import NameGuard
 from bswtichu.storage import Storage
 
 SERVER_NAME = "bswtichu"
+
+#: What an observer (`/observer`) may still do: look, never take part.
+OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help", "mode", "quit", "observer"})
 
 
 def loggable(line: str) -> str:
@@ -68,6 +71,8 @@ class Lobby:
         #: the same sessions by their names exactly as taken: the tables name players so,
         #: and several times per game step (no normalising and casefolding each time)
         self._by_exact_nick: dict[str, Session] = {}
+        #: connections that only watch (a bridge's watcher, `/observer`): not people online
+        self._observers: set[Session] = set()
         self._per_address: Counter[str] = Counter()
         self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
@@ -175,6 +180,8 @@ class Lobby:
         self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
 
     def _dispatch(self, session: Session, line: str) -> None:
+        if session in self._observers:
+            self._check_observer_may(line)
         if line.startswith("//"):
             self.chat(session, line[1:])
         elif line.startswith("/"):
@@ -210,6 +217,7 @@ class Lobby:
         self._sessions.remove(session)
         session.closed = True
         self.guard.forget(session)
+        self._observers.discard(session)
         address = self._address_of.pop(session, None)
         if address is not None:
             self._per_address[address] -= 1
@@ -232,6 +240,7 @@ class Lobby:
         sessions, self._sessions = self._sessions, set()
         self._by_nick.clear()
         self._by_exact_nick.clear()
+        self._observers.clear()
         self._per_address.clear()
         self._address_of.clear()
         for session in sessions:
@@ -246,8 +255,25 @@ class Lobby:
         return session if session is not None else self._by_nick.get(names.key(nick))
 
     def online(self) -> list[Session]:
-        """Named sessions, by name."""
-        return sorted(self._by_nick.values(), key=lambda s: s.nick.casefold())
+        """Named sessions of people (observers left out), by name."""
+        return sorted((s for s in self._by_nick.values() if s not in self._observers),
+                      key=lambda s: s.nick.casefold())
+
+    def observers(self) -> list[Session]:
+        """Named sessions that only watch (`/observer`), by name."""
+        return sorted((s for s in self._observers if s.nick is not None), key=lambda s: s.nick.casefold())
+
+    def _check_observer_may(self, line: str) -> None:
+        """An observer only looks: he cannot chat, sit or message anyone (so hiding from the
+        count of people by ``/observer`` costs a person everything he came for)."""
+        word = line[1:].split(" ", 1)[0] if line.startswith("/") and not line.startswith("//") else ""
+        command = self.commands.lookup(word) if word else None
+        if command is None and word:
+            return  # the registry says what is unknown
+        if command is None or command.key not in OBSERVER_COMMANDS:
+            what = f"/{word}" if command is not None else "chat"
+            raise Refusal("observer", f"an observer only watches: no {what}; he may use "
+                                      + ", ".join(f"/{key}" for key in sorted(OBSERVER_COMMANDS)))
 
     def chat(self, session: Session, text: str) -> None:
         """Chat goes to the room the speaker is in: his table, or the lobby."""
@@ -303,6 +329,16 @@ class Lobby:
                 summary="a private message to one person",
                 help="Sends TEXT to NAME only, wherever they are; you get an echo.",
                 handler=self._msg,
+            ),
+            Command(
+                key="observer", group="lobby",
+                usage="/observer",
+                summary="this connection only watches (for bridges and displays)",
+                help="Marks this connection as an observer for as long as it lasts: it may watch"
+                " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit) but never"
+                " sit down, chat or send messages. /who lists observers apart from the people"
+                " online, and the player count leaves them out. The IRC bridge's watchers use it.",
+                handler=self._observer,
             ),
             Command(
                 key="mode", group="display",
@@ -413,7 +449,9 @@ class Lobby:
                     "watching": table is not None and seat is None,
                 }
             )
-        session.send(messages.who(users, page, pages, len(online)))
+        observers = [{"nick": o.nick, "table": o.table.number if o.table is not None else None}
+                     for o in self.observers()]
+        session.send(messages.who(users, page, pages, len(online), observers))
 
     def _msg(self, session: Session, args: str) -> None:
         name, _, text = args.partition(" ")
@@ -427,6 +465,15 @@ class Lobby:
         recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
         if recipient is not session:
             session.send(messages.private(session.nick, recipient.nick, text, echo=True))
+
+    def _observer(self, session: Session, args: str) -> None:
+        if session.table is not None and session.table.seat_of(session.nick) is not None:
+            raise Refusal("at_table", f"you sit at table {session.table.number}; an observer cannot"
+                                      " play: /leave first")
+        self._observers.add(session)
+        session.send(Message("OBSERVER", {"nick": session.nick},
+                             f"{session.nick} only watches now: /who lists this connection apart,"
+                             " and it cannot sit down, chat or send messages."))
 
     def _mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:

@@ -163,6 +163,49 @@ def test_who_lists_names_and_places(connect):
     ]
 
 
+def test_an_observer_is_listed_apart_and_not_counted_as_a_person(lobby, connect):
+    ann, watcher = connect("Ann"), connect("tichubot-w1")
+    ann.say("/join")
+    watcher.say("/observer")
+    assert watcher.only("OBSERVER") == {"nick": "tichubot-w1"}
+    watcher.say("/watch 1")
+    ann.clear()
+    ann.say("/who")
+    who = ann.only("WHO")
+    assert who["users"] == [{"nick": "Ann", "table": 1, "seat": 1, "watching": False}]
+    assert who["total"] == 1 and who["observers"] == [{"nick": "tichubot-w1", "table": 1}]
+    assert [s.nick for s in lobby.online()] == ["Ann"]  # the MSSP player count too
+
+
+def test_an_observer_cannot_take_part(connect):
+    ann, eve = connect("Ann"), connect("Eve")
+    ann.say("/join")
+    ann.clear()
+    eve.say("/observer")
+    for line in ("/join 1", "/join", "hello", "//hello", "/msg Ann hi", "/bot", "/nick Mallory"):
+        eve.clear()
+        eve.say(line)
+        assert eve.error_code() == "observer", line
+    assert ann.received() == []
+    eve.clear()
+    eve.say("/nosuchcommand")
+    assert eve.error_code() == "unknown_command"
+    eve.clear()
+    eve.say("/watch 1")
+    assert eve.only("SPECTATOR_JOINED")["nick"] == "Eve"
+
+
+def test_a_seated_player_cannot_become_an_observer(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/observer")
+    assert ann.error_code() == "at_table"
+    ann.clear()
+    ann.say("/who")
+    assert ann.only("WHO")["users"][0]["nick"] == "Ann"
+
+
 def test_machine_mode_is_one_json_line_per_message(connect):
     ann = connect("Ann", machine=False)
     ann.say("/mode machine")
