@@ -10,6 +10,8 @@ import weakref
 
 from twisted.internet.task import Clock
 
+from bswtichu.config import ServerConfig
+
 from lobby_clients import Client
 from test_server_game import EXCHANGE, Chooser, GameDriver, seat_four, seeded_lobby
 
@@ -336,7 +338,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     history = [list(r.history) for r in table.game.game.rounds]
     ann.say("/leave")
     assert lobby.tables.get(1) is table  # paused, not closed: the bots wait
-    clock.advance(lobby.config.abandon_after - 1)
+    clock.advance(ServerConfig().abandon_after - 1)
     assert [list(r.history) for r in table.game.game.rounds] == history
     ann.clear()
     ann.say("/log 1")
@@ -346,7 +348,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     assert "RETURNED" in ann.keywords()
     assert clock.getDelayedCalls()  # the bots go on
     ann.say("/leave")
-    clock.advance(lobby.config.abandon_after)
+    clock.advance(ServerConfig().abandon_after)
     assert lobby.tables.get(1) is None
     assert clock.getDelayedCalls() == []
 

@@ -100,8 +100,8 @@ def test_nick_can_change_case_and_name(connect, lobby):
     client.say("/nick ANN")
     assert client.only("NICK") == {"nick": "ANN", "previous": "Ann"}
     client.say("/nick Berta")
-    assert lobby.find("ann") is None
-    assert lobby.find("berta") is client.session
+    assert lobby.names.find("ann") is None
+    assert lobby.names.find("berta") is client.session
 
 
 def test_nick_freed_on_disconnect(connect):

@@ -10,6 +10,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.server.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 
 from lobby_clients import Client
@@ -19,7 +20,7 @@ SECRET = "hunter22"
 
 @pytest.fixture
 def lobby(clock: Clock, config: ServerConfig) -> Lobby:
-    return Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
+    return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
                  storage=Storage.open(cost=ScryptCost(n=2 ** 8), now=clock.seconds))
 
 
