@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bswtichu.server.commands import Command
+from bswtichu.server.commands import Command, wrong_use
 from bswtichu.server.messages import Refusal
 
 
@@ -281,6 +281,31 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     ann = connect("Ann")
     ann.say("/refuse")
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
+
+
+def test_a_handlers_wrong_use_gets_its_commands_usage(lobby, connect):
+    def count(session, args):
+        raise wrong_use(f"N must be a number, not {args!r}")
+
+    lobby.commands.register(Command(key="count", group="lobby", usage="/count N", summary="", help="", handler=count))
+    ann = connect("Ann")
+    ann.say("/count x")
+    assert ann.received() == [("ERROR", {"code": "usage", "message": "N must be a number, not 'x'; usage: /count N"})]
+
+
+@pytest.mark.parametrize("line, usage", [
+    ("/register a b", "/register [PASSWORD]"), ("/password a", "/password [OLD NEW]"),
+    ("/option round", "/option [NAME [VALUE]]"), ("/join x", "/join [TABLE] [SEAT]"),
+    ("/who x", "/who [PAGE]"), ("/nick", "/nick NAME [PASSWORD]"), ("/msg Ann", "/msg NAME TEXT"),
+])
+def test_every_usage_in_an_error_is_the_commands_own(lobby, connect, line, usage):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say(line)
+    message = ann.received()[-1][1]["message"]
+    assert message.endswith(f"usage: {usage}")
+    assert lobby.commands.lookup(line[1:].split()[0]).usage == usage
 
 
 def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect, logged_errors):

@@ -73,6 +73,18 @@ def test_nick_of_a_registered_name_asks_for_the_password_unseen(lobby):
     assert ann.hidden == [True, False] and ann.session.nick == "Ann"
 
 
+def test_a_password_with_a_space_at_the_prompt_gets_the_nick_usage_and_is_asked_again(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.clear()
+    ann.say("two words")
+    refused, asked = ann.connection.lines
+    assert refused.startswith("error: a name is ") and refused.endswith("; usage: /nick NAME [PASSWORD]")
+    assert asked.startswith("Ann is registered. Password") and ann.session.secret_answer is not None
+    assert "two words" not in ann.text()
+
+
 def test_a_wrong_password_is_refused_and_asked_for_again_unseen(lobby, clock):
     registered_ann(lobby)
     bob = Client(lobby, "Bob")
