@@ -47,10 +47,10 @@ def command_names() -> list[str]:
 
     from bswtichu.config import ServerConfig
     from bswtichu.server.gamelogs import GameLogStore
-    from bswtichu.server.lobby import Lobby
+    from bswtichu.service import build_lobby
 
     config = ServerConfig()
-    lobby = Lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
     return sorted({name for command in lobby.commands for name in command.names} - {"quit", "ende", "exit", "bye"})
 
 

@@ -48,7 +48,10 @@ def measure(games: int, folder: Path) -> list[float]:
     from bswtichu.play import GameDriver
     from bswtichu.server.game_table import GameWiring
     from bswtichu.server.gamelogs import GameLogStore
-    from bswtichu.server.lobby import Lobby
+    try:
+        from bswtichu.service import build_lobby
+    except ImportError:  # a revision before build_lobby (--compare): the lobby built itself
+        from bswtichu.server.lobby import Lobby as build_lobby
     from bswtichu.storage import Storage
 
     timings: list[float] = []
@@ -67,7 +70,7 @@ def measure(games: int, folder: Path) -> list[float]:
     storage = Storage.open(str(folder / "bench.sqlite3"))
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 0.0, 60.0,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)
-    lobby = Lobby(clock, config, wiring, wiring.logs, storage=storage)
+    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage)
     connection = Connection()
     session = lobby.connect(connection)
     for line in ("/mode machine", "/nick Ann", "/join", "/round 1", "/bot", "/bot", "/bot"):

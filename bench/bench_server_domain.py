@@ -36,7 +36,10 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.lobby import Lobby
+try:
+    from bswtichu.service import build_lobby
+except ImportError:  # a revision before build_lobby (--compare): the lobby built itself
+    from bswtichu.server.lobby import Lobby as build_lobby
 from bswtichu.storage import Storage
 from table_clients import follow_hand
 
@@ -49,7 +52,7 @@ deals = random.Random(seed)  # the same games for every revision measured
 wiring = GameWiring(clock, GameLogStore(config.log_folder), config.bot_delay, config.reconnect_grace,
                     seeds=lambda: deals.getrandbits(64), storage=storage)
 flushes = []
-lobby = Lobby(clock, config, wiring, wiring.logs, storage=storage, later=flushes.append)
+lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage, later=flushes.append)
 rng = random.Random(seed)
 server_seconds = 0.0
 applied = 0

@@ -55,6 +55,7 @@ class Person:
         self.log_number: int | None = None
         self.seen: dict[int, int] = {}  # log number -> plays and passes told in this life
         self.held: tuple[int, int] | None = None
+        self.hand: list[str] | None = None  # the last HAND he was shown
         self.messages: list[tuple[str, dict]] = []
         self.inbox: list[tuple[str, dict]] = []
 
@@ -109,6 +110,8 @@ class Person:
             self.seen[self.log_number] = self.seen.get(self.log_number, 0) + 1
         elif keyword == "SEAT_HELD":
             self.held = (fields["table"], fields["seat"])
+        elif keyword == "HAND":
+            self.hand = sorted(fields["cards"])
         elif keyword == "GAME_OVER":
             self.say("/start")
         elif keyword == "LEGAL" and self.pending == "legal":
@@ -208,13 +211,10 @@ def main() -> int:
                 else:
                     person.say(f"/nick {name} {PASSWORD}")
                     person.wait_for("NICK")
-                person.say("/mode")  # its answer comes after a SEAT_HELD that /nick brought
+                person.say("/mode")  # its answer comes after the seat and hand that /nick brought back
                 person.wait_for("MODE")
                 if person.held is not None:
-                    table, seat = person.held
-                    person.say(f"/join {table} {seat}")
-                    person.wait_for("RETURNED")
-                    hand = sorted(person.wait_for("HAND")["cards"])
+                    hand = person.hand
                     want = expected.pop(name, None)
                     restored_checks += 1
                     if want is None or hand != want[0]:

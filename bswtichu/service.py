@@ -9,21 +9,77 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import IListeningPort
+from twisted.internet.interfaces import IListeningPort, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
-from bswtichu.server.lobby import Lobby
-from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.server.account_commands import account_commands
+from bswtichu.server.accounts import NameGuard
+from bswtichu.server.chat import Chat
+from bswtichu.server.commands import CommandRegistry, help_command
+from bswtichu.server.connections import Connections
+from bswtichu.server.directory import NameDirectory, NameIndex
+from bswtichu.server.display_commands import display_commands
+from bswtichu.server.game_commands import game_commands
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.lobby import Lobby
+from bswtichu.server.lobby_commands import lobby_commands
+from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.server.session import Outbox
+from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage
+
+log = Logger()
+
+
+def build_lobby(
+    clock: IReactorTime,
+    config: ServerConfig,
+    game_factory: GameFactory,
+    logs: GameLogStore,
+    storage: Storage | None = None,
+    later: Callable[[Callable[[], None]], object] | None = None,
+) -> Lobby:
+    """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
+
+    ``game_factory`` builds a started table's game; ``logs`` is where games write theirs.
+    ``storage`` keeps accounts, history and ratings (without one, an in-memory database).
+    ``later`` calls a function at the end of the current reactor turn: given, what a
+    turn's input lines and bot steps cause is committed (the games' journal steps, in
+    one transaction) and then written (one write per client) once, at its end.
+    """
+    storage = storage if storage is not None else Storage.open()
+    storage.games.batched = later is not None
+    outbox = Outbox(lambda: _commit(storage), later)
+    connections = Connections(config, outbox)
+    index = NameIndex()
+    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
+    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables)
+    chat = Chat(index, config.max_chat_length)
+    commands = CommandRegistry()
+    for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
+                    *table_commands(tables, config), *game_commands(tables, logs),
+                    *account_commands(names, storage), *display_commands()]:
+        commands.register(command)
+    return Lobby(connections, names, chat, commands, tables, outbox)
+
+
+def _commit(storage: Storage) -> None:
+    """The outbox's settle: the games' pending journal steps are committed before anyone hears of them."""
+    try:
+        storage.commit()
+    except Exception:
+        log.failure("cannot commit the games' latest steps; those games play on but will not"
+                    " survive a restart")
 
 
 class TichuService(Service):
@@ -44,8 +100,8 @@ class TichuService(Service):
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
                                config.reconnect_grace, storage=storage, bot_settings=bots)
         self.games = games
-        self.lobby = Lobby(reactor, config, games, games.logs, storage=games.storage,
-                           later=lambda flush: reactor.callLater(0, flush))
+        self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
+                                 later=lambda flush: reactor.callLater(0, flush))
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None

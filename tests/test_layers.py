@@ -34,12 +34,11 @@ LAYERS = "Each layer imports only from the layers below it"
 NET_APART = "The ports know the domain only through the protocols in net/realm.py"
 PURE_ENGINE = "The engine is pure: no Twisted"
 
-#: Cycles that other branches remove (issue 20): actions <-> combos goes with the engine's
-#: rework, account_commands <-> lobby with the lobby's split. Both close only through an
-#: import under TYPE_CHECKING. Delete each entry once its fix is merged (the test below says so).
+#: Cycles that another branch removes (issue 20): actions <-> combos goes with the engine's
+#: rework; it closes only through an import under TYPE_CHECKING. Delete the entry once its
+#: fix is merged (the test below says so).
 ALLOWED_CYCLES = (
     frozenset({"bswtichu.engine.actions", "bswtichu.engine.combos"}),
-    frozenset({"bswtichu.server.account_commands", "bswtichu.server.lobby"}),
 )
 
 #: (what is added to the import graph, the contracts that must then break)

@@ -137,6 +137,7 @@ class Watcher:
         self.keepalive.clock = bridge.reactor
 
     def link_ready(self, link: GameLink) -> None:
+        link.send("/observer")  # no person: /who lists it apart, the player count leaves it out
         link.send(f"/watch {self.table}")
         self.keepalive.start(WATCHER_KEEPALIVE, now=False)
 

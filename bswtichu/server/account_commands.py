@@ -1,6 +1,7 @@
 """Commands for accounts and the record: /register, /password, /resume, /history, /stats.
 
-Logging in is ``/nick NAME PASSWORD`` (the lobby's /nick asks the `NameGuard`).
+Logging in is ``/nick NAME PASSWORD`` (the lobby's /nick asks the `NameGuard`); these use
+the `NameDirectory` for names and its guard for passwords and tokens.
 Passwords and tokens are never repeated in any reply.
 """
 
@@ -8,35 +9,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from bswtichu.server import messages, names
-from bswtichu.server.commands import Command, usage_error
+from bswtichu.server.commands import Command, wrong_use
+from bswtichu.server.directory import NameDirectory
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.storage import Storage
 from bswtichu.storage.accounts import password_problem
 from bswtichu.storage.ratings import bot_identity, player_identity, rating_of
 
-if TYPE_CHECKING:
-    from bswtichu.server.lobby import Lobby
-
 HISTORY_LENGTH = 10
 BOT_PREFIX = "bot-"
 
 
-def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
+def account_commands(directory: NameDirectory, storage: Storage) -> list[Command]:
     accounts = storage.accounts
+    guard = directory.guard
 
     def register(session: Session, args: str) -> None:
         if accounts.is_registered(session.nick):
             raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
         words = args.split()
         if not words and ask_new_password(session, f"Choose a password for {session.nick}",
-                                          lambda chosen: register(session, chosen)):
+                                          lambda chosen: register_command.run(session, chosen)):
             return
         if len(words) != 1:
-            raise usage_error("/register PASSWORD", "one password, without spaces")
+            raise wrong_use("one password, without spaces")
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
@@ -77,7 +76,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                 lambda old: present_password_typed(session, old)):
             return
         if len(words) != 2:
-            raise usage_error("/password OLD NEW", "the old and the new password")
+            raise wrong_use("the old and the new password")
         if not accounts.is_registered(session.nick):
             raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
         check_present_password(session, words[0])
@@ -90,11 +89,11 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
                          lambda new: change_password(session, new))
 
     def check_present_password(session: Session, old: str) -> None:
-        lobby.guard.check(session, session.nick)
+        guard.check(session, session.nick)
         if accounts.verify(session.nick, old) is None:
-            lobby.guard.failed(session, session.nick)
+            guard.failed(session, session.nick)
             raise Refusal("bad_password", "the old password is wrong")
-        lobby.guard.succeeded(session, session.nick)
+        guard.succeeded(session, session.nick)
 
     def change_password(session: Session, new: str) -> None:
         problem = password_problem(new)
@@ -106,15 +105,15 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
     def resume(session: Session, args: str) -> None:
         words = args.split()
         if len(words) != 1:
-            raise usage_error("/resume TOKEN", "the token you got with your name")
+            raise wrong_use("the token you got with your name")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        name = lobby.guard.resume(session, words[0], lambda owner: getattr(lobby.find(owner), "nick", None))
-        lobby.take_over(session, name)
-        lobby.take_name(session, name)
+        name = guard.resume(session, words[0], lambda owner: getattr(directory.find(owner), "nick", None))
+        directory.take_over(session, name)
+        directory.take_name(session, name)
 
     def history(session: Session, args: str) -> None:
-        name = _one_name(args, "/history [NAME]") or None
+        name = _one_name(args) or None
         rows = storage.games.history(name, HISTORY_LENGTH)
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
@@ -131,7 +130,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         session.send(Message("HISTORY", {"nick": name, "games": games}, text))
 
     def stats(session: Session, args: str) -> None:
-        name = _one_name(args, "/stats [NAME]") or session.nick
+        name = _one_name(args) or session.nick
         if name.casefold().startswith(BOT_PREFIX):
             level = name[len(BOT_PREFIX):].lower()
             rating = rating_of(storage.db, bot_identity(level))
@@ -139,7 +138,7 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
         else:
             rating = rating_of(storage.db, player_identity(name)) if accounts.is_registered(name) else None
             games, wins, points = storage.games.stats(name)
-            if not games and rating is None and not accounts.is_registered(name) and lobby.find(name) is None:
+            if not games and rating is None and not accounts.is_registered(name) and directory.find(name) is None:
                 raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
                                                 " is registered or is online; /who lists who is")
         data = {"nick": name, "games": games, "wins": wins, "points": points,
@@ -153,19 +152,21 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
             text += "; no rating (only registered players are rated)"
         session.send(Message("STATS", data, text + "."))
 
+    register_command = Command(
+        key="register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
+        help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
+        " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
+        " players are rated. At a terminal, /register alone asks for it twice, not shown.",
+        handler=register)
     return [
-        Command(key="register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
-                help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
-                " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
-                " players are rated. At a terminal, /register alone asks for it twice, not shown.",
-                handler=register),
+        register_command,
         Command(key="password", group="account", german="passwort", usage="/password [OLD NEW]", summary="change your password",
                 help="Changes the password of your registered name. At a terminal, /password alone"
                 " asks for the old and the new one, not shown.", handler=password),
         Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held (an old"
-                " connection still holding the name is closed); then /join TABLE SEAT.", handler=resume, needs_nick=False),
+                " connection still holding the name is closed) and seats him in it again at once.", handler=resume, needs_nick=False),
         Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),
@@ -176,10 +177,10 @@ def account_commands(lobby: Lobby, storage: Storage) -> list[Command]:
     ]
 
 
-def _one_name(args: str, usage: str) -> str:
+def _one_name(args: str) -> str:
     words = args.split()
     if len(words) > 1:
-        raise usage_error(usage, "one name at most")
+        raise wrong_use("one name at most")
     if not words:
         return ""
     name = names.normalize(words[0])

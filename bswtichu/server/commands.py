@@ -78,6 +78,14 @@ class Command:
         extra = (self.german,) if self.german else ()
         return (self.key, *extra, *self.aliases)
 
+    def run(self, session: Session, args: str) -> None:
+        """Call the handler; its `wrong_use` refusal gets this command's usage added (the one
+        place a usage is written)."""
+        try:
+            self.handler(session, args)
+        except UsageRefusal as refusal:
+            raise usage_error(self.usage, refusal.detail) from None
+
 
 class CommandRegistry:
     """All commands by every name (case-insensitive), in registration order."""
@@ -135,7 +143,7 @@ class CommandRegistry:
         args = args.strip()
         if args and not command.takes_arguments:
             raise usage_error(command.usage, f"/{command.key} takes no arguments")
-        command.handler(session, args)
+        command.run(session, args)
 
 
 def typo_distance(a: str, b: str) -> int:
@@ -173,6 +181,20 @@ def usage_error(command_usage: str, detail: str = "") -> Refusal:
     """The standard refusal for wrong arguments: what was wrong, then the usage."""
     prefix = f"{detail}; " if detail else ""
     return Refusal("usage", f"{prefix}usage: {command_usage}")
+
+
+class UsageRefusal(Refusal):
+    """Wrong arguments, said by a handler with only what was wrong (`wrong_use`);
+    `Command.run` turns it into `usage_error` with the command's own usage."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("usage", detail)
+        self.detail = detail
+
+
+def wrong_use(detail: str = "") -> UsageRefusal:
+    """The refusal a handler raises for wrong arguments: the detail only, no usage text."""
+    return UsageRefusal(detail)
 
 
 def help_command(registry: CommandRegistry) -> Command:

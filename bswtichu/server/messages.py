@@ -160,12 +160,18 @@ def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
     return Message("MSG", {"from": sender, "to": recipient, "text": text}, shown)
 
 
-def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int | None = None) -> Message:
-    """One page of ``users``: dicts with nick, table (or None), seat (or None), watching."""
+def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int | None = None,
+        observers: list[dict[str, Any]] = ()) -> Message:
+    """One page of ``users``: dicts with nick, table (or None), seat (or None), watching;
+    ``observers`` (dicts with nick, table) are connections that only watch, no people."""
     total = len(users) if total is None else total
-    fields = {"users": users, "page": page, "pages": pages, "total": total}
+    observers = list(observers)
+    fields = {"users": users, "page": page, "pages": pages, "total": total, "observers": observers}
+    watching = "; observers (no people): " + ", ".join(
+        o["nick"] + (f" (watching table {o['table']})" if o["table"] is not None else "") for o in observers
+    ) if observers else ""
     if not total:
-        return Message("WHO", fields, "Nobody has chosen a name yet.")
+        return Message("WHO", fields, "Nobody has chosen a name yet." + watching)
     parts = []
     for user in users:
         if user["table"] is None:
@@ -177,7 +183,7 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
         parts.append(f"{user['nick']} ({where})")
     heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
     more = f"; /who {page + 1} shows more" if page < pages else ""
-    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more)
+    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more + watching)
 
 
 def output_skipped() -> Message:
@@ -218,7 +224,7 @@ def seat_held(table: int, seat: int) -> Message:
     return Message(
         "SEAT_HELD",
         {"table": table, "seat": seat},
-        f"Your seat {seat} at table {table} is held for you: /join {table} {seat} takes it back.",
+        f"Your seat {seat} at table {table} was held for you; you sit in it again.",
     )
 
 

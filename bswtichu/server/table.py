@@ -221,12 +221,12 @@ class Table:
         """Seat ``nick`` (the next free seat if none is named) or bring him back to his seat."""
         own = self.seat_of(nick)
         if own is not None:
+            if own not in self._away:
+                raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
             if seat is not None and seat != own:
                 raise Refusal(
                     "seat_mismatch", f"your seat at table {self.number} is {own}: /join {self.number} {own}"
                 )
-            if own not in self._away:
-                raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
             self._come_back(nick, own)
             return own
         if self.started:

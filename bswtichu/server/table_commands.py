@@ -11,11 +11,13 @@ import weakref
 
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
-from bswtichu.server.commands import Command, is_number, usage_error
+from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
 
+#: The options /option takes, as a refusal names them.
+OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off]"
 ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
 OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
 
@@ -36,33 +38,33 @@ def seated_at(session: Session) -> tuple[Table, int]:
     return table, seat
 
 
-def _numbers(args: str, usage: str, names: tuple[str, ...]) -> list[int]:
+def _numbers(args: str, names: tuple[str, ...]) -> list[int]:
     words = args.split()
     if len(words) > len(names):
-        raise usage_error(usage, "too many arguments")
+        raise wrong_use("too many arguments")
     numbers = []
     for name, word in zip(names, words):
         if not is_number(word):
-            raise usage_error(usage, f"{name} must be a number, not {word!r}")
+            raise wrong_use(f"{name} must be a number, not {word!r}")
         numbers.append(int(word))
     return numbers
 
 
-def _switch(word: str, usage: str) -> bool | None:
+def _switch(word: str) -> bool | None:
     """"on"/"off" (German an/aus too) to a bool; nothing means toggle (None)."""
     if not word:
         return None
     value = {**ON_WORDS, **OFF_WORDS}.get(word.lower())
     if value is None:
-        raise usage_error(usage, f"say on or off, not {word!r}")
+        raise wrong_use(f"say on or off, not {word!r}")
     return value
 
 
-def _round_value(word: str, usage: str) -> int | None:
+def _round_value(word: str) -> int | None:
     if word.lower() in OFF_WORDS:
         return None
     if not is_number(word) or not 1 <= int(word) <= MAX_ROUNDS:
-        raise usage_error(usage, f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
+        raise wrong_use(f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
     return int(word)
 
 
@@ -90,12 +92,11 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         session.send(messages.tables([table.view() for table in hall]))
 
     def join(session: Session, args: str) -> None:
-        usage = "/join [TABLE] [SEAT]"
-        numbers = _numbers(args, usage, ("TABLE", "SEAT"))
+        numbers = _numbers(args, ("TABLE", "SEAT"))
         wanted = numbers[0] if numbers else None
         seat = numbers[1] if len(numbers) > 1 else None
         if seat is not None and not 1 <= seat <= SEAT_COUNT:
-            raise usage_error(usage, f"seats are 1-{SEAT_COUNT}")
+            raise wrong_use(f"seats are 1-{SEAT_COUNT}")
         here = session.table
         if here is not None and here.number != wanted:
             raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
@@ -124,10 +125,9 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         session.table = None
 
     def watch(session: Session, args: str) -> None:
-        usage = "/watch TABLE"
-        numbers = _numbers(args, usage, ("TABLE",))
+        numbers = _numbers(args, ("TABLE",))
         if not numbers:
-            raise usage_error(usage, "which table? /tables lists them")
+            raise wrong_use("which table? /tables lists them")
         table = hall.get(numbers[0])
         if table is None:
             raise Refusal("no_such_table", f"there is no table {numbers[0]}; /tables lists them")
@@ -137,21 +137,17 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         session.table = table
 
     def set_round(session: Session, args: str) -> None:
-        usage = "/round X|off"
         if not args or " " in args:
-            raise usage_error(usage, "how many hands?")
-        current_table(session).set_option(session.nick, "round", _round_value(args, usage))
+            raise wrong_use("how many hands?")
+        current_table(session).set_option(session.nick, "round", _round_value(args))
 
     def switcher(name: str):
-        usage = f"/{name} [on|off]"
-
         def handle(session: Session, args: str) -> None:
-            current_table(session).set_option(session.nick, name, _switch(args, usage))
+            current_table(session).set_option(session.nick, name, _switch(args))
 
         return handle
 
     def option(session: Session, args: str) -> None:
-        usage = "/option [round X|off | tichujoin [on|off] | turnier [on|off]]"
         table = current_table(session)
         name, _, value = args.partition(" ")
         value = value.strip()
@@ -160,12 +156,12 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             session.send(messages.options(table.number, table.options.as_data()))
         elif name == "round":
             if not value:
-                raise usage_error(usage, "round needs X")
-            table.set_option(session.nick, "round", _round_value(value, usage))
+                raise wrong_use(f"round needs X; {OPTION_FORMS}")
+            table.set_option(session.nick, "round", _round_value(value))
         elif name in OPTION_NAMES:
-            table.set_option(session.nick, name, _switch(value, usage))
+            table.set_option(session.nick, name, _switch(value))
         else:
-            raise usage_error(usage, f"no option {name!r}")
+            raise wrong_use(f"no option {name!r}; {OPTION_FORMS}")
 
     def start(session: Session, args: str) -> None:
         current_table(session).start(session.nick)

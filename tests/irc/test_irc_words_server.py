@@ -5,9 +5,11 @@ Every awaited Deferred has a timeout, so a hang fails one test instead of the ru
 
 from __future__ import annotations
 
+import json
+
 import pytest_twisted
 
-from irc_support import GameServer, RunningBridge, WordsServer, card_tokens, irc_user, leave
+from irc_support import GameClient, GameServer, RunningBridge, WordsServer, card_tokens, irc_user, leave
 
 BRIDGE = "tichubot"
 
@@ -57,6 +59,23 @@ async def test_channel_commands_reply_privately_and_table_events_reach_the_chann
         ann.say("#tichu", "!bot")
         await s.observer.wait(in_channel("Ann seats a basic bot"))
         assert not [h for h in s.observer.heard if h[2] == "Obs"], "the observer was told something privately"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_bridges_watcher_is_no_person_in_who(tmp_path):
+    async with Setup(tmp_path) as s:
+        ann = await s.user("Ann")
+        ann.say("#tichu", "!join")
+        await s.observer.wait(in_channel("[table 1] seats: 1 Ann, 2 (free)"))  # the watcher watches
+        eve = await GameClient.connect(s.game, "Eve")
+        try:
+            eve.sendLine(b"/mode machine")
+            eve.sendLine(b"/who")
+            who = json.loads((await eve.until("WHO ")).partition(" ")[2])
+            assert sorted(u["nick"] for u in who["users"]) == ["Ann", "Eve"] and who["total"] == 2
+            assert who["observers"] == [{"nick": "tichubot-w1", "table": 1}]
+        finally:
+            await eve.close()
 
 
 @pytest_twisted.ensureDeferred

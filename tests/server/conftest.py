@@ -8,6 +8,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 
 from lobby_clients import Client
 
@@ -30,7 +31,7 @@ def game_factory():
 
 @pytest.fixture
 def lobby(clock: Clock, config: ServerConfig, game_factory) -> Lobby:
-    return Lobby(clock, config, game_factory, GameLogStore(config.log_folder))
+    return build_lobby(clock, config, game_factory, GameLogStore(config.log_folder))
 
 
 @pytest.fixture

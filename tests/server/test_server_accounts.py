@@ -11,6 +11,7 @@ from bswtichu.config import ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.accounts import FREE_NAME_FAILURES
 from bswtichu.server.lobby import Lobby, loggable
+from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 
 from lobby_clients import Client
@@ -21,7 +22,7 @@ SECRET = "hunter22"
 
 @pytest.fixture
 def lobby(clock: Clock, config: ServerConfig) -> Lobby:
-    return Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
+    return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
                  storage=Storage.open(cost=CHEAP, now=clock.seconds))
 
 
@@ -143,8 +144,7 @@ def test_a_guests_held_seat_goes_back_only_with_his_token(lobby, four):
     assert thief.error_code() == "login_throttled"  # a wrong token slows the connection down too
     back = Client(lobby)
     back.say(f"/resume {bob.token}")
-    assert back.keywords() == ["NICK", "SEAT_HELD"]
-    back.say("/join 1 2")
+    assert back.keywords() == ["NICK", "SEAT_HELD", "RETURNED"]
     assert back.only("RETURNED")["nick"] == "Bob"
 
 
@@ -243,10 +243,8 @@ def test_the_right_password_takes_the_name_over_from_a_ghost(lobby, four, clock)
     again.clear()
     again.say(f"/nick Ann {SECRET}")
     assert ann.received() == [("BYE", {"reason": "taken_over"})] and ann.connection.closed
-    assert again.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Ann") is again.session
-    again.clear()
-    again.say("/join 1 1")
-    assert again.only("RETURNED")["nick"] == "Ann"
+    assert again.keywords() == ["NICK", "SEAT_HELD", "RETURNED"] and lobby.names.find("Ann") is again.session
+    assert again.only("RETURNED")["nick"] == "Ann" and again.session.table is lobby.tables.get(1)
 
 
 def test_a_guests_token_takes_the_name_over_from_a_ghost(lobby, four):
@@ -257,4 +255,4 @@ def test_a_guests_token_takes_the_name_over_from_a_ghost(lobby, four):
     back = Client(lobby)
     back.say(f"/resume {bob.token}")
     assert bob.connection.closed and bob.received()[-1] == ("BYE", {"reason": "taken_over"})
-    assert back.keywords() == ["NICK", "SEAT_HELD"] and lobby.find("Bob") is back.session
+    assert back.keywords() == ["NICK", "SEAT_HELD", "RETURNED"] and lobby.names.find("Bob") is back.session

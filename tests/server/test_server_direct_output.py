@@ -102,7 +102,7 @@ async def test_a_bot_that_pauses_reading_gets_every_line_in_order_once_it_reads_
         sleepy, loud = await sleeper_and_talker(server)
         sleepy.transport.pauseProducing()
         # a small kernel buffer, so the kernel soon takes only part of a write, then nothing
-        connection = server.service.lobby.find("Sleepy")._connection  # the server's end
+        connection = server.service.lobby.names.find("Sleepy")._connection  # the server's end
         connection.transport.getHandle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         chunks = 60
         for chunk in range(chunks):  # 60 x 100 lines of 400 bytes: 2.4 MB
@@ -114,7 +114,7 @@ async def test_a_bot_that_pauses_reading_gets_every_line_in_order_once_it_reads_
         said = [line.partition('"text":"')[2].split(" ")[0] for line in sleepy.raw.decode().split("\r\n")
                 if line.startswith("CHAT ")]
         assert said == [f"{c}-{n}" for c in range(chunks) for n in range(100)]
-        assert not server.service.lobby.find("Sleepy").closed
+        assert not server.service.lobby.names.find("Sleepy").closed
 
 
 def test_each_backlog_gets_its_own_skip_notice():

@@ -16,6 +16,7 @@ from bswtichu.config import ServerConfig
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 
 from lobby_clients import Client
@@ -31,14 +32,19 @@ def durable_lobby(tmp_path, clock: Clock, seed: int = 7, **settings) -> Lobby:
     seeds = Random(seed)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), DELAY, config.reconnect_grace,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)
-    lobby = Lobby(clock, config, wiring, wiring.logs, storage=storage)
+    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage)
     wiring.restore(lobby.tables)
+    WIRED[lobby] = wiring
     return lobby
+
+
+#: each lobby's game wiring (its storage and log store), as service.py keeps them
+WIRED: dict[Lobby, GameWiring] = {}
 
 
 def gone(lobby: Lobby) -> None:
     """The server dies: its database lock goes with it, as the OS drops it after kill -9."""
-    lobby.storage.close()
+    WIRED.pop(lobby).storage.close()
 
 
 def legal(client: Client) -> list[str]:
@@ -117,12 +123,12 @@ def test_a_new_service_on_the_same_file_restores_every_seat_and_plays_on(tmp_pat
     ann2.clear()
     ann2.say("/nick Ann secret-ann")
     assert ann2.only("SEAT_HELD") == {"table": 1, "seat": 1}
-    ann2.say("/join 1 1")
+    assert ann2.only("RETURNED")["seat"] == 1
     bob2.say("/nick Bob")
     assert bob2.error_code() == "name_held"
     bob2.clear()
     bob2.say(f"/resume {bob.token}")
-    bob2.say("/join 1 4")
+    assert bob2.only("RETURNED")["seat"] == 4
     assert (seen(ann2), seen(bob2)) == (ann_seen, bob_seen)
     eve2.say("/watch 1")
     eve2.clear()
@@ -193,21 +199,21 @@ def test_a_game_whose_last_step_was_stored_but_not_its_result_is_finished_on_sta
         ann.say(line)
     number = lobby.tables.get(1).game.log_number
     assert play_moves([ann], clock, Random(5), 3000)
-    db = lobby.storage.db
+    db = WIRED[lobby].storage.db
     stored = db.execute("SELECT result FROM games").fetchone()[0]
     ratings = db.execute("SELECT * FROM ratings ORDER BY identity").fetchall()
     # as if the process died after the last step's commit, before the result's
     db.execute("UPDATE games SET state = 'running', result = NULL, ended = NULL")
     db.execute("DELETE FROM game_players")
     db.execute("DELETE FROM ratings")
-    lobby.logs.path(number).unlink()
+    WIRED[lobby].logs.path(number).unlink()
     gone(lobby)
     lobby2 = durable_lobby(tmp_path, Clock())
     assert lobby2.tables.get(1) is None
-    db2 = lobby2.storage.db
+    db2 = WIRED[lobby2].storage.db
     assert db2.execute("SELECT state, result FROM games").fetchone() == ("over", stored)
     assert db2.execute("SELECT * FROM ratings ORDER BY identity").fetchall() == ratings
-    assert lobby2.logs.read(number) is not None
+    assert WIRED[lobby2].logs.read(number) is not None
 
 
 def test_a_failing_store_does_not_stop_the_game(tmp_path, monkeypatch, logged_errors):
@@ -220,11 +226,11 @@ def test_a_failing_store_does_not_stop_the_game(tmp_path, monkeypatch, logged_er
     def full_disk(*args):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(lobby.storage.games, "append", full_disk)
+    monkeypatch.setattr(WIRED[lobby].storage.games, "append", full_disk)
     assert play_moves([ann], clock, Random(2), 3000)
     assert [e["log_format"] for e in logged_errors] == [
         "cannot store a step of game {id}; it plays on but will not survive a restart"]
-    assert lobby.storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
+    assert WIRED[lobby].storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
     gone(lobby)
     assert durable_lobby(tmp_path, Clock()).tables.get(1) is None  # no half game comes back
 
@@ -236,7 +242,7 @@ def test_a_game_that_cannot_be_restored_is_set_aside_once(tmp_path, logged_error
     for line in ("/join", "/bot", "/bot", "/bot", "/start"):
         ann.say(line)
     assert not play_moves([ann], clock, Random(4), 20)
-    db = lobby.storage.db
+    db = WIRED[lobby].storage.db
     seq = db.execute("SELECT max(seq) FROM game_journal").fetchone()[0]
     db.execute("UPDATE game_journal SET data = ? WHERE seq = ?", ('{"no": "action"}', seq))
     gone(lobby)
@@ -244,7 +250,7 @@ def test_a_game_that_cannot_be_restored_is_set_aside_once(tmp_path, logged_error
     assert again.tables.get(1) is None
     assert [e["log_format"].split(" cannot be restored")[0] for e in logged_errors] == [
         "stored game {number} (table {table})"]
-    assert again.storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
+    assert WIRED[again].storage.db.execute("SELECT state FROM games").fetchone() == ("abandoned",)
     gone(again)
     durable_lobby(tmp_path, Clock())
     assert len(logged_errors) == 1  # set aside: not tried, nor reported, again

@@ -23,6 +23,7 @@ from bswtichu.engine import bombs, classify, parse_cards
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 
 from lobby_clients import Client
 
@@ -385,7 +386,7 @@ def seeded_lobby(tmp_path, seed: int, clock: Clock | None = None, bot_delay: flo
     config = ServerConfig(reconnect_grace=grace, log_folder=str(tmp_path / "logs"), bot_delay=bot_delay)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay, grace,
                         seeds=lambda: seeds.getrandbits(64))
-    return Lobby(clock, config, wiring, wiring.logs)
+    return build_lobby(clock, config, wiring, wiring.logs)
 
 
 def seat_four(lobby: Lobby, options: list[str], names=NAMES) -> list[Client]:

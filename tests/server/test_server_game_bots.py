@@ -10,6 +10,8 @@ import weakref
 
 from twisted.internet.task import Clock
 
+from bswtichu.config import ServerConfig
+
 from lobby_clients import Client
 from test_server_game import EXCHANGE, Chooser, GameDriver, seat_four, seeded_lobby
 
@@ -219,13 +221,11 @@ def test_away_player_is_replaced_after_the_grace_and_comes_back(tmp_path):
             driver.collect()
     assert any(k == "PLAYED" and f["player"] == "Bob" for k, f in driver.watched)
     again = Client(lobby, None)
-    again.say(f"/resume {bob.token}")
+    again.say(f"/resume {bob.token}")  # coming back is one step: he sits in his seat at once
     assert again.only("SEAT_HELD") == {"table": 1, "seat": 2}
-    again.clear()
-    again.say("/join 1 2")
     keywords = again.keywords()
-    assert keywords[:2] == ["RETURNED", "SUBSTITUTE_END"]
-    assert {"SCORE", "TABLE", "HAND"} <= set(keywords[2:])
+    assert keywords[:4] == ["NICK", "SEAT_HELD", "RETURNED", "SUBSTITUTE_END"]
+    assert {"SCORE", "TABLE", "HAND"} <= set(keywords[4:])
     table = again.only("TABLE")
     hand = again.only("HAND")
     seat = lobby.tables.get(1).game
@@ -273,11 +273,9 @@ def test_a_player_who_hangs_up_keeps_his_seat_and_the_game_waits(tmp_path):
     assert lobby.tables.get(1).view()["seats"][seat - 1] == name
     back = Client(lobby, None)
     back.say(f"/resume {leader.token}")
-    back.clear()
     assert back.session.nick == name
-    back.say(f"/join 1 {seat}")
     keywords = back.keywords()
-    assert keywords[0] == "RETURNED" and "SUBSTITUTE_END" not in keywords
+    assert keywords[:3] == ["NICK", "SEAT_HELD", "RETURNED"] and "SUBSTITUTE_END" not in keywords
     assert set(back.only("HAND")["cards"]) == hand_before
     view = back.only("TABLE")
     assert view["turn"] == seat and view["need"] == "lead" and view["seat"] == seat
@@ -298,8 +296,6 @@ def test_reconnect_before_start_of_play_gets_grand_phase_state(tmp_path):
     driver.collect()
     back = Client(lobby, None)
     back.say(f"/resume {ann.token}")
-    back.clear()
-    back.say("/join 1 1")
     hand = back.only("HAND")["cards"]
     assert len(hand) == 8  # the last 6 stay hidden until the Grand Tichu decision
     assert back.only("TABLE")["phase"] == "grand"
@@ -342,7 +338,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     history = [list(r.history) for r in table.game.game.rounds]
     ann.say("/leave")
     assert lobby.tables.get(1) is table  # paused, not closed: the bots wait
-    clock.advance(lobby.config.abandon_after - 1)
+    clock.advance(ServerConfig().abandon_after - 1)
     assert [list(r.history) for r in table.game.game.rounds] == history
     ann.clear()
     ann.say("/log 1")
@@ -352,7 +348,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     assert "RETURNED" in ann.keywords()
     assert clock.getDelayedCalls()  # the bots go on
     ann.say("/leave")
-    clock.advance(lobby.config.abandon_after)
+    clock.advance(ServerConfig().abandon_after)
     assert lobby.tables.get(1) is None
     assert clock.getDelayedCalls() == []
 
@@ -400,9 +396,7 @@ def test_a_returning_person_reads_the_score_once(tmp_path):
     ann.hang_up()
     driver.collect()
     back = Client(lobby, None, machine=False)
-    back.say(f"/resume {ann.token}")
-    back.clear()
-    back.say("/join 1 1")
+    back.say(f"/resume {ann.token}")  # seats him at once (issue 19.5)
     lines = list(back.connection.lines)
     assert sum("Score after 0 of 1 rounds" in line for line in lines) == 1, lines
     assert any(line.startswith("Table 1, round 1") for line in lines), lines

@@ -10,7 +10,7 @@ from bswtichu.engine import GameOptions
 from bswtichu.play import GameSeeds, headless_driver, seated_bots
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 
 from lobby_clients import Client
 
@@ -25,7 +25,7 @@ def server_histories(tmp_path, seed: int, options: list[str]) -> list:
     config = ServerConfig(reconnect_grace=0.0, log_folder=str(tmp_path / "logs"), bot_delay=0.0)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay=0.0, substitute_after=0.0,
                         seeds=lambda: seed)
-    lobby = Lobby(clock, config, wiring, wiring.logs)
+    lobby = build_lobby(clock, config, wiring, wiring.logs)
     ann = Client(lobby, "Ann")
     for line in ["/join", "/bot", "/bot", "/bot", *options, "/start"]:
         ann.say(line)
@@ -64,7 +64,7 @@ def test_expert_bots_at_a_table_search_with_the_configured_budget(tmp_path):
                           expert_budget=7)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), bot_delay=0.0, substitute_after=0.0,
                         seeds=lambda: 1, bot_settings=BotSettings(expert_budget=config.expert_budget))
-    lobby = Lobby(clock, config, wiring, wiring.logs)
+    lobby = build_lobby(clock, config, wiring, wiring.logs)
     ann = Client(lobby, "Ann")
     for line in ["/join", "/round 1", "/bot 2 expert", "/bot 3 expert", "/bot 4 basic", "/start"]:
         ann.say(line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from twisted.logger import globalLogPublisher
 
+from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 
@@ -132,7 +133,7 @@ def test_an_unwritable_log_folder_does_not_stop_the_game(tmp_path, logged_errors
 
 
 @pytest.mark.parametrize("seed", [2, 3, 11])
-def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path, seed):
+def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path, seed, monkeypatch):
     """The recorder makes each finished round's text once and joins them; the file must
     not differ from the log made from all finished rounds at once (tch.record.game_log)."""
     from bswtichu.tch import write_tch
@@ -142,13 +143,13 @@ def test_the_log_after_each_round_is_the_whole_games_log_made_afresh(tmp_path, s
     driver = start_game(lobby, ["/round 3"], seed=seed)
     game = lobby.tables.get(1).game.game
     texts = []
-    original = lobby.logs.save_text
+    original = GameLogStore.save_text
 
-    def save_text(number, text):
+    def save_text(store, number, text):
         finished = [(rnd, seats) for rnd, seats in zip(game.rounds, game.seatings) if rnd.phase == "over"]
         texts.append((text, write_tch(game_log(finished))))
-        original(number, text)
-    lobby.logs.save_text = save_text
+        original(store, number, text)
+    monkeypatch.setattr(GameLogStore, "save_text", save_text)
     driver.play()
     assert len(texts) == 3 and all(cached == afresh for cached, afresh in texts)
-    assert lobby.logs.read(1) == texts[-1][1]
+    assert GameLogStore(tmp_path / "logs").read(1) == texts[-1][1]

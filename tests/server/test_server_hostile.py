@@ -20,7 +20,7 @@ from twisted.logger import globalLogPublisher
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.lines import CLOSE_TIMEOUT
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 from bswtichu.net.line import BotLineFactory
 from bswtichu.net.telnet import MAX_SUBNEGOTIATION, TelnetFactory
 from bswtichu.server.session import Session
@@ -243,7 +243,7 @@ def test_a_paused_connection_that_is_lost_leaves_no_timer(bot, clock, lobby):
     assert wire.transport.producerState == "paused"
     wire.connection.connectionLost(None)
     assert clock.getDelayedCalls() == []
-    assert lobby.find("Ann") is None
+    assert lobby.names.find("Ann") is None
 
 
 # -- output budget: a client that does not read --------------------------------
@@ -257,7 +257,7 @@ def chat_from(lobby, nick: str, text: str) -> None:
         def close(self):
             pass
 
-    speaker = lobby.find(nick)
+    speaker = lobby.names.find(nick)
     if speaker is None:
         speaker = lobby.connect(Silent())
         lobby.receive(speaker, f"/nick {nick}")
@@ -293,7 +293,7 @@ def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, clock,
     wire.lines()
     wire.transport.producer.pauseProducing()
     for n in range(config.output_hard_limit // 400 + 10):
-        lobby.receive(lobby.find("Loud"), f"{n} " + "y" * 380)  # table chat: never skipped
+        lobby.receive(lobby.names.find("Loud"), f"{n} " + "y" * 380)  # table chat: never skipped
     assert wire.transport.disconnecting
     assert b'BYE {"reason":"output"}' in wire.transport.value()
     # hung up gently, so the BYE still reaches a client that reads again soon; cut after the timeout
@@ -308,7 +308,7 @@ def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, clock,
 
 def test_connections_per_address(clock, tmp_path):
     config = ServerConfig(connections_per_address=2, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     factory = BotLineFactory(lobby, config, clock)
     first, second = Wire(factory), Wire(factory)
     assert not second.transport.disconnecting
@@ -325,7 +325,7 @@ def test_connections_per_address(clock, tmp_path):
 def test_an_uncapped_address_may_open_more_connections(clock, tmp_path):
     config = ServerConfig(connections_per_address=2, uncapped_addresses="192.0.2.7 ::1",
                           log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     factory = BotLineFactory(lobby, config, clock)
     bridge = [Wire(factory, host="192.0.2.7") for _ in range(5)]
     assert not any(wire.transport.disconnecting for wire in bridge)
@@ -343,7 +343,7 @@ def test_table_limits(clock, tmp_path):
     from lobby_clients import Client
 
     config = ServerConfig(max_tables=3, tables_per_person=2, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     ann, bob, cy, dan = (Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan"))
     for number, partner in ((1, bob), (2, cy)):
         ann.say("/join")
@@ -380,7 +380,7 @@ def test_who_is_paginated(clock, tmp_path):
     from lobby_clients import Client
 
     config = ServerConfig(who_page_size=50, log_folder=str(tmp_path))
-    lobby = Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
     people = [Client(lobby, f"P{n:04d}") for n in range(120)]
     asker = people[0]
     asker.say("/who")

@@ -131,12 +131,12 @@ def test_a_returning_player_gets_his_list_after_what_is_asked(tmp_path):
     ann = players[0]
     ann.hang_up()
     back = Client(lobby, None)
-    back.say(f"/resume {ann.token}")
+    back.say("/nick Ann2")
     back.say("/legal push on")
     back.clear()
-    back.say("/join 1 1")
+    back.say(f"/resume {ann.token}")
     keywords = back.keywords()
-    assert keywords[0] == "RETURNED" and keywords[-2:] == ["PHASE", "LEGAL"], keywords
+    assert keywords[:3] == ["NICK", "SEAT_HELD", "RETURNED"] and keywords[-2:] == ["PHASE", "LEGAL"], keywords
     assert sorted(back.only("LEGAL")["commands"]) == ["/grand", "/nogrand"]
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bswtichu.server.commands import Command
+from bswtichu.server.commands import Command, wrong_use
 from bswtichu.server.messages import Refusal
 
 
@@ -100,8 +100,8 @@ def test_nick_can_change_case_and_name(connect, lobby):
     client.say("/nick ANN")
     assert client.only("NICK") == {"nick": "ANN", "previous": "Ann"}
     client.say("/nick Berta")
-    assert lobby.find("ann") is None
-    assert lobby.find("berta") is client.session
+    assert lobby.names.find("ann") is None
+    assert lobby.names.find("berta") is client.session
 
 
 def test_nick_freed_on_disconnect(connect):
@@ -161,6 +161,49 @@ def test_who_lists_names_and_places(connect):
         {"nick": "Ann", "table": None, "seat": None, "watching": False},
         {"nick": "Bob", "table": 1, "seat": 1, "watching": False},
     ]
+
+
+def test_an_observer_is_listed_apart_and_not_counted_as_a_person(lobby, connect):
+    ann, watcher = connect("Ann"), connect("tichubot-w1")
+    ann.say("/join")
+    watcher.say("/observer")
+    assert watcher.only("OBSERVER") == {"nick": "tichubot-w1"}
+    watcher.say("/watch 1")
+    ann.clear()
+    ann.say("/who")
+    who = ann.only("WHO")
+    assert who["users"] == [{"nick": "Ann", "table": 1, "seat": 1, "watching": False}]
+    assert who["total"] == 1 and who["observers"] == [{"nick": "tichubot-w1", "table": 1}]
+    assert [s.nick for s in lobby.online()] == ["Ann"]  # the MSSP player count too
+
+
+def test_an_observer_cannot_take_part(connect):
+    ann, eve = connect("Ann"), connect("Eve")
+    ann.say("/join")
+    ann.clear()
+    eve.say("/observer")
+    for line in ("/join 1", "/join", "hello", "//hello", "/msg Ann hi", "/bot", "/nick Mallory"):
+        eve.clear()
+        eve.say(line)
+        assert eve.error_code() == "observer", line
+    assert ann.received() == []
+    eve.clear()
+    eve.say("/nosuchcommand")
+    assert eve.error_code() == "unknown_command"
+    eve.clear()
+    eve.say("/watch 1")
+    assert eve.only("SPECTATOR_JOINED")["nick"] == "Eve"
+
+
+def test_a_seated_player_cannot_become_an_observer(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/observer")
+    assert ann.error_code() == "at_table"
+    ann.clear()
+    ann.say("/who")
+    assert ann.only("WHO")["users"][0]["nick"] == "Ann"
 
 
 def test_machine_mode_is_one_json_line_per_message(connect):
@@ -240,6 +283,31 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 
+def test_a_handlers_wrong_use_gets_its_commands_usage(lobby, connect):
+    def count(session, args):
+        raise wrong_use(f"N must be a number, not {args!r}")
+
+    lobby.commands.register(Command(key="count", group="lobby", usage="/count N", summary="", help="", handler=count))
+    ann = connect("Ann")
+    ann.say("/count x")
+    assert ann.received() == [("ERROR", {"code": "usage", "message": "N must be a number, not 'x'; usage: /count N"})]
+
+
+@pytest.mark.parametrize("line, usage", [
+    ("/register a b", "/register [PASSWORD]"), ("/password a", "/password [OLD NEW]"),
+    ("/option round", "/option [NAME [VALUE]]"), ("/join x", "/join [TABLE] [SEAT]"),
+    ("/who x", "/who [PAGE]"), ("/nick", "/nick NAME [PASSWORD]"), ("/msg Ann", "/msg NAME TEXT"),
+])
+def test_every_usage_in_an_error_is_the_commands_own(lobby, connect, line, usage):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say(line)
+    message = ann.received()[-1][1]["message"]
+    assert message.endswith(f"usage: {usage}")
+    assert lobby.commands.lookup(line[1:].split()[0]).usage == usage
+
+
 def test_unexpected_exception_is_logged_and_reported_in_one_line(lobby, connect, logged_errors):
     def explode(session, args):
         raise RuntimeError("boom")
@@ -292,6 +360,4 @@ def test_a_held_seat_keeps_its_name_as_first_written(connect):
     back = connect()
     back.say(f"/resume {ann.token}")
     assert back.received()[0] == ("NICK", {"nick": "Ann", "previous": None})
-    back.clear()
-    back.say("/join 1 1")
     assert back.only("RETURNED")["nick"] == "Ann"

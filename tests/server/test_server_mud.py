@@ -24,7 +24,7 @@ from twisted.internet.testing import StringTransport
 from bswtichu.config import ServerConfig
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 from bswtichu.server.messages import Message
 from bswtichu.net import mud
 from bswtichu.net.telnet import TelnetFactory
@@ -122,7 +122,7 @@ def test_plain_telnet_that_refuses_everything_gets_plain_text(mud_client, answer
     assert wire.commands == [] and wire.subs == []
     assert b"\xff" not in data and b"\x1b" not in data
     assert lines[0] == "You are now Ann."
-    assert lobby.find("Ann").wrap_width() is None
+    assert lobby.names.find("Ann").wrap_width() is None
     long_line = "x " * 100
     wire.say(long_line)
     assert wire.lines() == [f"[table 1] Ann: {long_line.strip()}"]  # not wrapped
@@ -151,12 +151,12 @@ def test_naws_with_a_doubled_iac_or_a_silly_width(mud_client, lobby):
     assert (wire.connection.profile.width, wire.connection.profile.height) == (100, 255)
     wire.send(IAC + SB + mud.NAWS + b"\x01\x00\x00\x18" + IAC + SE)  # 256 columns: too wide
     wire.say("/nick Ann")
-    assert lobby.find("Ann").wrap_width() == mud.DEFAULT_WIDTH
+    assert lobby.names.find("Ann").wrap_width() == mud.DEFAULT_WIDTH
     wire.send(IAC + SB + mud.NAWS + b"\x00\x05" + IAC + SE)  # short: ignored
     wire.send(IAC + SB + mud.NAWS + b"\x00\xc8\x00\x18" + IAC + SE)  # 200
-    assert lobby.find("Ann").wrap_width() == 200
+    assert lobby.names.find("Ann").wrap_width() == 200
     wire.send(IAC + WONT + mud.NAWS)
-    assert lobby.find("Ann").wrap_width() == mud.DEFAULT_WIDTH
+    assert lobby.names.find("Ann").wrap_width() == mud.DEFAULT_WIDTH
 
 
 def test_ttype_is_asked_three_times_and_mtts_says_colour(mud_client, lobby):
@@ -174,7 +174,7 @@ def test_ttype_is_asked_three_times_and_mtts_says_colour(mud_client, lobby):
     assert profile.names == ["MUDLET", "XTERM-256COLOR", "MTTS 137"]
     assert profile.mtts == 137 and profile.colour()
     wire.say("/nick Ann")
-    assert lobby.find("Ann").default_colour
+    assert lobby.names.find("Ann").default_colour
 
 
 def test_a_client_that_repeats_its_type_is_not_asked_again(mud_client):
@@ -262,7 +262,7 @@ def test_width_and_color_commands(mud_client, lobby):
                             "Display: text is not wrapped; cards in colour."]
     wire.say("/color purple")
     assert wire.lines() == ["error: no choice 'purple'; usage: /color [on|off|auto]"]
-    session = lobby.find("Ann")
+    session = lobby.names.find("Ann")
     assert session.width == 0 and session.colour is True
 
 
@@ -311,7 +311,7 @@ def test_a_whole_game_over_gmcp_with_prompts_and_colour(tmp_path):
     clock = Clock()
     config = ServerConfig(log_folder=str(tmp_path / "logs"))
     logs = GameLogStore(config.log_folder)
-    lobby = Lobby(clock, config, GameWiring(clock, logs, 0.0, 60.0, seeds=lambda: 11), logs)
+    lobby = build_lobby(clock, config, GameWiring(clock, logs, 0.0, 60.0, seeds=lambda: 11), logs)
     wire = MudWire(TelnetFactory(lobby, config, clock))
     wire.agree_to_everything(width=70)
     wire.send(IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"TINTIN++" + IAC + SE)
@@ -392,17 +392,17 @@ def test_prompt_ends_in_ga_and_not_after_sga(mud_client, lobby):
     wire.say("/nick Ann")
     wire.read()
     wire.commands.clear()
-    lobby.find("Ann").send(turn)
+    lobby.names.find("Ann").send(turn)
     assert wire.read().endswith(b"Your turn: lead.\r\nlead> ")
     assert wire.commands == [IAC + mud.GA]
     wire.send(IAC + DO + mud.SGA)
     assert connection.profile.sga
     wire.commands.clear()
-    lobby.find("Ann").send(turn)
+    lobby.names.find("Ann").send(turn)
     wire.read()
     assert wire.commands == [IAC + WILL + mud.SGA]  # the answer to DO SGA; no GA after the prompt
     other = Message("TURN", {"table": 1, "seat": 2, "player": "Bob", "need": "follow"}, "Bob to play.")
-    lobby.find("Ann").send(other)
+    lobby.names.find("Ann").send(other)
     assert wire.read() == b"Bob to play.\r\n"
 
 
@@ -429,7 +429,7 @@ def negotiation_noise(draw) -> bytes:
 def test_any_negotiation_keeps_the_connection_and_its_lines(tmp_path_factory, noise):
     config = ServerConfig(log_folder=str(tmp_path_factory.mktemp("logs")), flood_burst=10**6,
                           byte_burst=10**9)
-    lobby = Lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
+    lobby = build_lobby(Clock(), config, lambda table: None, GameLogStore(config.log_folder))
     wire = MudWire(TelnetFactory(lobby, config, Clock()))
     wire.send(b"/nick Zed\r\n" + b"".join(noise) + b"hello\r\n")
     lines = wire.lines()
@@ -445,7 +445,7 @@ def test_plain_telnet_answers_get_wrapping_but_no_prompts_or_colour(mud_client, 
               + IAC + WILL + mud.TTYPE + IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"XTERM" + IAC + SE)
     wire.send(IAC + SB + mud.TTYPE + mud.TTYPE_IS + b"XTERM" + IAC + SE)  # asked again: the same
     wire.say("/nick Ann")
-    session = lobby.find("Ann")
+    session = lobby.names.find("Ann")
     assert session.wrap_width() == 120 and not session.default_colour
     assert not wire.connection.profile.mud_client()
     wire.read()
@@ -459,7 +459,7 @@ def test_plain_telnet_answers_get_wrapping_but_no_prompts_or_colour(mud_client, 
 
 def nick_of_registered_ann(mud_client, lobby) -> MudWire:
     """A client past the greeting that typed /nick Ann, Ann being registered (hunter22)."""
-    lobby.guard.accounts.register("Ann", "hunter22")
+    lobby.names.guard.accounts.register("Ann", "hunter22")
     wire = mud_client()
     wire.read()
     wire.commands.clear()
@@ -496,7 +496,7 @@ def test_a_password_typed_before_the_client_answers_still_gets_the_echo_back(mud
     wire.send(IAC + DO + ECHO)
     wire.read()
     assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
-    assert lobby.find("Ann") is not None
+    assert lobby.names.find("Ann") is not None
 
 
 # -- encodings -------------------------------------------------------------------
@@ -530,7 +530,7 @@ def test_a_latin1_client_reads_a_name_it_cannot_show_with_a_question_mark(mud_cl
     wire.transport.clear()
     wire.say("/nick Łukasz")
     assert wire.transport.value().startswith(b"You are now ?ukasz.\r\n")
-    assert lobby.find("Łukasz") is not None  # only what this client is shown changes
+    assert lobby.names.find("Łukasz") is not None  # only what this client is shown changes
 
 
 def test_the_echo_is_given_back_before_the_reply_to_the_password(mud_client, lobby):
@@ -559,7 +559,7 @@ def test_the_prompt_comes_last_after_a_pushed_legal_and_does_not_repeat_the_ques
     clock = Clock()
     config = ServerConfig(log_folder=str(tmp_path / "logs"))
     logs = GameLogStore(config.log_folder)
-    lobby = Lobby(clock, config, GameWiring(clock, logs, 0.0, 60.0, seeds=lambda: 11), logs)
+    lobby = build_lobby(clock, config, GameWiring(clock, logs, 0.0, 60.0, seeds=lambda: 11), logs)
     wire = MudWire(TelnetFactory(lobby, config, clock))
     wire.agree_to_everything(width=200)
     for line in ("/nick Ann", "/join", "/round 1", "/bot", "/bot", "/bot", "/legal push on"):

@@ -197,7 +197,7 @@ async def test_reconnect_to_the_same_seat_over_tcp():
         again.send("/mode machine")
         again.send(f"/resume {token}")
         assert await again.message("SEAT_HELD") == {"table": 1, "seat": 2}
-        again.send("/join 1 2")
+        assert (await again.message("RETURNED"))["nick"] == "Bob"  # seated at once, no /join
         assert (await ann.message("RETURNED"))["nick"] == "Bob"
 
 
@@ -245,7 +245,7 @@ async def test_a_client_that_stops_reading_gets_its_bye_when_it_reads_again():
                              line_flood_burst=1000000, line_byte_rate=1e9, line_byte_burst=10 ** 9) as server:
         sleepy, loud = await sleeper_and_talker(server)
         sleepy.transport.pauseProducing()  # stops reading: the kernel's buffers fill, then the server's queue
-        session = server.service.lobby.find("Sleepy")
+        session = server.service.lobby.names.find("Sleepy")
         for chunk in range(400):
             loud.transport.write(b"".join(b"%d-%d %s\r\n" % (chunk, n, b"z" * 380) for n in range(100)))
             await loud.wait_for(lambda line, c=chunk: f'"text":"{c}-99 ' in line)

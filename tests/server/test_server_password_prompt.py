@@ -10,6 +10,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 
 from lobby_clients import Client
@@ -19,7 +20,7 @@ SECRET = "hunter22"
 
 @pytest.fixture
 def lobby(clock: Clock, config: ServerConfig) -> Lobby:
-    return Lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
+    return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
                  storage=Storage.open(cost=ScryptCost(n=2 ** 8), now=clock.seconds))
 
 
@@ -70,6 +71,18 @@ def test_nick_of_a_registered_name_asks_for_the_password_unseen(lobby):
     ann.say(SECRET)
     assert ann.text() == "You are now Ann."
     assert ann.hidden == [True, False] and ann.session.nick == "Ann"
+
+
+def test_a_password_with_a_space_at_the_prompt_gets_the_nick_usage_and_is_asked_again(lobby):
+    registered_ann(lobby)
+    ann = Person(lobby)
+    ann.say("/nick Ann")
+    ann.clear()
+    ann.say("two words")
+    refused, asked = ann.connection.lines
+    assert refused.startswith("error: a name is ") and refused.endswith("; usage: /nick NAME [PASSWORD]")
+    assert asked.startswith("Ann is registered. Password") and ann.session.secret_answer is not None
+    assert "two words" not in ann.text()
 
 
 def test_a_wrong_password_is_refused_and_asked_for_again_unseen(lobby, clock):

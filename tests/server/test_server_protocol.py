@@ -235,7 +235,7 @@ def test_connection_loss_frees_the_name(telnet, lobby):
     wire = telnet()
     wire.send(b"/nick Ann\r\n")
     wire.protocol.connectionLost(None)
-    assert lobby.find("Ann") is None
+    assert lobby.names.find("Ann") is None
 
 
 # -- bot line port ------------------------------------------------------------

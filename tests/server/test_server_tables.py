@@ -313,26 +313,41 @@ def test_disconnected_player_keeps_seat_and_returns_with_same_name(four, connect
     assert back.error_code() == "name_held"  # a guest's held seat goes back only to the same guest
     back.clear()
     back.say(f"/resume {bob.token}")
-    assert back.only("SEAT_HELD") == {"table": 1, "seat": 2}
-    back.say("/join 1 2")
+    assert back.only("SEAT_HELD") == {"table": 1, "seat": 2}  # and he sits in it again at once
     assert back.only("RETURNED") == {"table": 1, "seat": 2, "nick": "Bob", "seats": ["Ann", "Bob", "Cy", "Dan"]}
+    assert back.keywords() == ["NICK", "SEAT_HELD", "RETURNED"]
     assert ann.only("RETURNED")["nick"] == "Bob"
     assert back.session.table is ann.session.table
 
 
-def test_returning_player_may_omit_the_seat_but_not_pick_another(four, connect):
+def test_a_returned_player_joining_again_is_told_he_sits_already(four, connect):
     four[1].hang_up()
     back = connect()
     back.say(f"/resume {four[1].token}")
-    back.clear()
-    back.say("/join 1 3")
-    assert back.error_code() == "seat_mismatch"
+    assert back.only("RETURNED")["seat"] == 2
+    for line in ("/join 1 2", "/join 1", "/join 1 3"):
+        back.clear()
+        back.say(line)
+        assert back.error_code() == "already_seated", line
     back.clear()
     back.say("/join")
-    assert back.error_code() == "seat_held"
-    back.clear()
-    back.say("/join 1")
-    assert back.only("RETURNED")["seat"] == 2
+    assert back.error_code() == "at_table"
+    assert back.session.table is four[0].session.table and four[0].session.table.seat_of("Bob") == 2
+
+
+def test_a_player_who_left_a_started_table_comes_back_to_his_seat_only(four):
+    four[0].say("/start")
+    bob = four[1]
+    bob.say("/leave")  # after the start his seat is held
+    bob.clear()
+    bob.say("/join 1 3")
+    assert bob.error_code() == "seat_mismatch"
+    bob.clear()
+    bob.say("/join")
+    assert bob.error_code() == "seat_held"
+    bob.clear()
+    bob.say("/join 1")
+    assert bob.only("RETURNED")["seat"] == 2
 
 
 def test_held_seat_is_not_given_away(four, connect):

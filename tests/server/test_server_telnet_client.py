@@ -76,7 +76,7 @@ async def test_debian_telnet_sees_plain_text(tmp_path):
         async with telnet_session(server) as (process, screen):
             process.write(b"/nick Ann\r\n")
             await screen.until(rb"You are now Ann\.")
-            ann = server.service.lobby.find("Ann")
+            ann = server.service.lobby.names.find("Ann")
             assert ann.default_width == 80 and not ann.default_colour  # agreed to NAWS and TTYPE
             process.write(b"/quit\r\n")
             await screen.until(rb"Goodbye\.")
@@ -92,7 +92,7 @@ async def test_debian_telnet_sees_plain_text(tmp_path):
 async def test_debian_telnet_does_not_show_a_password_as_it_is_typed(tmp_path):
     password = b"pw-not-on-screen-42"
     async with RunningServer(log_folder=str(tmp_path / "logs")) as server:
-        server.service.lobby.guard.accounts.register("Ann", password.decode())
+        server.service.lobby.names.guard.accounts.register("Ann", password.decode())
         async with telnet_session(server) as (process, screen):
             process.write(b"/nick Ann\r")  # Enter, as a keyboard sends it
             await screen.until(rb"Password \(not shown; an empty line gives up\):\r\n")

@@ -23,6 +23,7 @@ from bswtichu.engine import Pass
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
+from bswtichu.service import build_lobby
 from bswtichu.server.messages import Message
 from bswtichu.server.session import Outbox
 from bswtichu.storage import ScryptCost, Storage, transaction
@@ -117,21 +118,21 @@ def test_a_failed_commit_breaks_and_abandons_the_games_of_the_batch(tmp_path):
     storage.close()
 
 
-def batched_lobby(tmp_path, clock: Clock) -> tuple[Lobby, str]:
+def batched_lobby(tmp_path, clock: Clock) -> tuple[Lobby, str, Storage]:
     path = str(tmp_path / "bswtichu.sqlite3")
     config = ServerConfig(log_folder=str(tmp_path / "logs"), bot_delay=0.0, database=path)
     storage = shared_storage(path)
     seeds = Random(11)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 0.0, config.reconnect_grace,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)
-    lobby = Lobby(clock, config, wiring, wiring.logs, storage=storage,
+    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage,
                   later=lambda flush: clock.callLater(0, flush))
-    return lobby, path
+    return lobby, path, storage
 
 
 def test_through_the_lobby_every_write_comes_after_the_commit_of_what_it_tells(tmp_path):
     clock = Clock()
-    lobby, path = batched_lobby(tmp_path, clock)
+    lobby, path, storage = batched_lobby(tmp_path, clock)
     people = [Client(lobby, name) for name in ("Ann", "Bob")]
     clock.advance(0)
     ann, bob = people
@@ -198,4 +199,4 @@ def test_through_the_lobby_every_write_comes_after_the_commit_of_what_it_tells(t
     assert lobby.tables.get(1).game is None  # the game was played to its end
     assert held_steps > 10 and len(checked) > 20
     reader.close()
-    lobby.storage.close()
+    storage.close()

@@ -1,0 +1,69 @@
+"""The connections: every open session, the cap per address, and the greeting."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bswtichu import __version__
+from bswtichu.config import ServerConfig
+from bswtichu.server import messages
+from bswtichu.server.session import Connection, Outbox, Session
+
+SERVER_NAME = "bswtichu"
+
+
+class Connections:
+    """Who is connected (named or not); one connection too many from an address is hung up."""
+
+    def __init__(self, config: ServerConfig, outbox: Outbox) -> None:
+        self._config = config
+        self._outbox = outbox
+        self._sessions: set[Session] = set()
+        self._per_address: Counter[str] = Counter()
+        self._uncapped = config.uncapped
+        self._address_of: dict[Session, str] = {}
+
+    def __contains__(self, session: Session) -> bool:
+        return session in self._sessions
+
+    def open(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
+             address: str = "") -> Session:
+        """A new client, greeted with ``limits`` (its port's settings); ``address`` (the peer's
+        IP, if known) counts against ``connections_per_address`` unless it is uncapped."""
+        session = Session(connection, peer, self._outbox)
+        cap = self._config.connections_per_address
+        if address and address not in self._uncapped and self._per_address[address] >= cap:
+            session.send(messages.bye(
+                "too_many_connections",
+                f"At most {cap} connections from one address; close another one first.",
+            ))
+            session.close()
+            return session
+        if address:
+            self._per_address[address] += 1
+            self._address_of[session] = address
+        self._sessions.add(session)
+        config = limits or self._config
+        session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
+                                      config.flood_rate, config.flood_burst, config.idle_timeout))
+        return session
+
+    def close(self, session: Session) -> bool:
+        """Forget a session that is gone (marked closed); False if it was not open."""
+        if session not in self._sessions:
+            return False
+        self._sessions.remove(session)
+        session.closed = True
+        address = self._address_of.pop(session, None)
+        if address is not None:
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
+        return True
+
+    def close_all(self) -> set[Session]:
+        """Forget every session at once (the server stops); returns them."""
+        sessions, self._sessions = self._sessions, set()
+        self._per_address.clear()
+        self._address_of.clear()
+        return sessions
