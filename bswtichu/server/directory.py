@@ -74,7 +74,7 @@ class NameIndex:
 
 
 class NameDirectory:
-    """The names (an `NameIndex`), and how a session takes one, loses one and leaves."""
+    """The names (a `NameIndex`), and how a session takes one, loses one and leaves."""
 
     def __init__(self, index: NameIndex, connections: Connections, guard: NameGuard, tables: TableHall) -> None:
         self.index = index
