@@ -8,12 +8,9 @@ actions is a complete, replayable record of a round.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .cards import Card, format_mask, format_play, rank_text
-
-if TYPE_CHECKING:
-    from .combos import Combo
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +57,13 @@ class Play:
     default (highest) reading.  The engine records the resolved reading.
     A play the engine lists (`play_of`) carries its combination, so applying
     it needs no classifying, and makes its ``cards`` set only when asked.
+    ``combo`` is then a `combos.Combo`; it is typed ``Any`` so that this module
+    does not import combos, which imports it (no import cycle in the engine).
     """
     seat: int
     cards: frozenset[Card]
     phoenix_as: int | None = None
-    combo: "Combo | None" = field(default=None, init=False, repr=False, compare=False)
+    combo: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, seat: int, cards, phoenix_as: int | None = None):
         object.__setattr__(self, "seat", seat)
@@ -93,8 +92,8 @@ _set_phoenix_as = Play.__dict__["phoenix_as"].__set__
 _set_combo = Play.__dict__["combo"].__set__
 
 
-def play_of(seat: int, combo: "Combo") -> Play:
-    """The play of ``combo`` by ``seat``: equal to ``Play(seat, combo.cards, combo.phoenix_as)``."""
+def play_of(seat: int, combo: Any) -> Play:
+    """The play of ``combo`` (a `combos.Combo`) by ``seat``: equal to ``Play(seat, combo.cards, combo.phoenix_as)``."""
     play = _new(Play)
     _set_seat(play, seat)
     _set_phoenix_as(play, combo.phoenix_as)
