@@ -34,12 +34,8 @@ LAYERS = "Each layer imports only from the layers below it"
 NET_APART = "The ports know the domain only through the protocols in net/realm.py"
 PURE_ENGINE = "The engine is pure: no Twisted"
 
-#: Cycles that another branch removes (issue 20): actions <-> combos goes with the engine's
-#: rework; it closes only through an import under TYPE_CHECKING. Delete the entry once its
-#: fix is merged (the test below says so).
-ALLOWED_CYCLES = (
-    frozenset({"bswtichu.engine.actions", "bswtichu.engine.combos"}),
-)
+#: Cycles allowed for now (none): a fix that removes one deletes its entry (the test below says so).
+ALLOWED_CYCLES: tuple[frozenset[str], ...] = ()
 
 #: (what is added to the import graph, the contracts that must then break)
 WRONG = [

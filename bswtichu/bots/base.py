@@ -25,19 +25,12 @@ from random import Random
 from typing import Sequence
 
 from ..engine import Action, Event, RoundView
-from ..engine.round import EXCHANGE, GRAND, PLAY
 
 
 def must_act(view: RoundView, seat: int | None = None) -> bool:
     """Whether the round waits for this view's seat (or ``seat``; any view shows it):
-    its Grand Tichu decision, its exchange, its turn."""
-    if seat is None:
-        seat = view.seat
-    if view.phase == GRAND:
-        return not view.grand_decided[seat]
-    if view.phase == EXCHANGE:
-        return not view.exchange_submitted[seat]
-    return view.phase == PLAY and view.turn == seat
+    its Grand Tichu decision, its exchange, its turn (the engine's `RoundView.waits_for`)."""
+    return view.waits_for(view.seat if seat is None else seat)
 
 
 #: The `expert` level's playouts per decision unless the configuration says otherwise.

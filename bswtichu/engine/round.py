@@ -74,6 +74,20 @@ def seat_name(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
+def waits_for_seat(phase: str, decided: bool, exchanged: bool, waiting: int | None, seat: int) -> bool:
+    """Whether a round waits for ``seat``: its Grand Tichu decision, its exchange, its turn.
+
+    The one rule behind `Round.waits_for` and `RoundView.waits_for` (the server
+    asks the round, a bot its view): ``decided`` and ``exchanged`` are the seat's,
+    ``waiting`` the seat the play phase needs next.
+    """
+    if phase == GRAND:
+        return not decided
+    if phase == EXCHANGE:
+        return not exchanged
+    return phase == PLAY and waiting == seat
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended and what each team scores (index 0: seats 1+3, index 1: seats 2+4)."""
@@ -120,6 +134,11 @@ class RoundView:
     finish_order: tuple[int, ...]
     points_taken: tuple[int, ...]
     result: RoundResult | None
+
+    def waits_for(self, seat: int) -> bool:
+        """Whether the round waits for ``seat`` (`waits_for_seat`); any seat's view shows it."""
+        return waits_for_seat(self.phase, self.grand_decided[seat], self.exchange_submitted[seat],
+                              self.turn, seat)
 
     def to_dict(self) -> dict:
         from .events import _plain
@@ -263,6 +282,10 @@ class Round:
             return self.leader if self.trick_won else self.turn
         return None
 
+    def waits_for(self, seat: int) -> bool:
+        """Whether the round waits for ``seat``: its Grand Tichu decision, its exchange, its turn."""
+        return waits_for_seat(self.phase, self.grand_decided[seat], self.exchanges[seat] is not None,
+                              self.waiting_for, seat)
 
     def wish_binds(self, seat: int) -> bool:
         """Whether the wish binds ``seat`` at its regular turn now (rules.md R8.1.3)."""
@@ -858,4 +881,4 @@ def _use_compiled_paths() -> bool:
 #: Whether `Round.iter_legal_actions` and `Round.apply` are the compiled ones.
 COMPILED_PATHS = _use_compiled_paths()
 
-__all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "GRAND", "EXCHANGE", "PLAY", "OVER"]
+__all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "waits_for_seat", "GRAND", "EXCHANGE", "PLAY", "OVER"]

@@ -47,15 +47,6 @@ def _wish_after_round(trial: Round, action: Action) -> bool:
     return isinstance(action, MakeWish) and trial.phase == OVER
 
 
-def _waits_for(rnd: Round, seat: int) -> bool:
-    """Whether the round waits for ``seat``: its Grand Tichu decision, its exchange, its turn."""
-    if rnd.phase == GRAND:
-        return not rnd.grand_decided[seat]
-    if rnd.phase == EXCHANGE:
-        return rnd.exchanges[seat] is None
-    return rnd.phase == PLAY and rnd.waiting_for == seat
-
-
 #: What is wrong with a command of ``phase`` given in another phase, as the engine says it: a
 #: command's arguments are read against the hand only in its own phase (the phase is what is wrong)
 _WRONG_PHASE = {
@@ -271,7 +262,7 @@ class TableGame:
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
         rnd = self.game.round
         for seat in sorted(seats):
-            if _waits_for(rnd, seat):
+            if rnd.waits_for(seat):
                 pushed = self._pushed_legal(seat, readers[seat])
                 if pushed is not None:
                     told[seat].append(pushed)
@@ -342,7 +333,7 @@ class TableGame:
 
     def waits_for(self, nick: str) -> bool:
         """Whether the round waits for ``nick``: his Grand Tichu decision, his exchange, his turn."""
-        return _waits_for(self.game.round, self.seat_of(nick))
+        return self.game.round.waits_for(self.seat_of(nick))
 
     def legal_message(self, nick: str, full: bool = False) -> Message:
         return self._legal(self.seat_of(nick), full)
@@ -367,7 +358,7 @@ class TableGame:
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
         rnd = self.game.round
-        if not _waits_for(rnd, seat):
+        if not rnd.waits_for(seat):
             return None
         return ev.TurnStarted(seat, rnd.need) if rnd.phase == PLAY else ev.PhaseStarted(rnd.phase)
 
