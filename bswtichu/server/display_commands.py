@@ -9,7 +9,7 @@ if the client says it shows it (TTYPE/MTTS).
 from __future__ import annotations
 
 from bswtichu.server import messages
-from bswtichu.server.commands import Command, is_number, usage_error
+from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.render import MAX_WIDTH, MIN_WIDTH
 from bswtichu.server.session import Session
 
@@ -56,17 +56,17 @@ def _width(session: Session, args: str) -> None:
     elif is_number(args):
         width = int(args)
         if not MIN_WIDTH <= width <= MAX_WIDTH:
-            raise usage_error(WIDTH_USAGE, f"N must be {MIN_WIDTH} to {MAX_WIDTH}, not {width}")
+            raise wrong_use(f"N must be {MIN_WIDTH} to {MAX_WIDTH}, not {width}")
         session.width = width
     elif args:
-        raise usage_error(WIDTH_USAGE, f"N must be a number, off or auto, not {args!r}")
+        raise wrong_use(f"N must be a number, off or auto, not {args!r}")
     session.send(_display(session))
 
 
 def _color(session: Session, args: str) -> None:
     choices = {"on": True, "off": False, "auto": None}
     if args and args.lower() not in choices:
-        raise usage_error(COLOR_USAGE, f"no choice {args!r}")
+        raise wrong_use(f"no choice {args!r}")
     if args:
         session.colour = choices[args.lower()]
     session.send(_display(session))

@@ -18,7 +18,7 @@ from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages, names
-from bswtichu.server.commands import Command, is_number, usage_error
+from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
@@ -58,7 +58,7 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     for index, word in enumerate(words):
         if word.lower() in WISH_WORDS:
             if index + 2 != len(words):
-                raise usage_error("/play CARDS [wish RANK]", "wish takes one rank at the end")
+                raise wrong_use("wish takes one rank at the end")
             return " ".join(words[:index]), words[index + 1]
     return args, None
 
@@ -66,29 +66,27 @@ def _split_wish(args: str) -> tuple[str, str | None]:
 def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     """The commands for playing, watching a game, bots and logs."""
 
-    def simple(action_class, usage: str):
+    def simple(action_class):
         def handle(session: Session, args: str) -> None:
             if args:
-                raise usage_error(usage, "it takes no arguments")
+                raise wrong_use("it takes no arguments")
             _player_game(session).act(session.nick, action_class)
         return handle
 
     def exchange(session: Session, args: str) -> None:
-        usage = "/schupf C1 C2 C3"
         game = _player_game(session)
         game.check_phase(session.nick, EXCHANGE)
         if len(split_tokens(args)) != 3:
-            raise usage_error(usage, "name three cards: to the right opponent, the partner,"
-                                     " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+            raise wrong_use("name three cards: to the right opponent, the partner,"
+                            " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
         cards = _parse(lambda text: parse_exchange(text, game.hand_of(session.nick)), args)
         game.act(session.nick, lambda seat: Exchange(seat, cards))
 
     def play(session: Session, args: str, bomb_only: bool = False) -> None:
-        usage = "/bomben CARDS" if bomb_only else "/play CARDS [wish RANK]"
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args:
-            raise usage_error(usage, "which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
+            raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
         hand = game.hand_of(session.nick)
 
@@ -116,22 +114,21 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args or " " in args.strip():
-            raise usage_error("/wish RANK|none", "name one rank: 2-9, T, J, Q, K, A, or none")
+            raise wrong_use("name one rank: 2-9, T, J, Q, K, A, or none")
         rank = _parse(parse_wish, args)
         game.act(session.nick, lambda seat: MakeWish(seat, rank))
 
     def give(session: Session, args: str) -> None:
-        usage = "/give NAME|SEAT"
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         target = args.strip()
         if not target or " " in target:
-            raise usage_error(usage, "give the Dragon trick to one opponent, by name or seat")
+            raise wrong_use("give the Dragon trick to one opponent, by name or seat")
         try:
             to = game.seat_named(session.nick, target)
         except Refusal as refusal:
             if refusal.code == "usage":
-                raise usage_error(usage, refusal.message) from None
+                raise wrong_use(refusal.message) from None
             raise
         game.act(session.nick, lambda seat: GiveDragon(seat, to))
 
@@ -149,7 +146,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             legal_push(session, words[1:])
             return
         if words not in ([], ["all"]):
-            raise usage_error(LEGAL_USAGE, "'all' lists every play; without it plays are grouped;"
+            raise wrong_use("'all' lists every play; without it plays are grouped;"
                                            " 'push on' sends your list whenever it is your move")
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
@@ -158,7 +155,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     def legal_push(session: Session, words: list[str]) -> None:
         switch = {**ON_WORDS, **OFF_WORDS}  # the words the table options take too
         if len(words) > 1 or words and words[0] not in switch:
-            raise usage_error(LEGAL_USAGE, "push takes on or off (or nothing, to show it)")
+            raise wrong_use("push takes on or off (or nothing, to show it)")
         if words:
             session.legal_push = switch[words[0]]
         session.send(messages.legal_push(session.legal_push))
@@ -174,35 +171,33 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         session.send(_shown_game(session).score_message())
 
     def add_bot(session: Session, args: str) -> None:
-        usage = f"/bot [SEAT] [LEVEL]  (levels: {', '.join(LEVELS)})"
+        levels = f"levels: {', '.join(LEVELS)}"
         seat, level = None, "basic"
         for word in args.split():
             if is_number(word):
                 seat = int(word)
                 if not 1 <= seat <= SEAT_COUNT:
-                    raise usage_error(usage, "seats are 1-4")
+                    raise wrong_use(f"seats are 1-4; {levels}")
             elif word.lower() in LEVELS:
                 level = word.lower()
             else:
-                raise usage_error(usage, f"{word!r} is neither a seat nor a level")
+                raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
         table = current_table(session)
         taken = {names.key(names.short_name(bot)) for other in hall
                  for bot, _ in other.bots.values()}
         table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
 
     def kick(session: Session, args: str) -> None:
-        usage = "/kick SEAT"
         if not is_number(args.strip()):
-            raise usage_error(usage, "which seat (1-4)?")
+            raise wrong_use("which seat (1-4)?")
         current_table(session).kick(session.nick, int(args))
 
     def show_log(session: Session, args: str) -> None:
-        usage = "/log N"
         words = args.split()
         if len(words) > 1:
-            raise usage_error(usage, f"/log takes one game number; drop {' '.join(words[1:])!r}")
+            raise wrong_use(f"/log takes one game number; drop {' '.join(words[1:])!r}")
         if not is_number(args.strip()):
-            raise usage_error(usage, "which game? its number was announced at its start and end")
+            raise wrong_use("which game? its number was announced at its start and end")
         number = int(args)
         if logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
@@ -218,14 +213,14 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
     return [
         Command(key="grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
                 help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
-                handler=simple(CallGrand, "/grand")),
+                handler=simple(CallGrand)),
         Command(key="nogrand", group="game", german="keingrosses", usage="/nogrand",
                 summary="decline Grand Tichu and see your last 6 cards",
                 help="Declines Grand Tichu; your other 6 cards are dealt at once.",
-                handler=simple(DeclineGrand, "/nogrand")),
+                handler=simple(DeclineGrand)),
         Command(key="tichu", group="game", usage="/tichu", summary="call Tichu (before your first card)",
                 help="Bets 100 that you go out first. Any time before you play your first card,"
-                " once you hold 14 cards; in turn or not.", handler=simple(CallTichu, "/tichu")),
+                " once you hold 14 cards; in turn or not.", handler=simple(CallTichu)),
         Command(key="exchange", group="game", german="schupf", aliases=("schupfen",), usage="/schupf C1 C2 C3",
                 summary="pass 3 cards: right opponent, partner, left opponent",
                 help="C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
@@ -236,7 +231,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         Command(key="pass", group="game", german="passen", aliases=("passe",), usage="/pass",
                 summary="pass (the table must hold a combination)",
                 help="Not when you lead, and not while the wish binds you.",
-                handler=simple(Pass, "/pass")),
+                handler=simple(Pass)),
         Command(key="bomb", group="game", german="bomben", usage="/bomben CARDS",
                 summary="play a bomb, in turn or out of turn",
                 help="Four of a kind or a straight flush (5+ cards of one suit), over any"

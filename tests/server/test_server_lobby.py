@@ -297,6 +297,8 @@ def test_a_handlers_wrong_use_gets_its_commands_usage(lobby, connect):
     ("/register a b", "/register [PASSWORD]"), ("/password a", "/password [OLD NEW]"),
     ("/option round", "/option [NAME [VALUE]]"), ("/join x", "/join [TABLE] [SEAT]"),
     ("/who x", "/who [PAGE]"), ("/nick", "/nick NAME [PASSWORD]"), ("/msg Ann", "/msg NAME TEXT"),
+    ("/bot 9", "/bot [SEAT] [LEVEL]"), ("/bot clever", "/bot [SEAT] [LEVEL]"), ("/kick x", "/kick SEAT"),
+    ("/log x", "/log N"), ("/width x", "/width [N|off|auto]"),
 ])
 def test_every_usage_in_an_error_is_the_commands_own(lobby, connect, line, usage):
     ann = connect("Ann")
