@@ -101,7 +101,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             if bomb_only and not combo.is_bomb:
                 raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
                                             " flush of 5 or more; /play plays other combinations")
-            # classified here, the play is applied as one the engine listed (its compiled path)
+            # classified here, the play is applied as one the engine listed (no second classifying)
             actions = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
