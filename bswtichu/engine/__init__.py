@@ -8,7 +8,7 @@
 """
 
 from .actions import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play,
+    Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
     action_text,
 )
 from .cards import (
@@ -19,19 +19,21 @@ from .combos import Combo, ComboType, bombs, classify, plays, readings
 from .errors import AmbiguousError, IllegalActionError, ParseError, TichuError
 from .events import Event
 from .game import (
-    PARTNERSHIPS, TOURNAMENT_SCHEDULE, Game, GameOptions, Standing, seats_from_join_order,
+    DUMMY, PARTNERSHIPS, TOURNAMENT_SCHEDULE, Game, GameOptions, Standing, seats_from_join_order,
     tournament_victory_points,
 )
 from .notation import parse_exchange, parse_play, parse_wish
 from .round import EXCHANGE, GRAND, OVER, PLAY, Round, RoundResult, RoundView, partner_of, team_of
+from .variant import NANJING, TIENTSIN, TRICHU, VARIANTS, Variant, variant_named
 
 __all__ = [
-    "Action", "CallGrand", "CallTichu", "DeclineGrand", "Exchange", "GiveDragon", "MakeWish",
+    "Action", "CallGrand", "CallTichu", "DeclineGrand", "DogLead", "Exchange", "GiveDragon", "MakeWish",
     "Pass", "Play", "action_text", "DECK", "Card", "card", "card_points", "format_cards",
     "parse_bsw_card", "parse_card", "parse_cards", "parse_rank", "rank_text", "sort_cards",
     "Combo", "ComboType", "bombs", "classify", "plays", "readings", "AmbiguousError",
-    "IllegalActionError", "ParseError", "TichuError", "Event", "PARTNERSHIPS",
+    "IllegalActionError", "ParseError", "TichuError", "Event", "DUMMY", "PARTNERSHIPS",
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
     "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",
+    "NANJING", "TIENTSIN", "TRICHU", "VARIANTS", "Variant", "variant_named",
 ]

@@ -1,7 +1,7 @@
 """Actions a seat can take in a round, as small immutable values with a text form.
 
-Seats are 0..3 inside the engine (partners are ``s`` and ``s + 2``); people
-see them as 1..4.  Every action carries the seat that takes it, so a list of
+Seats are 0..N-1 inside the engine (who partners whom is the round's
+`Variant`'s); people see them as 1..N.  Every action carries the seat that takes it, so a list of
 actions is a complete, replayable record of a round.
 """
 
@@ -41,9 +41,13 @@ class CallTichu:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """Three cards: to the right opponent (seat+1), the partner (seat+2), the left opponent (seat+3)."""
+    """One card for each receiver, in the variant's order (`Variant.exchange_steps`).
+
+    In the 4-player game three: to the right opponent (seat+1), the partner
+    (seat+2), the left opponent (seat+3).
+    """
     seat: int
-    cards: tuple[Card, Card, Card]
+    cards: tuple[Card, ...]
 
     def notation(self) -> str:
         return "exchange " + " ".join(c.text for c in self.cards)
@@ -159,15 +163,25 @@ class GiveDragon:
         return f"give {self.to + 1}"
 
 
-Action = CallGrand | DeclineGrand | CallTichu | Exchange | Play | Pass | MakeWish | GiveDragon
+@dataclass(frozen=True, slots=True)
+class DogLead:
+    """After leading the Dog where the variant lets its player choose (Tientsin): the partner who leads."""
+    seat: int
+    to: int
+
+    def notation(self) -> str:
+        return f"dog {self.to + 1}"
+
+
+Action = CallGrand | DeclineGrand | CallTichu | Exchange | Play | Pass | MakeWish | GiveDragon | DogLead
 
 
 def action_text(action: Action) -> str:
-    """``seat N: notation`` with the seat as people count it (1..4)."""
+    """``seat N: notation`` with the seat as people count it (1..N)."""
     return f"{action.seat + 1}: {action.notation()}"
 
 
 __all__ = [
     "Action", "CallGrand", "DeclineGrand", "CallTichu", "Exchange", "Play", "Pass",
-    "MakeWish", "GiveDragon", "action_text",
+    "MakeWish", "GiveDragon", "DogLead", "action_text",
 ]

@@ -107,7 +107,7 @@ class CardsReceived(Event):
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
-    """Someone must act: ``need`` is "lead", "follow", "wish" or "give"."""
+    """Someone must act: ``need`` is "lead", "follow", "wish", "give" or "dog" (choose who leads after the Dog)."""
     seat: int
     need: str
     kind = "turn"
@@ -189,6 +189,15 @@ class DragonGiven(Event):
 
     def __init__(self, seat: int, to: int, points: int):
         self.__dict__.update(seat=seat, to=to, points=points)
+
+
+@dataclass(frozen=True)
+class DogLeadChosen(Event):
+    """The Dog's player chose the partner ``to``; ``leader`` leads (``to`` or, if he is out, the next one in)."""
+    seat: int
+    to: int
+    leader: int
+    kind = "dog_lead"
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,9 @@
 Players are names (any hashable works); the game keeps which player sits
 where in each round.  Normal games have fixed seats and team totals; a
 `turnier` rotates partnerships (R13.3.5) and scores victory points per player.
+The `Variant` says the rest: how many play, who deals, per-team or per-player
+scores, to 1000 or a fixed number of rounds (Trichu, where the people move
+round by round so that each deals in turn and plays the `DUMMY` opposite).
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from typing import Hashable, Sequence
 from .actions import Action
 from .errors import IllegalActionError
 from .events import Event, GameOver, RoundEnded, RoundScored, SeatingChanged
-from .round import OVER, Round, RoundResult, team_of
+from .round import OVER, Round, RoundResult
+from .variant import NANJING, Variant
 
-TARGET_SCORE = 1000
+TARGET_SCORE = NANJING.target_score
 #: A tournament (BSW's ``turnier``) is 9 rounds: each player partners each other one three times.
 TOURNAMENT_ROUNDS = 9
 TOURNAMENT_DOUBLE_VICTORY = 100
@@ -65,12 +69,37 @@ class GameOptions:
         return ", ".join(parts) or "none"
 
 
-def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool) -> tuple:
-    """Seat order at the start: join order, or with ``tichujoin`` joiners 1+2 as partners (§13.2)."""
-    if len(joiners) != 4:
-        raise ValueError("a game needs four players")
+class _Dummy:
+    """The dummy hand's place in a seating (Trichu): no one; the dealer plays it."""
+
+    def __repr__(self) -> str:
+        return "DUMMY"
+
+    def __str__(self) -> str:
+        return "dummy"
+
+    def __reduce__(self) -> str:
+        return "DUMMY"
+
+
+DUMMY = _Dummy()
+
+_COUNT_WORDS = {3: "three", 4: "four", 6: "six"}
+
+
+def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant: Variant = NANJING) -> tuple:
+    """Seat order at the start: join order, or with ``tichujoin`` joiners 1+2 as partners (§13.2).
+
+    In Trichu the order of the three people; `Game.seating_for` seats them and the dummy.
+    """
+    if len(joiners) != variant.players:
+        raise ValueError(f"a game needs {_COUNT_WORDS.get(variant.players, variant.players)} players")
+    if not tichujoin:
+        return tuple(joiners)
+    if not variant.bsw_options:
+        raise ValueError(f"tichujoin is for the 4-player game, not {variant.title}")
     a, b, c, d = joiners
-    return (a, c, b, d) if tichujoin else (a, b, c, d)
+    return (a, c, b, d)
 
 
 @dataclass(frozen=True)
@@ -91,21 +120,39 @@ class Game:
     """Rounds of one table, from the first deal to the end of the game."""
 
     def __init__(self, joiners: Sequence[Hashable], options: GameOptions = GameOptions(),
-                 rng: Random | None = None):
+                 rng: Random | None = None, variant: Variant = NANJING):
+        if options.turnier and not variant.bsw_options:
+            raise ValueError(f"turnier is for the 4-player game, not {variant.title}")
+        if variant.game_rounds is not None and options.round_limit is not None \
+                and options.round_limit % variant.players:
+            raise ValueError(f"a game of {variant.title} is a multiple of {variant.players} rounds,"
+                             " so that everyone deals equally often")
         self.options = options
+        self.variant = variant
         self.rng = rng if rng is not None else Random()
-        self.base_seats = seats_from_join_order(joiners, options.tichujoin)
+        self.base_seats = seats_from_join_order(joiners, options.tichujoin, variant)
         self.rounds: list[Round] = []
         self.seatings: list[tuple] = []
-        self.totals = [0, 0]  # normal game: team of seats 1+3, team of seats 2+4
-        self.tichu_points = {p: 0 for p in self.base_seats}
+        self.totals = [0, 0]  # team games: team of seats 1+3(+5), team of seats 2+4(+6)
+        # Per player (the dummy too, where there is one): the sum of his team's round scores.
+        self.tichu_points = {p: 0 for p in self.base_seats + ((DUMMY,) if variant.dummy is not None else ())}
         self.victory_points = {p: 0 for p in self.base_seats}
         self.over = False
 
     # ------------------------------------------------------------------ seating
 
     def seating_for(self, number: int) -> tuple:
-        """Players in seat order for round ``number`` (0-based)."""
+        """Players in seat order for round ``number`` (0-based).
+
+        Trichu: the dealer sits in the variant's `dummy_owner` seat and the `DUMMY`
+        opposite; the dealer role passes to the next person each round, and the
+        people keep their order around the table.
+        """
+        variant = self.variant
+        if variant.dummy is not None:
+            k = number % len(self.base_seats)
+            people = iter(self.base_seats[k:] + self.base_seats[:k])
+            return tuple(DUMMY if s == variant.dummy else next(people) for s in range(variant.seats))
         if not self.options.turnier:
             return self.base_seats
         code = TOURNAMENT_SCHEDULE[number % len(TOURNAMENT_SCHEDULE)]
@@ -121,6 +168,15 @@ class Game:
 
     # ------------------------------------------------------------------ rounds
 
+    def dealer_for(self, number: int) -> int:
+        """The dealer's seat in round ``number``; it matters where hands differ in size (Tientsin).
+
+        In Trichu the people move instead (`seating_for`), so the dealer is always the same seat.
+        """
+        if self.variant.dummy is not None:
+            return self.variant.dummy_owner
+        return number % self.variant.seats
+
     @property
     def round(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
@@ -133,7 +189,8 @@ class Game:
             raise IllegalActionError("the current round is not finished")
         number = len(self.rounds)
         options = dict(grand_tichu=not self.options.turnier,
-                       double_victory_points=TOURNAMENT_DOUBLE_VICTORY if self.options.turnier else 200)
+                       double_victory_points=TOURNAMENT_DOUBLE_VICTORY if self.options.turnier else None,
+                       variant=self.variant, dealer=self.dealer_for(number))
         rnd = Round(deal, **options) if deal is not None else Round.deal_random(self.rng, **options)
         seating = self.seating_for(number)
         events: list[Event] = []
@@ -158,26 +215,35 @@ class Game:
     def _score(self, result: RoundResult) -> list[Event]:
         seating = self.seating
         score = result.score
+        teams = self.variant.teams
         for seat, player in enumerate(seating):
-            self.tichu_points[player] += score[team_of(seat)]
+            self.tichu_points[player] += score[teams[seat]]
         if self.options.turnier:
             for team, vp in enumerate(tournament_victory_points(result)):
-                for seat in (team, team + 2):
+                for seat in self.variant.team_seats(team):
                     self.victory_points[seating[seat]] += vp
-        else:
+        elif not self.variant.per_player_scores:
             self.totals[0] += score[0]
             self.totals[1] += score[1]
         self.over = self._game_is_over()
-        events: list[Event] = [RoundScored(len(self.rounds), result, tuple(self.totals),
-                                           tuple(self.standings()))]
+        events: list[Event] = [RoundScored(len(self.rounds), result, self.scores(), tuple(self.standings()))]
         if self.over:
             events.append(GameOver(self.winners(), tuple(self.standings())))
         return events
+
+    def scores(self) -> tuple[int, ...]:
+        """The running totals: per team, or with per-player scores (Trichu) per person in join
+        order and the dummy's last."""
+        if self.variant.per_player_scores:
+            return tuple(self.tichu_points[p] for p in self.base_seats) + (self.dummy_points,)
+        return tuple(self.totals)
 
     def _game_is_over(self) -> bool:
         played = len(self.rounds)
         if self.options.turnier:
             return played >= TOURNAMENT_ROUNDS
+        if self.variant.game_rounds is not None:  # a fixed number of rounds (Trichu)
+            return played >= (self.options.round_limit or self.variant.game_rounds)
         a, b = self.totals
         if max(a, b) >= TARGET_SCORE and a != b:
             return True
@@ -186,11 +252,18 @@ class Game:
     # ------------------------------------------------------------------ results
 
     def standings(self) -> list[Standing]:
-        """Players ordered best first; equal keys share a place (R13.3.4)."""
+        """Players ordered best first; equal keys share a place (R13.3.4).
+
+        With per-player scores (Trichu) each person's own total; the dummy is no
+        player and has no place (its total is `dummy_points`).
+        """
         if self.options.turnier:
             keyed = [(self.victory_points[p], self.tichu_points[p], p) for p in self.base_seats]
+        elif self.variant.per_player_scores:
+            keyed = [(self.tichu_points[p], 0, p) for p in self.base_seats]
         else:
-            keyed = [(self.totals[team_of(s)], 0, p) for s, p in enumerate(self.base_seats)]
+            teams = self.variant.teams
+            keyed = [(self.totals[teams[s]], 0, p) for s, p in enumerate(self.base_seats)]
         keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
         out, place = [], 0
         for i, (first, second, player) in enumerate(keyed):
@@ -205,9 +278,14 @@ class Game:
         if not self.over:
             return ()
         firsts = tuple(s.player for s in self.standings() if s.place == 1)
-        if not self.options.turnier and self.totals[0] == self.totals[1]:
+        if not self.options.turnier and not self.variant.per_player_scores and self.totals[0] == self.totals[1]:
             return ()
         return firsts
+
+    @property
+    def dummy_points(self) -> int | None:
+        """The dummy's own total (Trichu), to compare with; None without a dummy."""
+        return self.tichu_points.get(DUMMY)
 
 
 def tournament_victory_points(result: RoundResult) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""One round (one deal) of 4-player Tichu as a state machine.
+"""One round (one deal) of Tichu as a state machine, for any `Variant` (4-player by default).
 
 `Round` is built from a deal (a permutation of the 56 cards) and moves only
 through `apply`, which either changes the state and returns the events, or
@@ -7,67 +7,98 @@ the rules allow that seat now, and nothing else.  Replaying the same deal and
 action list rebuilds the same state (`Round.replay`).
 
 Phases: "grand" (8 cards each, Grand Tichu decisions), "exchange", "play",
-"over".  Inside "play" the round may wait for a wish (after the Mahjong) or a
-Dragon gift; a trick everyone else passed on is *won but not collected* until
+"over".  Inside "play" the round may wait for a wish (after the Mahjong), a
+Dragon gift, or (Tientsin) the Dog's player's choice of who leads; a trick everyone else passed on is *won but not collected* until
 the next leader acts, so bombs can still come (rules.md R9.6).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations
 from random import Random
 from typing import Iterator, Sequence
 
 from .actions import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, play_of,
+    Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play, play_of,
 )
 from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
     cards_of, format_cards, mask_of, rank_text, sort_cards,
 )
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
-from .deal import first_cards, last_cards
 from .errors import IllegalActionError
 from .events import (
-    CardsDealt, CardsReceived, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
+    CardsDealt, CardsReceived, DogLeadChosen, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
     Played, PlayerOut, Passed, RoundEnded, TichuCalled, TrickCollected, TrickWon, TurnStarted,
     WishFulfilled, WishMade,
 )
+from .variant import NANJING, Variant
 
 GRAND, EXCHANGE, PLAY, OVER = "grand", "exchange", "play", "over"
 
-# The fixed actions, made once: actions are immutable values.
-_CALL_TICHU = tuple(CallTichu(s) for s in range(4))
-_TICHU_ONLY = tuple((call,) for call in _CALL_TICHU)
-_GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
-_PASS = tuple(Pass(s) for s in range(4))
-_WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
-_GIFTS = tuple((GiveDragon(s, (s + 1) % 4), GiveDragon(s, (s + 3) % 4)) for s in range(4))
-# The events with few possible values, made once too (events are frozen values).
-_PASSED = tuple(Passed(s) for s in range(4))
 _PHASE_STARTED = {phase: PhaseStarted(phase) for phase in (GRAND, EXCHANGE, PLAY)}
-_GRAND_DECIDED = tuple((GrandDecided(s, False), GrandDecided(s, True)) for s in range(4))
-_TICHU_CALLED = tuple((TichuCalled(s, grand=False), TichuCalled(s, grand=True)) for s in range(4))
-_EXCHANGE_SUBMITTED = tuple(ExchangeSubmitted(s) for s in range(4))
-_TURN_TO = {need: tuple(TurnStarted(s, need) for s in range(4)) for need in ("lead", "follow", "wish", "give")}
-_TO_LEAD, _TO_FOLLOW = _TURN_TO["lead"], _TURN_TO["follow"]
-_TRICK_WON = tuple(tuple(TrickWon(s, leader) for leader in range(4)) for s in range(4))
 _MAHJONG_BIT, _PHOENIX_BIT, _DRAGON_BIT = MAHJONG_CARD.bit, PHOENIX_CARD.bit, DRAGON_CARD.bit
-_NEXT_SEAT = (1, 2, 3, 0)  # next_active while nobody is out
 _DECK_IDS = frozenset(map(id, DECK))
 _DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
 
 
-def team_of(seat: int) -> int:
-    """Team 0 is seats 0 and 2 (people's seats 1 and 3); team 1 is seats 1 and 3."""
-    return seat % 2
+class _SeatTables:
+    """A variant's per-seat actions, events and neighbours, made once (actions and events are
+    immutable values), so the hot paths index a tuple instead of building or computing them.
+
+    One per variant and dealer, so that a `Round` holds its variant, dealer and deal
+    layout in one attribute: a round has as few attributes as CPython shares the
+    keys of (29), which keeps every attribute read in the hot paths fast.
+    """
+
+    __slots__ = ("variant", "dealer", "slices", "seats", "next_seat", "dog_to", "wish_binds", "call_tichu", "tichu_only",
+                 "grand_choices", "pass_", "wishes", "gifts", "dog_leads", "passed", "grand_decided",
+                 "tichu_called", "exchange_submitted", "turn_to", "to_lead", "to_follow", "trick_won")
+
+    def __init__(self, v: Variant, dealer: int):
+        seats = range(v.seats)
+        self.variant = v
+        self.dealer = dealer
+        self.slices = v.deal_slices(dealer)
+        self.seats = v.seats
+        self.next_seat = v.next_seat  # next_active while nobody is out
+        # Where the Dog sends the lead when its player does not choose: the one partner.
+        self.dog_to = None if v.dog_choice else tuple(v.partner_of(s) for s in seats)
+        self.wish_binds = tuple(s != v.dummy for s in seats)  # the dummy need not fulfil a wish
+        self.call_tichu = tuple(CallTichu(s) for s in seats)
+        self.tichu_only = tuple((call,) for call in self.call_tichu)
+        self.grand_choices = tuple((CallGrand(s), DeclineGrand(s)) for s in seats)
+        self.pass_ = tuple(Pass(s) for s in seats)
+        self.wishes = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in seats)
+        self.gifts = tuple(tuple(GiveDragon(s, o) for o in v.opponents[s]) for s in seats)
+        self.dog_leads = tuple(tuple(DogLead(s, p) for p in v.partners[s]) for s in seats)
+        self.passed = tuple(Passed(s) for s in seats)
+        self.grand_decided = tuple((GrandDecided(s, False), GrandDecided(s, True)) for s in seats)
+        self.tichu_called = tuple((TichuCalled(s, grand=False), TichuCalled(s, grand=True)) for s in seats)
+        self.exchange_submitted = tuple(ExchangeSubmitted(s) for s in seats)
+        self.turn_to = {need: tuple(TurnStarted(s, need) for s in seats)
+                        for need in ("lead", "follow", "wish", "give", "dog")}
+        self.to_lead, self.to_follow = self.turn_to["lead"], self.turn_to["follow"]
+        self.trick_won = tuple(tuple(TrickWon(s, leader) for leader in seats) for s in seats)
 
 
-def partner_of(seat: int) -> int:
-    return (seat + 2) % 4
+@cache
+def _tables(variant: Variant, dealer: int) -> _SeatTables:
+    return _SeatTables(variant, dealer)
+
+
+def team_of(seat: int, variant: Variant = NANJING) -> int:
+    """Team 0 is seats 0, 2, ... (people's seats 1, 3, ...); team 1 the others (`Variant.teams`)."""
+    return variant.teams[seat]
+
+
+def partner_of(seat: int, variant: Variant = NANJING) -> int:
+    """The partner of ``seat`` where it has one (not in Tientsin: `Variant.partners`)."""
+    return variant.partner_of(seat)
 
 
 def seat_name(seat: int) -> str:
@@ -88,67 +119,78 @@ def waits_for_seat(phase: str, decided: bool, exchanged: bool, waiting: int | No
     return phase == PLAY and waiting == seat
 
 
-def trick_won(passes: int, out: int, owner_out: bool) -> bool:
+def trick_won(passes: int, out: int, owner_out: bool, seats: int = 4) -> bool:
     """Whether a trick is won: every seat still in but its owner passed since its last play.
 
     ``passes`` since that play (a seat passes at most once a trick), ``out`` the
     number of seats out of the round, ``owner_out`` whether the trick's owner is
-    one of them.  The one rule behind the round, the `.tch` recorder and the
-    bots' playouts (rules.md R9).
+    one of them, ``seats`` the variant's.  The one rule behind the round, the
+    `.tch` recorder and the bots' playouts (rules.md R9).
     """
-    return passes >= 3 - out + owner_out
+    return passes >= seats - 1 - out + owner_out
 
 
-def double_victory(finish_order: Sequence[int]) -> int | None:
-    """The team whose two players went out first and second (a double victory), else None."""
-    if len(finish_order) >= 2 and finish_order[0] % 2 == finish_order[1] % 2:
-        return finish_order[0] % 2
+def double_victory(finish_order: Sequence[int], variant: Variant = NANJING) -> int | None:
+    """The team whose players all went out first (a double victory; Tientsin's triple), else None."""
+    size = variant.team_size
+    if len(finish_order) >= size:
+        teams = variant.teams
+        team = teams[finish_order[0]]
+        if all(teams[s] == team for s in finish_order[1:size]):
+            return team
     return None
 
 
-def round_over(finish_order: Sequence[int]) -> bool:
-    """Whether the round ends (R10.7): a double victory, or three seats out."""
-    return len(finish_order) >= 3 or double_victory(finish_order) is not None
+def round_over(finish_order: Sequence[int], variant: Variant = NANJING) -> bool:
+    """Whether the round ends (R10.7, §17): a double (triple) victory, or all seats but one out."""
+    return len(finish_order) >= variant.seats - 1 or double_victory(finish_order, variant) is not None
 
 
 def round_points(finish_order: Sequence[int], bonuses: Sequence[int], taken: Sequence[int],
-                 tail_hand: int, double_victory_points: int = 200) -> tuple[tuple[int, int], tuple[int, int], int | None]:
+                 tail_hand: int, double_victory_points: int | None = None,
+                 variant: Variant = NANJING) -> tuple[tuple[int, int], tuple[int, int], int | None]:
     """The tally of an ended round: (card points, call points, double victory's team or None), per team.
 
     ``finish_order`` the seats out in order (the round is over), ``bonuses`` each
     seat's call at stake (0, `TICHU_BONUS` or `GRAND_BONUS`: won by the first
     out, lost by everyone else), ``taken`` each seat's points in its tricks (the
     last trick collected), ``tail_hand`` the points left in the last seat's hand.
-    A double victory scores ``double_victory_points`` and no cards; otherwise the
-    last seat's tricks go to the first out and his hand to the other team (R10).
+    A double victory scores ``double_victory_points`` (by default the variant's
+    `sweep_points`) and no cards; otherwise the last seat's hand goes to the
+    other team and his tricks to the first out (R10) or, in Tientsin, to the
+    other team, and there the next-to-last seat's tricks go to the first out.
     The one tally behind the round and the bots' playouts.
     """
+    teams = variant.teams
     first = finish_order[0] if finish_order else None
     calls = [0, 0]
     for seat, bonus in enumerate(bonuses):
         if bonus:
-            calls[seat % 2] += bonus if seat == first else -bonus
+            calls[teams[seat]] += bonus if seat == first else -bonus
     cards = [0, 0]
-    double = double_victory(finish_order)
+    double = double_victory(finish_order, variant)
     if double is not None:
-        cards[double] = double_victory_points
+        cards[double] = variant.sweep_points if double_victory_points is None else double_victory_points
         return (cards[0], cards[1]), (calls[0], calls[1]), double
-    tail = next(s for s in range(4) if s not in finish_order)
+    tail = next(s for s in range(variant.seats) if s not in finish_order)
+    fifth = finish_order[-1] if variant.next_to_last_tricks_to_first else None
+    tail_team = 1 - teams[tail] if variant.tail_tricks_to_opponents else teams[first]
     for seat, points in enumerate(taken):
-        cards[(first if seat == tail else seat) % 2] += points
-    cards[1 - tail % 2] += tail_hand
+        cards[tail_team if seat == tail else teams[first] if seat == fifth else teams[seat]] += points
+    cards[1 - teams[tail]] += tail_hand
     return (cards[0], cards[1]), (calls[0], calls[1]), None
 
 
 @dataclass(frozen=True)
 class RoundResult:
-    """How a round ended and what each team scores (index 0: seats 1+3, index 1: seats 2+4)."""
+    """How a round ended and what each team scores (index 0: seats 1+3(+5), index 1: seats 2+4(+6))."""
 
     finish_order: tuple[int, ...]
-    double_victory: int | None  # the team, or None
+    double_victory: int | None  # the team that went out all first (Tientsin: triple victory), or None
     card_points: tuple[int, int]
     call_points: tuple[int, int]
     calls: tuple[str | None, ...]  # per seat: None, "tichu" or "grand"
+    variant: Variant = NANJING
 
     @property
     def score(self) -> tuple[int, int]:
@@ -157,7 +199,7 @@ class RoundResult:
     @property
     def failed_call_teams(self) -> set[int]:
         first = self.finish_order[0] if self.finish_order else None
-        return {team_of(s) for s, c in enumerate(self.calls) if c and s != first}
+        return {self.variant.teams[s] for s, c in enumerate(self.calls) if c and s != first}
 
     def to_dict(self) -> dict:
         return {"finish_order": list(self.finish_order), "double_victory": self.double_victory,
@@ -186,6 +228,10 @@ class RoundView:
     finish_order: tuple[int, ...]
     points_taken: tuple[int, ...]
     result: RoundResult | None
+    variant: Variant = NANJING
+    #: The dummy's hand (Trichu), where this view may see it: its owner's and the dummy's
+    #: own view always, everyone's once the exchange is over; else None.
+    open_hand: tuple[Card, ...] | None = None
 
     def waits_for(self, seat: int) -> bool:
         """Whether the round waits for ``seat`` (`waits_for_seat`); any seat's view shows it."""
@@ -206,27 +252,36 @@ class RoundView:
             "wish": self.wish, "finish_order": list(self.finish_order),
             "points_taken": list(self.points_taken),
             "result": self.result.to_dict() if self.result else None,
+            **({} if self.variant is NANJING else {
+                "variant": self.variant.name,
+                "open_hand": None if self.open_hand is None else [c.text for c in self.open_hand]}),
         }
 
 
 class Round:
     """The state of one deal.  Build it with `deal_random`, `from_deal` or `replay`."""
 
-    def __init__(self, deal: Sequence[Card], grand_tichu: bool = True, double_victory_points: int = 200):
+    def __init__(self, deal: Sequence[Card], grand_tichu: bool = True, double_victory_points: int | None = None,
+                 variant: Variant = NANJING, dealer: int = 0):
+        """``dealer`` matters where the hands differ in size (Tientsin: `Variant.hand_sizes`)."""
         deal = tuple(deal)
         if len(deal) != 56 or set(map(id, deal)) != _DECK_IDS:  # the 56 cards are the only ones
             raise ValueError("a deal is an ordering of all 56 cards")
+        if not 0 <= dealer < variant.seats:
+            raise ValueError(f"the dealer is one of the {variant.seats} seats")
+        n = variant.seats
         self.deal = deal
+        self._t = _tables(variant, dealer)
         self.grand_tichu = grand_tichu
-        self.double_victory_points = double_victory_points
+        self.double_victory_points = variant.sweep_points if double_victory_points is None else double_victory_points
         self.history: list[Action] = []
-        self.hands: list[set[Card]] = [set() for _ in range(4)]
-        self.calls: list[str | None] = [None] * 4
-        self.grand_decided = [not grand_tichu] * 4
-        self.exchanges: list[tuple[Card, Card, Card] | None] = [None] * 4
-        self.played_any = [False] * 4
+        self.hands: list[set[Card]] = [set() for _ in range(n)]
+        self.calls: list[str | None] = [None] * n
+        self.grand_decided = [not grand_tichu or s not in variant.grand_seats for s in range(n)]
+        self.exchanges: list[tuple[Card, ...] | None] = [None] * n
+        self.played_any = [False] * n
         self.finish_order: list[int] = []
-        self.piles: list[list[Card]] = [[] for _ in range(4)]
+        self.piles: list[list[Card]] = [[] for _ in range(n)]
         self.trick: list[tuple[int, Combo]] = []
         self.trick_cards: list[Card] = []
         self.loose_cards: list[Card] = []  # the Dog, waiting for the next trick's winner
@@ -238,24 +293,20 @@ class Round:
         self.wish: int | None = None
         self.wish_pending_seat: int | None = None
         self.gift_pending_seat: int | None = None
+        self.dog_pending_seat: int | None = None  # Tientsin: the Dog's player, choosing who leads
         self.result: RoundResult | None = None
         self.ending = False  # the round has ended but for the last trick's Dragon gift
         # Per seat: (the hand set it was built from, its HandIndex), until the hand changes.
-        self._indexes: list[tuple[set[Card], HandIndex] | None] = [None] * 4
+        self._indexes: list[tuple[set[Card], HandIndex] | None] = [None] * n
         self.opening_events: list[Event] = []
-        if grand_tichu:
-            self.phase = GRAND
-            for seat in range(4):
-                first = first_cards(deal, seat)
-                self.hands[seat] = set(first)
-                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(first))))
-            self.opening_events.append(_PHASE_STARTED[GRAND])
-        else:
-            self.phase = EXCHANGE
-            for seat in range(4):
-                self.hands[seat] = set(first_cards(deal, seat)) | set(last_cards(deal, seat))
-                self.opening_events.append(CardsDealt(seat, tuple(sort_cards(self.hands[seat]))))
-            self.opening_events.append(_PHASE_STARTED[EXCHANGE])
+        # A seat that decides about Grand Tichu sees its first cards; the others (all under
+        # `grand_tichu=False`; Trichu's dealer and dummy) get their whole hand at once.
+        for seat, (first, last) in enumerate(self._t.slices):
+            cards = deal[first] if not self.grand_decided[seat] else deal[first] + deal[last]
+            self.hands[seat] = set(cards)
+            self.opening_events.append(CardsDealt(seat, tuple(sort_cards(cards))))
+        self.phase = GRAND if not all(self.grand_decided) else EXCHANGE
+        self.opening_events.append(_PHASE_STARTED[self.phase])
 
     # ------------------------------------------------------------------ building
 
@@ -278,8 +329,17 @@ class Round:
             rnd.apply(action)
         return rnd
 
-    def _last_six(self, seat: int) -> tuple[Card, ...]:
-        return tuple(last_cards(self.deal, seat))
+    def _last_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` gets after its Grand Tichu decision (6 in the 4-player game)."""
+        return self.deal[self._t.slices[seat][1]]
+
+    @property
+    def variant(self) -> Variant:
+        return self._t.variant
+
+    @property
+    def dealer(self) -> int:
+        return self._t.dealer
 
     # ------------------------------------------------------------------ queries
 
@@ -288,9 +348,12 @@ class Round:
         return seat not in self.finish_order and (self.phase != PLAY or bool(self.hands[seat]))
 
     def next_active(self, seat: int) -> int:
-        for step in range(1, 5):
-            s = (seat + step) % 4
-            if s not in self.finish_order:
+        following = self._t.next_seat
+        finish_order = self.finish_order
+        s = seat
+        for _ in following:
+            s = following[s]
+            if s not in finish_order:
                 return s
         raise AssertionError("no active player left")
 
@@ -306,18 +369,20 @@ class Round:
         if self.phase == OVER or self.calls[seat] or self.played_any[seat]:
             return False
         if self.phase == GRAND and not self.grand_decided[seat]:
-            return False  # a normal Tichu needs all 14 cards (rules.md R4.5)
+            return False  # a normal Tichu needs the whole hand (rules.md R4.5)
         return self.gift_pending_seat is None or not self.ending
 
     @property
     def need(self) -> str | None:
-        """What the round waits for: "wish", "give", "lead", "follow", or None outside play."""
+        """What the round waits for: "wish", "give", "dog", "lead", "follow", or None outside play."""
         if self.phase != PLAY:
             return None
         if self.wish_pending_seat is not None:
             return "wish"
         if self.gift_pending_seat is not None:
             return "give"
+        if self.dog_pending_seat is not None:
+            return "dog"
         if self.top is None or self.trick_won:
             return "lead"
         return "follow"
@@ -330,6 +395,8 @@ class Round:
             return self.wish_pending_seat
         if need == "give":
             return self.gift_pending_seat
+        if need == "dog":
+            return self.dog_pending_seat
         if need in ("lead", "follow"):
             return self.leader if self.trick_won else self.turn
         return None
@@ -342,7 +409,7 @@ class Round:
     def wish_binds(self, seat: int) -> bool:
         """Whether the wish binds ``seat`` at its regular turn now (rules.md R8.1.3)."""
         w = self.wish
-        if w is None or self.phase != PLAY:
+        if w is None or self.phase != PLAY or not self._t.wish_binds[seat]:
             return False
         hand = self.hands[seat]
         if not any(c.rank == w and c.kind == NATURAL for c in hand):
@@ -397,14 +464,16 @@ class Round:
                 if found is None:
                     found = index.bombs()
                 if found:
-                    out: list[Action] = [_CALL_TICHU[seat]] if tichu else []
+                    out: list[Action] = [self._t.call_tichu[seat]] if tichu else []
                     out += listed_plays(seat, [b for b in found if b.beats(top)])
                     return iter(out)
-            return iter(_TICHU_ONLY[seat] if tichu else ())
+            return iter(self._t.tichu_only[seat] if tichu else ())
         # can_call_tichu, as it reads in the play phase
-        out = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
+        t = self._t
+        out = ([t.call_tichu[seat]] if not self.calls[seat] and not self.played_any[seat]
                and (self.gift_pending_seat is None or not self.ending) else [])
-        if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
+        if (self.wish_pending_seat is not None or self.gift_pending_seat is not None
+                or self.dog_pending_seat is not None):
             self._add_waiting_options(seat, out)
             return iter(out)
         if seat in self.finish_order:
@@ -417,11 +486,11 @@ class Round:
         index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
         options = play_list(index, top)
         wish = self.wish
-        if (wish is not None and index.nibble(wish)
+        if (wish is not None and index.nibble(wish) and t.wish_binds[seat]
                 and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
             options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
         else:
-            out.append(_PASS[seat])
+            out.append(t.pass_[seat])
         out += listed_plays(seat, options)
         return iter(out)
 
@@ -442,32 +511,36 @@ class Round:
         out += listed_plays(seat, options)
 
     def _add_waiting_options(self, seat: int, out: list[Action]) -> None:
-        """While the round waits for a wish or the Dragon gift."""
+        """While the round waits for a wish, the Dragon gift or the Dog's choice of who leads."""
         if self.wish_pending_seat is not None:
             if seat == self.wish_pending_seat:
-                out += _WISHES[seat]
+                out += self._t.wishes[seat]
+            return
+        if self.dog_pending_seat is not None:  # an empty table: nothing to bomb
+            if seat == self.dog_pending_seat:
+                out += self._t.dog_leads[seat]
             return
         if seat == self.gift_pending_seat:
-            out += _GIFTS[seat]
+            out += self._t.gifts[seat]
         if not self.ending and seat not in self.finish_order:
             out += listed_plays(seat, self._bombs_beating(seat))
 
     def _iter_setup_actions(self, seat: int) -> Iterator[Action]:
         if self.phase == GRAND:  # Tichu only once Grand Tichu is decided (can_call_tichu)
             if not self.grand_decided[seat]:
-                return iter(_GRAND_CHOICES[seat])
-            return iter(() if self.calls[seat] else (_CALL_TICHU[seat],))
+                return iter(self._t.grand_choices[seat])
+            return iter(() if self.calls[seat] else (self._t.call_tichu[seat],))
         return self._iter_exchange_actions(seat)
 
     def _iter_exchange_actions(self, seat: int) -> Iterator[Action]:
-        """Tichu and the 2184 trios while the seat has not passed its cards; nothing once over."""
+        """Tichu and the exchanges (2184 trios in the 4-player game) while the seat has not passed its cards."""
         if self.phase == OVER:
             return
         if self.can_call_tichu(seat):
-            yield _CALL_TICHU[seat]
+            yield self._t.call_tichu[seat]
         if self.exchanges[seat] is None:
-            for trio in permutations(sort_cards(self.hands[seat]), 3):
-                yield Exchange(seat, trio)
+            for cards in permutations(sort_cards(self.hands[seat]), len(self.variant.exchange_steps)):
+                yield Exchange(seat, cards)
 
     def _bombs_beating(self, seat: int) -> list[Combo]:
         found = self._index(seat).bombs()
@@ -483,8 +556,8 @@ class Round:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalActionError(f"{action!r} is not a Tichu action")
-        if not 0 <= action.seat < 4:
-            raise IllegalActionError("seats are 1 to 4")
+        if not 0 <= action.seat < self._t.seats:
+            raise IllegalActionError(f"seats are 1 to {self._t.seats}")
         if self.phase == OVER:
             raise IllegalActionError("the round is over")
         return handler(self, action)  # a handler records the action once it has validated it
@@ -532,17 +605,19 @@ class Round:
             raise IllegalActionError("Grand Tichu can only be called right after the first 8 cards"
                                      + (" (not in a tournament)" if not self.grand_tichu else ""))
         if self.grand_decided[seat]:
+            if seat not in self.variant.grand_seats:
+                raise IllegalActionError(f"in {self.variant.title} the dealer and the dummy cannot call Grand Tichu")
             raise IllegalActionError("you have already decided about Grand Tichu")
         called = isinstance(action, CallGrand)
         self.history.append(action)
         self.grand_decided[seat] = True
-        events: list[Event] = [_GRAND_DECIDED[seat][called]]
+        events: list[Event] = [self._t.grand_decided[seat][called]]
         if called:
             self.calls[seat] = "grand"
-            events.append(_TICHU_CALLED[seat][True])
-        six = self._last_six(seat)
-        self.hands[seat].update(six)
-        events.append(CardsDealt(seat, tuple(sort_cards(six))))
+            events.append(self._t.tichu_called[seat][True])
+        rest = self._last_cards(seat)
+        self.hands[seat].update(rest)
+        events.append(CardsDealt(seat, tuple(sort_cards(rest))))
         if all(self.grand_decided):
             self.phase = EXCHANGE
             events.append(_PHASE_STARTED[EXCHANGE])
@@ -560,7 +635,7 @@ class Round:
             raise IllegalActionError("decide about Grand Tichu first: Tichu needs all 14 cards")
         self.history.append(action)
         self.calls[seat] = "tichu"
-        return [_TICHU_CALLED[seat][False]]
+        return [self._t.tichu_called[seat][False]]
 
     def _do_exchange(self, action: Exchange) -> list[Event]:
         seat = action.seat
@@ -570,39 +645,45 @@ class Round:
         if self.exchanges[seat] is not None:
             raise IllegalActionError("you have already passed your cards (it cannot be changed)")
         cards = tuple(action.cards)
-        if len(cards) != 3:
-            raise IllegalActionError("pass exactly 3 cards: to the right opponent, the partner, the left opponent")
-        if len(set(cards)) != 3:
-            raise IllegalActionError("pass 3 different cards")
+        count = len(self.variant.exchange_steps)
+        if len(cards) != count:
+            raise IllegalActionError(self.variant.exchange_text())
+        if len(set(cards)) != count:
+            raise IllegalActionError(f"pass {count} different cards")
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
             raise IllegalActionError(f"you do not hold {format_cards(missing)}")
         self.history.append(action if cards is action.cards else Exchange(seat, cards))
         self.exchanges[seat] = cards
-        events: list[Event] = [_EXCHANGE_SUBMITTED[seat]]
+        events: list[Event] = [self._t.exchange_submitted[seat]]
         if all(e is not None for e in self.exchanges):
-            received: list[dict] = [{} for _ in range(4)]
-            for giver, trio in enumerate(self.exchanges):
-                for step, c in enumerate(trio, start=1):
+            seats = range(self._t.seats)
+            received: list[dict] = [{} for _ in seats]
+            for giver, given in enumerate(self.exchanges):
+                for to, c in zip(self.variant.exchange_targets[giver], given):
                     self.hands[giver].discard(c)
-                    received[(giver + step) % 4][giver] = c
-            for s in range(4):
+                    received[to][giver] = c
+            for s in seats:
                 self.hands[s].update(received[s].values())
                 events.append(CardsReceived(s, received[s]))
             self.phase = PLAY
-            self._indexes = [None] * 4
-            self.turn = next(s for s in range(4) if MAHJONG_CARD in self.hands[s])
+            self._indexes = [None] * self._t.seats
+            self.turn = next(s for s in seats if MAHJONG_CARD in self.hands[s])
             events.append(_PHASE_STARTED[PLAY])
-            events.append(_TO_LEAD[self.turn])
+            events.append(self._t.to_lead[self.turn])
         return events
 
     def _check_play_phase(self, seat: int) -> None:
         if self.phase != PLAY:
             raise IllegalActionError({GRAND: "first decide about Grand Tichu (grand or nogrand)",
-                                      EXCHANGE: "first pass your 3 cards (exchange)"}[self.phase])
+                                      EXCHANGE: f"first pass your {len(self.variant.exchange_steps)} cards (exchange)"
+                                      }[self.phase])
         if self.wish_pending_seat is not None:
             who = "you" if seat == self.wish_pending_seat else seat_name(self.wish_pending_seat)
             raise IllegalActionError(f"waiting for {who} to make the wish (/wish RANK or /wish none)")
+        if self.dog_pending_seat is not None:
+            who = "you" if seat == self.dog_pending_seat else seat_name(self.dog_pending_seat)
+            raise IllegalActionError(f"waiting for {who} to choose the partner who leads after the Dog (/dog SEAT)")
 
     def _do_play(self, action: Play) -> list[Event]:
         seat = action.seat
@@ -680,6 +761,8 @@ class Round:
                            action)
 
     def _lead(self, seat: int, combo: Combo, action: Play) -> list[Event]:
+        if self.dog_pending_seat is not None:
+            self._check_play_phase(seat)
         if self.wish is not None and self.wish_binds(seat) and not combo.contains_rank(self.wish):
             raise IllegalActionError(
                 f"you must fulfil the wish for {rank_text(self.wish)}: lead a combination with a {rank_text(self.wish)}")
@@ -723,24 +806,58 @@ class Round:
         if not hand:
             self.finish_order.append(seat)
             events.append(PlayerOut(seat, len(self.finish_order)))
-            if round_over(self.finish_order):
+            if round_over(self.finish_order, self.variant):
                 return events + self._end_round()
         if mask & _MAHJONG_BIT:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
-            events.append(_TURN_TO["wish"][seat])
+            events.append(self._t.turn_to["wish"][seat])
             return events
         if combo.type is _DOG:
             self.loose_cards.extend(self.trick_cards)
             self.trick, self.trick_cards = [], []
             self.top = self.top_seat = None
-            partner = partner_of(seat)
-            self.turn = partner if partner not in self.finish_order else self.next_active(partner)
-            events.append(_TO_LEAD[self.turn])
-            return events
-        self.turn = turn = self.next_active(seat) if self.finish_order else _NEXT_SEAT[seat]
-        events.append(_TO_FOLLOW[turn])
+            return events + self._dog_sends_lead(seat)
+        t = self._t
+        self.turn = turn = self.next_active(seat) if self.finish_order else t.next_seat[seat]
+        events.append(t.to_follow[turn])
         return events
+
+    def _dog_lead(self, partner: int) -> int:
+        """Who leads after the Dog sent the lead to ``partner``: he, or the next one in after him (R8.3.2)."""
+        return partner if partner not in self.finish_order else self.next_active(partner)
+
+    def _dog_sends_lead(self, seat: int) -> list[Event]:
+        """The lead after ``seat``'s Dog: to the partner, or (Tientsin) the one ``seat`` chooses.
+
+        The choice waits (``need`` "dog") only when the two partners would give
+        different leaders (docs/rules.md, Tientsin).
+        """
+        dog_to = self._t.dog_to
+        if dog_to is not None:
+            self.turn = self._dog_lead(dog_to[seat])
+            return [self._t.to_lead[self.turn]]
+        leaders = {self._dog_lead(p) for p in self.variant.partners[seat]}
+        if len(leaders) == 1:
+            self.turn = leaders.pop()
+            return [self._t.to_lead[self.turn]]
+        self.dog_pending_seat = self.turn = seat
+        return [self._t.turn_to["dog"][seat]]
+
+    def _do_dog_lead(self, action: DogLead) -> list[Event]:
+        seat = action.seat
+        if self.dog_pending_seat is None:
+            raise IllegalActionError("there is no Dog lead to choose: choose right after leading the Dog")
+        if seat != self.dog_pending_seat:
+            raise IllegalActionError(f"only {seat_name(self.dog_pending_seat)}, who led the Dog, chooses who leads")
+        partners = self.variant.partners[seat]
+        if action.to not in partners:
+            raise IllegalActionError("the Dog sends the lead to a partner: "
+                                     + " or ".join(seat_name(p) for p in partners))
+        self.history.append(action)
+        self.dog_pending_seat = None
+        self.turn = leader = self._dog_lead(action.to)
+        return [DogLeadChosen(seat, action.to, leader), self._t.to_lead[leader]]
 
     def _do_pass(self, action: Pass) -> list[Event]:
         seat = action.seat
@@ -753,19 +870,21 @@ class Round:
         finish_order = self.finish_order
         # Seats that have passed are still in and not the trick's owner: all its
         # opponents and partner have passed when they number the active seats but him.
-        if trick_won(passes, len(finish_order), self.top_seat in finish_order):
+        if trick_won(passes, len(finish_order), self.top_seat in finish_order, self._t.seats):
             self.trick_won = True
             leader = self.leader
             self.turn = leader
-            events: list[Event] = [_PASSED[seat], _TRICK_WON[self.top_seat][leader]]
+            t = self._t
+            events: list[Event] = [t.passed[seat], t.trick_won[self.top_seat][leader]]
             if self.top.mask == _DRAGON_BIT:
                 self.gift_pending_seat = self.top_seat
-                events.append(_TURN_TO["give"][self.top_seat])
+                events.append(t.turn_to["give"][self.top_seat])
             else:
-                events.append(_TO_LEAD[leader])
+                events.append(t.to_lead[leader])
             return events
-        self.turn = turn = self.next_active(seat) if finish_order else _NEXT_SEAT[seat]
-        return [_PASSED[seat], _TO_FOLLOW[turn]]
+        t = self._t
+        self.turn = turn = self.next_active(seat) if finish_order else t.next_seat[seat]
+        return [t.passed[seat], t.to_follow[turn]]
 
     def _check_pass(self, seat: int) -> None:
         """Raise the reason a pass by ``seat`` is refused, checked in the rules' order."""
@@ -774,6 +893,8 @@ class Round:
             raise IllegalActionError("you are out of this round")
         if self.gift_pending_seat is not None:
             raise IllegalActionError(f"waiting for {seat_name(self.gift_pending_seat)} to give the Dragon trick")
+        if self.dog_pending_seat is not None:
+            raise IllegalActionError(f"waiting for {seat_name(self.dog_pending_seat)} to choose who leads after the Dog")
         if self._leading(seat):
             raise IllegalActionError("you have the lead and cannot pass: play any combination")
         if self.top is None or self.trick_won or seat != self.turn:
@@ -808,7 +929,7 @@ class Round:
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
-        events.append(_TO_FOLLOW[self.turn])
+        events.append(self._t.to_follow[self.turn])
         return events
 
     def _do_give(self, action: GiveDragon) -> list[Event]:
@@ -817,9 +938,10 @@ class Round:
             raise IllegalActionError("there is no Dragon trick to give")
         if seat != self.gift_pending_seat:
             raise IllegalActionError(f"only {seat_name(self.gift_pending_seat)}, who won with the Dragon, gives it away")
-        if not 0 <= action.to < 4 or team_of(action.to) == team_of(seat):
+        opponents = self.variant.opponents[seat]
+        if action.to not in opponents:
             raise IllegalActionError(
-                f"give the Dragon trick to an opponent: seat {(seat + 1) % 4 + 1} or seat {(seat + 3) % 4 + 1}")
+                "give the Dragon trick to an opponent: " + " or ".join(seat_name(o) for o in opponents))
         self.history.append(action)
         self.gift_pending_seat = None
         points = card_points(self.trick_cards + self.loose_cards)
@@ -828,43 +950,52 @@ class Round:
         if self.ending:
             return events + self._finish()
         self.turn = seat if seat not in self.finish_order else self.next_active(seat)
-        events.append(_TO_LEAD[self.turn])
+        events.append(self._t.to_lead[self.turn])
         return events
 
     # ------------------------------------------------------------------ the end
 
     def _end_round(self) -> list[Event]:
         """The round ends now (R10.7): settle the open trick, then score."""
-        if double_victory(self.finish_order) is not None:
+        if double_victory(self.finish_order, self.variant) is not None:
             return self._finish()
         self.ending = True
         if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
-            return [_TURN_TO["give"][self.top_seat]]
+            return [self._t.turn_to["give"][self.top_seat]]
         return self._collect() + self._finish()
 
     def _finish(self) -> list[Event]:
         f = self.finish_order
         bonuses = [GRAND_BONUS if call == "grand" else TICHU_BONUS if call else 0 for call in self.calls]
-        tail = None if double_victory(f) is not None else next(s for s in range(4) if s not in f)
+        v = self.variant
+        tail = None if double_victory(f, v) is not None else next(s for s in range(v.seats) if s not in f)
         cards, calls, double = round_points(
             f, bonuses, [card_points(p) for p in self.piles],
-            0 if tail is None else card_points(self.hands[tail]), self.double_victory_points)
-        if tail is not None:  # his tricks go to the first out (counted so by round_points)
-            self.piles[f[0]].extend(self.piles[tail])
-            self.piles[tail] = []
+            0 if tail is None else card_points(self.hands[tail]), self.double_victory_points, v)
+        if tail is not None:  # the tricks that change hands, as round_points counts them
+            if v.next_to_last_tricks_to_first:
+                self.piles[f[0]].extend(self.piles[f[-1]])
+                self.piles[f[-1]] = []
+            if not v.tail_tricks_to_opponents:
+                self.piles[f[0]].extend(self.piles[tail])
+                self.piles[tail] = []
             f.append(tail)
         self.phase = OVER
         self.turn = None
         self.gift_pending_seat = None
-        self.result = RoundResult(tuple(f), double, cards, calls, tuple(self.calls))
+        self.result = RoundResult(tuple(f), double, cards, calls, tuple(self.calls), v)
         return [RoundEnded(self.result)]
 
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None = None) -> RoundView:
-        """What ``seat`` may see (its own hand); None gives the spectators' view."""
+        """What ``seat`` may see (its own hand, the dummy's where open); None gives the spectators' view."""
         hand = None if seat is None else tuple(sort_cards(self.hands[seat]))
+        dummy = self.variant.dummy
+        open_hand = None
+        if dummy is not None and (self.phase in (PLAY, OVER) or seat in (dummy, self.variant.dummy_owner)):
+            open_hand = tuple(sort_cards(self.hands[dummy]))
         return RoundView(
             seat=seat, phase=self.phase, hand=hand,
             hand_counts=tuple(len(h) for h in self.hands), calls=tuple(self.calls),
@@ -874,21 +1005,22 @@ class Round:
             trick_won=self.trick_won, turn=self.waiting_for, need=self.need, wish=self.wish,
             finish_order=tuple(self.finish_order),
             points_taken=tuple(card_points(p) for p in self.piles), result=self.result,
+            variant=self.variant, open_hand=open_hand,
         )
 
     def all_cards(self) -> list[Card]:
         """Every card wherever it is (hands, table, piles); for invariant checks."""
         out = [c for h in self.hands for c in h] + self.trick_cards + self.loose_cards
         return out + [c for p in self.piles for c in p] + [
-            c for s in range(4) if self.phase == GRAND and not self.grand_decided[s]
-            for c in self._last_six(s)]
+            c for s in range(self._t.seats) if self.phase == GRAND and not self.grand_decided[s]
+            for c in self._last_cards(s)]
 
 
 #: Each action type's handler in `Round.apply`.
 _HANDLERS = {
     CallGrand: Round._do_grand, DeclineGrand: Round._do_grand, CallTichu: Round._do_tichu,
     Exchange: Round._do_exchange, Play: Round._do_play, Pass: Round._do_pass, MakeWish: Round._do_wish,
-    GiveDragon: Round._do_give,
+    GiveDragon: Round._do_give, DogLead: Round._do_dog_lead,
 }
 
 __all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "waits_for_seat", "trick_won",
