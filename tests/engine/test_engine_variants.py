@@ -24,10 +24,16 @@ VARIANTS = (NANJING, TRICHU, TIENTSIN)
 # ---------------------------------------------------------------------------- helpers
 
 def random_round(variant, rng: Random, dealer: int = 0, grand_tichu: bool = True, check=None) -> Round:
-    """A round played to the end with every seat's legal actions listed at every step."""
+    """A round played to the end with every seat's legal actions listed at every step (but the exchange's)."""
     rnd = Round.deal_random(rng, variant=variant, dealer=dealer, grand_tichu=grand_tichu)
+    k = len(variant.exchange_steps)
     while rnd.phase != OVER:
-        options = [a for s in range(variant.seats) for a in rnd.legal_actions(s)]
+        if rnd.phase == EXCHANGE:  # a uniform exchange, without listing all 2,184 of the 4-player game
+            options = [Exchange(s, tuple(rng.sample(sorted(rnd.hands[s], key=lambda c: c.index), k)))
+                       for s in range(variant.seats) if rnd.exchanges[s] is None]
+            options += [CallTichu(s) for s in range(variant.seats) if rnd.can_call_tichu(s)]
+        else:
+            options = [a for s in range(variant.seats) for a in rnd.legal_actions(s)]
         assert options, f"nobody can act: {rnd.phase} {rnd.need}"
         action = rng.choice(options)
         if check:
