@@ -5,6 +5,12 @@ makes its remaining hand cheapest to play out, leads low, keeps its high
 cards and bombs for when they matter, lets its partner's tricks stand, and
 calls Tichu only with a hand that needs few tricks.  Ties are broken with the
 injected random generator, so a seed fixes every decision.
+
+It plays every variant with the same judgement: partners and opponents come
+from the view's `Variant` (in Tientsin two partners: it lets either's trick
+stand, gives each a card it can spare, and sends the Dog's lead to the one who
+called or holds the fewest cards); the hand-cost thresholds are the 4-player
+game's (a 9- or 10-card Tientsin hand is cheap, so it calls Tichu more often).
 """
 
 from __future__ import annotations
@@ -13,8 +19,8 @@ from random import Random
 from typing import Sequence
 
 from ..engine import (
-    DECK, Action, Card, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass,
-    Play, RoundView,
+    DECK, NANJING, Action, Card, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon,
+    MakeWish, Pass, Play, RoundView, Variant,
 )
 from ..engine.cards import cards_of, mask_of
 from ..engine.combos import classify
@@ -97,18 +103,23 @@ class BasicBot(Bot):
 
     def begin_round(self, seat: int) -> None:
         super().begin_round(seat)
+        self.variant: Variant = NANJING  # until a view tells (every decision starts with one)
         self.seen: set[Card] = set()  # cards played in public this round
-        self.given_to_partner: Card | None = None
+        self.given_to_partners: set[int] = set()  # the ranks we passed to partners
         self.tichu_considered = False
+        self.played_any = False
         self._costs: dict[int, float] = {}
 
     def observe(self, event: Event) -> None:
         if isinstance(event, Played):
             self.seen |= event.combo.cards
+            if event.seat == self.seat:
+                self.played_any = True
 
     # ------------------------------------------------------------------ the decisions
 
     def choose(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        self.variant = view.variant
         if view.phase == "grand":
             return self._grand(view)
         if view.phase == "exchange":
@@ -121,12 +132,15 @@ class BasicBot(Bot):
             return self._wish(view)
         if view.need == "give":
             return self._give(view)
+        if view.need == "dog":
+            return self._dog_lead(view, legal)
         if view.need == "lead":
             return self._lead(view, legal)
         return self._follow(view, legal)
 
     def interrupt(self, view: RoundView, legal: Sequence[Action]) -> Action | None:
         """Bomb out of turn only to stop an opponent's trick that matters (see `_bomb_worth_it`)."""
+        self.variant = view.variant
         bombs = [a for a in legal if isinstance(a, Play)]
         if not bombs or view.top is None or not self._bomb_worth_it(view, bombs):
             return None
@@ -134,26 +148,30 @@ class BasicBot(Bot):
 
     # ------------------------------------------------------------------ calls
 
+    def _partner_called(self, view: RoundView) -> bool:
+        return any(view.calls[p] is not None for p in self.partners)
+
     def _grand(self, view: RoundView) -> Action:
-        partner_called = view.calls[self.partner] is not None
-        if not partner_called and grand_strength(view.hand) >= self.grand_min_strength:
+        if not self._partner_called(view) and grand_strength(view.hand) >= self.grand_min_strength:
             return CallGrand(self.seat)
         return DeclineGrand(self.seat)
 
     def _wants_tichu(self, view: RoundView) -> bool:
-        if view.calls[self.partner] is not None or len(view.hand) != 14:
+        if self._partner_called(view) or self.played_any:
             return False
         return self._cost(mask_of(view.hand)) <= self.tichu_max_cost
 
     # ------------------------------------------------------------------ exchange
 
     def _exchange(self, view: RoundView) -> Exchange:
-        """Opponents get the cards the hand misses least, the partner a high card we can spare."""
+        """Opponents get the cards the hand misses least (the lower one to the right), each
+        partner a high card we can spare."""
         hand = list(view.hand)
         bomb_cards = shape_of(hand).bomb_cards
         keep = set(hand)
+        targets = self.variant.exchange_targets[self.seat]
         to_opponents = []
-        for _ in range(2):
+        for _ in range(sum(t in self.opponents for t in targets)):
             base = self._cost(mask_of(keep))
             options = [c for c in keep if c.kind not in ("PH", "DR")]
             pick = min(options, key=lambda c: (c in bomb_cards,
@@ -161,18 +179,23 @@ class BasicBot(Bot):
                                                c.sort_key()))
             to_opponents.append(pick)
             keep.discard(pick)
-        to_partner = self._card_for_partner(view, keep, bomb_cards)
-        low, high = sorted(to_opponents, key=lambda c: c.sort_key())
-        self.given_to_partner = to_partner
-        return Exchange(self.seat, (low, to_partner, high))
+        to_partners = {}
+        for target in targets:
+            if target in self.partners:
+                to_partners[target] = self._card_for_partner(view, keep, bomb_cards, target)
+                keep.discard(to_partners[target])
+                self.given_to_partners.add(to_partners[target].rank)
+        opponent_cards = iter(sorted(to_opponents, key=lambda c: c.sort_key()))
+        return Exchange(self.seat, tuple(to_partners[t] if t in to_partners else next(opponent_cards)
+                                         for t in targets))
 
-    def _card_for_partner(self, view: RoundView, keep: set[Card], bomb_cards: frozenset) -> Card:
+    def _card_for_partner(self, view: RoundView, keep: set[Card], bomb_cards: frozenset, partner: int) -> Card:
         base = self._cost(mask_of(keep))
 
         def loss(c: Card) -> float:
             return self._cost(mask_of(keep - {c})) - base
 
-        if view.calls[self.partner] == "grand":
+        if view.calls[partner] == "grand":
             options = [c for c in keep if c not in bomb_cards and c.kind != "DG"]
             return max(options, key=lambda c: (single_strength(c) if c.kind != "DR" else 16.0,
                                                -loss(c), c.sort_key()))
@@ -189,7 +212,7 @@ class BasicBot(Bot):
         held = {c.rank for c in view.hand if c.is_natural}
         gone = self.seen | set(view.hand)
         for rank in range(14, 1, -1):
-            if rank in held or (self.given_to_partner and self.given_to_partner.rank == rank):
+            if rank in held or rank in self.given_to_partners:
                 continue
             if any(c.is_natural and c.rank == rank and c not in gone for c in DECK):
                 return MakeWish(self.seat, rank)
@@ -203,6 +226,16 @@ class BasicBot(Bot):
         target = max(self.opponents, key=worse_placed)
         return GiveDragon(self.seat, target)
 
+    def _dog_lead(self, view: RoundView, legal: Sequence[Action]) -> DogLead:
+        """The Dog's lead (Tientsin): to a partner still in who called, else the one with fewest cards."""
+        choices = [a for a in legal if isinstance(a, DogLead)]
+
+        def better(choice: DogLead) -> tuple:
+            p = choice.to
+            active = p not in view.finish_order
+            return (active, active and view.calls[p] is not None, -view.hand_counts[p], -p)
+        return max(choices, key=better)
+
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
         plays = highest_readings([a for a in legal if isinstance(a, Play)])
         options = [p for p in plays if not is_bomb_play(p)] or plays
@@ -210,7 +243,7 @@ class BasicBot(Bot):
         base = self._cost(hand_mask)
         opponent_on_one = any(view.hand_counts[o] == 1 for o in self.opponents
                               if o not in view.finish_order)
-        partner_in = self.partner not in view.finish_order
+        partners_in = [p for p in self.partners if p not in view.finish_order]
 
         def score(play: Play) -> float:
             rest = hand_mask & ~mask_of(play.cards)
@@ -218,9 +251,9 @@ class BasicBot(Bot):
             if len(play.cards) == 1:
                 (c,) = play.cards
                 if c.kind == "DG":
-                    if partner_in and view.calls[self.partner]:
+                    if any(view.calls[p] for p in partners_in):
                         value -= 15.0  # hand the lead to the partner who called
-                    elif not partner_in:
+                    elif not partners_in:
                         value += 5.0
                 elif opponent_on_one:
                     value += 20.0 - single_strength(c)
@@ -234,11 +267,11 @@ class BasicBot(Bot):
         plays = highest_readings([a for a in legal if isinstance(a, Play)])
         can_pass = Pass(self.seat) in legal
         hand_mask = mask_of(view.hand)
-        partner_tichu_alive = (view.calls[self.partner] is not None and not view.finish_order)
+        partner_tichu_alive = self._partner_called(view) and not view.finish_order
         going_out = [p for p in plays if len(p.cards) == len(view.hand)]
         if going_out and not partner_tichu_alive:
             return min(going_out, key=is_bomb_play)
-        if can_pass and view.top_seat == self.partner:
+        if can_pass and view.top_seat in self.partners:
             return Pass(self.seat)
         base = self._cost(hand_mask)
 
@@ -271,7 +304,7 @@ class BasicBot(Bot):
     def _bomb_worth_it(self, view: RoundView, bombs: Sequence[Play]) -> bool:
         """Bomb an opponent's trick if he is about to go out, his Tichu is near, it is rich, or we go out."""
         owner = view.top_seat
-        if owner is None or owner % 2 == self.seat % 2:
+        if owner is None or self.variant.teams[owner] == self.variant.teams[self.seat]:
             return False
         owner_in = owner not in view.finish_order
         if owner_in and view.hand_counts[owner] <= DANGER_CARDS:
@@ -314,8 +347,14 @@ class BasicBot(Bot):
 
     @property
     def partner(self) -> int:
-        return (self.seat + 2) % 4
+        """The one partner (not in Tientsin: `partners`)."""
+        return self.variant.partner_of(self.seat)
 
     @property
-    def opponents(self) -> tuple[int, int]:
-        return ((self.seat + 1) % 4, (self.seat + 3) % 4)
+    def partners(self) -> tuple[int, ...]:
+        return self.variant.partners[self.seat]
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """In turn order from the seat: the right opponent first."""
+        return self.variant.opponents[self.seat]

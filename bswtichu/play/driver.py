@@ -35,7 +35,9 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import Bot, BotSettings, make_bot, must_act
-from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
+from bswtichu.engine import (
+    DUMMY, NANJING, Action, Event, Game, GameOptions, Play, Round, Variant, seats_from_join_order,
+)
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 
@@ -82,7 +84,8 @@ class GameSeeds:
     """Everything random in a game, drawn from one seed: the deals, each seat's bot, the driver.
 
     A seat's bot generator is drawn for every seat, people's too, so a stand-in
-    for a person plays as a bot seated there from the start would.
+    for a person plays as a bot seated there from the start would.  (Trichu:
+    three people's and, last, the dummy's.)
     """
 
     deals: Random
@@ -90,18 +93,20 @@ class GameSeeds:
     driver: Random
 
     @classmethod
-    def from_seed(cls, seed: Hashable) -> GameSeeds:
+    def from_seed(cls, seed: Hashable, seats: int = NANJING.seats) -> GameSeeds:
         master = Random(seed)
         deals = Random(master.getrandbits(64))
-        seats = tuple(Random(master.getrandbits(64)) for _ in range(4))
+        seats = tuple(Random(master.getrandbits(64)) for _ in range(seats))
         return cls(deals, seats, Random(master.getrandbits(64)))
 
 
 def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Player, str],
-                seeds: GameSeeds, settings: BotSettings = BotSettings()) -> dict[Player, Bot]:
+                seeds: GameSeeds, settings: BotSettings = BotSettings(),
+                variant: Variant = NANJING) -> dict[Player, Bot]:
     """Bots of the given levels for some of ``players`` (join order), each with its seat's generator."""
-    seating = seats_from_join_order(players, options.tichujoin)
-    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings)
+    seating = seats_from_join_order(players, options.tichujoin, variant)
+    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings,
+                             variant)
             for player, level in levels.items()}
 
 
@@ -163,11 +168,11 @@ class GameDriver:
     def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
-                 turns: BotTurns | None = None):
+                 turns: BotTurns | None = None, variant: Variant = NANJING):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them;
         ``turns``, if given, queues each due bot step behind other tables' (a server's)."""
         self.turns = turns
-        self.game = Game(players, options, seeds.deals)
+        self.game = Game(players, options, seeds.deals, variant)
         self.seeds = seeds
         self.clock = clock
         self.bot_delay = bot_delay
@@ -211,7 +216,7 @@ class GameDriver:
         return self.game.over or self.stopped
 
     def seat_of(self, player: Player) -> int:
-        """The player's engine seat (0..3) in the current round."""
+        """The player's engine seat (0..N-1) in the current round."""
         return self.game.seating.index(player)
 
     def is_bot(self, player: Player) -> bool:
@@ -253,11 +258,27 @@ class GameDriver:
 
     def _start_round(self) -> None:
         events = self.game.start_round()
+        self._seat_dummy()
         self._round_events = []
         for subscriber in self._subscribers:
             subscriber.round_dealt(self)
         self._tell(events)
         self._schedule_bots()
+
+    def _seat_dummy(self) -> None:
+        """Trichu: a bot dealer's dummy is played by a bot of his level, with the dummy's generator.
+
+        A person who deals plays the dummy himself: it then has no bot.
+        """
+        variant = self.game.variant
+        if variant.dummy is None:
+            return
+        dealer = self.bots.get(self.game.seating[variant.dummy_owner])
+        if dealer is None:
+            self.bots.pop(DUMMY, None)
+        else:
+            self.bots[DUMMY] = make_bot(dealer.level, variant.dummy, self.seeds.seats[variant.players],
+                                        variant=variant)
 
     def _tell(self, events: Sequence[Event]) -> None:
         self._round_events.extend(events)
@@ -321,12 +342,13 @@ class GameDriver:
         rnd = self.game.round
         seating = self.game.seating
         public = rnd.view(None)  # who is waiting shows in any view; a bot gets its own seat's
-        waiting = [seat for seat in range(4) if must_act(public, seat)]
+        following = self.game.variant.next_seat
+        waiting = [seat for seat in range(len(following)) if must_act(public, seat)]
         if not waiting:
             return None
-        first = waiting[0]
-        for step in (1, 2, 3):
-            seat = (first + step) % 4
+        seat = waiting[0]
+        for _ in range(len(following) - 1):
+            seat = following[seat]
             bot = self.bots.get(seating[seat])
             if bot is None or seat in waiting:
                 continue
@@ -380,7 +402,7 @@ class GameDriver:
             return
         seat = self.seat_of(player)
         start_seat = self.game.seating_for(0).index(player)
-        bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])
+        bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])  # basic plays every variant
         bot.begin_round(seat)
         for event in self._visible(self._round_events, seat):
             bot.observe(event)

@@ -14,7 +14,7 @@ from typing import Hashable, Sequence
 from twisted.internet.task import Clock
 
 from ..bots import Bot, BotSettings
-from ..engine import Event, GameOptions, team_of
+from ..engine import DUMMY, NANJING, Event, GameOptions, Variant
 from ..engine.events import RoundEnded
 from .driver import GameDriver, GameSeeds, seated_bots
 
@@ -38,21 +38,21 @@ class PlayerRecord:
 
 @dataclass(frozen=True)
 class GameSummary:
-    """How a game went; players are numbered by their seat at the start (0..3)."""
+    """How a game went; players are numbered by their place in the join order (their seat at the start)."""
 
     players: tuple[PlayerRecord, ...]
     rounds: int
     finished: bool
     winners: tuple[int, ...]  # players in first place; () for a draw or an unfinished game
-    totals: tuple[int, int]  # team totals of a normal game (seats 1+3, seats 2+4)
+    totals: tuple[int, ...]  # `Game.scores`: team totals (seats 1+3.., seats 2+4..), or per player (Trichu)
 
 
 class CallTally:
     """A subscriber that counts each player's points and calls round by round."""
 
-    def __init__(self) -> None:
+    def __init__(self, players: int = NANJING.players) -> None:
         self.counts = [dict(points=0, tichu_calls=0, tichu_won=0, grand_calls=0, grand_won=0)
-                       for _ in range(4)]
+                       for _ in range(players)]
 
     def round_dealt(self, driver: GameDriver) -> None:
         pass
@@ -60,14 +60,16 @@ class CallTally:
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, RoundEnded):
-                self._count(event, driver.game.seating)
+                self._count(event, driver.game.seating, driver.game.variant)
 
-    def _count(self, event: RoundEnded, seating: tuple) -> None:
+    def _count(self, event: RoundEnded, seating: tuple, variant: Variant) -> None:
         result = event.result
         first = result.finish_order[0]
         for seat, player in enumerate(seating):
+            if player is DUMMY:  # no one: its calls are its dealer's decisions, its points its own
+                continue
             counts = self.counts[player]
-            counts["points"] += result.score[team_of(seat)]
+            counts["points"] += result.score[variant.teams[seat]]
             call = result.calls[seat]
             if call:
                 counts[f"{call}_calls"] += 1
@@ -75,28 +77,30 @@ class CallTally:
 
 
 def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-                    max_rounds: int | None = DEFAULT_MAX_ROUNDS) -> tuple[GameDriver, Clock]:
-    """A driver for players 0..3 played by ``bots`` (bot i starts in seat i), on its own clock."""
+                    max_rounds: int | None = DEFAULT_MAX_ROUNDS,
+                    variant: Variant = NANJING) -> tuple[GameDriver, Clock]:
+    """A driver for players 0..N-1 played by ``bots`` (bot i is player i), on its own clock."""
     clock = Clock()
-    driver = GameDriver(tuple(range(4)), options, seeds, dict(enumerate(bots)), clock,
-                        max_rounds=max_rounds)
+    driver = GameDriver(tuple(range(len(bots))), options, seeds, dict(enumerate(bots)), clock,
+                        max_rounds=max_rounds, variant=variant)
     return driver, clock
 
 
 def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(),
               seed: Hashable = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
-              settings: BotSettings = BotSettings()) -> GameSummary:
-    """Play a complete game between bots of the given levels; the seed fixes everything."""
-    seeds = GameSeeds.from_seed(seed)
-    bots = seated_bots(tuple(range(4)), options, dict(enumerate(levels_by_seat)), seeds, settings)
-    return run_game([bots[player] for player in range(4)], options, seeds, max_rounds)
+              settings: BotSettings = BotSettings(), variant: Variant = NANJING) -> GameSummary:
+    """Play a complete game between bots of the given levels (one per player); the seed fixes everything."""
+    seeds = GameSeeds.from_seed(seed, variant.seats)
+    players = tuple(range(variant.players))
+    bots = seated_bots(players, options, dict(enumerate(levels_by_seat)), seeds, settings, variant)
+    return run_game([bots[player] for player in players], options, seeds, max_rounds, variant)
 
 
 def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-             max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameSummary:
-    """Play a game with these bot objects (bot i is the player who starts in seat i)."""
-    driver, clock = headless_driver(bots, options, seeds, max_rounds)
-    tally = CallTally()
+             max_rounds: int = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING) -> GameSummary:
+    """Play a game with these bot objects (bot i is player i, who starts in seat i)."""
+    driver, clock = headless_driver(bots, options, seeds, max_rounds, variant)
+    tally = CallTally(len(bots))
     driver.subscribe(tally)
     driver.start()
     clock.advance(0)
@@ -108,4 +112,4 @@ def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
             game.victory_points[p] if options.turnier else None), **tally.counts[p])
             for p, bot in enumerate(bots)),
         rounds=len(game.rounds), finished=game.over, winners=tuple(game.winners()),
-        totals=(game.totals[0], game.totals[1]))
+        totals=game.scores())

@@ -4,6 +4,11 @@ Side 1 plays the first level, side 2 the second.  The sides change seats every
 game (even games: side 1 in seats 1+3; odd games: side 1 in seats 2+4), so
 neither level keeps a seat advantage.  Game i is played with the seed
 ``"S/i"``, so a run is repeated exactly by the same ``--seed``.
+
+``--variant``: Tientsin as above with teams of three (seats 1+3+5, 2+4+6);
+Trichu, with three people and no fixed teams, gives side 1 one person (the
+first in game 0, the second in game 1, ...) and side 2 the other two; the
+dummy plays its dealer's level.  Points per round are per player of a side.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from tqdm import tqdm
 
 from ..bots import LEVELS, BotSettings
 from ..bots.base import DEFAULT_EXPERT_BUDGET
-from ..engine import GameOptions
+from ..engine import NANJING, VARIANTS, GameOptions, Variant, variant_named
 from .headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
 
 @dataclass
@@ -27,7 +32,8 @@ class SideTally:
 
     level: str
     wins: int = 0
-    points: int = 0  # each player's points summed; halved per round when printed
+    points: int = 0  # each player's points summed; per player and round when printed
+    player_games: int = 0  # players of this side, summed over the games
     victory_points: int = 0
     calls: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
     made: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
@@ -46,6 +52,7 @@ class MatchTally:
         self.rounds += summary.rounds
         for player, record in enumerate(summary.players):
             side = self.sides[side_of_player[player]]
+            side.player_games += 1
             side.points += record.points
             side.victory_points += record.victory_points or 0
             side.calls["tichu"] += record.tichu_calls
@@ -83,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=int, default=DEFAULT_EXPERT_BUDGET, metavar="B",
                         help="the expert level's playouts per decision (default"
                         f" {DEFAULT_EXPERT_BUDGET}; fewer play faster and weaker)")
+    parser.add_argument("--variant", default=NANJING.name, type=str.lower, choices=sorted(VARIANTS),
+                        metavar="NAME", help="the form of the game: " + ", ".join(VARIANTS)
+                        + f" (default {NANJING.name}, the 4-player game)")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (there is none either when stderr is not a terminal)")
     return parser
@@ -94,19 +104,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (args.games < 1 or (args.rounds is not None and args.rounds < 1) or args.max_rounds < 1
             or args.budget < 1):
         parser.error("--games, --rounds, --max-rounds and --budget need positive numbers")
+    variant = variant_named(args.variant)
+    if args.turnier and not variant.bsw_options:
+        parser.error(f"--turnier is for the 4-player game, not {variant.title}")
+    if variant.game_rounds is not None and args.rounds is not None and args.rounds % variant.players:
+        parser.error(f"a game of {variant.title} is a multiple of {variant.players} rounds")
     settings = BotSettings(expert_budget=args.budget)
     options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
     tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
     started = time.perf_counter()
     with progress_bar(args.games, sys.stderr, args.no_progress) as bar:
         for number in range(args.games):
-            side_of_player = (0, 1, 0, 1) if number % 2 == 0 else (1, 0, 1, 0)
+            side_of_player = sides_in_game(variant, number)
             levels = [tally.sides[side].level for side in side_of_player]
             tally.add(play_game(levels, options, seed=f"{args.seed}/{number}",
-                                max_rounds=args.max_rounds, settings=settings), side_of_player)
+                                max_rounds=args.max_rounds, settings=settings, variant=variant),
+                      side_of_player)
             bar.update(1)
     print_summary(tally, args, time.perf_counter() - started, sys.stdout)
     return 0
+
+
+def sides_in_game(variant: Variant, number: int) -> tuple[int, ...]:
+    """Each player's side (0 or 1) in game ``number``: the teams swap sides every game; without
+    fixed teams (Trichu) side 1 is one person, a different one each game."""
+    if variant.per_player_scores:
+        return tuple(0 if p == number % variant.players else 1 for p in range(variant.players))
+    return tuple((variant.teams[p] + number) % 2 for p in range(variant.players))
 
 
 def progress_bar(total: int, out: TextIO, off: bool = False) -> tqdm:
@@ -118,12 +142,19 @@ def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, o
     one, two = tally.sides
     rounds = max(tally.rounds, 1)
     games = "game" if tally.games == 1 else "games"
+    variant = variant_named(getattr(args, "variant", NANJING.name))
+    fixed = variant.game_rounds
     mode = f"tournament {games}" if args.turnier else (
+        f"{games} of {args.rounds or fixed} rounds" if fixed else
         f"{games} of at most {args.rounds} rounds" if args.rounds else f"{games} to 1000")
+    if variant is not NANJING:
+        mode = f"{variant.title} {mode}"
+    per_game = [max(side.player_games, 1) / max(tally.games, 1) for side in (one, two)]
     rows = [
         ("", f"side 1: {one.level}", f"side 2: {two.level}"),
         ("games won", one.wins, two.wins),
-        ("points per round", f"{one.points / 2 / rounds:.1f}", f"{two.points / 2 / rounds:.1f}"),
+        ("points per round", f"{one.points / per_game[0] / rounds:.1f}",
+         f"{two.points / per_game[1] / rounds:.1f}"),
     ]
     if args.turnier:
         rows.append(("victory points per game", f"{one.victory_points / 2 / tally.games:.1f}",
@@ -131,8 +162,9 @@ def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, o
     for call, name in (("tichu", "Tichu"), ("grand", "Grand Tichu")):
         rows.append((f"{name} called / made", f"{one.calls[call]} / {one.made[call]}",
                      f"{two.calls[call]} / {two.made[call]}"))
-    print(f"{one.level} vs {two.level}: {tally.games} {mode}, seed {args.seed}"
-          " (the sides swap seats every game)", file=out)
+    swap = ("side 1 is one person, a different one every game" if variant.per_player_scores
+            else "the sides swap seats every game")
+    print(f"{one.level} vs {two.level}: {tally.games} {mode}, seed {args.seed} ({swap})", file=out)
     for label, a, b in rows:
         print(f"  {label:<26}{a!s:>16}{b!s:>16}", file=out)
     print(f"  draws: {tally.draws}", end="", file=out)
