@@ -10,7 +10,7 @@ and the default everywhere; `TRICHU` (3 people and a dummy hand) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 
 DECK_SIZE = 56
@@ -75,6 +75,12 @@ class Variant:
                                      for s in seats))
         put(self, "exchange_targets", tuple(tuple((s + k) % n for k in self.exchange_steps) for s in seats))
         put(self, "team_size", self.teams.count(0))
+
+    def __reduce__(self):
+        """Copies and pickles of a named variant are that variant (they compare by identity)."""
+        if VARIANTS.get(self.name) is self:
+            return variant_named, (self.name,)
+        return Variant, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
     # ------------------------------------------------------------------ people
 

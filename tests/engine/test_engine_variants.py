@@ -439,3 +439,13 @@ def test_tientsin_dragon_gift_to_any_opponent():
     assert rejected(rnd, GiveDragon(0, 2))
     rnd.apply(GiveDragon(0, 5))
     assert card_points(rnd.piles[5]) == 25
+
+
+def test_copies_of_a_variant_are_the_variant():
+    """Variants compare by identity; a copied or pickled bot or round keeps its variant."""
+    import copy
+    import pickle
+    for variant in VARIANTS:
+        assert copy.deepcopy(variant) is variant and pickle.loads(pickle.dumps(variant)) is variant
+    rnd = Round.deal_random(Random(1), variant=TRICHU)
+    assert copy.deepcopy(rnd).variant is TRICHU
