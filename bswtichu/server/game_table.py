@@ -373,6 +373,10 @@ class TableGame:
         self.driver.player_back(self.player(nick))
         self.show_state(nick)
 
+    def stand_in(self, nick: str) -> None:
+        """He is banned: his stand-in starts now, without waiting for the grace."""
+        self.driver.substitute_now(self.player(nick))
+
     def stop(self) -> None:
         """The table closes: no more bot moves."""
         self.driver.stop()
