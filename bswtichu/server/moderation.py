@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from twisted.internet.interfaces import IReactorTime
 
-from bswtichu.server import messages, names
+from bswtichu.server import names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.connections import Connections
 from bswtichu.server.directory import NameDirectory
@@ -253,7 +253,8 @@ def person_kicker(moderation: Moderation, directory: NameDirectory) -> Callable[
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
         moderation.require_power_over(session, target.nick)
         moderation.record(session.nick, "kick", target.nick, None, reason)
-        hang_up(directory, target, messages.bye("kicked", f"You are kicked by {session.nick}: {reason}."))
+        hang_up(directory, target, Message("BYE", {"reason": "kicked", "by": session.nick, "why": reason},
+                                           f"You are kicked by {session.nick}: {reason}."))
         session.send(Message("MODERATION", {"action": "kick", "target": target.nick, "until": None,
                                             "reason": reason}, f"{target.nick} is kicked: {reason}."))
 
