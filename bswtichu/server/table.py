@@ -37,6 +37,8 @@ class Reader(Protocol):
     mode: str
     #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
     legal_push: bool
+    #: his ``/away`` text, or None while he is here
+    away: str | None
 
     def send(self, message: Message) -> None:
         """One message."""

@@ -320,6 +320,15 @@ async def test_away_is_shown_and_ends_on_the_next_line(tmp_path):
         ann_lines = await ann.wait_for(lambda line: line.startswith(("BACK", "WHO")))
         assert ann_lines.startswith("BACK ")
         assert [u["away"] for u in (await ann.message("WHO"))["users"]] == [None, None]
+        for line in ("/join", "/bot", "/bot", "/bot", "/start"):
+            ann.send(line)
+        await ann.message("STARTED")
+        ann.send("/away phone")
+        await ann.message("AWAY_SET", text="phone")
+        bob.send("/watch 1")
+        await bob.message("SPECTATOR_JOINED", nick="Bob")
+        bob.send("/table")
+        assert (await bob.message("TABLE"))["afk"] == {"1": "phone"}
 
 
 @pytest_twisted.ensureDeferred
