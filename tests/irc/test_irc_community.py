@@ -74,3 +74,26 @@ async def test_muted_and_ignored_texts_reach_no_one_on_irc(tmp_path):
         finally:
             for client in direct.values():
                 await client.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_bridged_user_is_banned_by_name_and_not_let_in_under_another(tmp_path):
+    async with CommunitySetup(tmp_path) as s:
+        zed = await s.user("Zed")
+        zed.msg(BRIDGE, "who")
+        await zed.wait(to("Zed", "Online"))
+        root = await GameClient.connect(s.game, "Root")
+        try:
+            root.sendLine(b"/register secret-pw-1")
+            await root.until("Root is now registered")
+            root.sendLine(b"/ban Zed spamming")
+            await root.until("Zed is banned until lifted: spamming.")
+            await zed.wait(to("Zed", "You are banned until lifted by Root: spamming."))
+            await zed.wait(to("Zed", "The game server closed your connection"))
+            zed.msg(BRIDGE, "who")
+            refused = await zed.wait(to("Zed", "The game server took none of the names tried for you"))
+            assert "Zed is banned until lifted by Root: spamming" in refused[3]
+            root.sendLine(b"/who")
+            assert "Zed" not in await root.until("Online")
+        finally:
+            await root.close()
