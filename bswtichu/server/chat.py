@@ -41,7 +41,10 @@ class Chat:
         self._check(session, text)
         speaker = session.nick
         table = session.table
-        spared = lambda listener: self._ignores(listener, speaker)  # noqa: E731
+
+        def spared(listener: str) -> bool:
+            return self._ignores(listener, speaker)
+
         if table is not None:
             if table.started and table.seat_of(speaker) is None:
                 table.tell_all_but(messages.kibitz(table.number, speaker, text, action), spared,

@@ -151,6 +151,8 @@ class Moderation:
             ip = ipaddress.ip_address(address)
         except ValueError:
             return None
+        if ip.version == 6 and ip.ipv4_mapped is not None:  # an IPv4 peer on a dual-stack port
+            ip = ip.ipv4_mapped
         for (kind, target) in list(self._sanctions):
             if kind == BAN and "/" in target and ip in ipaddress.ip_network(target):
                 sanction = self.in_force(kind, target)

@@ -16,7 +16,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 
-from lobby_clients import Client
+from lobby_clients import Client, RecordingConnection
 from test_server_hostile_args import HOSTILE
 
 CHEAP = ScryptCost(n=2 ** 8)
@@ -147,3 +147,17 @@ def test_free_text_commands_take_any_text_without_breaking(tmp_path, clock, comm
     ann.say("/away")
     bob.say("/who")
     assert [u["away"] for u in bob.only("WHO")["users"] if u["nick"] == "Ann"] == ["away"]
+
+
+def test_an_ipv4_ban_covers_the_same_peer_on_an_ipv6_port(tmp_path, clock):
+    lobby = community_lobby(tmp_path, clock)
+    root = registered(lobby, "Root")
+    root.say("/ban 192.0.2.0/24 a bad network")
+    connection = Client(lobby, machine=False).connection  # from no address: let in
+    assert not connection.closed
+    mapped = RecordingConnection()
+    lobby.connect(mapped, address="::ffff:192.0.2.7")
+    assert mapped.closed and mapped.lines[-1].startswith("You are banned until lifted by Root")
+    elsewhere = RecordingConnection()
+    lobby.connect(elsewhere, address="2001:db8::7")
+    assert not elsewhere.closed
