@@ -23,7 +23,7 @@ from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Refusal
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
 from bswtichu.server.table import SEAT_COUNT, TableHall
@@ -141,11 +141,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
-        message = game.table_message(session.nick if table.seat_of(session.nick) else None)
-        afk = {str(seat): reader.away for seat, nick in table.players()
-               if (reader := table.reader(nick)) is not None and reader.away is not None}
-        text = message.text + "".join(f"\n  {table.nick_at(int(seat))} is away: {away}" for seat, away in afk.items())
-        session.send(Message("TABLE", {**message.fields, "afk": afk}, text))
+        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
     def legal(session: Session, args: str) -> None:
         words = args.lower().split()
