@@ -11,9 +11,11 @@ from __future__ import annotations
 import signal
 
 import pytest_twisted
+from twisted.conch.telnet import DO, IAC
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from bswtichu.config import ServerConfig
+from bswtichu.net.mud import GMCP
 from bswtichu.service import makeService
 from bswtichu.storage.ratings import Rating
 
@@ -492,3 +494,28 @@ def test_roles_and_bans_survive_kill_9(tmp_path):
     finally:
         assert second.stop(signal.SIGTERM) == 0
     assert "Traceback" not in second.log_text(), second.log_text()
+
+
+@pytest_twisted.ensureDeferred
+async def test_on_telnet_people_read_sentences_and_gmcp_gets_the_packages(tmp_path):
+    async with CommunityServer(tmp_path) as server:
+        root, mod = await server.staff()
+        ann = await server.connect("telnet")
+        ann.transport.write(IAC + DO + GMCP)
+        ann.send("/nick Ann")
+        await ann.wait_for(lambda line: line.endswith("You are now Ann."))
+        mod.send("/mute Ann 5 too loud")
+        await ann.wait_for(lambda line: line.startswith("You are muted by Mod until ") and "too loud" in line)
+        ann.send("hello")
+        refusal = await ann.wait_for(lambda line: line.startswith("error: "))
+        assert refusal.startswith("error: you are muted until ") and refusal.endswith("(too loud); you may still play")
+        mod.send("/unmute Ann")
+        await ann.wait_for(lambda line: line == "Mod lifted your mute: you may chat again.")
+        ann.send("/me waves")
+        assert (await mod.message("EMOTE")) == {"table": None, "from": "Ann", "text": "waves"}
+        await ann.wait_for(lambda line: line == "[lobby] * Ann waves")
+        mod.send("/announce Maintenance at noon")
+        await ann.wait_for(lambda line: line == "*** [server] Maintenance at noon")
+        ann.send("/mode")  # its reply comes after the package written with the announcement
+        await ann.wait_for(lambda line: line.startswith("Mode: human"))
+        assert b'Tichu.Announce {"by":"Mod","from":"server","text":"Maintenance at noon"}' in ann.raw
