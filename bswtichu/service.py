@@ -78,7 +78,7 @@ def build_lobby(
                     *table_commands(tables, config),
                     *game_commands(tables, logs, person_kicker(moderation, names)),
                     *account_commands(names, storage, RegistrationLimit(
-                        clock, config.registrations_per_hour, config.uncapped)),
+                        clock, config.registrations_per_hour, config.uncapped), lists.keep),
                     *display_commands(),
                     *social_commands(lists, names, chat, storage),
                     *moderation_commands(moderation, names, connections, tables)]:

@@ -25,8 +25,10 @@ BOT_PREFIX = "bot-"
 
 
 def account_commands(directory: NameDirectory, storage: Storage,
-                     registrations: RegistrationLimit | None = None) -> list[Command]:
-    """``registrations`` limits new registrations per address (none: unlimited)."""
+                     registrations: RegistrationLimit | None = None,
+                     registered: Callable[[str], None] = lambda name: None) -> list[Command]:
+    """``registrations`` limits new registrations per address (none: unlimited);
+    ``registered(name)`` is called once a name is registered (its lists are kept from then on)."""
     accounts = storage.accounts
     guard = directory.guard
 
@@ -47,6 +49,7 @@ def account_commands(directory: NameDirectory, storage: Storage,
         accounts.register(session.nick, words[0])
         if registrations is not None:
             registrations.registered(session.address)
+        registered(session.nick)
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 

@@ -59,6 +59,12 @@ class PersonalLists:
             ignored = self.of(listener, IGNORE)
         return bool(ignored) and names.key(speaker) in ignored
 
+    def keep(self, owner: str) -> None:
+        """``owner`` just registered: what he listed as a guest is kept from now on."""
+        for kind in (IGNORE, FRIEND):
+            for name in self._lists.get((names.key(owner), kind), {}).values():
+                self._store.add_to_list(owner, kind, name)
+
     def forget(self, session: Session) -> None:
         """He left: his lists leave memory (a registered player's stay in the store)."""
         for kind in (IGNORE, FRIEND):

@@ -161,3 +161,30 @@ def test_an_ipv4_ban_covers_the_same_peer_on_an_ipv6_port(tmp_path, clock):
     elsewhere = RecordingConnection()
     lobby.connect(elsewhere, address="2001:db8::7")
     assert not elsewhere.closed
+
+
+def test_a_guest_who_registers_keeps_what_he_listed(tmp_path, clock):
+    lobby = community_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    ann.say("/ignore Eve")
+    ann.say("/friend Bob")
+    ann.say(f"/register {PASSWORD}")
+    ann.hang_up()
+    again = Client(lobby)
+    again.say(f"/nick Ann {PASSWORD}")
+    again.clear()
+    again.say("/ignore Eve")
+    assert again.error_code() == "already_ignore"
+    again.clear()
+    again.say("/friends")
+    assert [f["nick"] for f in again.only("FRIENDS")["friends"]] == ["Bob"]
+
+
+def test_a_guests_lists_go_with_him(tmp_path, clock):
+    lobby = community_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    ann.say("/ignore Eve")
+    ann.hang_up()
+    again = Client(lobby, "Ann")
+    again.say("/unignore Eve")
+    assert again.error_code() == "not_ignore"
