@@ -68,15 +68,18 @@ class Moderation:
     def __init__(self, store: CommunityStore, accounts: AccountStore, clock: IReactorTime,
                  admins: tuple[str, ...], bridge_addresses: frozenset[str],
                  reserved: tuple[str, ...] = ()) -> None:
+        """``bridge_addresses``: the IRC bridge's (``uncapped_addresses``), never banned, and the
+        only ones that may take a ``reserved`` name."""
         self.store = store
-        self._bridge_addresses = bridge_addresses
-        self._reserved = [(names.look(name), names.key(name) + "-") for name in reserved
-                          if names.key(name) not in {names.key(admin) for admin in admins}]
         self.accounts = accounts
         self.clock = clock
         self._admins = frozenset(names.key(name) for name in admins)
         self._moderators = {names.key(key): name for key, name in store.moderators().items()}
+        self._bridge_addresses = bridge_addresses
         self._bridges = [ipaddress.ip_address(a) for a in bridge_addresses]
+        #: (look, key + "-") of each reserved name; an admin's own name is never reserved
+        self._reserved = [(names.look(name), names.key(name) + "-") for name in reserved
+                          if names.key(name) not in self._admins]
         self._sanctions: dict[tuple[str, str], Sanction] = {}
         for sanction in store.sanctions(clock.seconds()):
             self._sanctions[(sanction.kind, sanction.target)] = sanction
