@@ -70,9 +70,10 @@ def build_lobby(
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
                           moderation.admit)
     lists = PersonalLists(storage.community, storage.accounts.is_registered)
-    names.arrived.append(lambda session: tell_friends(lists, index, session))
+    names.arrived.append(lists.arrive)
+    names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
-    chat = Chat(index, config.max_chat_length, moderation.check_may_speak, lists.ignores)
+    chat = Chat(index, config.max_chat_length, moderation.check_may_speak, lists.ignorers)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
                     *table_commands(tables, config),

@@ -7,28 +7,36 @@ players never do (as on BrettspielWelt; docs/moderation.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from bswtichu.server import messages
 from bswtichu.server.directory import NameIndex
 from bswtichu.server.messages import Refusal
+from bswtichu.server.names import key
 from bswtichu.server.session import Session
 
 
 class Chat:
     """Room chat and private messages, each at most ``max_length`` characters.
 
-    ``may_speak(session)`` refuses a speaker who may not (a mute); ``ignores(listener,
-    speaker)`` says whether ``listener`` ignores ``speaker`` (names).
+    ``may_speak(session)`` refuses a speaker who may not (a mute); ``ignorers(speaker)`` are
+    the name keys (`names.key`) of those who ignore him, asked once a line.
     """
 
     def __init__(self, names: NameIndex, max_length: int,
                  may_speak: Callable[[Session], None] = lambda session: None,
-                 ignores: Callable[[str, str], bool] = lambda listener, speaker: False) -> None:
+                 ignorers: Callable[[str], Collection[str]] = lambda speaker: ()) -> None:
         self._names = names
         self._max_length = max_length
         self._may_speak = may_speak
-        self._ignores = ignores
+        self._ignorers = ignorers
+
+    def _spared(self, speaker: str) -> Callable[[str], bool]:
+        """Whether a listener (a nick) is spared ``speaker``'s line: he ignores him."""
+        ignorers = self._ignorers(speaker)
+        if not ignorers:
+            return _nobody
+        return lambda listener: key(listener) in ignorers
 
     def _check(self, session: Session, text: str) -> None:
         if session.nick is None:
@@ -41,10 +49,7 @@ class Chat:
         self._check(session, text)
         speaker = session.nick
         table = session.table
-
-        def spared(listener: str) -> bool:
-            return self._ignores(listener, speaker)
-
+        spared = self._spared(speaker)
         if table is not None:
             if table.started and table.seat_of(speaker) is None:
                 table.tell_all_but(messages.kibitz(table.number, speaker, text, action), spared,
@@ -66,9 +71,8 @@ class Chat:
         if table.seat_of(session.nick) is not None:
             raise Refusal("not_spectator", f"you play at table {table.number}; kibitz is the spectators'"
                                            " chat (plain lines reach your table)")
-        speaker = session.nick
-        table.tell_all_but(messages.kibitz(table.number, speaker, text), lambda listener: self._ignores(
-            listener, speaker), spectators_only=True)
+        table.tell_all_but(messages.kibitz(table.number, session.nick, text), self._spared(session.nick),
+                           spectators_only=True)
 
     def private(self, session: Session, name: str, text: str) -> None:
         """``text`` to ``name`` only, wherever he is, and an echo to the sender.
@@ -80,7 +84,7 @@ class Chat:
         recipient = self._names.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
-        if not self._ignores(recipient.nick, session.nick):
+        if not self._spared(session.nick)(recipient.nick):
             recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
         if recipient is not session:
             session.send(messages.private(session.nick, recipient.nick, text, echo=True))
@@ -92,3 +96,8 @@ class Chat:
         if len(text) > limit:
             raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
                                            f" this one has {len(text)}; say it in parts")
+
+
+def _nobody(listener: str) -> bool:
+    """Nobody ignores the speaker: every listener hears him."""
+    return False

@@ -81,8 +81,9 @@ class NameDirectory:
         """``admit(session, name)`` refuses a name its session may not take (a ban)."""
         self.index = index
         self._admit = admit
-        #: called with each session that has just taken a name (friends hear of it)
-        self.arrived: list[Callable[[Session], None]] = []
+        #: called with each session that has just taken a name and the name it had before
+        #: (None: his first); friends hear of it, his lists are read
+        self.arrived: list[Callable[[Session, str | None], None]] = []
         #: called with each named session that is gone (its guest lists go with it)
         self.departed: list[Callable[[Session], None]] = []
         self.guard = guard
@@ -119,7 +120,7 @@ class NameDirectory:
             table.sit(name, seat)  # tells the table, and him the game and what it waits for
             session.table = table
         for arrival in self.arrived:
-            arrival(session)
+            arrival(session, previous)
 
     def leave(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""

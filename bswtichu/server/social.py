@@ -7,6 +7,8 @@ private messages from reaching you; he is not told (a harasser learns nothing fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bswtichu.server import messages, names
 from bswtichu.server.chat import Chat
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -24,40 +26,47 @@ LIST_MAX = 100
 
 
 class PersonalLists:
-    """Each online name's ignore and friend lists, read from the store on first use."""
+    """Each online name's ignore and friend lists: read from the store when he takes the name,
+    dropped when he leaves it. Chat asks `ignorers` once per line: who ignores the speaker."""
 
-    def __init__(self, store: CommunityStore, is_registered) -> None:
+    def __init__(self, store: CommunityStore, is_registered: Callable[[str], bool]) -> None:
         self._store = store
         self._is_registered = is_registered
         self._lists: dict[tuple[str, str], dict[str, str]] = {}
+        #: a name's key -> the keys of the online names that ignore it (kept in step with the lists)
+        self._ignorers: dict[str, set[str]] = {}
 
     def of(self, owner: str, kind: str) -> dict[str, str]:
-        """``owner``'s list of ``kind``: name key -> name as written."""
+        """``owner``'s list of ``kind``: name key -> name as written (read once, then kept)."""
         key = (names.key(owner), kind)
         found = self._lists.get(key)
         if found is None:
             found = self._lists[key] = (self._store.personal_list(owner, kind)
                                         if self._is_registered(owner) else {})
+            if kind == IGNORE:
+                for ignored in found:
+                    self._ignorers.setdefault(ignored, set()).add(key[0])
         return found
 
     def add(self, owner: str, kind: str, name: str) -> None:
         self.of(owner, kind)[names.key(name)] = name
+        if kind == IGNORE:
+            self._ignorers.setdefault(names.key(name), set()).add(names.key(owner))
         if self._is_registered(owner):
             self._store.add_to_list(owner, kind, name)
 
     def remove(self, owner: str, kind: str, name: str) -> bool:
         if self.of(owner, kind).pop(names.key(name), None) is None:
             return False
+        if kind == IGNORE:
+            self._unignore(names.key(owner), names.key(name))
         if self._is_registered(owner):
             self._store.remove_from_list(owner, kind, name)
         return True
 
-    def ignores(self, listener: str, speaker: str) -> bool:
-        """Whether ``listener`` ignores ``speaker`` (what chat asks for every listener)."""
-        ignored = self._lists.get((names.key(listener), IGNORE))
-        if ignored is None:
-            ignored = self.of(listener, IGNORE)
-        return bool(ignored) and names.key(speaker) in ignored
+    def ignorers(self, speaker: str) -> set[str]:
+        """The keys of the online names that ignore ``speaker`` (mostly none)."""
+        return self._ignorers.get(names.key(speaker), _NOBODY)
 
     def keep(self, owner: str) -> None:
         """``owner`` just registered: what he listed as a guest is kept from now on."""
@@ -65,10 +74,31 @@ class PersonalLists:
             for name in self._lists.get((names.key(owner), kind), {}).values():
                 self._store.add_to_list(owner, kind, name)
 
+    def arrive(self, session: Session, previous: str | None) -> None:
+        """He took a name: the lists of the one he had go, his ignore list is read (chat needs it)."""
+        if previous is not None and names.key(previous) != names.key(session.nick):
+            self._drop(previous)
+        self.of(session.nick, IGNORE)
+
     def forget(self, session: Session) -> None:
         """He left: his lists leave memory (a registered player's stay in the store)."""
-        for kind in (IGNORE, FRIEND):
-            self._lists.pop((names.key(session.nick), kind), None)
+        self._drop(session.nick)
+
+    def _drop(self, owner: str) -> None:
+        key = names.key(owner)
+        for ignored in self._lists.pop((key, IGNORE), {}):
+            self._unignore(key, ignored)
+        self._lists.pop((key, FRIEND), None)
+
+    def _unignore(self, owner_key: str, ignored_key: str) -> None:
+        ignorers = self._ignorers.get(ignored_key)
+        if ignorers is not None:
+            ignorers.discard(owner_key)
+            if not ignorers:
+                del self._ignorers[ignored_key]
+
+
+_NOBODY: set[str] = set()
 
 
 def tell_friends(lists: PersonalLists, index: NameIndex, arrived: Session) -> None:

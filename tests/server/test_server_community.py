@@ -188,3 +188,16 @@ def test_a_guests_lists_go_with_him(tmp_path, clock):
     again = Client(lobby, "Ann")
     again.say("/unignore Eve")
     assert again.error_code() == "not_ignore"
+
+
+def test_a_name_left_by_a_rename_takes_no_lists_along_to_its_next_holder(tmp_path, clock):
+    lobby = community_lobby(tmp_path, clock)
+    ann, eve, bob = Client(lobby, "Ann"), Client(lobby, "Eve"), Client(lobby, "Bob")
+    ann.say("/ignore Eve")
+    ann.say("/nick Anna")
+    newcomer = Client(lobby, "Ann")
+    newcomer.say("/unignore Eve")
+    assert newcomer.error_code() == "not_ignore"
+    eve.say("hello all")
+    assert newcomer.only("CHAT")["text"] == "hello all"
+    assert bob.only("CHAT")["text"] == "hello all"
