@@ -277,6 +277,10 @@ async def test_an_ignored_player_reaches_nobody_who_ignores_him(tmp_path):
         await ann.message("IGNORE", nick="Eve", on=False)
         eve.send("heard-again")
         await ann.message("CHAT", text="heard-again")
+        for number in range(100):
+            ann.send(f"/ignore N{number:03}")
+        await ann.message("IGNORE", nick="N099")
+        assert "100 names" in (await refused(ann, "/ignore Zed", "list_full"))["message"]
 
 
 @pytest_twisted.ensureDeferred
