@@ -361,6 +361,25 @@ def spectator_left(number: int, spectator: str) -> Message:
     )
 
 
+def private_table(number: int, private: bool, by: str) -> Message:
+    """``/private on|off`` at a table."""
+    state = "private: only invited players may sit down or watch" if private else "open to everyone"
+    return Message("PRIVATE", {"table": number, "private": private, "by": by},
+                   f"{by} makes table {number} {state}.")
+
+
+def invited(number: int, guest: str, by: str) -> Message:
+    """To the table: ``guest`` may sit down or watch, private or not."""
+    return Message("INVITED", {"table": number, "nick": guest, "by": by}, f"{by} invites {guest} to table {number}.")
+
+
+def invitation(number: int, by: str) -> Message:
+    """To the one invited."""
+    return Message("INVITATION", {"table": number, "by": by},
+                   f"{by} invites you to table {number}: /join {number} sits you down,"
+                   f" /watch {number} lets you watch.")
+
+
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
     shown = "off" if value in (None, False) else "on" if value is True else value
     note = ""

@@ -394,9 +394,7 @@ class Table:
         """``/private on|off`` (None toggles): a seated player closes or opens the table."""
         self._require_present_player(nick, f"make table {self.number} private")
         self.private = not self.private if private is None else private
-        state = "private: only invited players may sit down or watch" if self.private else "open to everyone"
-        self.tell_all(Message("PRIVATE", {"table": self.number, "private": self.private, "by": nick},
-                              f"{nick} makes table {self.number} {state}."))
+        self.tell_all(messages.private_table(self.number, self.private, nick))
 
     def invite(self, nick: str, guest: str) -> None:
         """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
@@ -404,8 +402,7 @@ class Table:
         if guest.casefold() in self.invited:
             raise Refusal("already_invited", f"{guest} is invited to table {self.number} already")
         self.invited.add(guest.casefold())
-        self.tell_all(Message("INVITED", {"table": self.number, "nick": guest, "by": nick},
-                              f"{nick} invites {guest} to table {self.number}."))
+        self.tell_all(messages.invited(self.number, guest, nick))
 
     def _require_invitation(self, nick: str, what: str) -> None:
         if self.private and nick.casefold() not in self.invited:

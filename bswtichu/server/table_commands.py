@@ -12,7 +12,7 @@ import weakref
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
 
@@ -178,9 +178,7 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         if guest is None:
             raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
         table.invite(session.nick, guest.nick)
-        guest.send(Message("INVITATION", {"table": table.number, "by": session.nick},
-                           f"{session.nick} invites you to table {table.number}: /join {table.number}"
-                           f" sits you down, /watch {table.number} lets you watch."))
+        guest.send(messages.invitation(table.number, session.nick))
 
     return [
         Command(
