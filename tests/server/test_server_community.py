@@ -201,3 +201,35 @@ def test_a_name_left_by_a_rename_takes_no_lists_along_to_its_next_holder(tmp_pat
     eve.say("hello all")
     assert newcomer.only("CHAT")["text"] == "hello all"
     assert bob.only("CHAT")["text"] == "hello all"
+
+
+def test_spectators_chat_keeps_mutes_and_ignores(tmp_path, clock):
+    lobby = community_lobby(tmp_path, clock)
+    root = registered(lobby, "Root")
+    players = [Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan")]
+    players[0].say("/join")
+    for player in players[1:]:
+        player.say("/join 1")
+    eve, fay, gus = Client(lobby, "Eve"), Client(lobby, "Fay"), Client(lobby, "Gus")
+    for spectator in (eve, fay, gus):
+        spectator.say("/watch 1")
+    players[0].say("/start")
+    fay.say("/ignore Eve")
+    root.say("/mute Gus")
+    everyone = [*players, eve, fay, gus]
+    for client in everyone:
+        client.clear()
+    eve.say("/kibitz from the rail")
+    eve.say("a plain line from the rail")
+    eve.say("/me cheers")
+    assert [f["text"] for k, f in gus.received() if k == "KIBITZ"] == [
+        "from the rail", "a plain line from the rail", "cheers"]
+    assert fay.received() == []  # she ignores Eve
+    assert all(player.received() == [] for player in players)  # players never see kibitz
+    gus.clear()
+    gus.say("/kibitz muted words")
+    assert gus.error_code() == "muted"
+    gus.clear()
+    gus.say("muted words")
+    assert gus.error_code() == "muted"
+    assert all(not [line for line in c.connection.lines if "muted words" in line] for c in everyone)
