@@ -60,6 +60,12 @@ class ServerConfig:
     tables_per_person: int = 2
     max_chat_length: int = 400
     who_page_size: int = 50
+    #: new registrations (/register) one address may make per hour
+    registrations_per_hour: int = 3
+    #: the admins' names, comma-separated: registered names only (a guest of that name has no power)
+    admins: str = ""
+    #: names nobody may take (nor look-alikes, nor NAME-...) but from a bridge address, comma-separated
+    reserved_names: str = "admin, server"
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
@@ -90,7 +96,7 @@ class ServerConfig:
         if not 0 < self.output_soft_limit <= self.output_hard_limit:
             problems.append("output limits must satisfy 0 < output_soft_limit <= output_hard_limit")
         for name in ("connections_per_address", "max_tables", "tables_per_person",
-                     "max_chat_length", "who_page_size"):
+                     "max_chat_length", "who_page_size", "registrations_per_hour"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         for address in self.uncapped_addresses.split():
@@ -149,6 +155,16 @@ class ServerConfig:
         return self.replace(listeners=self.listeners + (listener,))
 
     @property
+    def admin_names(self) -> tuple[str, ...]:
+        """The admins named in ``[admin] admins``, as written."""
+        return tuple(name.strip() for name in self.admins.split(",") if name.strip())
+
+    @property
+    def reserved(self) -> tuple[str, ...]:
+        """The names in ``[admin] reserved_names``."""
+        return tuple(name.strip() for name in self.reserved_names.split(",") if name.strip())
+
+    @property
     def uncapped(self) -> frozenset[str]:
         """The addresses any number of connections may come from (an IRC bridge's, say)."""
         return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
@@ -186,6 +202,9 @@ _KEYS = {
     ("limits", "tables_per_person"): ("tables_per_person", int),
     ("limits", "max_chat_length"): ("max_chat_length", int),
     ("limits", "who_page_size"): ("who_page_size", int),
+    ("limits", "registrations_per_hour"): ("registrations_per_hour", int),
+    ("admin", "admins"): ("admins", str),
+    ("admin", "reserved_names"): ("reserved_names", str),
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),

@@ -365,6 +365,17 @@ class GameDriver:
             self._away_calls[player] = self.clock.callLater(self.substitute_after,
                                                             self._substitute, player)
 
+    def substitute_now(self, player: Player) -> None:
+        """A person away for good (banned): his stand-in starts at once, not after the grace."""
+        if self.stopped or player in self.bots:
+            return
+        self.away.add(player)
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        if not self.paused:
+            self._substitute(player)
+
     def player_back(self, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""
         self.away.discard(player)

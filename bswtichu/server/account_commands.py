@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from bswtichu.server import messages, names
+from bswtichu.server.accounts import RegistrationLimit
 from bswtichu.server.commands import Command, wrong_use
 from bswtichu.server.directory import NameDirectory
 from bswtichu.server.messages import Message, Refusal
@@ -23,7 +24,11 @@ HISTORY_LENGTH = 10
 BOT_PREFIX = "bot-"
 
 
-def account_commands(directory: NameDirectory, storage: Storage) -> list[Command]:
+def account_commands(directory: NameDirectory, storage: Storage,
+                     registrations: RegistrationLimit | None = None,
+                     registered: Callable[[str], None] = lambda name: None) -> list[Command]:
+    """``registrations`` limits new registrations per address (none: unlimited);
+    ``registered(name)`` is called once a name is registered (its lists are kept from then on)."""
     accounts = storage.accounts
     guard = directory.guard
 
@@ -39,7 +44,12 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
+        if registrations is not None:
+            registrations.check(session.address)
         accounts.register(session.nick, words[0])
+        if registrations is not None:
+            registrations.registered(session.address)
+        registered(session.nick)
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 

@@ -7,6 +7,7 @@ input becomes one `Refusal` before anything changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import count
 
 from bswtichu.bots import LEVELS
@@ -63,8 +64,10 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     return args, None
 
 
-def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
-    """The commands for playing, watching a game, bots and logs."""
+def game_commands(hall: TableHall, logs: GameLogStore,
+                  kick_person: Callable[[Session, str], None] | None = None) -> list[Command]:
+    """The commands for playing, watching a game, bots and logs; ``kick_person`` is /kick NAME
+    (moderation's), for whatever /kick is given that is not a seat number."""
 
     def simple(action_class):
         def handle(session: Session, args: str) -> None:
@@ -188,9 +191,13 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
 
     def kick(session: Session, args: str) -> None:
-        if not is_number(args.strip()):
-            raise wrong_use("which seat (1-4)?")
-        current_table(session).kick(session.nick, int(args))
+        words = args.split()
+        if len(words) == 1 and is_number(words[0]):
+            current_table(session).kick(session.nick, int(words[0]))
+        elif not words or kick_person is None:
+            raise wrong_use("which seat (1-4)?" if kick_person is None else "which seat (1-4), or whom")
+        else:
+            kick_person(session, args)
 
     def show_log(session: Session, args: str) -> None:
         words = args.split()
@@ -265,8 +272,12 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         Command(key="bot", group="table", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
                 help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
                 " in SEAT or the next free seat.", handler=add_bot),
-        Command(key="kick", group="table", usage="/kick SEAT", summary="remove a bot before the start",
-                help="Frees the seat of a bot. People leave by themselves (/leave).", handler=kick),
+        Command(key="kick", group="table", usage="/kick SEAT|NAME [REASON]",
+                summary="remove a bot before the start; (moderators) close NAME's connection",
+                help="/kick SEAT frees the seat of a bot before the start (any seated player may)."
+                " People leave by themselves (/leave). Moderators and admins: /kick NAME REASON"
+                " closes NAME's connections and tells him why; his seat is held as for any drop.",
+                handler=kick),
         Command(key="log", group="game", german="protokoll", usage="/log N",
                 summary="a finished game's log (.tch)",
                 help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"

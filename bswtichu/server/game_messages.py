@@ -380,8 +380,9 @@ class GameTexts:
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
-                   away: Sequence[bool] = (False,) * 4) -> Message:
-        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there;
+                   away: Sequence[bool] = (False,) * 4, afk: dict[int, str] | None = None) -> Message:
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there,
+        ``afk`` the /away texts of those who said it;
         ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         for seat, name in enumerate(self.names):
@@ -393,6 +394,8 @@ class GameTexts:
             if view.turn == seat:
                 marks.append(f"<- {view.need}")
             you = " (you)" if seat == view.seat else " (away)" if away[seat] else ""
+            if afk and seat in afk:
+                you += f" (away: {afk[seat]})"
             lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
@@ -404,7 +407,8 @@ class GameTexts:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
         if totals_text is not None:
             lines.append(f"  {totals_text}")
-        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals}
+        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals,
+                  "afk": {str(seat + 1): text for seat, text in (afk or {}).items()}}
         if view.seat is not None:
             fields["seat"] = view.seat + 1
         fields["turn"] = None if view.turn is None else view.turn + 1

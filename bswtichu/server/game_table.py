@@ -324,9 +324,14 @@ class TableGame:
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
         away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
+        afk = {}  # engine seat -> the /away text of a player there who said it
+        for engine_seat, table_seat in enumerate(table_seats):
+            reader = None if table_seat is None else self.table.reader_at(table_seat)
+            if reader is not None and reader.away is not None:
+                afk[engine_seat] = reader.away
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
-                                     {"totals": list(self.game.totals), "log": self.log_number}, away)
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away, afk)
 
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
@@ -372,6 +377,10 @@ class TableGame:
         """A player returned: he takes his seat back from any bot and sees the full state."""
         self.driver.player_back(self.player(nick))
         self.show_state(nick)
+
+    def stand_in(self, nick: str) -> None:
+        """He is banned: his stand-in starts now, without waiting for the grace."""
+        self.driver.substitute_now(self.player(nick))
 
     def stop(self) -> None:
         """The table closes: no more bot moves."""

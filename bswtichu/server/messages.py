@@ -147,11 +147,31 @@ def bye(reason: str, text: str) -> Message:
     return Message("BYE", {"reason": reason}, text)
 
 
-def chat(table: int | None, sender: str, text: str) -> Message:
+def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
+    """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"
+    if action:
+        return Message("EMOTE", {"table": table, "from": sender, "text": text}, f"[{room}] * {sender} {text}")
     return Message(
         "CHAT", {"table": table, "from": sender, "text": text}, f"[{room}] {sender}: {text}"
     )
+
+
+def kibitz(table: int, sender: str, text: str, action: bool = False) -> Message:
+    """Spectators' chat (``/kibitz``, or a spectator's line at a started table): no player sees it."""
+    shown = f"* {sender} {text}" if action else f"{sender}: {text}"
+    return Message("KIBITZ", {"table": table, "from": sender, "text": text, "action": action},
+                   f"[table {table} spectators] {shown}")
+
+
+def away_notice(nick: str, text: str) -> Message:
+    """Told to whoever sends a /msg to one who is away."""
+    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, f"{nick} is away: {text}")
+
+
+def back(nick: str) -> Message:
+    """An away player typed something: he is back."""
+    return Message("BACK", {"nick": nick}, "You are back (no longer away).")
 
 
 def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
@@ -180,7 +200,8 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
             where = f"watching table {user['table']}"
         else:
             where = f"table {user['table']} seat {user['seat']}"
-        parts.append(f"{user['nick']} ({where})")
+        away = f", away: {user['away']}" if user.get("away") else ""
+        parts.append(f"{user['nick']} ({where}{away})")
     heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
     more = f"; /who {page + 1} shows more" if page < pages else ""
     return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more + watching)
@@ -243,8 +264,9 @@ def describe_table(view: dict[str, Any]) -> str:
         f"{number} {nick or '-'}{' (away)' if number in view['away'] else ''}"
         for number, nick in enumerate(view["seats"], start=1)
     )
+    private = ", private" if view.get("private") else ""
     line = (
-        f"Table {view['table']} [{view['state']}] seats: {seats}"
+        f"Table {view['table']} [{view['state']}{private}] seats: {seats}"
         f" | options: {describe_options(view['options'])}"
     )
     if view["spectators"]:
@@ -337,6 +359,25 @@ def spectator_left(number: int, spectator: str) -> Message:
         {"table": number, "nick": spectator},
         f"{spectator} stops watching table {number}.",
     )
+
+
+def private_table(number: int, private: bool, by: str) -> Message:
+    """``/private on|off`` at a table."""
+    state = "private: only invited players may sit down or watch" if private else "open to everyone"
+    return Message("PRIVATE", {"table": number, "private": private, "by": by},
+                   f"{by} makes table {number} {state}.")
+
+
+def invited(number: int, guest: str, by: str) -> Message:
+    """To the table: ``guest`` may sit down or watch, private or not."""
+    return Message("INVITED", {"table": number, "nick": guest, "by": by}, f"{by} invites {guest} to table {number}.")
+
+
+def invitation(number: int, by: str) -> Message:
+    """To the one invited."""
+    return Message("INVITATION", {"table": number, "by": by},
+                   f"{by} invites you to table {number}: /join {number} sits you down,"
+                   f" /watch {number} lets you watch.")
 
 
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:

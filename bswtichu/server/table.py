@@ -37,6 +37,8 @@ class Reader(Protocol):
     mode: str
     #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
     legal_push: bool
+    #: his ``/away`` text, or None while he is here
+    away: str | None
 
     def send(self, message: Message) -> None:
         """One message."""
@@ -72,6 +74,9 @@ class RunningGame(Protocol):
 
     def abandon(self) -> None:
         """Nobody came back within ``abandon_after``: the game ends unfinished, for good."""
+
+    def stand_in(self, nick: str) -> None:
+        """The player will not come back (banned): a stand-in plays his seat from now on."""
 
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
@@ -111,6 +116,9 @@ class Table:
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
+        #: ``/private on``: only those invited (names casefolded) may sit down or watch
+        self.private = False
+        self.invited: set[str] = set()
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
         self._clock = clock
@@ -167,6 +175,7 @@ class Table:
             "spectators": list(self.spectators),
             "options": self.options.as_data(),
             "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
+            "private": self.private,
         }
 
     # -- telling people -----------------------------------------------------
@@ -215,6 +224,14 @@ class Table:
         self.tell_players(message)
         self.tell_spectators(message)
 
+    def tell_all_but(self, message: Message, skipped: Callable[[str], bool],
+                     spectators_only: bool = False) -> None:
+        """Chat: to everyone present (only the spectators, if so) whose nick ``skipped`` spares."""
+        players = [] if spectators_only else [nick for seat, nick in self.players() if seat not in self._away]
+        for nick in players + self.spectators:
+            if not skipped(nick):
+                self._deliver(nick, message)
+
     # -- changes ------------------------------------------------------------
 
     def sit(self, nick: str, seat: int | None = None) -> int:
@@ -233,6 +250,7 @@ class Table:
             raise Refusal(
                 "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
             )
+        self._require_invitation(nick, "sit down")
         free = [s for s in SEATS if self.seats[s - 1] is None]
         if seat is None:
             if not free:
@@ -259,6 +277,7 @@ class Table:
             raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
         if self.is_watching(nick):
             raise Refusal("already_watching", f"you already watch table {self.number}")
+        self._require_invitation(nick, "watch")
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
 
@@ -358,6 +377,37 @@ class Table:
         name, _ = self.bots.pop(seat)
         self.seats[seat - 1] = None
         self.tell_all(messages.left(self.view(), seat, name, "kicked"))
+
+    def give_up_seat(self, seat: int) -> None:
+        """The held ``seat``'s player may not come back (banned): before the start the seat is
+        freed; in a game a stand-in plays it at once, to the end."""
+        nick = self.seats[seat - 1]
+        if nick is None or seat not in self._away:
+            return
+        if self.game is None:
+            self._free(seat, "kicked")
+            self._close_if_abandoned()
+        else:
+            self.game.stand_in(nick)
+
+    def set_private(self, nick: str, private: bool | None) -> None:
+        """``/private on|off`` (None toggles): a seated player closes or opens the table."""
+        self._require_present_player(nick, f"make table {self.number} private")
+        self.private = not self.private if private is None else private
+        self.tell_all(messages.private_table(self.number, self.private, nick))
+
+    def invite(self, nick: str, guest: str) -> None:
+        """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
+        self._require_present_player(nick, f"invite to table {self.number}")
+        if guest.casefold() in self.invited:
+            raise Refusal("already_invited", f"{guest} is invited to table {self.number} already")
+        self.invited.add(guest.casefold())
+        self.tell_all(messages.invited(self.number, guest, nick))
+
+    def _require_invitation(self, nick: str, what: str) -> None:
+        if self.private and nick.casefold() not in self.invited:
+            raise Refusal("private_table", f"table {self.number} is private: only invited players may {what};"
+                                           " ask a player there to /invite you")
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots

@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 
 from bswtichu.config import ServerConfig
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
@@ -69,7 +69,8 @@ def _round_value(word: str) -> int | None:
 
 
 def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[Command]:
-    """The table commands, working on the tables in ``hall``, within ``config``'s limits."""
+    """The table commands, working on the tables in ``hall``, within ``config``'s limits
+    (the invitee of /invite is found as the tables find their readers)."""
     config = config or ServerConfig()
     # nick (casefolded) -> the tables he opened; a closed table drops out by itself
     opened: dict[str, weakref.WeakSet[Table]] = {}
@@ -166,6 +167,19 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
     def start(session: Session, args: str) -> None:
         current_table(session).start(session.nick)
 
+    def private(session: Session, args: str) -> None:
+        current_table(session).set_private(session.nick, _switch(args))
+
+    def invite(session: Session, args: str) -> None:
+        table = current_table(session)
+        if len(args.split()) != 1:
+            raise wrong_use("one name")
+        guest = table.reader(names.normalize(args))
+        if guest is None:
+            raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
+        table.invite(session.nick, guest.nick)
+        guest.send(messages.invitation(table.number, session.nick))
+
     return [
         Command(
             key="tables", group="lobby",
@@ -248,5 +262,24 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             help="Any seated player may start once all four seats are taken and nobody is"
             " away. The final seating is announced: partners are seats 1+3 and 2+4.",
             handler=start,
+        ),
+        Command(
+            key="private", group="table",
+            german="privat",
+            usage="/private [on|off]",
+            summary="only invited players may sit down or watch",
+            help="A seated player makes the table private: from then on only players named"
+            " with /invite may sit down or watch (those already there stay). Without on/off it"
+            " toggles.",
+            handler=private,
+        ),
+        Command(
+            key="invite", group="table",
+            german="einladen",
+            usage="/invite NAME",
+            summary="let NAME sit down or watch at your private table",
+            help="A seated player invites NAME (online): he is told, and may /join or /watch"
+            " the table even while it is private.",
+            handler=invite,
         ),
     ]
