@@ -62,6 +62,8 @@ class ServerConfig:
     who_page_size: int = 50
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
+    #: seconds per decision on a new table's turn clock (its option ``clock``); 0: off
+    turn_clock: int = 0
     log_folder: str = "logs"
     bot_delay: float = 1.0
     abandon_after: float = 24 * 3600.0
@@ -104,6 +106,8 @@ class ServerConfig:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if not 0 <= self.turn_clock <= 3600:
+            problems.append("turn_clock must be 0 (off) to 3600 seconds")
         if self.abandon_after < 0:
             problems.append("abandon_after must be 0 or more")
         if not self.database:
@@ -189,6 +193,7 @@ _KEYS = {
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
+    ("tables", "turn_clock"): ("turn_clock", int),
     ("storage", "database"): ("database", str),
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),

@@ -62,7 +62,8 @@ def build_lobby(
     outbox = Outbox(lambda: _commit(storage), later)
     connections = Connections(config, outbox)
     index = NameIndex()
-    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
+    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
+                       config.turn_clock or None)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables)
     chat = Chat(index, config.max_chat_length)
     commands = CommandRegistry()

@@ -28,28 +28,34 @@ TOURNAMENT_SCHEDULE = ("X", "Y", "Z", "X", "Y", "Z", "X", "Y", "Z")
 
 
 #: The BSW table options (rules.md §13) and the `GameOptions` field each one sets.
-OPTION_FIELDS = {"round": "round_limit", "tichujoin": "tichujoin", "turnier": "turnier"}
+OPTION_FIELDS = {"round": "round_limit", "tichujoin": "tichujoin", "turnier": "turnier", "clock": "clock"}
 OPTION_NAMES = tuple(OPTION_FIELDS)
 
 
 @dataclass(frozen=True)
 class GameOptions:
-    """``round_limit``: end after that many rounds (ignored under ``turnier``)."""
+    """``round_limit``: end after that many rounds (ignored under ``turnier``).
+
+    ``clock``: seconds each person has for a decision (None: untimed).  The rules
+    do not use it; it travels with the table's options to whoever runs the game.
+    """
 
     round_limit: int | None = None
     tichujoin: bool = False
     turnier: bool = False
+    clock: int | None = None
 
     def __post_init__(self):
         if self.round_limit is not None and self.round_limit < 1:
             raise ValueError("round X needs a positive number of rounds")
 
     def as_data(self) -> dict:
-        """The options under their BSW table names (``round``, ``tichujoin``, ``turnier``)."""
-        return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier}
+        """The options under their table names (``round``, ``tichujoin``, ``turnier``, ``clock``)."""
+        return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier,
+                "clock": self.clock}
 
     def with_option(self, name: str, value) -> GameOptions:
-        """These options with one BSW table option (``round``, ``tichujoin``, ``turnier``) changed."""
+        """These options with one table option (``round``, ``tichujoin``, ``turnier``, ``clock``) changed."""
         if name not in OPTION_NAMES:
             raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
         return replace(self, **{OPTION_FIELDS[name]: value})
@@ -62,6 +68,8 @@ class GameOptions:
             parts.append("tichujoin")
         if self.turnier:
             parts.append("turnier")
+        if self.clock:
+            parts.append(f"clock {self.clock}")
         return ", ".join(parts) or "none"
 
 

@@ -13,6 +13,8 @@ The kinds of entry:
 - ``act``: a person's accepted action.
 - ``bot``: an action the bots took (a seat's bot or a stand-in).
 - ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
+- ``timeout``: a person's turn clock ran out and a stand-in made this decision
+  for him (on replay it chooses again, so its seat's generator draws alike).
 
 What the bots' future choices depend on is their seed, the events they saw and
 the choices they made; a bot's ``interrupt`` that offers nothing must not change
@@ -27,10 +29,11 @@ from typing import Callable, Iterable, Sequence
 from twisted.logger import Logger
 
 from bswtichu.engine import Action, Card, Event
-from .driver import GameDriver, Player, SubstituteEnded, SubstituteStarted
+from .driver import ClockRanOut, GameDriver, Player, SubstituteEnded, SubstituteStarted
 
-DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END = "deal", "act", "bot", "substitute", "substitute_end"
-KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END)
+DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT = (
+    "deal", "act", "bot", "substitute", "substitute_end", "timeout")
+KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class Journal:
     def __init__(self, sink: Callable[[JournalEntry], None]):
         self.sink = sink
         self._seen = 0  # actions of the current round already written
+        self._timed_out: Player | None = None  # his next action is the stand-in's (a timeout)
 
     def caught_up(self, driver: GameDriver) -> None:
         """The driver was rebuilt from the journal: go on after what its round already holds."""
@@ -68,6 +72,8 @@ class Journal:
             kind = _SUBSTITUTE_KINDS.get(type(event))
             if kind is not None:
                 self.sink(JournalEntry(kind, player=event.player))
+            elif type(event) is ClockRanOut:
+                self._timed_out = event.player
         game = driver.game
         history = game.round.history
         seen = self._seen
@@ -75,7 +81,11 @@ class Journal:
             seating, is_bot, sink = game.seating, driver.is_bot, self.sink
             for action in history[seen:]:
                 player = seating[action.seat]
-                sink(_action_entry(BOT if is_bot(player) else ACT, player, action))
+                if player == self._timed_out:
+                    self._timed_out = None
+                    sink(_action_entry(TIMEOUT, player, action))
+                else:
+                    sink(_action_entry(BOT if is_bot(player) else ACT, player, action))
             self._seen = len(history)
 
 
@@ -123,6 +133,11 @@ def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
     elif entry.kind == BOT:
         if not driver.replay_bot(entry.action):
             log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",
+                     action=entry.action)
+            return 1
+    elif entry.kind == TIMEOUT:
+        if not driver.replay_timeout(entry.player, entry.action):
+            log.warn("a stand-in chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1
     elif entry.kind == SUBSTITUTE:

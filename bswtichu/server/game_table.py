@@ -65,7 +65,7 @@ class TableGame:
         self.driver = driver
         self.log_number = log_number
         self.record = record
-        self.texts = GameTexts(table.number, driver.game.seating, self._trick_points)
+        self.texts = self._texts()
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
@@ -162,7 +162,18 @@ class TableGame:
 
     def round_dealt(self, driver: GameDriver) -> None:
         self.texts.forget()
-        self.texts = GameTexts(self.table.number, driver.game.seating, self._trick_points)
+        self.texts = self._texts()
+
+    def _texts(self) -> GameTexts:
+        """The round's texts: with the time left in each question if the table has a turn clock."""
+        timed = self._time_left if self.driver.clock_seconds else None
+        return GameTexts(self.table.number, self.driver.game.seating, self._trick_points, timed)
+
+    def _time_left(self, seat: int | None) -> int | None:
+        """The seconds left on ``seat``'s turn clock; None: the clock's full time."""
+        if seat is None:
+            return self.driver.clock_seconds
+        return self.driver.time_left(self.game.seating[seat])
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
@@ -373,6 +384,10 @@ class TableGame:
         self.driver.player_back(self.player(nick))
         self.show_state(nick)
 
+    def player_active(self, nick: str) -> None:
+        """A seated player typed something: a stand-in the turn clock gave him stands aside."""
+        self.driver.player_active(self.player(nick))
+
     def stop(self) -> None:
         """The table closes: no more bot moves."""
         self.driver.stop()
@@ -461,7 +476,7 @@ class GameWiring:
         if stored.problem is not None:
             raise ValueError(stored.problem)
         data = stored.table_options
-        options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
         driver = self._driver(stored.players, options, stored.bots, stored.seed)
         differed = replay_journal(driver, stored.entries)
         if differed:

@@ -259,6 +259,8 @@ def describe_options(options: dict[str, Any]) -> str:
         "tichujoin " + ("on" if options["tichujoin"] else "off"),
         "turnier " + ("on" if options["turnier"] else "off"),
     ]
+    if options.get("clock"):  # shown only when on: most tables are untimed
+        parts.append(f"clock {options['clock']}")
     return ", ".join(parts)
 
 

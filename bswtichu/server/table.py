@@ -29,6 +29,8 @@ SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
 PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
+#: the turn clock's limits (seconds per decision)
+CLOCK_RANGE = range(1, 3601)
 
 class Reader(Protocol):
     """An online client as a table tells him things (the lobby's `Session`)."""
@@ -60,6 +62,9 @@ class RunningGame(Protocol):
 
     def player_back(self, nick: str) -> None:
         """The player took his held seat again."""
+
+    def player_active(self, nick: str) -> None:
+        """The seated player typed something (a stand-in the turn clock gave him stands aside)."""
 
     def stop(self) -> None:
         """The table closes before the game ended (or the server stops; a stored game comes back)."""
@@ -97,8 +102,10 @@ class Table:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
     ) -> None:
-        """``reader`` finds the online client of a name: what the table tells goes to him."""
+        """``reader`` finds the online client of a name: what the table tells goes to him;
+        ``clock_default`` is a new table's turn clock (the server's default)."""
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -106,7 +113,7 @@ class Table:
         self.outbox = outbox
         self.seats: list[str | None] = [None] * SEAT_COUNT
         self.spectators: list[str] = []
-        self.options = GameOptions()
+        self.options = GameOptions(clock=clock_default)
         self.started = False
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
@@ -290,6 +297,9 @@ class Table:
         if name == "round":
             if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
                 raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+        elif name == "clock":
+            if value is not None and not (isinstance(value, int) and value in CLOCK_RANGE):
+                raise Refusal("bad_option", f"clock must be {CLOCK_RANGE[0]}-{CLOCK_RANGE[-1]} seconds or off")
         elif name in ("tichujoin", "turnier"):
             if value is None:
                 value = not self.options.as_data()[name]
@@ -523,8 +533,10 @@ class TableHall:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._clock_default = clock_default
         self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
@@ -558,6 +570,7 @@ class TableHall:
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
+            clock_default=self._clock_default,
         )
         self._tables[number] = table
         return table

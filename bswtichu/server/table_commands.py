@@ -14,10 +14,10 @@ from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
-from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
+from bswtichu.server.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
 
 #: The options /option takes, as a refusal names them.
-OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off]"
+OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off"
 ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
 OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
 
@@ -65,6 +65,14 @@ def _round_value(word: str) -> int | None:
         return None
     if not is_number(word) or not 1 <= int(word) <= MAX_ROUNDS:
         raise wrong_use(f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
+    return int(word)
+
+
+def _clock_value(word: str) -> int | None:
+    if word.lower() in OFF_WORDS:
+        return None
+    if not is_number(word) or int(word) not in CLOCK_RANGE:
+        raise wrong_use(f"SECONDS is a number from {CLOCK_RANGE[0]} to {CLOCK_RANGE[-1]}, or off")
     return int(word)
 
 
@@ -141,6 +149,15 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             raise wrong_use("how many hands?")
         current_table(session).set_option(session.nick, "round", _round_value(args))
 
+    def set_clock(session: Session, args: str) -> None:
+        table = current_table(session)
+        if not args:
+            session.send(messages.options(table.number, table.options.as_data()))
+            return
+        if " " in args:
+            raise wrong_use("one number of seconds, or off")
+        table.set_option(session.nick, "clock", _clock_value(args))
+
     def switcher(name: str):
         def handle(session: Session, args: str) -> None:
             current_table(session).set_option(session.nick, name, _switch(args))
@@ -151,13 +168,17 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         table = current_table(session)
         name, _, value = args.partition(" ")
         value = value.strip()
-        name = {"tournament": "turnier", "rounds": "round"}.get(name.lower(), name.lower())
+        name = {"tournament": "turnier", "rounds": "round", "zeit": "clock"}.get(name.lower(), name.lower())
         if not name:
             session.send(messages.options(table.number, table.options.as_data()))
         elif name == "round":
             if not value:
                 raise wrong_use(f"round needs X; {OPTION_FORMS}")
             table.set_option(session.nick, "round", _round_value(value))
+        elif name == "clock":
+            if not value:
+                raise wrong_use(f"clock needs SECONDS; {OPTION_FORMS}")
+            table.set_option(session.nick, "clock", _clock_value(value))
         elif name in OPTION_NAMES:
             table.set_option(session.nick, name, _switch(value))
         else:
@@ -232,13 +253,27 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             handler=switcher("turnier"),
         ),
         Command(
+            key="clock", group="table",
+            german="zeit",
+            usage="/clock [SECONDS|off]",
+            summary="option: the turn clock, seconds per decision",
+            help=f"Each decision the game waits for from you (Grand Tichu, the exchange, your"
+            f" turn, the Dragon gift, the wish) must come within SECONDS ({CLOCK_RANGE[0]}-"
+            f"{CLOCK_RANGE[-1]}); the prompt shows the time left, and 10 seconds before the end"
+            " you are warned. When it runs out a bot makes that one decision for you; after two"
+            " in a row it plays for you until you type anything. Bombs and Tichu calls out of"
+            " turn are not timed. off: untimed. Alone, shows the table's options. Players only,"
+            " before the start.",
+            handler=set_clock,
+        ),
+        Command(
             key="option", group="table",
             aliases=("options",),
             usage="/option [NAME [VALUE]]",
             summary="show the table's options, or set one",
             help="Alone, shows the options of your table. /option round X|off,"
-            " /option tichujoin [on|off] and /option turnier [on|off] do the same as"
-            " /round, /tichujoin and /turnier.",
+            " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
+            " SECONDS|off do the same as /round, /tichujoin, /turnier and /clock.",
             handler=option,
         ),
         Command(

@@ -166,7 +166,7 @@ def test_options_are_set_announced_and_shown(four, connect):
     dan.clear()
     dan.say("/option")
     assert dan.only("OPTIONS") == {
-        "table": 1, "options": {"round": None, "tichujoin": True, "turnier": False}
+        "table": 1, "options": {"round": None, "tichujoin": True, "turnier": False, "clock": None}
     }
 
 
@@ -180,7 +180,7 @@ def test_bad_options_change_nothing(four, line, code):
     ann.say(line)
     assert ann.error_code() == code
     table = ann.session.table
-    assert table.options.as_data() == {"round": None, "tichujoin": False, "turnier": False}
+    assert table.options.as_data() == {"round": None, "tichujoin": False, "turnier": False, "clock": None}
     assert table.options == GameOptions()
 
 
@@ -269,6 +269,9 @@ class StartCounter:
 
     def start(self):
         self.starts += 1
+
+    def player_active(self, nick):
+        """Every line a seated player types is passed on (the turn clock's stand-in)."""
 
 
 def build_game(table):
