@@ -342,7 +342,9 @@ class GameDriver:
     # ------------------------------------------------------------------ bots
 
     def _person_present(self) -> bool:
-        return any(p not in self.bots and p not in self.away for p in self.game.seating)
+        """Whether a person is at the table (one whose stand-in the turn clock left still watches)."""
+        return any(p not in self.away and (p not in self.bots or p in self.substitutes)
+                   for p in self.game.seating)
 
     def _schedule_bots(self) -> None:
         if self.stopped or self.paused or self._replaying or not self.bots:
