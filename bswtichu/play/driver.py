@@ -21,7 +21,9 @@ Who acts when, in one place:
 Bots act through the injected clock: after ``bot_delay`` seconds while a person
 is present at the table, at once when none is.  A person away longer than
 ``substitute_after`` seconds gets a stand-in bot that has seen everything his
-seat saw this round; it stands aside as soon as he acts again.
+seat saw this round; it stands aside as soon as he acts again.  Until then the
+game holds for him (``holding``): no bot moves and no turn clock runs, so a
+dropped connection costs nobody a decision; his return or his stand-in ends it.
 
 The turn clock (the table option ``clock``, `GameOptions.clock` seconds): each
 decision the round waits for from a person (his Grand Tichu decision, his
@@ -225,6 +227,8 @@ class GameDriver:
         self.away: set[Player] = set()
         self.stopped = False
         self.paused = False
+        #: persons away whose ``substitute_after`` runs: the game holds (no bot moves, no clocks)
+        self.holding: set[Player] = set()
         self._replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
@@ -347,7 +351,7 @@ class GameDriver:
                    for p in self.game.seating)
 
     def _schedule_bots(self) -> None:
-        if self.stopped or self.paused or self._replaying or not self.bots:
+        if self.stopped or self.paused or self.holding or self._replaying or not self.bots:
             return
         if self._bot_queued or (self._bot_call is not None and self._bot_call.active()):
             return
@@ -364,7 +368,7 @@ class GameDriver:
 
     def _bot_step(self) -> None:
         self._bot_queued = False
-        if not self.paused:
+        if not (self.paused or self.holding):
             self.step()
 
     def step(self) -> Action | None:
@@ -424,6 +428,7 @@ class GameDriver:
         else:
             self._away_calls[player] = self.clock.callLater(self.substitute_after,
                                                             self._substitute, player)
+            self._hold(player)
 
     def player_back(self, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""
@@ -433,6 +438,7 @@ class GameDriver:
             call.cancel()
         if player in self.substitutes:
             self._end_substitute(player)
+        self._release(player)
 
     def _substitute(self, player: Player, reason: str = "away") -> None:
         self._away_calls.pop(player, None)
@@ -441,7 +447,9 @@ class GameDriver:
         self.bots[player] = self._stand_in(player)
         self.substitutes.add(player)
         self._stop_clock(player)
+        self._clock_left.pop(player, None)
         self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, reason)])
+        self._release(player)
         self._schedule_bots()
 
     def _stand_in(self, player: Player) -> Bot:
@@ -454,6 +462,23 @@ class GameDriver:
         for event in self._visible(self._round_events, seat):
             bot.observe(event)
         return bot
+
+    def _hold(self, player: Player) -> None:
+        """The game waits for ``player`` (away, his stand-in not yet due): the clocks stop."""
+        self.holding.add(player)
+        self._freeze_clocks()
+        call, self._bot_call = self._bot_call, None
+        if call is not None and call.active():
+            call.cancel()
+
+    def _release(self, player: Player) -> None:
+        """``player`` is back or has his stand-in: once nobody is waited for, the game goes on."""
+        if player not in self.holding:
+            return
+        self.holding.discard(player)
+        if not self.holding and not self.paused:
+            self._run_clocks(None)
+            self._schedule_bots()
 
     # ------------------------------------------------------------------ the turn clock
 
@@ -480,7 +505,7 @@ class GameDriver:
             if player in self.bots or not rnd.waits_for(seat):
                 self._stop_clock(player)
                 self._clock_left.pop(player, None)
-            elif self.paused or self._replaying:
+            elif self.paused or self.holding or self._replaying:
                 if seat == acted or player not in self._clock_left:
                     self._clock_left[player] = float(self.clock_seconds)
             elif seat == acted or player not in self._clocks:
@@ -498,6 +523,12 @@ class GameDriver:
         for call in self._clocks.pop(player, ()):
             if call is not None and call.active():
                 call.cancel()
+
+    def _freeze_clocks(self) -> None:
+        """Stop the running clocks, keeping what each had left (a pause, a hold)."""
+        for player in list(self._clocks):
+            self._clock_left[player] = self._clocks[player][0].getTime() - self.clock.seconds()
+            self._stop_clock(player)
 
     def _cancel_clocks(self) -> None:
         for player in list(self._clocks):
@@ -518,7 +549,7 @@ class GameDriver:
     def _time_out(self, player: Player) -> None:
         """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
         self._clocks.pop(player, None)
-        if self.stopped or self.paused or player in self.bots:
+        if self.stopped or self.paused or self.holding or player in self.bots:
             return
         strikes = self.strikes.get(player, 0) + 1
         self._tell([ClockRanOut(player, self.seat_of(player), SUBSTITUTE_LEVEL, strikes)])
@@ -555,9 +586,7 @@ class GameDriver:
         if self.stopped or self.paused:
             return
         self.paused = True
-        for player in list(self._clocks):
-            self._clock_left[player] = self._clocks[player][0].getTime() - self.clock.seconds()
-            self._stop_clock(player)
+        self._freeze_clocks()
         self._cancel_timers()
 
     def resume(self) -> None:
@@ -565,6 +594,7 @@ class GameDriver:
         if self.stopped or not self.paused:
             return
         self.paused = False
+        self.holding.clear()
         for player in sorted(self.away - self.substitutes, key=str):
             self.away.discard(player)
             self.player_away(player)

@@ -166,3 +166,40 @@ def tick(clock, seconds):
 
 def _exchange(driver, seat):
     return next(a for a in driver.round.legal_actions(seat) if type(a).__name__ == "Exchange")
+
+
+def test_a_dropped_person_holds_the_game_for_the_grace_time_then_his_stand_in_plays():
+    clock = Clock()
+    seeds = GameSeeds.from_seed(3)
+    options = GameOptions(round_limit=1, clock=30)
+    bots = seated_bots(PLAYERS, options, {"b1": "basic", "b2": "basic"}, seeds)
+    driver = GameDriver(PLAYERS, options, seeds, bots, clock, bot_delay=1.0, substitute_after=60.0)
+    recorder = Recorder()
+    driver.subscribe(recorder)
+    driver.start()
+    driver.player_away("bob")  # before the bots' Grand Tichu decisions
+    tick(clock, 59)
+    assert driver.holding == {"bob"}
+    assert driver.round.history == [] and driver.time_left("ann") == 30  # nothing moved, no clock ran
+    tick(clock, 1)
+    assert recorder.of(SubstituteStarted)[-1].player == "bob" and not driver.holding
+    tick(clock, 5)
+    assert len(driver.round.history) >= 3 and driver.time_left("ann") == 25  # the game goes on
+
+
+def test_coming_back_within_the_grace_time_ends_the_hold():
+    clock = Clock()
+    seeds = GameSeeds.from_seed(3)
+    options = GameOptions(round_limit=1, clock=30)
+    bots = seated_bots(PLAYERS, options, {"b1": "basic", "b2": "basic"}, seeds)
+    driver = GameDriver(PLAYERS, options, seeds, bots, clock, bot_delay=1.0, substitute_after=60.0)
+    driver.start()
+    tick(clock, 4)
+    driver.player_away("ann")
+    tick(clock, 20)
+    assert driver.time_left("bob") == 26
+    driver.player_back("ann")
+    assert not driver.holding and driver.time_left("ann") == 26
+    tick(clock, 26)
+    assert driver.round.grand_decided[0] and driver.round.grand_decided[2]  # the clock ran on
+    assert "ann" not in driver.substitutes

@@ -292,7 +292,10 @@ def test_a_restart_in_the_middle_of_a_timed_decision_gives_it_its_full_time_agai
     prompt = [f for k, f in ann2.received() if k == "PHASE"]
     assert prompt == [{"table": 1, "phase": "exchange", "clock": 30}]
     ann2.clear()
-    for _ in range(30):  # Bob, who never came back, gets his stand-in too (reconnect_grace)
+    for _ in range(30):  # the game holds for Bob, who never came back, until his stand-in comes
+        clock2.advance(1)
+    assert driver.time_left("Ann") == 30 and driver.holding == set()
+    for _ in range(30):
         clock2.advance(1)
     assert [f["strikes"] for k, f in ann2.received() if k == "CLOCK_OUT"] == [2]
     assert [(f["player"], f["reason"]) for k, f in ann2.received() if k == "SUBSTITUTE"] == [
