@@ -64,6 +64,8 @@ class ServerConfig:
     reconnect_grace: float = 120.0
     #: seconds per decision on a new table's turn clock (its option ``clock``); 0: off
     turn_clock: int = 0
+    #: seconds a vote at a table (/replace, /pause, /continue) stays open; unanswered: refused
+    vote_timeout: float = 60.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
     abandon_after: float = 24 * 3600.0
@@ -108,6 +110,8 @@ class ServerConfig:
             problems.append("bot_delay must be 0 or more")
         if not 0 <= self.turn_clock <= 3600:
             problems.append("turn_clock must be 0 (off) to 3600 seconds")
+        if self.vote_timeout <= 0:
+            problems.append("vote_timeout must be above 0")
         if self.abandon_after < 0:
             problems.append("abandon_after must be 0 or more")
         if not self.database:
@@ -194,6 +198,7 @@ _KEYS = {
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
     ("tables", "turn_clock"): ("turn_clock", int),
+    ("tables", "vote_timeout"): ("vote_timeout", float),
     ("storage", "database"): ("database", str),
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),

@@ -63,7 +63,7 @@ def build_lobby(
     connections = Connections(config, outbox)
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
-                       config.turn_clock or None)
+                       config.turn_clock or None, config.vote_timeout)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables)
     chat = Chat(index, config.max_chat_length)
     commands = CommandRegistry()

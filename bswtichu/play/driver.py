@@ -65,7 +65,8 @@ Player = Hashable
 @dataclass(frozen=True)
 class SubstituteStarted(Event):
     """A bot of ``level`` plays for ``player``: he stayed away too long (``reason`` "away"),
-    or let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock")."""
+    let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock"), or his table voted
+    to hand his seat to a bot for the rest of the game ("replaced": it never stands aside)."""
 
     player: Player
     level: str
@@ -224,6 +225,8 @@ class GameDriver:
         self.max_rounds = max_rounds
         self.bots = dict(bots)
         self.substitutes: set[Player] = set()
+        #: persons whose seat a bot plays for good (`replace`)
+        self.replaced: set[Player] = set()
         self.away: set[Player] = set()
         self.stopped = False
         self.paused = False
@@ -452,6 +455,25 @@ class GameDriver:
         self._release(player)
         self._schedule_bots()
 
+    def replace(self, player: Player) -> None:
+        """A bot plays ``player``'s seat to the end of the game (his table voted so)."""
+        if self.stopped or player in self.replaced or player not in self.game.seating:
+            return
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        self.away.discard(player)
+        self.strikes.pop(player, None)
+        self._stop_clock(player)
+        self._clock_left.pop(player, None)
+        if player not in self.bots:
+            self.bots[player] = self._stand_in(player)
+        self.substitutes.discard(player)
+        self.replaced.add(player)
+        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, "replaced")])
+        self._release(player)
+        self._schedule_bots()
+
     def _stand_in(self, player: Player) -> Bot:
         """A stand-in bot for ``player`` that has seen what his seat saw this round (drawing
         on his seat's generator, so a replay makes the same one)."""
@@ -634,6 +656,9 @@ class GameDriver:
 
     def replay_substitute(self, player: Player) -> None:
         self._substitute(player, "clock" if self.strikes.get(player, 0) >= CLOCK_STRIKES else "away")
+
+    def replay_replace(self, player: Player) -> None:
+        self.replace(player)
 
     def replay_substitute_end(self, player: Player) -> None:
         if player in self.substitutes:

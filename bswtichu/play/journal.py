@@ -13,6 +13,7 @@ The kinds of entry:
 - ``act``: a person's accepted action.
 - ``bot``: an action the bots took (a seat's bot or a stand-in).
 - ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
+- ``replace``: by a vote at his table a bot plays a person's seat for good.
 - ``timeout``: a person's turn clock ran out and a stand-in made this decision
   for him (on replay it chooses again, so its seat's generator draws alike).
 
@@ -31,9 +32,9 @@ from twisted.logger import Logger
 from bswtichu.engine import Action, Card, Event
 from .driver import ClockRanOut, GameDriver, Player, SubstituteEnded, SubstituteStarted
 
-DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT = (
-    "deal", "act", "bot", "substitute", "substitute_end", "timeout")
-KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT)
+DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE = (
+    "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace")
+KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ class Journal:
         for event in events:
             kind = _SUBSTITUTE_KINDS.get(type(event))
             if kind is not None:
+                if kind == SUBSTITUTE and event.reason == "replaced":
+                    kind = REPLACE
                 self.sink(JournalEntry(kind, player=event.player))
             elif type(event) is ClockRanOut:
                 self._timed_out = event.player
@@ -142,6 +145,8 @@ def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
             return 1
     elif entry.kind == SUBSTITUTE:
         driver.replay_substitute(entry.player)
+    elif entry.kind == REPLACE:
+        driver.replay_replace(entry.player)
     elif entry.kind == SUBSTITUTE_END:
         driver.replay_substitute_end(entry.player)
     else:

@@ -22,7 +22,7 @@ from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
-from bswtichu.play import BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play import SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.play.journal import replay_journal
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
@@ -388,6 +388,16 @@ class TableGame:
         """A seated player typed something: a stand-in the turn clock gave him stands aside."""
         self.driver.player_active(self.player(nick))
 
+    def stood_in(self, nick: str) -> bool:
+        """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""
+        player = self.player(nick)
+        return player in self.driver.substitutes and player not in self.driver.away
+
+    def replace(self, nick: str) -> str:
+        """By vote a bot plays ``nick``'s seat to the end of the game; returns its level."""
+        self.driver.replace(self.player(nick))
+        return SUBSTITUTE_LEVEL
+
     def stop(self) -> None:
         """The table closes: no more bot moves."""
         self.driver.stop()
@@ -495,7 +505,8 @@ class GameWiring:
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
-        table.restore(options, list(stored.players), stored.bots, game)
+        table.restore(options, list(stored.players), stored.bots, game,
+                      {name: SUBSTITUTE_LEVEL for name in driver.replaced})
         self.log.info("table {table}: game {number} restored after {n} journal entries",
                       table=table.number, number=stored.log_number, n=len(stored.entries))
         return table

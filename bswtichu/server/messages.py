@@ -428,3 +428,42 @@ def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool
             f" {shown}{' (auto)' if colour_auto else ''}.")
     return Message("DISPLAY", {"width": width, "width_auto": width_auto,
                                "color": colour, "color_auto": colour_auto}, text)
+
+
+def vote_opened(number: int, vote: dict[str, Any], what: str, seconds: float) -> Message:
+    """A vote opens at a table: ``what`` says what it asks for, in a few words."""
+    needed, count = vote["needed"], len(vote["voters"])
+    return Message("VOTE", {"table": number, **vote, "seconds": seconds},
+                   f"{vote['by']} asks to {what}: /accept or /refuse. {needed} of {count}"
+                   f" decide{'s' if needed == 1 else ''} ({', '.join(vote['voters'])});"
+                   f" no answer within {_duration(seconds)} counts as refused.")
+
+
+def vote_answered(number: int, vote: dict[str, Any], nick: str, yes: bool) -> Message:
+    return Message("VOTE_ANSWER", {"table": number, **vote, "nick": nick, "accepted": yes},
+                   f"{nick} {'accepts' if yes else 'refuses'} ({len(vote['yes'])} yes,"
+                   f" {len(vote['no'])} no, {vote['needed']} needed).")
+
+
+def vote_ended(number: int, vote: dict[str, Any], passed: bool, reason: str) -> Message:
+    """``reason``: "majority" (passed), "refused" (a majority can no longer say yes), "timeout"."""
+    why = {"majority": "accepted", "refused": "refused",
+           "timeout": "refused: not enough answers in time"}[reason]
+    return Message("VOTE_END", {"table": number, **vote, "passed": passed, "reason": reason},
+                   f"The vote at table {number} ({vote['vote']}) is {why}.")
+
+
+def paused(number: int, paused_now: bool) -> Message:
+    """The game at a table stops or goes on by vote."""
+    text = (f"The game at table {number} is paused: no bot moves, no clock runs; /continue asks"
+            " to go on." if paused_now else f"The game at table {number} goes on.")
+    return Message("PAUSED", {"table": number, "paused": paused_now}, text)
+
+
+def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Message:
+    """By vote, a bot plays the seat for the rest of the game; the player may watch."""
+    number = view["table"]
+    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "level": level,
+                                "seats": view["seats"]},
+                   f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
+                   f" {player} may /watch {number}.")

@@ -24,6 +24,7 @@ from bswtichu.engine.game import OPTION_NAMES
 from bswtichu.server import messages
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
+from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Votes
 
 SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
@@ -78,6 +79,12 @@ class RunningGame(Protocol):
     def abandon(self) -> None:
         """Nobody came back within ``abandon_after``: the game ends unfinished, for good."""
 
+    def stood_in(self, nick: str) -> bool:
+        """Whether a stand-in plays for the player though he is here (his turn clock ran out)."""
+
+    def replace(self, nick: str) -> str:
+        """A bot plays the player's seat to the end of the game (a vote); returns its level."""
+
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
 
@@ -103,9 +110,11 @@ class Table:
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
         clock_default: int | None = None,
+        vote_timeout: float = 60.0,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
-        ``clock_default`` is a new table's turn clock (the server's default)."""
+        ``clock_default`` is a new table's turn clock (the server's default); a vote not
+        decided within ``vote_timeout`` seconds is refused."""
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -126,6 +135,11 @@ class Table:
         self._game_factory = game_factory
         self._abandon_after = abandon_after
         self._abandon_timer: IDelayedCall | None = None
+        self.votes = Votes(self, clock, vote_timeout)
+        #: the game is paused by vote (it goes on by vote, not when someone returns)
+        self.voted_pause = False
+        #: seats a bot plays by vote until the game ends; their player no longer sits there
+        self.replaced: set[int] = set()
 
     def __repr__(self) -> str:
         return f"<Table {self.number} {self.state} {self.seats}>"
@@ -143,11 +157,13 @@ class Table:
         return "full" if self.last_game is None else "finished"
 
     def seat_of(self, nick: str) -> int | None:
+        """The seat ``nick`` plays (None for a player whose seat a bot took by vote)."""
         if nick in self.seats:  # as seated: the common case, no casefolding
-            return self.seats.index(nick) + 1
+            seat = self.seats.index(nick) + 1
+            return None if seat in self.replaced else seat
         key = nick.casefold()
         for seat, sitting in zip(SEATS, self.seats):
-            if sitting is not None and sitting.casefold() == key:
+            if sitting is not None and sitting.casefold() == key and seat not in self.replaced:
                 return seat
         return None
 
@@ -181,13 +197,13 @@ class Table:
     def tell_seat(self, seat: int, message: Message) -> None:
         """Tell the player in ``seat``, if he is there (away players miss it)."""
         nick = self.seats[seat - 1]
-        if nick is not None and seat not in self._away:
+        if nick is not None and seat not in self._away and seat not in self.replaced:
             self._deliver(nick, message)
 
     def reader_at(self, seat: int) -> Reader | None:
         """The online client of the player in ``seat``, if he is there (away players miss steps)."""
         nick = self.seats[seat - 1]
-        if nick is None or seat in self._away:
+        if nick is None or seat in self._away or seat in self.replaced:
             return None
         return self._reader(nick)
 
@@ -373,11 +389,16 @@ class Table:
         return seat in self.bots
 
     def restore(self, options: GameOptions, seats: list[str], bots: dict[int, tuple[str, str]],
-                game: RunningGame) -> None:
-        """A stored started table after a restart: every person's seat is held for him, the game waits."""
+                game: RunningGame, replaced: dict[str, str] | None = None) -> None:
+        """A stored started table after a restart: every person's seat is held for him, the game
+        waits; ``replaced`` (name -> level) are the players whose seat a bot took by vote."""
         self.options = options
         self.seats = list(seats)
         self.bots = dict(bots)
+        for name, level in (replaced or {}).items():
+            seat = self.seats.index(name) + 1
+            self.bots[seat] = (name, level)
+            self.replaced.add(seat)
         self.started = True
         self.game = game
         for seat, nick in self.players():
@@ -396,6 +417,12 @@ class Table:
         self.started = False
         self.last_game, self.game = self.game, None
         self._cancel_abandon()
+        self.votes.cancel()
+        self.voted_pause = False
+        for seat in sorted(self.replaced):  # the bot that took the seat by vote goes with the game
+            self.bots.pop(seat, None)
+            self.seats[seat - 1] = None
+        self.replaced.clear()
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):
             self._free(seat, "timeout")
@@ -406,10 +433,90 @@ class Table:
         if self.game is not None:
             self.game.stop()
         self._cancel_abandon()
+        self.votes.cancel()
         for timer in self._away.values():
             if timer is not None and timer.active():
                 timer.cancel()
         self._away.clear()
+
+    # -- votes ----------------------------------------------------------------
+
+    def ask_replace(self, nick: str, seat: int) -> None:
+        """``nick`` asks the table to hand ``seat`` (an away player's, or one whose turn
+        clock ran out and whose stand-in plays) to a bot for the rest of the game."""
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if seat not in SEATS:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{SEAT_COUNT}")
+        player = self.seats[seat - 1]
+        if seat in self.bots or player is None:
+            raise Refusal("not_a_person", f"seat {seat} holds a bot already")
+        if seat not in self._away and not self.game.stood_in(player):
+            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only an away"
+                                         " player's seat, or one a stand-in plays, can be handed on")
+        self.votes.ask(nick, REPLACE, seat, f"hand seat {seat} ({player}) to a bot for the rest of the game")
+
+    def ask_pause(self, nick: str) -> None:
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if self.voted_pause:
+            raise Refusal("paused", f"the game at table {self.number} is paused already; /continue asks to go on")
+        self.votes.ask(nick, PAUSE, None, "pause the game")
+
+    def ask_continue(self, nick: str) -> None:
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if not self.voted_pause:
+            raise Refusal("not_paused", f"the game at table {self.number} is not paused")
+        self.votes.ask(nick, CONTINUE, None, "go on with the game")
+
+    def answer_vote(self, nick: str, yes: bool) -> None:
+        self._require_voter(nick, "vote")
+        self.votes.answer(nick, yes)
+
+    def voters(self, leaving_out: int | None) -> list[str]:
+        """The people seated and present (not bots, not away), but the one in ``leaving_out``."""
+        return [nick for seat, nick in self.players()
+                if seat not in self.bots and seat not in self._away and seat != leaving_out]
+
+    def carry_out(self, kind: str, seat: int | None) -> None:
+        """What a passed vote asked for; a vote the game has moved past (its game ended, its
+        player came back) does nothing."""
+        if self.game is None:
+            return
+        if kind == PAUSE:
+            self.voted_pause = True
+            self.game.pause()
+            self.tell_all(messages.paused(self.number, True))
+        elif kind == CONTINUE:
+            self.voted_pause = False
+            self.game.resume()
+            self.tell_all(messages.paused(self.number, False))
+        elif kind == REPLACE and seat is not None:
+            self._replace(seat)
+
+    def _replace(self, seat: int) -> None:
+        player = self.seats[seat - 1]
+        assert player is not None and self.game is not None
+        if seat not in self._away and not self.game.stood_in(player):
+            return  # he came back while the vote ran
+        timer = self._away.pop(seat, None)
+        if timer is not None and timer.active():
+            timer.cancel()
+        level = self.game.replace(player)
+        self.bots[seat] = (player, level)
+        self.replaced.add(seat)
+        if self._reader(player) is not None:  # he is still here: he watches now
+            self.spectators.append(player)
+        self.tell_all(messages.replaced(self.view(), seat, player, level))
+        self._close_if_abandoned()
+
+    def _require_voter(self, nick: str, what: str) -> None:
+        seat = self.seat_of(nick)
+        if seat is None or seat in self._away:
+            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+        if not self.started or self.game is None:
+            raise Refusal("no_game", f"table {self.number} has no game running; votes are about a game")
 
     # -- internals ----------------------------------------------------------
 
@@ -449,7 +556,8 @@ class Table:
             self.game.player_back(nick)
             if self._abandon_timer is not None:
                 self._cancel_abandon()
-                self.game.resume()
+                if not self.voted_pause:
+                    self.game.resume()
 
     def _free(self, seat: int, reason: str) -> None:
         nick = self.seats[seat - 1]
@@ -534,9 +642,11 @@ class TableHall:
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
         clock_default: int | None = None,
+        vote_timeout: float = 60.0,
     ) -> None:
         self._tables: dict[int, Table] = {}
         self._clock_default = clock_default
+        self._vote_timeout = vote_timeout
         self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
@@ -571,6 +681,7 @@ class TableHall:
             abandon_after=self._abandon_after,
             outbox=self._outbox,
             clock_default=self._clock_default,
+            vote_timeout=self._vote_timeout,
         )
         self._tables[number] = table
         return table

@@ -187,6 +187,24 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
     def start(session: Session, args: str) -> None:
         current_table(session).start(session.nick)
 
+    def replace_seat(session: Session, args: str) -> None:
+        numbers = _numbers(args, ("SEAT",))
+        if not numbers:
+            raise wrong_use("which seat? 1-4")
+        current_table(session).ask_replace(session.nick, numbers[0])
+
+    def answer(yes: bool):
+        def handle(session: Session, args: str) -> None:
+            current_table(session).answer_vote(session.nick, yes)
+
+        return handle
+
+    def pause(session: Session, args: str) -> None:
+        current_table(session).ask_pause(session.nick)
+
+    def go_on(session: Session, args: str) -> None:
+        current_table(session).ask_continue(session.nick)
+
     return [
         Command(
             key="tables", group="lobby",
@@ -275,6 +293,52 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
             " SECONDS|off do the same as /round, /tichujoin, /turnier and /clock.",
             handler=option,
+        ),
+        Command(
+            key="replace", group="game",
+            german="ersetzen",
+            usage="/replace SEAT",
+            summary="vote: a bot plays an away player's seat to the end",
+            help="Asks the people seated at your table to hand SEAT to a bot for the rest of"
+            " the game: the seat of a player who is away, or whose stand-in plays because his"
+            " turn clock ran out twice. A majority of the people seated and present (not the"
+            " player asked about) decides with /accept or /refuse; no answer in time counts as"
+            " refused. The player may still /watch.",
+            handler=replace_seat,
+        ),
+        Command(
+            key="accept", group="game",
+            german="annehmen",
+            usage="/accept",
+            summary="vote yes on the table's open vote",
+            help="Says yes to the vote open at your table (/replace, /pause, /continue).",
+            handler=answer(True),
+        ),
+        Command(
+            key="refuse", group="game",
+            german="ablehnen",
+            usage="/refuse",
+            summary="vote no on the table's open vote",
+            help="Says no to the vote open at your table (/replace, /pause, /continue).",
+            handler=answer(False),
+        ),
+        Command(
+            key="pause", group="game",
+            german="anhalten",
+            usage="/pause",
+            summary="vote: pause the game",
+            help="Asks the people seated to pause the game: no bot moves and no turn clock"
+            " runs until a /continue vote passes. A majority decides (/accept, /refuse).",
+            handler=pause,
+        ),
+        Command(
+            key="continue", group="game",
+            german="weiter",
+            usage="/continue",
+            summary="vote: go on with a paused game",
+            help="Asks the people seated to go on with a game paused by vote; /resume alone"
+            " at the table does the same. A majority decides (/accept, /refuse).",
+            handler=go_on,
         ),
         Command(
             key="start", group="table",

@@ -203,3 +203,20 @@ def test_coming_back_within_the_grace_time_ends_the_hold():
     tick(clock, 26)
     assert driver.round.grand_decided[0] and driver.round.grand_decided[2]  # the clock ran on
     assert "ann" not in driver.substitutes
+
+
+def test_a_replaced_seat_is_a_bot_for_good_and_a_replay_keeps_it_so():
+    driver, recorder, clock = make_driver(30)
+    entries = []
+    driver.subscribe(Journal(entries.append))
+    driver.start()
+    driver.player_away("bob")
+    driver.replace("bob")
+    assert recorder.of(SubstituteStarted)[-1].reason == "replaced"
+    driver.player_back("bob")
+    driver.player_active("bob")
+    assert "bob" in driver.bots and "bob" in driver.replaced and driver.time_left("bob") is None
+    tick(clock, 3)
+    again, _, _ = make_driver(30)
+    replay_journal(again, entries)
+    assert again.replaced == {"bob"} and again.round.history == driver.round.history
