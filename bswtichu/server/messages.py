@@ -467,3 +467,14 @@ def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Messag
                                 "seats": view["seats"]},
                    f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
                    f" {player} may /watch {number}.")
+
+
+def quick(number: int, seat: int, level: str | None, wait: float | None) -> Message:
+    """Where /quick seated you; for a table it opened, the bots' level and when they come."""
+    if level is None:
+        text = f"Quick play: table {number} waited longest for a player; you sit in seat {seat}."
+    else:
+        text = (f"Quick play: no table was waiting, so you opened table {number} (seat {seat});"
+                f" in {_duration(wait)} {level} bots take the free seats and it starts, unless"
+                " people fill it first.")
+    return Message("QUICK", {"table": number, "seat": seat, "level": level, "wait": wait}, text)

@@ -13,6 +13,7 @@ they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import count
 from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
@@ -21,7 +22,7 @@ from twisted.logger import Logger
 
 from bswtichu.engine import GameOptions, seats_from_join_order
 from bswtichu.engine.game import OPTION_NAMES
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
 from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Votes
@@ -30,6 +31,8 @@ SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
 PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
+#: the short names bots get, in this order (then Ada2, Bea2, ...)
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 #: the turn clock's limits (seconds per decision)
 CLOCK_RANGE = range(1, 3601)
 
@@ -136,6 +139,11 @@ class Table:
         self._abandon_after = abandon_after
         self._abandon_timer: IDelayedCall | None = None
         self.votes = Votes(self, clock, vote_timeout)
+        #: when the table opened: quick play seats a person at the open table waiting longest
+        self.waiting_since = clock.seconds()
+        #: quick play: the bots' level that fill the free seats when ``_quick`` comes due
+        self.quick_level: str | None = None
+        self._quick: IDelayedCall | None = None
         #: the game is paused by vote (it goes on by vote, not when someone returns)
         self.voted_pause = False
         #: seats a bot plays by vote until the game ends; their player no longer sits there
@@ -340,6 +348,7 @@ class Table:
         if self._away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
             raise Refusal("player_away", f"cannot start while {names} is away")
+        self._cancel_quick()
         seating = list(seats_from_join_order(self.seats, self.options.tichujoin))
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
@@ -433,11 +442,46 @@ class Table:
         if self.game is not None:
             self.game.stop()
         self._cancel_abandon()
+        self._cancel_quick()
         self.votes.cancel()
         for timer in self._away.values():
             if timer is not None and timer.active():
                 timer.cancel()
         self._away.clear()
+
+    # -- quick play -----------------------------------------------------------
+
+    def fill_after(self, level: str, seconds: float, bot_name: Callable[[str], str]) -> None:
+        """Quick play: after ``seconds``, unless people filled it and it started, bots of
+        ``level`` (named by ``bot_name(level)``) take the free seats and the table starts."""
+        self.quick_level = level
+        self._quick = self._clock.callLater(seconds, self._fill, bot_name)
+
+    def start_if_full(self, nick: str) -> bool:
+        """A quick-play table that ``nick`` just filled starts at once; True if it did."""
+        if self.quick_level is None or self.started or None in self.seats or self._away:
+            return False
+        self.start(nick)
+        return True
+
+    def _fill(self, bot_name: Callable[[str], str]) -> None:
+        self._quick = None
+        if self.started:
+            return
+        present = [nick for seat, nick in self.players() if seat not in self.bots and seat not in self._away]
+        if not present:
+            return  # nobody to play with: the table closes by itself
+        with self.outbox:  # a timer's step: one write per client
+            for seat in SEATS:
+                if self.seats[seat - 1] is None:
+                    self.add_bot(present[0], seat, self.quick_level, bot_name(self.quick_level))
+            if not self._away:
+                self.start(present[0])
+
+    def _cancel_quick(self) -> None:
+        timer, self._quick = self._quick, None
+        if timer is not None and timer.active():
+            timer.cancel()
 
     # -- votes ----------------------------------------------------------------
 
@@ -685,6 +729,19 @@ class TableHall:
         )
         self._tables[number] = table
         return table
+
+    def bot_name(self, level: str) -> str:
+        """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
+        that no bot on the server has."""
+        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
+        candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
+        return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
+
+    def longest_waiting(self) -> Table | None:
+        """The open table (a free seat, a person seated, not started) that opened first."""
+        waiting = [t for t in self if t.state == "open"
+                   and any(seat not in t.bots for seat, _ in t.players())]
+        return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
 
     def held_seat(self, nick: str) -> tuple[Table, int] | None:
         """The table and seat held for ``nick`` while he is away, if any."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 
+from bswtichu.bots import LEVELS
 from bswtichu.config import ServerConfig
 from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -127,6 +128,30 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         table.sit(session.nick, seat)
         session.table = table
 
+    def quick(session: Session, args: str) -> None:
+        level = args.strip().lower() or "basic"
+        if level not in LEVELS or " " in level:
+            raise wrong_use(f"levels: {', '.join(LEVELS)}")
+        if session.table is not None:
+            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+        held = hall.held_seat(session.nick)
+        if held is not None:
+            table, own = held
+            raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
+                                       f" /join {table.number} {own}")
+        table = hall.longest_waiting()
+        if table is not None:
+            seat = table.sit(session.nick)
+            session.table = table
+            session.send(messages.quick(table.number, seat, None, None))
+            table.start_if_full(session.nick)
+            return
+        table = open_table(session.nick)
+        seat = table.sit(session.nick)
+        session.table = table
+        table.fill_after(level, config.quick_wait, hall.bot_name)
+        session.send(messages.quick(table.number, seat, level, config.quick_wait))
+
     def leave(session: Session, args: str) -> None:
         table = current_table(session)
         table.leave(session.nick)
@@ -224,6 +249,17 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
             " opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
             " the same name puts you back in your seat.",
             handler=join,
+        ),
+        Command(
+            key="quick", group="table",
+            german="schnell",
+            usage="/quick [LEVEL]",
+            summary="sit down at once: the table waiting longest, or a new one with bots",
+            help="Seats you at the open table that has waited longest for a player. If none is"
+            f" waiting, opens a table for you: after a short wait, unless people fill it, bots of"
+            f" LEVEL ({', '.join(LEVELS)}; default basic) take the free seats and it starts. A"
+            " quick table that people fill starts at once.",
+            handler=quick,
         ),
         Command(
             key="leave", group="table",
