@@ -35,6 +35,7 @@ from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.review import review_commands
 from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage
 
@@ -68,7 +69,7 @@ def build_lobby(
     chat = Chat(index, config.max_chat_length)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
-                    *table_commands(tables, config), *game_commands(tables, logs),
+                    *table_commands(tables, config), *game_commands(tables, logs), *review_commands(logs),
                     *account_commands(names, storage), *display_commands()]:
         commands.register(command)
     return Lobby(connections, names, chat, commands, tables, outbox)

@@ -128,7 +128,8 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
             for r in rows:
                 when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
                 who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
-                lines.append(f"  /log {r.log_number} ({when} UTC): {who}")
+                lines.append(f"  game {r.log_number} ({when} UTC): {who}; /review {r.log_number}"
+                             f" steps through it, /log {r.log_number} is its log")
             text = "\n".join(lines)
         session.send(Message("HISTORY", {"nick": name, "games": games}, text))
 

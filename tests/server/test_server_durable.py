@@ -143,6 +143,11 @@ def test_a_new_service_on_the_same_file_restores_every_seat_and_plays_on(tmp_pat
     ann2.say("/history Ann")
     games = ann2.only("HISTORY")["games"]
     assert [g["log"] for g in games] == [number]
+    ann2.say("/mode human")
+    ann2.clear()
+    ann2.say("/history Ann")
+    assert f"game {number} (" in ann2.connection.lines[1] and f"/review {number}" in ann2.connection.lines[1]
+    ann2.say("/mode machine")
     ann2.clear()
     ann2.say("/stats")
     stats = ann2.only("STATS")
