@@ -580,13 +580,11 @@ class GameDriver:
         if strikes >= CLOCK_STRIKES and not self.stopped:
             self._substitute(player, "clock")
 
-    def _decide_for(self, player: Player) -> Action:
+    def _decide_for(self, player: Player) -> None:
         """The one decision a fresh stand-in makes for ``player`` (his time ran out), applied."""
         seat = self.seat_of(player)
         legal = self.game.round.legal_actions(seat)
-        action = self._checked(seat, self._stand_in(player).choose(self.game.round.view(seat), legal), legal)
-        self._apply(action)
-        return action
+        self._apply(self._checked(seat, self._stand_in(player).choose(self.game.round.view(seat), legal), legal))
 
     def _end_substitute(self, player: Player) -> None:
         self.substitutes.discard(player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest_twisted
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
@@ -10,6 +11,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.service import build_lobby
 
 from lobby_clients import Client
+from test_server_game_network import GameServer
 
 WAIT = 20.0
 
@@ -85,3 +87,16 @@ def test_a_quick_table_everyone_left_does_not_start(tmp_path):
     ann.say("/leave")
     clock.advance(WAIT)
     assert len(lobby.tables) == 0
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_bot_on_the_line_port_asks_for_quick_play_and_its_game_starts(tmp_path):
+    async with GameServer(tmp_path, seed=2, quick_wait=0.0) as server:
+        ann = await server.player("Ann")
+        ann.send("/quick random")
+        quick = (await ann.until("QUICK"))[-1][1]
+        assert quick == {"table": 1, "seat": 1, "level": "random", "wait": 0.0}
+        got = await ann.until("GAME")  # at once (no wait): the bots sit down and it starts
+        keywords = [k for k, _ in got]
+        assert keywords.count("JOINED") == 3 and "STARTED" in keywords
+        assert (await ann.until("DEALT"))[-1][1]["seat"] == 1
