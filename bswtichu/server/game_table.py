@@ -358,13 +358,7 @@ class TableGame:
         self._tell(nick, self.table_message(nick, score_said=True))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
-            seat = self.seat_of(nick)
-            asked = self._asked(seat)
-            if asked is not None:
-                self._tell(nick, self.texts.event(asked, seat))
-                pushed = self._pushed_legal(seat, self.table.reader(nick))
-                if pushed is not None:
-                    self._tell(nick, pushed)
+            self._ask_again(nick)
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
@@ -385,8 +379,23 @@ class TableGame:
         self.show_state(nick)
 
     def player_active(self, nick: str) -> None:
-        """A seated player typed something: a stand-in the turn clock gave him stands aside."""
-        self.driver.player_active(self.player(nick))
+        """A seated player typed something: a stand-in the turn clock gave him stands aside,
+        and what the round waits for from him, if anything, is asked again (with his time)."""
+        player = self.player(nick)
+        if player not in self.driver.substitutes:
+            return
+        self.driver.player_active(player)
+        if player not in self.driver.substitutes:
+            self._ask_again(nick)
+
+    def _ask_again(self, nick: str) -> None:
+        seat = self.seat_of(nick)
+        asked = self._asked(seat)
+        if asked is not None:
+            self._tell(nick, self.texts.event(asked, seat))
+            pushed = self._pushed_legal(seat, self.table.reader(nick))
+            if pushed is not None:
+                self._tell(nick, pushed)
 
     def stood_in(self, nick: str) -> bool:
         """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""

@@ -157,3 +157,32 @@ def test_a_present_player_whose_clock_ran_out_twice_can_be_replaced_and_watches(
     bob.clear()
     bob.say("/pass")
     assert bob.error_code() == "not_seated"
+
+
+def test_typing_brings_back_a_player_whose_stand_in_the_clock_left_and_asks_him_again(tmp_path):
+    clock, lobby, (ann, bob, cy, dan) = lobby_of_four(tmp_path, ("/clock 5",))
+    table = lobby.tables.get(1)
+    for player in (ann, cy, dan):
+        player.say("/nogrand")
+    clock.advance(5)
+    for player in (ann, cy, dan):
+        player.clear()
+        player.say("/hand")
+        player.say("/schupf " + " ".join(player.only("HAND")["cards"][:3]))
+    clock.advance(5)
+    assert table.game.stood_in("Bob")
+    for _ in range(2000):  # the others pass or play; Bob's stand-in plays for him
+        if table.game.waits_for("Bob"):
+            break
+        for player in (ann, cy, dan):
+            if table.game.waits_for(player.session.nick):
+                player.clear()
+                player.say("/legal")
+                player.say(player.only("LEGAL")["commands"][0])
+        clock.advance(0.5)
+    assert table.game.waits_for("Bob") and table.game.stood_in("Bob")
+    bob.clear()
+    bob.say("sorry, back")
+    assert "SUBSTITUTE_END" in bob.keywords()
+    [turn] = [f for k, f in bob.received() if k == "TURN"]
+    assert turn["player"] == "Bob" and turn["clock"] == 5
