@@ -135,6 +135,9 @@ class TableGame:
         """Apply what ``nick`` asked for: ``build(seat)`` makes it from his engine seat."""
         if self.driver.finished:
             raise Refusal("game_over", "the game is over")
+        if self.table.voted_pause:
+            raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
+                                    " /continue asks to go on")
         player = self.player(nick)
         try:
             built = build(self.driver.seat_of(player))

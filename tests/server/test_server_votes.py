@@ -57,6 +57,9 @@ def test_a_pause_passes_by_majority_and_stops_the_clocks_until_a_continue_passes
     dan.clear()
     dan.say("/pause")
     assert dan.error_code() == "paused"
+    ann.clear()
+    ann.say("/nogrand")  # no moves while paused
+    assert ann.error_code() == "paused"
     dan.clear()
     dan.say("/resume")  # alone at a game: the vote to go on
     for player in (ann, bob):
