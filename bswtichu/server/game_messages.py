@@ -418,8 +418,12 @@ class GameTexts:
         """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there;
         ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
+        timed = self.time_left is not None
+        left = [self.time_left(seat) for seat in range(4)] if timed else [None] * 4
+        if timed:
+            lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
         for seat, name in enumerate(self.names):
-            marks = []
+            marks = [] if left[seat] is None else [f"({_seconds(left[seat])} left)"]
             if view.calls[seat]:
                 marks.append(view.calls[seat].upper())
             if seat in view.finish_order:
@@ -446,6 +450,8 @@ class GameTexts:
         fields["finish_order"] = [s + 1 for s in view.finish_order]
         fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
+        if timed:
+            fields["clock"], fields["clock_left"] = self.time_left(None), left
         return self._msg("TABLE", fields, "\n".join(lines))
 
     def legal(self, seat: int, actions: Iterable[Action], full: bool = False) -> Message:

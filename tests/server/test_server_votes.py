@@ -54,6 +54,16 @@ def test_a_pause_passes_by_majority_and_stops_the_clocks_until_a_continue_passes
     assert fields(cy, "VOTE_END")[0]["passed"] and fields(cy, "PAUSED") == [{"table": 1, "paused": True}]
     clock.advance(1000)
     assert driver.time_left("Ann") == 15 and not fields(ann, "CLOCK_OUT")  # no clock ran
+    ann.clear()
+    ann.say("/table")
+    view = ann.only("TABLE")
+    assert view["clock"] == 20 and view["clock_left"] == [15, 15, 15, 15]  # all four decide on Grand Tichu
+    ann.say("/mode human")
+    ann.clear()
+    ann.say("/table")
+    assert "Turn clock: 20 seconds per decision." in ann.connection.lines[0]
+    assert ann.connection.lines[1].endswith("(you): 8 cards (15 seconds left)")
+    ann.say("/mode machine")
     dan.clear()
     dan.say("/pause")
     assert dan.error_code() == "paused"
