@@ -127,6 +127,20 @@ class Game:
     def seat_of(self, player: Hashable) -> int:
         return self.seating.index(player)
 
+    def rename(self, old: Hashable, new: Hashable) -> None:
+        """Another player takes ``old``'s place from now on, with his seat, points and past
+        (a table handing a seat over); the rounds hold seats, not players."""
+        if old not in self.base_seats or new in self.base_seats:
+            raise ValueError(f"cannot hand {old!r}'s place to {new!r}")
+
+        def swap(players: tuple) -> tuple:
+            return tuple(new if p == old else p for p in players)
+
+        self.base_seats = swap(self.base_seats)
+        self.seatings = [swap(seating) for seating in self.seatings]
+        self.tichu_points[new] = self.tichu_points.pop(old)
+        self.victory_points[new] = self.victory_points.pop(old)
+
     # ------------------------------------------------------------------ rounds
 
     @property

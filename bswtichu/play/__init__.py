@@ -9,12 +9,14 @@
 
 from .driver import (
     CLOCK_STRIKES, CLOCK_WARNING, SUBSTITUTE_LEVEL, BotSeats, BotTurns, ClockRanOut, ClockWarning, GameDriver,
-    GameStopped, GameSeeds, GameSubscriber, SubstituteEnded, SubstituteStarted, check_in_order, seated_bots,
+    GameStopped, GameSeeds, GameSubscriber, SeatHandedOver, SubstituteEnded, SubstituteStarted, check_in_order,
+    seated_bots,
 )
 from .headless import DEFAULT_MAX_ROUNDS, GameSummary, PlayerRecord, headless_driver, play_game, run_game
 
 __all__ = [
     "CLOCK_STRIKES", "CLOCK_WARNING", "SUBSTITUTE_LEVEL", "BotSeats", "BotTurns", "ClockRanOut", "ClockWarning",
-    "GameDriver", "GameStopped", "GameSeeds", "GameSubscriber", "SubstituteEnded", "SubstituteStarted", "check_in_order", "seated_bots", "DEFAULT_MAX_ROUNDS", "GameSummary", "PlayerRecord",
+    "GameDriver", "GameStopped", "GameSeeds", "GameSubscriber", "SeatHandedOver", "SubstituteEnded",
+    "SubstituteStarted", "check_in_order", "seated_bots", "DEFAULT_MAX_ROUNDS", "GameSummary", "PlayerRecord",
     "headless_driver", "play_game", "run_game",
 ]

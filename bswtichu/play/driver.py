@@ -75,6 +75,15 @@ class SubstituteStarted(Event):
 
 
 @dataclass(frozen=True)
+class SeatHandedOver(Event):
+    """By a vote at the table, ``to`` (a person) plays ``player``'s seat from now on, as him."""
+
+    player: Player
+    to: Player
+    kind = "hand_over"
+
+
+@dataclass(frozen=True)
 class ClockWarning(Event):
     """``seconds`` are left on ``player``'s turn clock for what the round waits for (``need``:
     "grand", "exchange", or the turn's "lead", "follow", "wish", "give")."""
@@ -474,6 +483,26 @@ class GameDriver:
         self._release(player)
         self._schedule_bots()
 
+    def hand_over(self, player: Player, to: Player) -> None:
+        """``to``, a person, takes ``player``'s seat, points and past for the rest of the game
+        (his table voted so); a stand-in playing the seat stands aside."""
+        if self.stopped or player not in self.game.seating or player in self.replaced:
+            return
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        self._stop_clock(player)
+        self._clock_left.pop(player, None)
+        self.strikes.pop(player, None)
+        self.away.discard(player)
+        self.substitutes.discard(player)
+        self.bots.pop(player, None)
+        self.game.rename(player, to)
+        self._tell([SeatHandedOver(player, to)])
+        self._release(player)
+        self._run_clocks(None)
+        self._schedule_bots()
+
     def _stand_in(self, player: Player) -> Bot:
         """A stand-in bot for ``player`` that has seen what his seat saw this round (drawing
         on his seat's generator, so a replay makes the same one)."""
@@ -657,6 +686,9 @@ class GameDriver:
 
     def replay_replace(self, player: Player) -> None:
         self.replace(player)
+
+    def replay_hand_over(self, player: Player, to: Player) -> None:
+        self.hand_over(player, to)
 
     def replay_substitute_end(self, player: Player) -> None:
         if player in self.substitutes:

@@ -14,6 +14,7 @@ The kinds of entry:
 - ``bot``: an action the bots took (a seat's bot or a stand-in).
 - ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
 - ``replace``: by a vote at his table a bot plays a person's seat for good.
+- ``hand_over``: by a vote another person (``to``) plays a person's seat, as him, from then on.
 - ``timeout``: a person's turn clock ran out and a stand-in made this decision
   for him (on replay it chooses again, so its seat's generator draws alike).
 
@@ -30,22 +31,24 @@ from typing import Callable, Iterable, Sequence
 from twisted.logger import Logger
 
 from bswtichu.engine import Action, Card, Event
-from .driver import ClockRanOut, GameDriver, Player, SubstituteEnded, SubstituteStarted
+from .driver import ClockRanOut, GameDriver, Player, SeatHandedOver, SubstituteEnded, SubstituteStarted
 
-DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE = (
-    "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace")
-KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE)
+DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
+    "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace", "hand_over")
+KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER)
 
 
 @dataclass(frozen=True)
 class JournalEntry:
-    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a person."""
+    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a
+    person (``to``: who takes his seat, for a hand-over)."""
 
     kind: str
     player: Player | None = None
     action: Action | None = None
     round: int | None = None
     deal: tuple[Card, ...] | None = None
+    to: Player | None = None
 
 
 class ReplayError(Exception):
@@ -77,6 +80,8 @@ class Journal:
                 self.sink(JournalEntry(kind, player=event.player))
             elif type(event) is ClockRanOut:
                 self._timed_out = event.player
+            elif type(event) is SeatHandedOver:
+                self.sink(JournalEntry(HAND_OVER, player=event.player, to=event.to))
         game = driver.game
         history = game.round.history
         seen = self._seen
@@ -100,7 +105,7 @@ def _action_entry(kind: str, player: Player, action: Action) -> JournalEntry:
     """``JournalEntry(kind, player=player, action=action)`` made without the frozen class's
     per-field ``object.__setattr__`` calls: one is made for every action of every game."""
     entry = _new(JournalEntry)
-    entry.__dict__.update(kind=kind, player=player, action=action, round=None, deal=None)
+    entry.__dict__.update(kind=kind, player=player, action=action, round=None, deal=None, to=None)
     return entry
 
 
@@ -145,6 +150,8 @@ def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
             return 1
     elif entry.kind == SUBSTITUTE:
         driver.replay_substitute(entry.player)
+    elif entry.kind == HAND_OVER:
+        driver.replay_hand_over(entry.player, entry.to)
     elif entry.kind == REPLACE:
         driver.replay_replace(entry.player)
     elif entry.kind == SUBSTITUTE_END:

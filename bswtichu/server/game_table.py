@@ -22,7 +22,9 @@ from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
-from bswtichu.play import SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play import (
+    SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, SeatHandedOver, check_in_order, seated_bots,
+)
 from bswtichu.play.journal import replay_journal
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
@@ -179,6 +181,8 @@ class TableGame:
         return self.driver.time_left(self.game.seating[seat])
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
+        if any(type(event) is SeatHandedOver for event in events):
+            self.texts = self._texts()  # the seat has another name now
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
             self._tell_events(driver.game.seating, events)
 
@@ -410,6 +414,10 @@ class TableGame:
         self.driver.replace(self.player(nick))
         return SUBSTITUTE_LEVEL
 
+    def hand_over(self, nick: str, to: str) -> None:
+        """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
+        self.driver.hand_over(self.player(nick), to)
+
     def stop(self) -> None:
         """The table closes: no more bot moves."""
         self.driver.stop()
@@ -505,7 +513,8 @@ class GameWiring:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
                           number=stored.log_number, n=differed)
         levels = {name: level for name, level in stored.bots.values()}
-        record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
+        players = driver.game.base_seats  # as seated now: a seat may have been handed over
+        record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
         recorder = GameLogRecorder(self.logs, stored.log_number)
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
@@ -517,7 +526,7 @@ class GameWiring:
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
-        table.restore(options, list(stored.players), stored.bots, game,
+        table.restore(options, list(players), stored.bots, game,
                       {name: SUBSTITUTE_LEVEL for name in driver.replaced})
         self.log.info("table {table}: game {number} restored after {n} journal entries",
                       table=table.number, number=stored.log_number, n=len(stored.entries))

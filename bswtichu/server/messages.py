@@ -460,10 +460,19 @@ def paused(number: int, paused_now: bool) -> Message:
     return Message("PAUSED", {"table": number, "paused": paused_now}, text)
 
 
+def handed_over(view: dict[str, Any], seat: int, player: str, to: str) -> Message:
+    """By vote a waiting person plays the seat, as its player, to the end of the game."""
+    number = view["table"]
+    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": to, "level": None,
+                                "seats": view["seats"]},
+                   f"By vote {to} plays seat {seat} for {player} to the end of the game, with"
+                   f" {player}'s cards and points; {player} may /watch {number}.")
+
+
 def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Message:
     """By vote, a bot plays the seat for the rest of the game; the player may watch."""
     number = view["table"]
-    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "level": level,
+    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": None, "level": level,
                                 "seats": view["seats"]},
                    f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
                    f" {player} may /watch {number}.")

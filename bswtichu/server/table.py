@@ -88,6 +88,12 @@ class RunningGame(Protocol):
     def replace(self, nick: str) -> str:
         """A bot plays the player's seat to the end of the game (a vote); returns its level."""
 
+    def hand_over(self, nick: str, to: str) -> None:
+        """The person ``to`` plays the player's seat, as him, to the end of the game (a vote)."""
+
+    def show_state(self, nick: str) -> None:
+        """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
+
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
 
@@ -485,9 +491,10 @@ class Table:
 
     # -- votes ----------------------------------------------------------------
 
-    def ask_replace(self, nick: str, seat: int) -> None:
+    def ask_replace(self, nick: str, seat: int, to: str | None = None) -> None:
         """``nick`` asks the table to hand ``seat`` (an away player's, or one whose turn
-        clock ran out and whose stand-in plays) to a bot for the rest of the game."""
+        clock ran out and whose stand-in plays) for the rest of the game to ``to``, a person
+        watching the table who waits to play, or to a bot (None)."""
         self._require_voter(nick, "ask for a vote")
         self.votes.refuse_if_open()
         if seat not in SEATS:
@@ -498,21 +505,34 @@ class Table:
         if seat not in self._away and not self.game.stood_in(player):
             raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only an away"
                                          " player's seat, or one a stand-in plays, can be handed on")
-        self.votes.ask(nick, REPLACE, seat, f"hand seat {seat} ({player}) to a bot for the rest of the game")
+        if to is not None:
+            to = self._waiting_person(to)
+        taker = "a bot" if to is None else to
+        self.votes.ask(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
+                       seat, to)
+
+    def _waiting_person(self, name: str) -> str:
+        """The spectator ``name`` as he watches (he may take a seat), or a refusal."""
+        for spectator in self.spectators:
+            if spectator.casefold() == name.casefold() and not names.is_bot_name(spectator):
+                if self._reader(spectator) is not None:
+                    return spectator
+        raise Refusal("not_watching", f"{name} does not watch table {self.number}; a seat goes to a"
+                                      f" person watching it (/watch {self.number}), or to a bot")
 
     def ask_pause(self, nick: str) -> None:
         self._require_voter(nick, "ask for a vote")
         self.votes.refuse_if_open()
         if self.voted_pause:
             raise Refusal("paused", f"the game at table {self.number} is paused already; /continue asks to go on")
-        self.votes.ask(nick, PAUSE, None, "pause the game")
+        self.votes.ask(nick, PAUSE, "pause the game")
 
     def ask_continue(self, nick: str) -> None:
         self._require_voter(nick, "ask for a vote")
         self.votes.refuse_if_open()
         if not self.voted_pause:
             raise Refusal("not_paused", f"the game at table {self.number} is not paused")
-        self.votes.ask(nick, CONTINUE, None, "go on with the game")
+        self.votes.ask(nick, CONTINUE, "go on with the game")
 
     def answer_vote(self, nick: str, yes: bool) -> None:
         self._require_voter(nick, "vote")
@@ -523,7 +543,7 @@ class Table:
         return [nick for seat, nick in self.players()
                 if seat not in self.bots and seat not in self._away and seat != leaving_out]
 
-    def carry_out(self, kind: str, seat: int | None) -> None:
+    def carry_out(self, kind: str, seat: int | None, to: str | None) -> None:
         """What a passed vote asked for; a vote the game has moved past (its game ended, its
         player came back) does nothing."""
         if self.game is None:
@@ -537,22 +557,39 @@ class Table:
             self.game.resume()
             self.tell_all(messages.paused(self.number, False))
         elif kind == REPLACE and seat is not None:
-            self._replace(seat)
+            self._replace(seat, to)
 
-    def _replace(self, seat: int) -> None:
+    def _replace(self, seat: int, to: str | None) -> None:
         player = self.seats[seat - 1]
         assert player is not None and self.game is not None
         if seat not in self._away and not self.game.stood_in(player):
             return  # he came back while the vote ran
+        if to is not None and (not self.is_watching(to) or self._reader(to) is None):
+            to = None  # he went while the vote ran: the seat goes to a bot
         timer = self._away.pop(seat, None)
         if timer is not None and timer.active():
             timer.cancel()
+        if to is not None:
+            self._hand_over(seat, player, to)
+            return
         level = self.game.replace(player)
         self.bots[seat] = (player, level)
         self.replaced.add(seat)
         if self._reader(player) is not None:  # he is still here: he watches now
             self.spectators.append(player)
         self.tell_all(messages.replaced(self.view(), seat, player, level))
+        self._close_if_abandoned()
+
+    def _hand_over(self, seat: int, player: str, to: str) -> None:
+        """``to`` leaves the spectators and plays the seat; ``player``, if online, watches."""
+        assert self.game is not None
+        self._drop_spectator(to)
+        self.game.hand_over(player, to)
+        self.seats[seat - 1] = to
+        if self._reader(player) is not None:
+            self.spectators.append(player)
+        self.tell_all(messages.handed_over(self.view(), seat, player, to))
+        self.game.show_state(to)
         self._close_if_abandoned()
 
     def _require_voter(self, nick: str, what: str) -> None:

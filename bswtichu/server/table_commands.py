@@ -213,10 +213,10 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         current_table(session).start(session.nick)
 
     def replace_seat(session: Session, args: str) -> None:
-        numbers = _numbers(args, ("SEAT",))
-        if not numbers:
-            raise wrong_use("which seat? 1-4")
-        current_table(session).ask_replace(session.nick, numbers[0])
+        words = args.split()
+        if not words or len(words) > 2 or not is_number(words[0]):
+            raise wrong_use("which seat (1-4), and, if a person watching takes it, his name")
+        current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
 
     def answer(yes: bool):
         def handle(session: Session, args: str) -> None:
@@ -333,13 +333,14 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         Command(
             key="replace", group="game",
             german="ersetzen",
-            usage="/replace SEAT",
-            summary="vote: a bot plays an away player's seat to the end",
-            help="Asks the people seated at your table to hand SEAT to a bot for the rest of"
-            " the game: the seat of a player who is away, or whose stand-in plays because his"
-            " turn clock ran out twice. A majority of the people seated and present (not the"
-            " player asked about) decides with /accept or /refuse; no answer in time counts as"
-            " refused. The player may still /watch.",
+            usage="/replace SEAT [NAME]",
+            summary="vote: a waiting person or a bot plays an away player's seat to the end",
+            help="Asks the people seated at your table to hand SEAT for the rest of the game to"
+            " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
+            " who is away, or whose stand-in plays because his turn clock ran out twice. NAME"
+            " plays it as that player (his cards, calls and points). A majority of the people"
+            " seated and present (not the player asked about) decides with /accept or /refuse;"
+            " no answer in time counts as refused. The player may still /watch.",
             handler=replace_seat,
         ),
         Command(

@@ -31,16 +31,18 @@ class VoteTable(Protocol):
     def tell_all(self, message: Message) -> None:
         """Tell everyone at the table."""
 
-    def carry_out(self, kind: str, seat: int | None) -> None:
+    def carry_out(self, kind: str, seat: int | None, to: str | None) -> None:
         """Do what a passed vote asked for."""
 
 
 @dataclass
 class Vote:
-    """One open vote: what it asks (``kind``, and ``seat`` for a replace), who votes, the answers."""
+    """One open vote: what it asks (``kind``; for a replace ``seat`` and ``to``, the person who
+    would take it, or None: a bot), who votes, the answers."""
 
     kind: str
     seat: int | None
+    to: str | None
     by: str
     voters: tuple[str, ...]
     yes: set[str] = field(default_factory=set)
@@ -53,7 +55,7 @@ class Vote:
         return len(self.voters) // 2 + 1
 
     def fields(self) -> dict:
-        return {"vote": self.kind, "seat": self.seat, "by": self.by, "voters": list(self.voters),
+        return {"vote": self.kind, "seat": self.seat, "to": self.to, "by": self.by, "voters": list(self.voters),
                 "yes": sorted(self.yes), "no": sorted(self.no), "needed": self.needed}
 
 
@@ -72,11 +74,11 @@ class Votes:
             raise Refusal("vote_open", f"a vote is open at table {self.table.number}"
                                        f" ({self.open.kind}): /accept or /refuse it first")
 
-    def ask(self, nick: str, kind: str, seat: int | None = None, what: str = "") -> None:
+    def ask(self, nick: str, kind: str, what: str, seat: int | None = None, to: str | None = None) -> None:
         """``nick`` opens a vote (his own yes counts); ``what`` says it for people."""
         self.refuse_if_open()
         voters = tuple(self.table.voters(seat))
-        vote = Vote(kind, seat, nick, voters, yes={nick})
+        vote = Vote(kind, seat, to, nick, voters, yes={nick})
         self.open = vote
         self.table.tell_all(messages.vote_opened(self.table.number, vote.fields(), what, self.timeout))
         if not self._settled(vote):
@@ -121,4 +123,4 @@ class Votes:
         self.cancel()
         self.table.tell_all(messages.vote_ended(self.table.number, vote.fields(), passed, reason))
         if passed:
-            self.table.carry_out(vote.kind, vote.seat)
+            self.table.carry_out(vote.kind, vote.seat, vote.to)

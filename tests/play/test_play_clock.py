@@ -220,3 +220,24 @@ def test_a_replaced_seat_is_a_bot_for_good_and_a_replay_keeps_it_so():
     again, _, _ = make_driver(30)
     replay_journal(again, entries)
     assert again.replaced == {"bob"} and again.round.history == driver.round.history
+
+
+def test_a_seat_handed_over_keeps_its_cards_and_points_and_a_replay_hands_it_over_again():
+    driver, recorder, clock = make_driver(30)
+    entries = []
+    driver.subscribe(Journal(entries.append))
+    driver.start()
+    driver.player_away("bob")  # his stand-in comes at once (no grace here) and decides
+    tick(clock, 3)
+    assert "bob" in driver.substitutes and driver.round.grand_decided[2]
+    hand = tuple(driver.round.hands[2])
+    driver.hand_over("bob", "cy")
+    assert driver.game.seating == ("ann", "b1", "cy", "b2") and tuple(driver.round.hands[2]) == hand
+    assert "cy" not in driver.bots and "bob" not in driver.bots and "bob" not in driver.substitutes
+    driver.act("ann", [DeclineGrand(0)])
+    tick(clock, 3)
+    driver.act("cy", [_exchange(driver, 2)])
+    again, _, _ = make_driver(30)
+    replay_journal(again, entries)
+    assert again.game.seating == driver.game.seating and again.round.history == driver.round.history
+    assert set(again.game.tichu_points) == {"ann", "b1", "cy", "b2"}

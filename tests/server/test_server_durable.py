@@ -309,3 +309,34 @@ def test_a_restart_in_the_middle_of_a_timed_decision_gives_it_its_full_time_agai
     ann2.clear()
     ann2.say("hello")  # typing anything brings her back
     assert ann2.only("SUBSTITUTE_END") == {"table": 1, "player": "Ann"}
+
+
+def test_a_seat_handed_over_by_vote_stays_handed_over_after_a_restart(tmp_path):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann, bob, eve = Client(lobby, "Ann"), Client(lobby, "Bob"), Client(lobby, "Eve")
+    for line in ("/join", "/bot"):
+        ann.say(line)
+    bob.say("/join 1")
+    ann.say("/bot")
+    ann.say("/start")
+    eve.say("/watch 1")
+    bob.hang_up()
+    ann.say("/replace 3 Eve")  # Ann alone votes: a majority of one
+    table = lobby.tables.get(1)
+    assert table.seats[2] == "Eve"
+    eve.say("/nogrand")
+    ann.say("/nogrand")
+    history = list(table.game.game.round.history)
+
+    gone(lobby)
+    lobby2 = durable_lobby(tmp_path, Clock())
+    table2 = lobby2.tables.get(1)
+    assert table2.seats == ["Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea"]
+    assert table2.view()["away"] == [1, 3]
+    driver = table2.game.driver
+    assert driver.game.base_seats == ("Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea")
+    assert list(driver.round.history) == history
+    eve2 = Client(lobby2, None)
+    eve2.say(f"/resume {eve.token}")
+    assert eve2.only("SEAT_HELD") == {"table": 1, "seat": 3}

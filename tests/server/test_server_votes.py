@@ -199,3 +199,33 @@ def test_typing_brings_back_a_player_whose_stand_in_the_clock_left_and_asks_him_
     assert "SUBSTITUTE_END" in bob.keywords()
     [turn] = [f for k, f in bob.received() if k == "TURN"]
     assert turn["player"] == "Bob" and turn["clock"] == 5
+
+
+def test_a_dropped_players_seat_goes_to_a_waiting_person_by_vote(tmp_path):
+    clock, lobby, (ann, bob, cy, dan) = lobby_of_four(tmp_path)
+    table = lobby.tables.get(1)
+    eve = Client(lobby, "Eve")
+    eve.say("/watch 1")
+    bob.hang_up()  # before his Grand Tichu decision: the game holds for him
+    ann.clear()
+    ann.say("/replace 2 Zed")
+    assert ann.error_code() == "not_watching"
+    ann.clear()
+    ann.say("/replace 2 eve")
+    assert fields(ann, "VOTE")[0]["to"] == "Eve"
+    eve.clear()
+    cy.say("/accept")
+    keywords = eve.keywords()
+    [handed] = fields(eve, "REPLACED")
+    assert (handed["seat"], handed["nick"], handed["to"], handed["seats"][1]) == (2, "Bob", "Eve", "Eve")
+    assert {"SCORE", "TABLE", "HAND"} <= set(keywords[keywords.index("REPLACED"):])
+    assert table.seat_of("Eve") == 2 and not table.is_watching("Eve")
+    driver = table.game.driver
+    assert driver.game.seating[1] == "Eve" and not driver.holding and "Eve" not in driver.bots
+    assert driver.time_left("Eve") == 20  # her decision is timed now
+    eve.clear()
+    eve.say("/nogrand")
+    assert [f["player"] for k, f in eve.received() if k == "GRAND_DECIDED"] == ["Eve"]
+    again = Client(lobby, None)
+    again.say("/nick Bob")  # his seat is not held any more
+    assert again.keywords() == ["NICK", "RESUME_TOKEN"]
