@@ -341,7 +341,10 @@ class TableGame:
         sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
-        away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
+        # away: gone from the table, or marked away by his turn clock (his stand-in plays)
+        substitutes = self.driver.substitutes
+        away = [seat is not None and self.table.is_away(seat) or player in substitutes
+                for seat, player in zip(table_seats, self.game.seating)]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
                                      {"totals": list(self.game.totals), "log": self.log_number}, away)

@@ -241,3 +241,42 @@ def test_a_seat_handed_over_keeps_its_cards_and_points_and_a_replay_hands_it_ove
     replay_journal(again, entries)
     assert again.game.seating == driver.game.seating and again.round.history == driver.round.history
     assert set(again.game.tichu_points) == {"ann", "b1", "cy", "b2"}
+
+
+class NeedAtTimeout(Recorder):
+    """Keeps what the round waited for from the seat each time its clock ran out."""
+
+    def __init__(self):
+        super().__init__()
+        self.needs: list[str] = []
+
+    def happened(self, driver, events):
+        super().happened(driver, events)
+        for event in events:
+            if isinstance(event, ClockRanOut):
+                rnd = driver.round
+                self.needs.append(rnd.need if rnd.phase == PLAY else rnd.phase)
+
+
+def test_every_kind_of_decision_runs_out_and_is_made_for_him():
+    needs: set[str] = set()
+    for seed in range(12):
+        clock = Clock()
+        seeds = GameSeeds.from_seed(seed)
+        options = GameOptions(round_limit=3, clock=3)
+        bots = seated_bots(PLAYERS, options, {"b1": "basic", "b2": "basic"}, seeds)
+        driver = GameDriver(PLAYERS, options, seeds, bots, clock, bot_delay=1.0)
+        recorder = NeedAtTimeout()
+        driver.subscribe(recorder)
+        driver.start()
+        for _ in range(5000):  # nobody answers; after each stand-in that stays, they "type"
+            if driver.finished:
+                break
+            tick(clock, 1)
+            for person in PEOPLE:
+                driver.player_active(person)
+        assert driver.finished
+        needs |= set(recorder.needs)
+        if needs >= {"grand", "exchange", "lead", "follow", "wish", "give"}:
+            break
+    assert needs == {"grand", "exchange", "lead", "follow", "wish", "give"}

@@ -159,6 +159,11 @@ def test_a_present_player_whose_clock_ran_out_twice_can_be_replaced_and_watches(
         player.say("/schupf " + " ".join(player.only("HAND")["cards"][:3]))
     clock.advance(5)  # and his exchange: his stand-in stays
     assert table.game.stood_in("Bob")
+    dan.say("/mode human")
+    dan.clear()
+    dan.say("/table")
+    assert any(line.startswith("  seat 2 Bob (away):") for line in dan.connection.lines)  # marked away
+    dan.say("/mode machine")
     bob.clear()
     dan.say("/replace 2")
     assert fields(bob, "VOTE")[0]["voters"] == ["Ann", "Cy", "Dan"]  # not Bob
