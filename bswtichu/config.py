@@ -68,6 +68,12 @@ class ServerConfig:
     reserved_names: str = "admin, server"
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
+    #: seconds per decision on a new table's turn clock (its option ``clock``); 0: off
+    turn_clock: int = 0
+    #: seconds a vote at a table (/replace, /pause, /continue) stays open; unanswered: refused
+    vote_timeout: float = 60.0
+    #: seconds a table /quick opened waits for people before bots fill it and it starts
+    quick_wait: float = 20.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
     abandon_after: float = 24 * 3600.0
@@ -110,6 +116,12 @@ class ServerConfig:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if not 0 <= self.turn_clock <= 3600:
+            problems.append("turn_clock must be 0 (off) to 3600 seconds")
+        if self.vote_timeout <= 0:
+            problems.append("vote_timeout must be above 0")
+        if self.quick_wait < 0:
+            problems.append("quick_wait must be 0 or more")
         if self.abandon_after < 0:
             problems.append("abandon_after must be 0 or more")
         if not self.database:
@@ -208,6 +220,9 @@ _KEYS = {
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
+    ("tables", "turn_clock"): ("turn_clock", int),
+    ("tables", "vote_timeout"): ("vote_timeout", float),
+    ("tables", "quick_wait"): ("quick_wait", float),
     ("storage", "database"): ("database", str),
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),

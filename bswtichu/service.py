@@ -37,6 +37,7 @@ from bswtichu.server.social import PersonalLists, social_commands, tell_friends
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.review import review_commands
 from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage
 
@@ -66,7 +67,8 @@ def build_lobby(
                             config.reserved)
     connections = Connections(config, outbox, moderation.barred)
     index = NameIndex()
-    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
+    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
+                       config.turn_clock or None, config.vote_timeout)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
                           moderation.admit)
     lists = PersonalLists(storage.community, storage.accounts.is_registered)
@@ -78,6 +80,7 @@ def build_lobby(
     for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
                     *table_commands(tables, config),
                     *game_commands(tables, logs, person_kicker(moderation, names)),
+                    *review_commands(logs),
                     *account_commands(names, storage, RegistrationLimit(
                         clock, config.registrations_per_hour, config.uncapped), lists.keep),
                     *display_commands(),

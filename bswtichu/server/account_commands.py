@@ -114,6 +114,9 @@ def account_commands(directory: NameDirectory, storage: Storage,
 
     def resume(session: Session, args: str) -> None:
         words = args.split()
+        if not words and session.table is not None and session.table.started:
+            session.table.ask_continue(session.nick)  # /resume alone at a game: the vote to go on
+            return
         if len(words) != 1:
             raise wrong_use("the token you got with your name")
         if session.table is not None:
@@ -135,7 +138,8 @@ def account_commands(directory: NameDirectory, storage: Storage,
             for r in rows:
                 when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
                 who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
-                lines.append(f"  /log {r.log_number} ({when} UTC): {who}")
+                lines.append(f"  game {r.log_number} ({when} UTC): {who}; /review {r.log_number}"
+                             f" steps through it, /log {r.log_number} is its log")
             text = "\n".join(lines)
         session.send(Message("HISTORY", {"nick": name, "games": games}, text))
 
@@ -176,7 +180,9 @@ def account_commands(directory: NameDirectory, storage: Storage,
         Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held (an old"
-                " connection still holding the name is closed) and seats him in it again at once.", handler=resume, needs_nick=False),
+                " connection still holding the name is closed) and seats him in it again at once."
+                " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
+                handler=resume, needs_nick=False),
         Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),

@@ -8,7 +8,6 @@ input becomes one `Refusal` before anything changes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import count
 
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
@@ -18,7 +17,7 @@ from bswtichu.engine import (
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
-from bswtichu.server import messages, names
+from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
@@ -31,7 +30,6 @@ from bswtichu.server.table_commands import OFF_WORDS, ON_WORDS, current_table, s
 
 WISH_WORDS = ("wish", "wunsch")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 
 def _game(session: Session) -> TableGame:
@@ -185,10 +183,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 level = word.lower()
             else:
                 raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
-        table = current_table(session)
-        taken = {names.key(names.short_name(bot)) for other in hall
-                 for bot, _ in other.bots.values()}
-        table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
+        current_table(session).add_bot(session.nick, seat, level, hall.bot_name(level))
 
     def kick(session: Session, args: str) -> None:
         words = args.split()
@@ -283,15 +278,6 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
                 " when a game starts and ends.", handler=show_log),
     ]
-
-
-def _free_bot_name(taken: set[str]) -> str:
-    """The first of Ada, Bea, ... (then Ada2, Bea2, ...) that no bot on the server has."""
-    for round_number in count(1):
-        for name in BOT_NAMES:
-            candidate = name if round_number == 1 else f"{name}{round_number}"
-            if names.key(candidate) not in taken:
-                return candidate
 
 
 def _parse(parser, text: str):

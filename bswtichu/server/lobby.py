@@ -68,6 +68,15 @@ class Lobby:
             return
         with self.outbox:  # what this line causes reaches each client in one write
             self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
+            self._guarded(session, lambda: self._active_at_table(session), lambda: loggable(line))
+
+    def _active_at_table(self, session: Session) -> None:
+        """He typed something: if he plays a running game, its stand-in for a player whose
+        turn clock ran out stands aside (after his line, which may be a move the stand-in
+        would otherwise answer first)."""
+        table = session.table
+        if table is not None and table.game is not None and table.seat_of(session.nick) is not None:
+            table.game.player_active(session.nick)
 
     def disconnect(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""

@@ -277,9 +277,9 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     def refuse(session, args):
         raise Refusal("no_cards", "you have no cards yet")
 
-    lobby.commands.register(Command(key="refuse", group="lobby", usage="/refuse", summary="", help="", handler=refuse))
+    lobby.commands.register(Command(key="refuser", group="lobby", usage="/refuser", summary="", help="", handler=refuse))
     ann = connect("Ann")
-    ann.say("/refuse")
+    ann.say("/refuser")
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 
