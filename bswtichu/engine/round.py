@@ -25,7 +25,7 @@ from .actions import (
 )
 from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
-    cards_of, format_cards, mask_of, rank_text, sort_cards,
+    cards_of, format_cards, rank_text, sort_cards,
 )
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .errors import IllegalActionError
@@ -700,7 +700,8 @@ class Round:
             combo = classify(action.cards, action.phoenix_as)
         else:  # a listed play: its mask against the hand's
             entry = self._indexes[seat]
-            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand else mask_of(hand))
+            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand
+                                     else self._index(seat).mask)  # kept: the play updates it
             if missing:
                 raise IllegalActionError(f"you do not hold {format_cards(cards_of(missing))}")
         if self.gift_pending_seat is not None:

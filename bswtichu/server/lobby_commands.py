@@ -67,6 +67,7 @@ def lobby_commands(directory: NameDirectory, chat: Chat, who_page_size: int) -> 
                     "table": table.number if table is not None else None,
                     "seat": seat,
                     "watching": table is not None and seat is None,
+                    "away": other.away,
                 }
             )
         observers = [{"nick": o.nick, "table": o.table.number if o.table is not None else None}
