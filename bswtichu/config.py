@@ -238,6 +238,8 @@ def read_ini(text: str, source: str) -> configparser.ConfigParser:
 
 #: how a setting's type is named to people, with an example value
 _TYPE_WORDS = {int: "a whole number (e.g. 100)", float: "a number (e.g. 2.5)"}
+#: names of other converters' types, for the same message (e.g. the bridge's yes/no settings)
+TYPE_NAMES = {"boolean": "yes or no"}
 
 
 def convert_setting(convert, raw: str, section: str, key: str, source: str) -> object:
@@ -245,7 +247,7 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
     try:
         return convert(raw.strip())
     except ValueError:
-        wanted = _TYPE_WORDS.get(convert, f"a {convert.__name__}")
+        wanted = _TYPE_WORDS.get(convert) or TYPE_NAMES.get(convert.__name__, f"a {convert.__name__}")
         raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not {wanted}") from None
 
 
