@@ -480,8 +480,11 @@ class WebSocketLines(asyncio.Protocol):
                 length, start = struct.unpack("!Q", buffer[2:10])[0], 10
             if len(buffer) < start + length:
                 break
-            if buffer[0] & 0x0F in (1, 2):  # TEXT or BINARY; control frames are not lines
+            opcode = buffer[0] & 0x0F
+            if opcode in (1, 2):  # TEXT or BINARY; control frames are not lines
                 lines.append(buffer[start:start + length])
+            elif opcode == 8:  # the server closes: the closing handshake's answer
+                self.transport.write(b"\x88\x80\0\0\0\0")
             buffer = buffer[start + length:]
         self._buffer = buffer
         if lines:

@@ -54,6 +54,7 @@ SECURITY_HEADERS = {
     b"X-Content-Type-Options": b"nosniff",
     b"Referrer-Policy": b"no-referrer",
     b"X-Frame-Options": b"DENY",
+    b"Server": b"bswtichu",  # (twisted.web would name itself and its version)
 }
 #: the hosts a page served by this listener may come from without an ``origins`` setting
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
