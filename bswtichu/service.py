@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
@@ -20,6 +21,8 @@ from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
+from bswtichu.net import tls
+from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.account_commands import account_commands
 from bswtichu.server.accounts import NameGuard, RegistrationLimit
 from bswtichu.server.chat import Chat
@@ -34,10 +37,9 @@ from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.server.moderation import Moderation, moderation_commands, person_kicker
 from bswtichu.server.social import PersonalLists, social_commands, tell_friends
-from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.server.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
-from bswtichu.server.review import review_commands
 from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage
 
@@ -131,12 +133,27 @@ class TichuService(Service):
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
         attempts = []
+        certificate, key = self._certificate()
         for name, kind, description in self.listeners:
-            endpoint = serverFromString(self.reactor, description)
+            endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
             factory = kind.factory(self.lobby, self.config, self.reactor)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _certificate(self) -> tuple[Path, Path]:
+        """The certificate and key for the ``ssl:`` listeners that name none: ``[tls]``'s, or
+        the self-signed pair in the data folder, made (and said so) if it is not there yet."""
+        certificate, key, configured = self.config.tls_files()
+        needed = any(description.startswith("ssl:") and not tls.names_its_certificate(description)
+                     for _, _, description in self.listeners)
+        if needed and not configured and not (certificate.exists() and key.exists()):
+            tls.make_self_signed(certificate, key)
+            self.log.info("made a self-signed TLS certificate {certificate} (key {key}, readable by"
+                          " you only) for the TLS ports; clients must accept it once, or set [tls]"
+                          " certificate and key to a real pair (e.g. from Let's Encrypt)",
+                          certificate=str(certificate), key=str(key))
+        return certificate, key
 
     def _settled(self, result: object) -> None:
         if isinstance(result, Failure):
@@ -161,13 +178,17 @@ class TichuService(Service):
     def describe(self) -> str:
         """Where people and bots connect and where game logs go, in one line (once listening):
         the ports grouped by who connects, e.g. ``people: telnet 127.0.0.1:4242; bots:
-        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``."""
+        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``, a web one is a URL."""
         groups: dict[str, list[str]] = {}
         for name, kind, description in self.listeners:
             host = self.ports[name].getHost()
             where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
-            tls = " (TLS)" if description.startswith("ssl:") else ""
-            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))) + tls)
+            secure = description.startswith("ssl:")
+            if kind.web and hasattr(host, "port"):
+                where = f"{'https' if secure else 'http'}://{where}/"
+            elif secure:
+                where += " (TLS)"
+            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))))
         ports = "; ".join(f"{audience}: {', '.join(wheres)}" for audience, wheres in groups.items())
         return f"{ports}; logs in {self.config.log_folder}/"
 
