@@ -1,0 +1,168 @@
+// The page's wiring: the connection, the model it feeds, the view, and the controls that
+// send commands. Every control sends an ordinary slash command, the same a telnet user types.
+
+import { Link } from "./link.js";
+import { Model } from "./model.js";
+import { View, byId } from "./view.js";
+
+// Commands whose arguments are secrets: the log and the history keep only their first word
+// (and the name of /nick).
+const SECRET = /^\/(nick|name|register|password|passwort|resume)\b/i;
+const HISTORY = 100;
+
+let model = new Model();
+let selected = []; // card codes picked in the hand, in the order picked
+let movePending = false; // a move was sent and no legal list has come since
+const history = [];
+let historyAt = 0;
+
+const view = new View({ send, move, select, playSelected, exchange });
+const link = new Link({
+  text: (chunk) => view.text(chunk),
+  gmcp: received,
+  state: connected,
+});
+
+function received(name, fields) {
+  const before = { nick: model.nick, atTable: model.atTable };
+  model.apply(name, fields);
+  if (name === "Tichu.Nick" && before.nick === null) {
+    // pushed legal moves, and the lobby's first look; their text goes to the log like any reply
+    link.send("/legal push on");
+    link.send("/tables");
+    link.send("/who");
+  }
+  if (before.atTable && !model.atTable) link.send("/tables");
+  if (name === "Tichu.Legal") movePending = false;
+  if (name === "Tichu.Error" && movePending) {
+    // the move was refused (the game moved on meanwhile): nothing changed, so ask again
+    movePending = false;
+    link.send("/legal");
+  }
+  if (name === "Tichu.Table" || name === "Tichu.Hand") selected = [];
+  selected = selected.filter((code) => model.game.hand.includes(code));
+  view.render(model, selected);
+}
+
+function connected(state, detail) {
+  if (state === "open") {
+    view.connection("Connected.", true);
+    return;
+  }
+  view.connection(detail ? `Disconnected: ${detail}` : "Disconnected.", false);
+  model = new Model();
+  selected = [];
+  view.render(model, selected);
+}
+
+/** Send a line; ``echo`` shows it in the log (secrets masked). */
+function send(line, echo) {
+  if (!link.send(line)) {
+    view.logLine("(not connected: nothing was sent)", "note");
+    return;
+  }
+  if (echo) view.logLine(`> ${masked(line)}`, "echo");
+}
+
+function masked(line) {
+  const match = SECRET.exec(line);
+  if (!match) return line;
+  const words = line.trim().split(/\s+/);
+  const kept = /^\/(nick|name)$/i.test(words[0]) ? 2 : 1;
+  return [...words.slice(0, kept), ...words.slice(kept).map(() => "********")].join(" ");
+}
+
+/** A game move (a legal-move button, the selected cards, the exchange). */
+function move(line) {
+  movePending = true;
+  send(line, true);
+}
+
+function select(code) {
+  const at = selected.indexOf(code);
+  if (at >= 0) selected.splice(at, 1);
+  else if (!(model.game.legal && model.game.legal.exchange && selected.length >= 3)) selected.push(code);
+  view.render(model, selected);
+}
+
+function playSelected() {
+  if (!selected.length) return;
+  move(`/play ${selected.join(" ")}`);
+  selected = [];
+  view.render(model, selected);
+}
+
+function exchange() {
+  if (selected.length !== 3) return;
+  move(`/schupf ${selected.join(" ")}`);
+  selected = [];
+  view.render(model, selected);
+}
+
+// -- the controls --------------------------------------------------------------------
+
+function on(id, event, handler) {
+  byId(id).addEventListener(event, handler);
+}
+
+on("login-form", "submit", (event) => {
+  event.preventDefault();
+  const name = byId("login-name").value.trim();
+  const password = byId("login-password").value;
+  byId("login-password").value = "";
+  if (!name) return;
+  send(password ? `/nick ${name} ${password}` : `/nick ${name}`, true);
+});
+
+on("command-form", "submit", (event) => {
+  event.preventDefault();
+  const input = byId("command-line");
+  const line = input.value.trim();
+  if (!line) return;
+  send(line, true);
+  if (!SECRET.test(line) && history[history.length - 1] !== line) history.push(line);
+  if (history.length > HISTORY) history.shift();
+  historyAt = history.length;
+  input.value = "";
+});
+
+on("command-line", "keydown", (event) => {
+  if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+  if (!history.length) return;
+  event.preventDefault();
+  historyAt = Math.max(0, Math.min(history.length, historyAt + (event.key === "ArrowUp" ? -1 : 1)));
+  event.target.value = history[historyAt] || "";
+});
+
+on("chat-form", "submit", (event) => {
+  event.preventDefault();
+  const input = byId("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  send(text.startsWith("/") ? `/${text}` : text, false); // "//text" says "/text"
+  input.value = "";
+});
+
+on("new-table", "click", () => send("/join", true));
+on("refresh-lobby", "click", () => {
+  send("/tables", true);
+  send("/who", true);
+});
+on("add-bot", "click", () => send(`/bot ${byId("bot-level").value}`, true));
+on("set-rounds", "click", () => send(`/round ${byId("rounds").value.trim() || "off"}`, true));
+on("start", "click", () => send("/start", true));
+on("leave", "click", () => send("/leave", true));
+on("refresh-table", "click", () => send("/table", true));
+on("play-selected", "click", playSelected);
+on("clear-selection", "click", () => {
+  selected = [];
+  view.render(model, selected);
+});
+on("send-exchange", "click", exchange);
+on("reconnect", "click", () => {
+  view.connection("Connecting…", true);
+  link.open();
+});
+
+view.render(model, selected);
+link.open();
