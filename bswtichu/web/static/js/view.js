@@ -10,6 +10,7 @@ const NEED_WORDS = { lead: "to lead", follow: "to play", wish: "to make the wish
 const PLACE_WORDS = ["first", "second", "third", "fourth"];
 const GROUP_NAMES = ["", "Single cards", "Two cards", "Three cards", "Four cards"];
 const LOG_LINES = 2000;
+const PROMPT = /^(lead|follow|wish|give|grand|schupf)> /;
 const CHAT_LINES = 200;
 
 export function byId(id) {
@@ -86,11 +87,13 @@ export class View {
 
   // -- the server's text --------------------------------------------------------
 
-  /** Text from the server (a frame may end in the middle of a line). */
+  /** Text from the server. A frame may end in the middle of a line; a MUD prompt ("follow> ",
+   * "schupf> ") ends a frame without a line end: the page shows the turn itself, so it is dropped. */
   text(chunk) {
     const lines = (this.partial + chunk).split(/\r?\n/);
     this.partial = lines.pop();
-    for (const line of lines) this.logLine(line, "server");
+    for (const line of lines) this.logLine(line.replace(PROMPT, ""), "server");
+    if (PROMPT.test(this.partial) && this.partial.replace(PROMPT, "") === "") this.partial = "";
   }
 
   /** One line in the log, ANSI colours as spans; the oldest go past LOG_LINES. */
@@ -137,7 +140,9 @@ export class View {
 
   tableRow(view) {
     const row = element("li", null, "table-row");
-    const seats = view.seats.map((name, at) => `${at + 1} ${name || "(free)"}`).join(", ");
+    const away = view.away || [];
+    const seats = view.seats.map((name, at) => `${at + 1} ${name || "(free)"}${away.includes(at + 1) ? " (away)" : ""}`)
+      .join(", ");
     const rounds = view.options && view.options.round ? `round ${view.options.round}` : "to 1000";
     row.append(element("span", `Table ${view.table} [${view.state}]: ${seats}; ${rounds}`));
     if (view.state === "open") {
