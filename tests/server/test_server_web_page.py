@@ -1,0 +1,98 @@
+"""A whole game at the web page, in a real headless Chromium (Debian packages chromium and
+chromium-driver, driven by Selenium), against a real server with the WebSocket listener.
+
+The person logs in with the page's form (keyboard only: the name typed, Enter), opens a
+table and sits three bots from the command line (Enter), sets ``round 1`` and starts with
+the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice,
+three cards and the exchange button, the legal-move buttons) until the page says "Game
+over". The browser's blocking calls run in a thread; the server runs in the reactor.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import pytest_twisted
+from twisted.internet import threads
+
+from bswtichu.config import Listener
+
+from browser_player import MISSING, STEP_TIMEOUT, PagePlayer, start_browser
+from test_server_network import LOOPBACK, LOOPBACK_LISTENERS, RunningServer, reactor
+from test_server_tintin import unexplained_errors
+
+GAME_TIMEOUT = 180
+CARD_LABEL = re.compile(r"(10|[2-9JQKA]) (jade|sword|pagoda|star)|Mahjong|Dog|Phoenix|Dragon")
+CARD_WORDS = re.compile(r"(10|[2-9]|Jack|Queen|King|Ace) of (Jade|Sword|Pagoda|Star)|Mahjong|Dog|Phoenix|Dragon")
+
+
+def play_a_game(url: str) -> dict:
+    """Log in, seat three bots, play round 1 to the end; what the page showed on the way."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver = start_browser()
+    try:
+        person = PagePlayer(driver)
+        person.open(url)
+        person.find("#login-name").send_keys("Ann" + Keys.ENTER)  # the form is sent with Enter
+        person.wait("the lobby", lambda d: person.shown("#lobby") and person.text("#whoami") == "You are Ann.")
+        for line in ("/join", "/bot", "/bot", "/bot"):
+            person.command(line)
+        person.wait("three bots", lambda d: person.shown("#table") and len(person.seats()) == 4
+                    and all("(free)" not in seat for seat in person.seats()))
+        person.find("#rounds").clear()
+        person.find("#rounds").send_keys("1")
+        person.click("#set-rounds")
+        person.wait("round 1 set", lambda d: "Ann sets round 1 at table 1" in person.log_text())
+        person.click("#start")
+        person.wait("the first 8 cards", lambda d: len(person.all("#hand button.card")) == 8)
+        seen = {
+            "labels": [card.text for card in person.all("#hand button.card")],
+            "words": [card.get_attribute("aria-label") for card in person.all("#hand button.card")],
+        }
+        # the Grand Tichu choice by keyboard: Tab reaches its button, Enter takes it
+        person.wait("the Grand Tichu choice", lambda d: person.all("#legal button.move"))
+        version = person.find("#legal").get_attribute("data-version")
+        for _ in range(80):
+            if driver.switch_to.active_element.get_attribute("title") == "/nogrand":
+                break
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+        seen["tabbed_to"] = driver.switch_to.active_element.get_attribute("title")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        person.wait("the last 6 cards", lambda d: len(person.all("#hand button.card")) == 14
+                    and person.find("#legal").get_attribute("data-version") != version)
+        seen["over"] = person.play_to_the_end(GAME_TIMEOUT)
+        seen["clicks"] = person.clicks
+        seen["log"] = person.log_text()
+        seen["score"] = person.text("#score")
+        seen["live"] = [person.find(css).get_attribute("aria-live") for css in ("#log", "#announce", "#chat")]
+        seen["console"] = person.console_errors()
+        driver.set_window_size(400, 850)  # a phone: nothing wider than the screen
+        seen["phone"] = driver.execute_script(
+            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        return seen
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest_twisted.ensureDeferred
+async def test_a_whole_game_played_by_clicking_in_chromium(tmp_path):
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
+    async with RunningServer(listeners=listeners, bot_delay=0.0, log_folder=str(tmp_path / "logs")) as server:
+        url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(play_a_game, url).addTimeout(
+            GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+    assert seen["over"].startswith("Game over.")
+    assert "Game over at table 1!" in seen["log"]
+    assert seen["score"].startswith("Score after round 1 of 1:")
+    assert all(CARD_LABEL.fullmatch(label) for label in seen["labels"]), seen["labels"]
+    assert all(CARD_WORDS.fullmatch(words) for words in seen["words"]), seen["words"]
+    assert seen["tabbed_to"] == "/nogrand"
+    assert seen["clicks"] >= 2  # the exchange and at least one play
+    assert seen["live"] == ["polite", "polite", "polite"]
+    assert seen["console"] == []  # no script error, nothing the CSP refused
+    assert seen["phone"][0] <= seen["phone"][1]
+    assert unexplained_errors(seen["log"].splitlines()) == []
