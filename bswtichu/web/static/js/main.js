@@ -33,6 +33,8 @@ function received(name, fields) {
     link.send("/who");
   }
   if (before.atTable && !model.atTable) link.send("/tables");
+  if (name === "Tichu.PasswordWanted") byId("command-line").focus();
+  if (name === "Tichu.SpectatorJoined" && fields.nick === model.nick) link.send("/table"); // the state so far
   if (name === "Tichu.Legal") movePending = false;
   if (name === "Tichu.Error" && movePending) {
     // the move was refused (the game moved on meanwhile): nothing changed, so ask again
@@ -62,6 +64,10 @@ function send(line, echo) {
     return;
   }
   if (echo) view.logLine(`> ${masked(line)}`, "echo");
+  if (model.error !== null) {
+    model.error = null;
+    view.render(model, selected);
+  }
 }
 
 function masked(line) {
@@ -117,6 +123,15 @@ on("login-form", "submit", (event) => {
 on("command-form", "submit", (event) => {
   event.preventDefault();
   const input = byId("command-line");
+  if (model.passwordWanted) {
+    // the answer to PASSWORD_WANTED: sent as typed (an empty line gives up), never shown or kept
+    model.passwordWanted = false;
+    link.send(input.value);
+    view.logLine("> ********", "echo");
+    input.value = "";
+    view.render(model, selected);
+    return;
+  }
   const line = input.value.trim();
   if (!line) return;
   send(line, true);

@@ -47,6 +47,8 @@ export class Model {
     this.rounds = null;
     this.game = emptyGame();
     this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
+    this.error = null; // the last refusal's message, until the next command
+    this.passwordWanted = false; // the server takes the next line as a password, unseen
   }
 
   get atTable() {
@@ -115,6 +117,12 @@ function ourTable(model, fields) {
 const HANDLERS = {
   "Tichu.Nick": (m, f) => {
     m.nick = f.nick;
+  },
+  "Tichu.Error": (m, f) => {
+    m.error = f.message;
+  },
+  "Tichu.PasswordWanted": (m) => {
+    m.passwordWanted = true;
   },
   "Tichu.Tables": (m, f) => {
     m.tables = f.tables || [];

@@ -116,6 +116,14 @@ export class View {
 
   render(model, selected) {
     const named = model.nick !== null;
+    show("error", model.error !== null);
+    byId("error").textContent = model.error === null ? "" : `Refused: ${model.error}`;
+    const line = byId("command-line");
+    const secret = model.passwordWanted ? "password" : "text";
+    if (line.type !== secret) {
+      line.type = secret;
+      line.placeholder = model.passwordWanted ? "the password (not shown, not kept)" : "/help";
+    }
     show("login", !named);
     byId("whoami").textContent = named ? `You are ${model.nick}.` : "";
     show("lobby", named && !model.atTable);
