@@ -120,6 +120,11 @@ class PagePlayer:
         self.wait("the end of the game", self._step, timeout)
         return self.text("#game-over")
 
+    def play_until(self, what: str, done: Callable[[], bool], timeout: float = STEP_TIMEOUT) -> None:
+        """Click the offered moves until ``done()``; failing if the game ends first."""
+        self.wait(what, lambda d: done() or self._step(d), timeout)
+        assert done(), f"the game ended before {what}"
+
     def _step(self, _driver) -> bool:
         """One look at the page: True once the game is over; else act if asked to, then False."""
         if self.shown("#game-over"):

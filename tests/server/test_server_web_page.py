@@ -3,9 +3,11 @@ chromium-driver, driven by Selenium), against a real server with the WebSocket l
 
 The person logs in with the page's form (keyboard only: the name typed, Enter), opens a
 table and sits three bots from the command line (Enter), sets ``round 1`` and starts with
-the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice,
-three cards and the exchange button, the legal-move buttons) until the page says "Game
-over". The browser's blocking calls run in a thread; the server runs in the reactor.
+the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice by
+Tab and Enter, three cards and the exchange button, the legal-move buttons); after its first
+move the connection drops (``/quit``) and the person comes back with the page's
+"Come back as" button, then plays on until the page says "Game over". The browser's
+blocking calls run in a thread; the server runs in the reactor.
 """
 
 from __future__ import annotations
@@ -63,6 +65,20 @@ def play_a_game(url: str) -> dict:
         ActionChains(driver).send_keys(Keys.ENTER).perform()
         person.wait("the last 6 cards", lambda d: len(person.all("#hand button.card")) == 14
                     and person.find("#legal").get_attribute("data-version") != version)
+        # the first move, then the connection drops (/quit): the page offers to come back
+        # (/resume with the token it kept in memory) and draws the table again from what
+        # the server sends a returning player
+        person.play_until("the first play", lambda: person.clicks >= 2)  # the exchange, a move
+        hand = [card.text for card in person.all("#hand button.card")]
+        person.command("/quit")
+        person.wait("the connection's end", lambda d: person.shown("#reconnect") and person.shown("#login"))
+        person.click("#reconnect")
+        person.wait("the offer to come back", lambda d: person.shown("#resume")
+                    and person.text("#connection") == "Connected.")
+        seen["resume"] = person.text("#resume")
+        person.click("#resume")
+        person.wait("the table again", lambda d: person.shown("#table") and person.text("#whoami") == "You are Ann.")
+        seen["hand_again"] = [card.text for card in person.all("#hand button.card")] == hand
         seen["over"] = person.play_to_the_end(GAME_TIMEOUT)
         seen["clicks"] = person.clicks
         seen["log"] = person.log_text()
@@ -85,13 +101,14 @@ async def test_a_whole_game_played_by_clicking_in_chromium(tmp_path):
         url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
         seen = await threads.deferToThread(play_a_game, url).addTimeout(
             GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
-    assert seen["over"].startswith("Game over.")
-    assert "Game over at table 1!" in seen["log"]
+    assert seen["over"].startswith("Game over")
+    assert "Game over at table 1" in seen["log"]
     assert seen["score"].startswith("Score after round 1 of 1:")
     assert all(CARD_LABEL.fullmatch(label) for label in seen["labels"]), seen["labels"]
     assert all(CARD_WORDS.fullmatch(words) for words in seen["words"]), seen["words"]
     assert seen["tabbed_to"] == "/nogrand"
     assert seen["clicks"] >= 2  # the exchange and at least one play
+    assert seen["resume"] == "Come back as Ann" and seen["hand_again"]
     assert seen["live"] == ["polite", "polite", "polite"]
     assert seen["console"] == []  # no script error, nothing the CSP refused
     assert seen["phone"][0] <= seen["phone"][1]

@@ -13,6 +13,9 @@ const HISTORY = 100;
 let model = new Model();
 let selected = []; // card codes picked in the hand, in the order picked
 let movePending = false; // a move was sent and no legal list has come since
+// A guest's resume token, kept in this page's memory only (never in the address or storage):
+// after a dropped connection "Come back as NAME" sends /resume with it.
+let resume = null;
 const history = [];
 let historyAt = 0;
 
@@ -26,6 +29,7 @@ const link = new Link({
 function received(name, fields) {
   const before = { nick: model.nick, atTable: model.atTable };
   model.apply(name, fields);
+  if (name === "Tichu.Nick") view.resumable = null;
   if (name === "Tichu.Nick" && before.nick === null) {
     // pushed legal moves, and the lobby's first look; their text goes to the log like any reply
     link.send("/legal push on");
@@ -33,6 +37,10 @@ function received(name, fields) {
     link.send("/who");
   }
   if (before.atTable && !model.atTable) link.send("/tables");
+  if (name === "Tichu.ResumeToken") {
+    resume = { nick: fields.nick, token: fields.token };
+  }
+  if (name === "Tichu.Registered" || name === "Tichu.Password") resume = null;
   if (name === "Tichu.PasswordWanted") byId("command-line").focus();
   if (name === "Tichu.SpectatorJoined" && fields.nick === model.nick) link.send("/table"); // the state so far
   if (name === "Tichu.Legal") movePending = false;
@@ -54,6 +62,7 @@ function connected(state, detail) {
   view.connection(detail ? `Disconnected: ${detail}` : "Disconnected.", false);
   model = new Model();
   selected = [];
+  view.resumable = resume === null ? null : resume.nick;
   view.render(model, selected);
 }
 
@@ -174,6 +183,9 @@ on("clear-selection", "click", () => {
   view.render(model, selected);
 });
 on("send-exchange", "click", exchange);
+on("resume", "click", () => {
+  if (resume !== null) send(`/resume ${resume.token}`, true);
+});
 on("reconnect", "click", () => {
   view.connection("Connecting…", true);
   link.open();

@@ -83,6 +83,7 @@ export class View {
     this.actions = actions;
     this.log = byId("log");
     this.partial = "";
+    this.resumable = null; // the guest name a resume token is known for (in memory only)
   }
 
   // -- the server's text --------------------------------------------------------
@@ -125,6 +126,8 @@ export class View {
       line.placeholder = model.passwordWanted ? "the password (not shown, not kept)" : "/help";
     }
     show("login", !named);
+    show("resume", !named && this.resumable !== null);
+    byId("resume").textContent = this.resumable === null ? "" : `Come back as ${this.resumable}`;
     byId("whoami").textContent = named ? `You are ${model.nick}.` : "";
     show("lobby", named && !model.atTable);
     show("table", model.atTable);
@@ -248,11 +251,11 @@ export class View {
 
   play(model, selected) {
     const g = model.game;
-    const hand = g.hand.map((code, at) => {
+    const hand = g.hand.map((code) => {
       const item = element("li");
       const pick = cardElement(code, "button");
       pick.type = "button";
-      pick.dataset.key = `card-${code}-${at}`;
+      pick.dataset.key = `card-${code}`;
       pick.setAttribute("aria-pressed", String(selected.includes(code)));
       pick.setAttribute("aria-label", card(code).words);
       pick.addEventListener("click", () => this.actions.select(code));
