@@ -70,7 +70,8 @@ export function commandLabel(line, model) {
       return [args[0] === "none" ? "No wish" : `Wish for ${args[0]}`, [], ""];
     case "/give": {
       const seat = Number(args[0]);
-      return [`Give the trick to ${seat ? `${model.name(seat)} (seat ${seat})` : args[0]}`, [], ""];
+      const to = !seat ? args[0] : model.seats[seat - 1] ? `${model.seats[seat - 1]} (seat ${seat})` : `seat ${seat}`;
+      return [`Give the trick to ${to}`, [], ""];
     }
     default:
       return [line, [], ""];
