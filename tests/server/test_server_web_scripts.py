@@ -57,7 +57,7 @@ Promise.all(["ansi", "cards", "view", "model"].map((name) => import(`/js/${name}
     m.apply("Tichu.Played", {table: 1, seat: 3, player: "C", cards_left: 8, out_of_turn: false,
                              combo: {type: "single", cards: ["3s"], text: "single 3s"}});
     after.trickAfterLead = m.game.trick.map((entry) => entry.seat);
-    after.moves = ["/play 5p 5r", "/pass", "/wish none", "/wish 9", "/give 2", "/nogrand", "/tichu"].map(
+    after.moves = ["/play 5p 5r", "/pass", "/wish none", "/wish T", "/give 2", "/nogrand", "/tichu"].map(
       (line) => view.commandLabel(line, m));
     m.apply("Tichu.Left", {table: 1, seat: 1, nick: "Ann", reason: "left", seats: [null, "B", "C", "D"]});
     after.atTableAfterLeaving = m.atTable;
@@ -105,7 +105,7 @@ async def test_the_modules_in_chromium():
     assert result["commandCards"] == {"cards": ["7j", "7s", "PH=7"], "rest": ["wish", "9"]}
     after = result["after"]
     assert after["moves"] == [
-        ["Play", ["5p", "5r"], ""], ["Pass", [], ""], ["No wish", [], ""], ["Wish for 9", [], ""],
+        ["Play", ["5p", "5r"], ""], ["Pass", [], ""], ["No wish", [], ""], ["Wish for 10", [], ""],
         ["Give the trick to B (seat 2)", [], ""], ["No Grand Tichu", [], ""], ["Call Tichu", [], ""]]
     assert after["legalAfterOwnDecision"] is None
     # 8 + 6 dealt, 2s DR DG given, Qp Qr 6s received, 5p PH played

@@ -42,7 +42,8 @@ export function card(code) {
   };
 }
 
-function rankLabel(rank) {
+/** A rank as people read it: "10" for T, the others as written. */
+export function rankLabel(rank) {
   return RANK_LABEL[rank.toUpperCase()] || rank;
 }
 

@@ -4,7 +4,7 @@
 // (by its data-key), so keyboard users keep their place while the game goes on.
 
 import { ansiFragment } from "./ansi.js";
-import { card, cardElement, cardWords, commandCards } from "./cards.js";
+import { card, cardElement, cardWords, commandCards, rankLabel } from "./cards.js";
 
 const NEED_WORDS = { lead: "to lead", follow: "to play", wish: "to make the wish", give: "to give the Dragon trick away" };
 const PLACE_WORDS = ["first", "second", "third", "fourth"];
@@ -67,7 +67,7 @@ export function commandLabel(line, model) {
     case "/nogrand":
       return ["No Grand Tichu", [], ""];
     case "/wish":
-      return [args[0] === "none" ? "No wish" : `Wish for ${args[0]}`, [], ""];
+      return [args[0] === "none" ? "No wish" : `Wish for ${rankLabel(args[0])}`, [], ""];
     case "/give": {
       const seat = Number(args[0]);
       const to = !seat ? args[0] : model.seats[seat - 1] ? `${model.seats[seat - 1]} (seat ${seat})` : `seat ${seat}`;
@@ -224,7 +224,7 @@ export class View {
   trick(model) {
     const g = model.game;
     show("wish", Boolean(g.wish));
-    byId("wish").textContent = g.wish ? `Wish: ${g.wish}` : "";
+    byId("wish").textContent = g.wish ? `Wish: ${rankLabel(g.wish)}` : "";
     const items = g.trick.map((entry) => {
       const item = element("li", null, "play");
       item.append(element("span", `${model.name(entry.seat)}: ${entry.combo.type}`, "who"));
