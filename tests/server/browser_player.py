@@ -57,12 +57,18 @@ class PagePlayer:
     # -- looking ---------------------------------------------------------------
 
     def wait(self, what: str, condition: Callable[[object], object], timeout: float = STEP_TIMEOUT):
-        from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+        """``condition(driver)`` once it is true, asked again and again (an element the page drew
+        anew meanwhile, or hid, is looked for again at the next asking)."""
+        from selenium.common.exceptions import (
+            ElementClickInterceptedException, ElementNotInteractableException, StaleElementReferenceException,
+            TimeoutException,
+        )
         from selenium.webdriver.support.ui import WebDriverWait
 
         try:
             return WebDriverWait(self.driver, timeout, poll_frequency=POLL,
-                                 ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+                                 ignored_exceptions=(StaleElementReferenceException, ElementNotInteractableException,
+                                                     ElementClickInterceptedException)).until(condition)
         except TimeoutException:
             raise AssertionError(f"the page did not show {what} within {timeout} s; its log ends:\n"
                                  + self.log_text()[-3000:]) from None
@@ -131,10 +137,12 @@ class PagePlayer:
             return True
         version = self.find("#legal").get_attribute("data-version")
         if self.shown("#exchange"):
-            cards = self.all("#hand button.card")
-            free = [card for card in cards if card.get_attribute("aria-pressed") != "true"]
-            for card in free[: max(0, 3 - (len(cards) - len(free)))]:
-                card.click()
+            for _ in range(3):  # each click draws the hand again: look it up anew each time
+                cards = self.all("#hand button.card")
+                free = [card for card in cards if card.get_attribute("aria-pressed") != "true"]
+                if len(cards) - len(free) >= 3 or not free:
+                    break
+                free[0].click()
             send = self.find("#send-exchange")
             if send.is_enabled():
                 send.click()
