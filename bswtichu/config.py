@@ -32,6 +32,7 @@ class Listener:
 DEFAULT_LISTENERS = (
     Listener("telnet", "tcp:4242:interface=127.0.0.1"),
     Listener("line", "tcp:4243:interface=127.0.0.1"),
+    Listener("websocket", "tcp:4280:interface=127.0.0.1"),
 )
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -70,6 +71,9 @@ class ServerConfig:
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
     #: which the bots keep (the settings know no layer below them)
     expert_budget: int | None = None
+    #: origins (``scheme://host:port``, space-separated; ``*``: any) whose pages may open the
+    #: WebSocket port; empty: the listener's own address and this machine's names for itself
+    websocket_origins: str = ""
 
     def __post_init__(self) -> None:
         problems = []
@@ -194,6 +198,7 @@ _KEYS = {
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
+    ("websocket", "origins"): ("websocket_origins", str),
 }
 
 

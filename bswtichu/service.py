@@ -144,13 +144,17 @@ class TichuService(Service):
     def describe(self) -> str:
         """Where people and bots connect and where game logs go, in one line (once listening):
         the ports grouped by who connects, e.g. ``people: telnet 127.0.0.1:4242; bots:
-        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``."""
+        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``, a web one is a URL."""
         groups: dict[str, list[str]] = {}
         for name, kind, description in self.listeners:
             host = self.ports[name].getHost()
             where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
-            tls = " (TLS)" if description.startswith("ssl:") else ""
-            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))) + tls)
+            tls = description.startswith("ssl:")
+            if kind.web and hasattr(host, "port"):
+                where = f"{'https' if tls else 'http'}://{where}/"
+            elif tls:
+                where += " (TLS)"
+            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))))
         ports = "; ".join(f"{audience}: {', '.join(wheres)}" for audience, wheres in groups.items())
         return f"{ports}; logs in {self.config.log_folder}/"
 

@@ -18,6 +18,7 @@ from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
 from bswtichu.net.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
+from bswtichu.net.websocket import WebSocketListener
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class ListenerKind:
     factory: Callable[[Realm, ServerConfig, IReactorTime], ServerFactory]
     audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
     label: str  # the word before each of its addresses there ("" for none)
+    web: bool = False  # its addresses are shown as http:// (https:// over TLS) URLs
 
 
 KINDS: dict[str, ListenerKind] = {
@@ -35,6 +37,7 @@ KINDS: dict[str, ListenerKind] = {
     for kind in (
         ListenerKind("telnet", TelnetFactory, "people", "telnet"),
         ListenerKind("line", BotLineFactory, "bots", ""),
+        ListenerKind("websocket", WebSocketListener, "people", "web", web=True),
     )
 }
 

@@ -38,7 +38,8 @@ class Server:
         args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
                 "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
-                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
+                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000",
+                "--set", "listen.websocket="]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         self._pending = b""
