@@ -4,6 +4,8 @@ listener serves them (content types, the CSP header), without a browser."""
 
 from __future__ import annotations
 
+import configparser
+import fnmatch
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,7 +17,8 @@ from bswtichu.config import Listener
 
 from test_server_network import LOOPBACK, LOOPBACK_LISTENERS, TIMEOUT, RunningServer, reactor
 
-STATIC = Path(__file__).resolve().parents[2] / "bswtichu" / "web" / "static"
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "bswtichu" / "web" / "static"
 MODULES = sorted((STATIC / "js").glob("*.js"))
 CONTENT_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 
@@ -90,6 +93,17 @@ def test_every_element_the_scripts_look_up_is_in_the_page():
     for module in MODULES:
         looked_up |= set(re.findall(r'(?:byId|on|show)\("([\w-]+)"', module.read_text("utf-8")))
     assert looked_up and looked_up <= ids, sorted(looked_up - ids)
+
+
+def test_every_file_of_the_page_is_package_data():
+    """An installed server (not this checkout) serves the page only if setup.cfg ships each file."""
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / "setup.cfg")
+    patterns = [pattern.strip() for pattern in setup["options.package_data"]["bswtichu"].split(",")]
+    package = ROOT / "bswtichu"
+    files = [path.relative_to(package).as_posix() for path in STATIC.rglob("*") if path.is_file()]
+    assert files and [name for name in files if not any(fnmatch.fnmatch(name, p) and name.count("/") == p.count("/")
+                                                         for p in patterns)] == []
 
 
 @pytest_twisted.ensureDeferred
