@@ -35,11 +35,14 @@ def play_a_game(url: str) -> dict:
     from selenium.webdriver.common.keys import Keys
 
     driver = start_browser()
+    seen: dict = {}
     try:
         person = PagePlayer(driver)
         person.open(url)
         person.find("#login-name").send_keys("Ann" + Keys.ENTER)  # the form is sent with Enter
         person.wait("the lobby", lambda d: person.shown("#lobby") and person.text("#whoami") == "You are Ann.")
+        person.wait("who is on", lambda d: person.text("#who") == "Ann (in the lobby)")
+        seen["lobby_log"] = person.log_text()  # the page's own /who: its answer drawn, not logged
         for line in ("/join", "/bot", "/bot", "/bot"):
             person.command(line)
         person.wait("three bots", lambda d: person.shown("#table") and len(person.seats()) == 4
@@ -50,10 +53,8 @@ def play_a_game(url: str) -> dict:
         person.wait("round 1 set", lambda d: "Ann sets round 1 at table 1" in person.log_text())
         person.click("#start")
         person.wait("the first 8 cards", lambda d: len(person.all("#hand button.card")) == 8)
-        seen = {
-            "labels": [card.text for card in person.all("#hand button.card")],
-            "words": [card.get_attribute("aria-label") for card in person.all("#hand button.card")],
-        }
+        seen["labels"] = [card.text for card in person.all("#hand button.card")]
+        seen["words"] = [card.get_attribute("aria-label") for card in person.all("#hand button.card")]
         # the Grand Tichu choice by keyboard: Tab reaches its button, Enter takes it
         person.wait("the Grand Tichu choice", lambda d: person.all("#legal button.move"))
         version = person.find("#legal").get_attribute("data-version")
@@ -101,6 +102,7 @@ async def test_a_whole_game_played_by_clicking_in_chromium(tmp_path):
         url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
         seen = await threads.deferToThread(play_a_game, url).addTimeout(
             GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+    assert "You are now Ann." in seen["lobby_log"] and "Online (1)" not in seen["lobby_log"]
     assert seen["over"].startswith("Game over")
     assert "Game over at table 1" in seen["log"]
     assert seen["score"].startswith("Score after round 1 of 1:")

@@ -9,6 +9,17 @@ import { View, byId } from "./view.js";
 // (and the name of /nick).
 const SECRET = /^\/(nick|name|register|password|passwort|resume)\b/i;
 const HISTORY = 100;
+// The page's own requests are answered like any other, text and package; the text is kept out
+// of the log (the page shows the package), if the package comes within QUIET_MS.
+const QUIET_MS = 5000;
+// How long a message's text waits for its package (on gmcp.mudstandards.org the TEXT frame comes
+// right after the BINARY one); text without a package is shown after this.
+const HOLD_MS = 250;
+// The lobby's lists are asked for again this often, while someone uses the page (the server's
+// idle limit still sees a page nobody touches: it stops asking LOBBY_IDLE_MS after the last
+// command typed or clicked).
+const LOBBY_EVERY_MS = 10000;
+const LOBBY_IDLE_MS = 300000;
 
 let model = new Model();
 let selected = []; // card codes picked in the hand, in the order picked
@@ -18,36 +29,65 @@ let movePending = false; // a move was sent and no legal list has come since
 let resume = null;
 const history = [];
 let historyAt = 0;
+const quiet = []; // {name, until}: packages the page asked for itself
+let held = null; // the last text frame, until its package shows whether to log it
+let holdTimer = null;
+let lastUse = Date.now();
 
 const view = new View({ send, move, select, playSelected, exchange });
 const link = new Link({
-  text: (chunk) => view.text(chunk),
-  gmcp: received,
+  text: heldText,
+  gmcp: (name, fields) => {
+    releaseText(name);
+    received(name, fields);
+  },
   state: connected,
 });
+
+/** Ask the server something for the page's own view: the answer's text stays out of the log. */
+function ask(line, answer) {
+  if (link.send(line)) quiet.push({ name: answer, until: Date.now() + QUIET_MS });
+}
+
+function heldText(chunk) {
+  releaseText(null);
+  held = chunk;
+  holdTimer = window.setTimeout(() => releaseText(null), HOLD_MS);
+}
+
+/** The held text goes to the log, unless ``name`` is the package of a quiet request. */
+function releaseText(name) {
+  if (holdTimer !== null) window.clearTimeout(holdTimer);
+  holdTimer = null;
+  const now = Date.now();
+  while (quiet.length && quiet[0].until < now) quiet.shift();
+  const asked = name === null ? -1 : quiet.findIndex((entry) => entry.name === name);
+  if (asked >= 0) quiet.splice(asked, 1);
+  else if (held !== null) view.text(held);
+  held = null;
+}
 
 function received(name, fields) {
   const before = { nick: model.nick, atTable: model.atTable };
   model.apply(name, fields);
   if (name === "Tichu.Nick") view.resumable = null;
   if (name === "Tichu.Nick" && before.nick === null) {
-    // pushed legal moves, and the lobby's first look; their text goes to the log like any reply
-    link.send("/legal push on");
-    link.send("/tables");
-    link.send("/who");
+    // pushed legal moves, and the lobby's first look
+    ask("/legal push on", "Tichu.LegalPush");
+    askLobby();
   }
-  if (before.atTable && !model.atTable) link.send("/tables");
+  if (before.atTable && !model.atTable) askLobby();
   if (name === "Tichu.ResumeToken") {
     resume = { nick: fields.nick, token: fields.token };
   }
   if (name === "Tichu.Registered" || name === "Tichu.Password") resume = null;
   if (name === "Tichu.PasswordWanted") byId("command-line").focus();
-  if (name === "Tichu.SpectatorJoined" && fields.nick === model.nick) link.send("/table"); // the state so far
+  if (name === "Tichu.SpectatorJoined" && fields.nick === model.nick) ask("/table", "Tichu.Table"); // so far
   if (name === "Tichu.Legal") movePending = false;
   if (name === "Tichu.Error" && movePending) {
     // the move was refused (the game moved on meanwhile): nothing changed, so ask again
     movePending = false;
-    link.send("/legal");
+    ask("/legal", "Tichu.Legal");
   }
   if (name === "Tichu.Table" || name === "Tichu.Hand") selected = [];
   selected = selected.filter((code) => model.game.hand.includes(code));
@@ -55,6 +95,7 @@ function received(name, fields) {
 }
 
 function connected(state, detail) {
+  releaseText(null);
   if (state === "open") {
     view.connection("Connected.", true);
     return;
@@ -66,8 +107,19 @@ function connected(state, detail) {
   view.render(model, selected);
 }
 
-/** Send a line; ``echo`` shows it in the log (secrets masked). */
+function askLobby() {
+  ask("/tables", "Tichu.Tables");
+  ask("/who", "Tichu.Who");
+}
+
+window.setInterval(() => {
+  const used = Date.now() - lastUse < LOBBY_IDLE_MS;
+  if (used && model.nick !== null && !model.atTable && document.visibilityState === "visible") askLobby();
+}, LOBBY_EVERY_MS);
+
+/** Send a line the person typed or clicked; ``echo`` shows it in the log (secrets masked). */
 function send(line, echo) {
+  lastUse = Date.now();
   if (!link.send(line)) {
     view.logLine("(not connected: nothing was sent)", "note");
     return;
@@ -135,6 +187,7 @@ on("command-form", "submit", (event) => {
   if (model.passwordWanted) {
     // the answer to PASSWORD_WANTED: sent as typed (an empty line gives up), never shown or kept
     model.passwordWanted = false;
+    lastUse = Date.now();
     link.send(input.value);
     view.logLine("> ********", "echo");
     input.value = "";
