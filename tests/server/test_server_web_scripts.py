@@ -1,5 +1,5 @@
 """The page's JavaScript modules on their own, in a real headless Chromium: ANSI colours to
-spans, card labels and words, the legal-move labels, and the model fed a deal, an exchange
+spans, card labels and words, the legal-move labels, the socket's address (ws: or wss:), and the model fed a deal, an exchange
 and plays. The modules are served by a plain static Site (these tests need no game
 server); the whole game at the page is test_server_web_page.py."""
 
@@ -18,8 +18,8 @@ from test_server_web_files import STATIC
 # Run in the page's origin: imports the modules and returns what the checks below read.
 SCRIPT = r"""
 const done = arguments[arguments.length - 1];
-Promise.all(["ansi", "cards", "view", "model"].map((name) => import(`/js/${name}.js`))).then(
-  ([ansi, cards, view, model]) => {
+Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js/${name}.js`))).then(
+  ([ansi, cards, view, model, link]) => {
     const box = document.createElement("div");
     box.append(ansi.ansiFragment("Your cards: \x1b[32m7j\x1b[0m \x1b[1;31mDR\x1b[0m \x1b[2Kplain\x1b[0m."));
     const spans = [...box.querySelectorAll("span")].map((span) => [span.className, span.textContent]);
@@ -62,6 +62,8 @@ Promise.all(["ansi", "cards", "view", "model"].map((name) => import(`/js/${name}
     m.apply("Tichu.Left", {table: 1, seat: 1, nick: "Ann", reason: "left", seats: [null, "B", "C", "D"]});
     after.atTableAfterLeaving = m.atTable;
     done({
+      sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
+                link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
       text: box.textContent,
       spans,
       labels: codes.map((code) => cards.card(code).label),
@@ -95,6 +97,7 @@ async def test_the_modules_in_chromium():
     finally:
         await port.stopListening()
     assert "error" not in result, result
+    assert result["sockets"] == ["ws://127.0.0.1:4280/ws", "wss://tichu.example:4281/ws"]
     assert result["text"] == "Your cards: 7j DR plain."
     assert result["spans"] == [["ansi-32", "7j"], ["ansi-31 ansi-bold", "DR"]]
     assert result["labels"] == ["2 jade", "10 star", "10 star", "A sword", "Q pagoda", "K jade", "Mahjong", "Dog",
