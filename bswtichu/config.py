@@ -31,8 +31,11 @@ class Listener:
 
 DEFAULT_LISTENERS = (
     Listener("telnet", "tcp:4242:interface=127.0.0.1"),
+    Listener("telnet", "ssl:4244:interface=127.0.0.1"),
     Listener("line", "tcp:4243:interface=127.0.0.1"),
+    Listener("line", "ssl:4245:interface=127.0.0.1"),
     Listener("websocket", "tcp:4280:interface=127.0.0.1"),
+    Listener("websocket", "ssl:4281:interface=127.0.0.1"),
 )
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -74,6 +77,10 @@ class ServerConfig:
     #: origins (``scheme://host:port``, space-separated; ``*``: any) whose pages may open the
     #: WebSocket port; empty: the listener's own address and this machine's names for itself
     websocket_origins: str = ""
+    #: the PEM files of the ``ssl:`` listeners that name none; both empty: a self-signed pair
+    #: made in the data folder (`data_folder`) on first start
+    tls_certificate: str = ""
+    tls_key: str = ""
 
     def __post_init__(self) -> None:
         problems = []
@@ -116,6 +123,9 @@ class ServerConfig:
             problems.append("synchronous must be off, normal or full")
         if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
+        if bool(self.tls_certificate) != bool(self.tls_key):
+            problems.append("[tls] certificate and key go together: set both, or neither for a"
+                            " self-signed pair")
         if not self.listeners:
             problems.append("at least one listener is needed, e.g. [listen] telnet = tcp:4242:interface=127.0.0.1")
         for listener in self.listeners:
@@ -156,6 +166,18 @@ class ServerConfig:
     def uncapped(self) -> frozenset[str]:
         """The addresses any number of connections may come from (an IRC bridge's, say)."""
         return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
+
+    @property
+    def data_folder(self) -> Path:
+        """Where the server keeps its files: the database's folder (``data`` for ``:memory:``)."""
+        return Path("data") if self.database == ":memory:" else Path(self.database).parent
+
+    def tls_files(self) -> tuple[Path, Path, bool]:
+        """(certificate, key, configured): the ``[tls]`` files, else the self-signed pair's
+        place in the data folder."""
+        if self.tls_certificate:
+            return Path(self.tls_certificate), Path(self.tls_key), True
+        return self.data_folder / "tls-certificate.pem", self.data_folder / "tls-key.pem", False
 
     def for_line_port(self) -> ServerConfig:
         """The settings as the bot port applies them: its own, wider input budget."""
@@ -199,6 +221,8 @@ _KEYS = {
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
     ("websocket", "origins"): ("websocket_origins", str),
+    ("tls", "certificate"): ("tls_certificate", str),
+    ("tls", "key"): ("tls_key", str),
 }
 
 
@@ -214,6 +238,8 @@ def read_ini(text: str, source: str) -> configparser.ConfigParser:
 
 #: how a setting's type is named to people, with an example value
 _TYPE_WORDS = {int: "a whole number (e.g. 100)", float: "a number (e.g. 2.5)"}
+#: names of other converters' types, for the same message (e.g. the bridge's yes/no settings)
+TYPE_NAMES = {"boolean": "yes or no"}
 
 
 def convert_setting(convert, raw: str, section: str, key: str, source: str) -> object:
@@ -221,7 +247,7 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
     try:
         return convert(raw.strip())
     except ValueError:
-        wanted = _TYPE_WORDS.get(convert, f"a {convert.__name__}")
+        wanted = _TYPE_WORDS.get(convert) or TYPE_NAMES.get(convert.__name__, f"a {convert.__name__}")
         raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not {wanted}") from None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+from pathlib import Path
 from collections.abc import Callable
 
 from twisted.application.service import Service
@@ -32,6 +33,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
+from bswtichu.net import tls
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
@@ -114,12 +116,27 @@ class TichuService(Service):
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
         attempts = []
+        certificate, key = self._certificate()
         for name, kind, description in self.listeners:
-            endpoint = serverFromString(self.reactor, description)
+            endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
             factory = kind.factory(self.lobby, self.config, self.reactor)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _certificate(self) -> tuple[Path, Path]:
+        """The certificate and key for the ``ssl:`` listeners that name none: ``[tls]``'s, or
+        the self-signed pair in the data folder, made (and said so) if it is not there yet."""
+        certificate, key, configured = self.config.tls_files()
+        needed = any(description.startswith("ssl:") and not tls.names_its_certificate(description)
+                     for _, _, description in self.listeners)
+        if needed and not configured and not (certificate.exists() and key.exists()):
+            tls.make_self_signed(certificate, key)
+            self.log.info("made a self-signed TLS certificate {certificate} (key {key}, readable by"
+                          " you only) for the TLS ports; clients must accept it once, or set [tls]"
+                          " certificate and key to a real pair (e.g. from Let's Encrypt)",
+                          certificate=str(certificate), key=str(key))
+        return certificate, key
 
     def _settled(self, result: object) -> None:
         if isinstance(result, Failure):

@@ -28,6 +28,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
+from bswtichu.net import tls
 from bswtichu.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
 from bswtichu.net.realm import Client, Realm
 
@@ -127,6 +128,8 @@ class LineConnection(TimeoutMixin):
     """
 
     log = Logger()
+    #: the listener kind it serves (its TLS port is named to a plain client from afar)
+    kind = ""
     merges_crlf = True  # whether CR LF in the application bytes is one line end
     #: whether output may go straight into the socket while the transport holds nothing
     #: (`OutputQueue`'s ``send_now``): only where nothing else writes to the transport
@@ -222,6 +225,8 @@ class LineConnection(TimeoutMixin):
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
                                           self.config, host)
+        if not tls.encrypted(socket) and not tls.local(host):
+            self.session.unencrypted = tls.tls_port(self.config.endpoints_of(self.kind)) or 0
         self.setTimeout(self.config.idle_timeout or None)
 
     def charge_input(self, size: int) -> None:

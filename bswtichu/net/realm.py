@@ -49,6 +49,9 @@ class Client(Protocol):
     also_sent: Callable[[Told, bool], None] | None
     #: asks the client not to show what is typed (True: a password comes) or to show it again
     hide_input: Callable[[bool], None] | None
+    #: set by the port on a plain connection from another machine: its kind's TLS port (0:
+    #: it has none), so a password sent over it is followed by a warning; None: nothing to warn of
+    unencrypted: int | None
 
     @property
     def seated(self) -> bool:

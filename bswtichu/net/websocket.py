@@ -69,6 +69,8 @@ class FrameLines(LineConnection):
     batch of lines) out is a frame. ``transport`` is the socket under the WebSocket (set when
     the WebSocket opens); ``websocket`` the autobahn protocol that reads the frames."""
 
+    kind = "websocket"
+
     def __init__(self, websocket: WebSocketSession, subprotocol: str, lobby: Realm,
                  config: ServerConfig, clock: IReactorTime) -> None:
         super().__init__(lobby, config, clock)

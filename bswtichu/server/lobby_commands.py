@@ -48,6 +48,8 @@ def lobby_commands(directory: NameDirectory, chat: Chat, who_page_size: int) -> 
         token = guard.claimed(session, name)
         if token is not None:
             session.send(token)
+        if password is not None:
+            session.password_travelled()
 
     def who(session: Session, args: str) -> None:
         if args and not is_number(args):

@@ -406,6 +406,15 @@ def password_wanted(nick: str, question: str, again: bool = False) -> Message:
     return Message("PASSWORD_WANTED", {"nick": nick, "again": again}, question)
 
 
+def unencrypted(tls_port: int | None) -> Message:
+    """A password came over a plain connection from another machine (said once per connection)."""
+    where = (f" Port {tls_port} is the same over TLS: use it next time." if tls_port
+             else " This server has no TLS port for it.")
+    return Message("UNENCRYPTED", {"tls_port": tls_port},
+                   "Your password travelled unencrypted over this connection: anyone on the way"
+                   f" could read it.{where}")
+
+
 def gave_up() -> Message:
     """An empty line answered PASSWORD_WANTED."""
     return Message("GAVE_UP", {}, "No password given; nothing changed.")

@@ -32,10 +32,15 @@ def test_config_values_are_read_and_typed():
     assert config.endpoints_of("line") == ServerConfig().endpoints_of("line")
 
 
+#: the default WebSocket listeners, plain and over TLS (kept by a file that sets only the others)
+DEFAULT_WEB = (Listener("websocket", "tcp:4280:interface=127.0.0.1"),
+               Listener("websocket", "ssl:4281:interface=127.0.0.1"))
+
+
 def test_the_old_two_port_keys_still_set_the_two_listeners():
     config = parse_config("[listen]\ntelnet = tcp:5000:interface=127.0.0.1\nline = unix:/tmp/bots.sock\n")
     assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
-                                Listener("line", "unix:/tmp/bots.sock"), Listener("websocket", "tcp:4280:interface=127.0.0.1"))
+                                Listener("line", "unix:/tmp/bots.sock"), *DEFAULT_WEB)
 
 
 def test_a_kind_may_listen_on_several_endpoints_or_none():
@@ -43,7 +48,7 @@ def test_a_kind_may_listen_on_several_endpoints_or_none():
                           "    ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1\nline =\n")
     assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
                                 Listener("telnet", "ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"),
-                                Listener("websocket", "tcp:4280:interface=127.0.0.1"))
+                                *DEFAULT_WEB)
     with pytest.raises(ConfigError, match="at least one listener"):
         parse_config("[listen]\ntelnet =\nline =\nwebsocket =\n")
 
@@ -54,7 +59,7 @@ def test_listen_adds_listeners_and_the_shortcuts_replace_their_kind():
         "serve", "--listen", "telnet=unix:/tmp/t.sock"])
     assert cli.config_from(args).listeners == (
         Listener("telnet", "tcp:6000:interface=127.0.0.1"), Listener("line", "tcp:4243:interface=127.0.0.1"),
-        Listener("websocket", "tcp:4280:interface=127.0.0.1"), Listener("line", "tcp:0:interface=127.0.0.1"),
+        Listener("line", "ssl:4245:interface=127.0.0.1"), *DEFAULT_WEB, Listener("line", "tcp:0:interface=127.0.0.1"),
         Listener("telnet", "unix:/tmp/t.sock"))
     args = cli.build_parser().parse_args(["--set", "listen.line=tcp:7000 tcp:7001"])
     assert cli.config_from(args).endpoints_of("line") == ("tcp:7000", "tcp:7001")

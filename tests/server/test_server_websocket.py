@@ -206,3 +206,18 @@ async def test_a_whole_game_over_the_machine_subprotocol():
         assert set(result["winners"]) <= set(players)
         scores = [json.loads(line.partition(" ")[2]) for line in ann.text if line.startswith("SCORE ")]
         assert scores and scores[-1]["rounds"] == 1  # option round 1: the game ended after one round
+
+
+@pytest_twisted.ensureDeferred
+async def test_wss_the_websocket_over_tls_with_a_page_from_its_https_origin(tmp_path):
+    from test_server_tls import self_signed
+
+    options, cert_pem = self_signed(tmp_path)
+    listeners = LISTENERS + (Listener("websocket", f"ssl:0:{options}:interface=127.0.0.1"),)
+    async with WebServer(listeners=listeners) as server:
+        port = server.ports["websocket-2"].getHost().port
+        robo = await open_websocket(port, ["bswtichu.machine"], f"https://localhost:{port}", server.sockets,
+                                    trusted_pem=cert_pem)
+        robo.say("/nick Robo", binary=False)
+        assert (await robo.message("NICK"))["nick"] == "Robo"
+        assert f"web https://127.0.0.1:{port}/" in server.service.describe()

@@ -9,7 +9,8 @@ import json
 
 from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
 from twisted.internet.defer import Deferred
-from twisted.internet.endpoints import TCP4ClientEndpoint
+from twisted.internet import ssl
+from twisted.internet.endpoints import SSL4ClientEndpoint, TCP4ClientEndpoint
 
 from test_server_network import TIMEOUT, reactor
 
@@ -87,11 +88,16 @@ class FrameClient(WebSocketClientProtocol):
 
 
 async def open_websocket(port: int, protocols: list[str] | None = None, origin: str | None = None,
-                         clients: list | None = None) -> FrameClient:
-    """A FrameClient connected to ``ws://127.0.0.1:PORT/ws``, its handshake done."""
-    factory = WebSocketClientFactory(f"ws://127.0.0.1:{port}/ws", origin=origin, protocols=protocols)
+                         clients: list | None = None, trusted_pem: bytes | None = None) -> FrameClient:
+    """A FrameClient connected to ``ws://127.0.0.1:PORT/ws`` (``wss://localhost:PORT/ws``
+    trusting the certificate ``trusted_pem``), its handshake done."""
+    if trusted_pem is None:
+        url, endpoint = f"ws://127.0.0.1:{port}/ws", TCP4ClientEndpoint(reactor(), "127.0.0.1", port)
+    else:
+        trust = ssl.optionsForClientTLS("localhost", trustRoot=ssl.Certificate.loadPEM(trusted_pem))
+        url, endpoint = f"wss://localhost:{port}/ws", SSL4ClientEndpoint(reactor(), "127.0.0.1", port, trust)
+    factory = WebSocketClientFactory(url, origin=origin, protocols=protocols)
     factory.protocol = FrameClient
-    endpoint = TCP4ClientEndpoint(reactor(), "127.0.0.1", port)
     client = await endpoint.connect(factory).addTimeout(TIMEOUT, reactor())
     if clients is not None:
         clients.append(client)
