@@ -8,6 +8,8 @@ the hand and the page's "pass these three cards" button.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import shutil
 from collections.abc import Callable
@@ -30,8 +32,20 @@ POLL = 0.05
 PREFERENCE = ("/play", "/pass", "/wish", "/give", "/nogrand")
 
 
-def start_browser(width: int = 1280, height: int = 1000):
-    """A headless Chromium (the system's, no download) under the system's chromedriver."""
+def spki_pin(certificate_pem: bytes) -> str:
+    """The base64 SHA-256 of a certificate's public key: Chromium trusts just that key (the
+    test's self-signed certificate) when given it in ``--ignore-certificate-errors-spki-list``."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    key = x509.load_pem_x509_certificate(certificate_pem).public_key()
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode("ascii")
+
+
+def start_browser(width: int = 1280, height: int = 1000, trusted_pem: bytes | None = None):
+    """A headless Chromium (the system's, no download) under the system's chromedriver;
+    ``trusted_pem``: a self-signed certificate it accepts (for https: and wss:)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -41,6 +55,8 @@ def start_browser(width: int = 1280, height: int = 1000):
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--no-first-run", f"--window-size={width},{height}"):
         options.add_argument(argument)
+    if trusted_pem is not None:
+        options.add_argument(f"--ignore-certificate-errors-spki-list={spki_pin(trusted_pem)}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(STEP_TIMEOUT)

@@ -23,6 +23,7 @@ from bswtichu.config import Listener
 from browser_player import MISSING, STEP_TIMEOUT, PagePlayer, start_browser
 from test_server_network import LOOPBACK, LOOPBACK_LISTENERS, RunningServer, reactor
 from test_server_tintin import unexplained_errors
+from test_server_tls import self_signed
 
 GAME_TIMEOUT = 180
 CARD_LABEL = re.compile(r"(10|[2-9JQKA]) (jade|sword|pagoda|star)|Mahjong|Dog|Phoenix|Dragon")
@@ -115,3 +116,28 @@ async def test_a_whole_game_played_by_clicking_in_chromium(tmp_path):
     assert seen["console"] == []  # no script error, nothing the CSP refused
     assert seen["phone"][0] <= seen["phone"][1]
     assert unexplained_errors(seen["log"].splitlines()) == []
+
+
+def log_in_over_tls(url: str, certificate_pem: bytes) -> dict:
+    """Open the page over https: and log in; what it showed."""
+    driver = start_browser(trusted_pem=certificate_pem)
+    try:
+        person = PagePlayer(driver)
+        person.open(url)
+        person.log_in("Ann")
+        return {"whoami": person.text("#whoami"), "console": person.console_errors()}
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest_twisted.ensureDeferred
+async def test_the_page_over_https_talks_over_wss(tmp_path):
+    options, certificate_pem = self_signed(tmp_path)
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", f"ssl:0:{options}:interface=127.0.0.1"),)
+    async with RunningServer(listeners=listeners) as server:
+        url = f"https://localhost:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(log_in_over_tls, url, certificate_pem).addTimeout(
+            6 * STEP_TIMEOUT, reactor())
+    assert seen["whoami"] == "You are Ann."  # an https: page reaches a socket only over wss:
+    assert seen["console"] == []
