@@ -188,7 +188,10 @@ const HANDLERS = {
     m.game = emptyGame();
   },
   "Tichu.Seating": (m, f) => {
+    // turnier: each round its own seats, ours among them
     m.seats = [...f.seats];
+    const ours = f.seats.indexOf(m.nick);
+    if (m.seat !== null && ours >= 0) m.seat = ours + 1;
   },
   "Tichu.Dealt": (m, f) => {
     m.game.hand = sortCards([...m.game.hand, ...f.cards]);
