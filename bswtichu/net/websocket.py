@@ -54,6 +54,7 @@ SECURITY_HEADERS = {
     b"X-Content-Type-Options": b"nosniff",
     b"Referrer-Policy": b"no-referrer",
     b"X-Frame-Options": b"DENY",
+    b"Server": b"bswtichu",  # (twisted.web would name itself and its version)
 }
 #: the hosts a page served by this listener may come from without an ``origins`` setting
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -100,6 +101,7 @@ class FrameLines(LineConnection):
             session.default_colour = True
         if self.subprotocol == GMCP:
             session.also_sent = self._also_send
+            session.hide_input = self._hide_input
 
     def frame_received(self, payload: bytes, binary: bool) -> None:
         """A frame from the client: an input line, or (TEXT on the GMCP subprotocol) GMCP."""
@@ -107,6 +109,11 @@ class FrameLines(LineConnection):
         if self.subprotocol == GMCP and not binary:
             return  # Core.Hello, Core.Supports.Set...: nothing the server acts on
         self.bytes_received(payload.rstrip(b"\r\n") + b"\n")
+
+    @staticmethod
+    def _hide_input(hidden: bool) -> None:
+        """A GMCP client hides what is typed itself while the last ``Tichu.PasswordWanted``
+        is unanswered (there is no echo to steer): setting this lets the server ask so."""
 
     def _also_send(self, message: Told, droppable: bool) -> None:
         self.send_bytes(frame(mud.gmcp_text(message).encode("utf-8"), False), droppable)

@@ -221,3 +221,27 @@ async def test_wss_the_websocket_over_tls_with_a_page_from_its_https_origin(tmp_
         robo.say("/nick Robo", binary=False)
         assert (await robo.message("NICK"))["nick"] == "Robo"
         assert f"web https://127.0.0.1:{port}/" in server.service.describe()
+
+
+@pytest_twisted.ensureDeferred
+async def test_gmcp_asks_for_a_registered_names_password_and_the_terminal_takes_it_as_argument():
+    async with WebServer() as server:
+        ann = await server.open(["bswtichu.machine"])
+        ann.say("/nick Ann", binary=False)
+        ann.say("/register hunter22", binary=False)
+        await ann.message("REGISTERED")
+        ann.say("/quit", binary=False)
+        await ann.closed.addTimeout(TIMEOUT, reactor())
+        page = await server.open(["gmcp.mudstandards.org"])
+        page.say("/nick Ann")
+        wanted = await page.wait_for(lambda frame: frame.startswith("Tichu.PasswordWanted "), "text")
+        assert json.loads(wanted.partition(" ")[2])["nick"] == "Ann"
+        page.say("hunter22")
+        await page.wait_for(lambda line: line == "You are now Ann.")
+        page.say("/quit")
+        await page.closed.addTimeout(TIMEOUT, reactor())
+        terminal = await server.open(["terminal.mudstandards.org"])
+        terminal.say("/nick Ann")
+        await terminal.wait_for(lambda line: line.startswith("error:") and "/nick Ann PASSWORD" in line)
+        terminal.say("/nick Ann hunter22")
+        await terminal.wait_for(lambda line: line == "You are now Ann.")
