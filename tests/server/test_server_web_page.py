@@ -141,3 +141,62 @@ async def test_the_page_over_https_talks_over_wss(tmp_path):
             6 * STEP_TIMEOUT, reactor())
     assert seen["whoami"] == "You are Ann."  # an https: page reaches a socket only over wss:
     assert seen["console"] == []
+
+
+PASSWORD = "geheim-123"
+
+
+def register_and_log_in_again(url: str) -> dict:
+    """Register from the command line, come back: once with the password asked for (the command
+    line turns into a password field), once with the login form's password field."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver = start_browser()
+    try:
+        person = PagePlayer(driver)
+        person.open(url)
+        person.log_in("Ann")
+        person.command(f"/register {PASSWORD}")
+        person.wait("the registration", lambda d: "registered" in person.log_text())
+        seen = {}
+        for way in ("asked", "form"):
+            person.command("/quit")
+            person.wait("the connection's end", lambda d: person.shown("#reconnect"))
+            person.click("#reconnect")
+            person.wait("the login form", lambda d: person.shown("#login") and person.text("#connection") == "Connected.")
+            seen.setdefault("kept_name", person.find("#login-name").get_attribute("value"))
+            person.find("#login-name").clear()
+            person.find("#login-name").send_keys("Ann")
+            if way == "form":
+                person.find("#login-password").send_keys(PASSWORD)
+            person.find("#login-name").send_keys(Keys.ENTER)
+            if way == "asked":
+                person.wait("the password asked for", lambda d: person.find("#command-line").get_attribute("type")
+                            == "password")
+                seen["focused"] = driver.switch_to.active_element.get_attribute("id")
+                driver.switch_to.active_element.send_keys(PASSWORD + Keys.ENTER)
+            person.wait("Ann logged in", lambda d: person.text("#whoami") == "You are Ann.")
+            seen[way] = person.find("#command-line").get_attribute("type")
+        seen["password_field"] = person.find("#login-password").get_attribute("value")
+        seen["url"] = driver.current_url
+        seen["log"] = person.log_text()
+        seen["stored"] = driver.execute_script(
+            "return [localStorage.length, sessionStorage.length, document.cookie]")
+        return seen
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest_twisted.ensureDeferred
+async def test_a_password_is_asked_for_hidden_and_never_shown_or_kept():
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
+    async with RunningServer(listeners=listeners) as server:
+        url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(register_and_log_in_again, url).addTimeout(12 * STEP_TIMEOUT, reactor())
+    assert seen["kept_name"] == "Ann" and seen["password_field"] == ""  # the name kept, the password not
+    assert seen["focused"] == "command-line"
+    assert seen["asked"] == seen["form"] == "text"  # a plain command line again once logged in
+    assert PASSWORD not in seen["log"] and PASSWORD not in seen["url"] and seen["url"] == url
+    assert "> /register ********" in seen["log"]
+    assert seen["stored"] == [0, 0, ""]
