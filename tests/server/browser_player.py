@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import re
 import shutil
 from collections.abc import Callable
 
@@ -69,6 +70,7 @@ class PagePlayer:
     def __init__(self, driver) -> None:
         self.driver = driver
         self.clicks = 0
+        self.composed = 0  # plays made by selecting cards and "Play the selected cards"
 
     # -- looking ---------------------------------------------------------------
 
@@ -167,6 +169,15 @@ class PagePlayer:
             return False
         moves = {button.get_attribute("title"): button for button in self.all("#legal button.move")}
         choice = next((line for prefix in PREFERENCE for line in moves if line.startswith(prefix)), None)
+        if choice is not None and not self.composed and re.fullmatch(r"/play( \w\w)+", choice):
+            # once, the same play by hand: its cards selected, then "Play the selected cards"
+            for code in choice.split()[1:]:
+                self.find(f"#hand button[data-key='card-{code}']").click()
+            self.find("#play-selected").click()
+            self.composed += 1
+            self.clicks += 1
+            self._moved(version)
+            return False
         if choice is not None:
             moves[choice].click()
             self.clicks += 1

@@ -4,7 +4,8 @@ chromium-driver, driven by Selenium), against a real server with the WebSocket l
 The person logs in with the page's form (keyboard only: the name typed, Enter), opens a
 table and sits three bots from the command line (Enter), sets ``round 1`` and starts with
 the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice by
-Tab and Enter, three cards and the exchange button, the legal-move buttons); after its first
+Tab and Enter, three cards and the exchange button, the legal-move buttons, and once the cards of a
+play selected in the hand and "Play the selected cards"); after its first
 move the connection drops (``/quit``) and the person comes back with the page's
 "Come back as" button, then plays on until the page says "Game over". The browser's
 blocking calls run in a thread; the server runs in the reactor.
@@ -83,6 +84,7 @@ def play_a_game(url: str) -> dict:
         seen["hand_again"] = [card.text for card in person.all("#hand button.card")] == hand
         seen["over"] = person.play_to_the_end(GAME_TIMEOUT)
         seen["clicks"] = person.clicks
+        seen["composed"] = person.composed
         seen["log"] = person.log_text()
         seen["score"] = person.text("#score")
         seen["live"] = [person.find(css).get_attribute("aria-live") for css in ("#log", "#announce", "#chat")]
@@ -111,6 +113,7 @@ async def test_a_whole_game_played_by_clicking_in_chromium(tmp_path):
     assert all(CARD_WORDS.fullmatch(words) for words in seen["words"]), seen["words"]
     assert seen["tabbed_to"] == "/nogrand"
     assert seen["clicks"] >= 2  # the exchange and at least one play
+    assert seen["composed"] == 1  # one play made from the selected card
     assert seen["resume"] == "Come back as Ann" and seen["hand_again"]
     assert seen["live"] == ["polite", "polite", "polite"]
     assert seen["console"] == []  # no script error, nothing the CSP refused
