@@ -3,12 +3,13 @@ chromium-driver, driven by Selenium), against a real server with the WebSocket l
 
 The person logs in with the page's form (keyboard only: the name typed, Enter), opens a
 table and sits three bots from the command line (Enter), sets ``round 1`` and starts with
-the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice by
-Tab and Enter, three cards and the exchange button, the legal-move buttons, and once the cards of a
-play selected in the hand and "Play the selected cards"); after its first
-move the connection drops (``/quit``) and the person comes back with the page's
-"Come back as" button, then plays on until the page says "Game over". The browser's
-blocking calls run in a thread; the server runs in the reactor.
+the page's buttons, then plays by clicking what the page offers (the Grand Tichu choice
+by Tab and Enter, three cards and the exchange button, the legal-move buttons, and once
+the cards of a play selected in the hand and "Play the selected cards"); after its first
+move the connection drops (``/quit``) and the person comes back with the page's "Come
+back as" button, then plays on until the page says "Game over". The browser's blocking
+calls run in a thread; the server runs in the reactor. Also: the page over https: and
+wss:, and a registered name's password.
 """
 
 from __future__ import annotations
