@@ -41,6 +41,7 @@ export class Model {
     this.seats = [null, null, null, null];
     this.bots = {};
     this.away = [];
+    this.standIns = {}; // name -> bot level, while a bot plays for an away player
     this.options = null;
     this.tableState = null;
     this.totals = null;
@@ -85,6 +86,7 @@ export class Model {
       this.rounds = null;
       this.bots = {};
       this.away = [];
+      this.standIns = {};
       this.tableState = null;
     }
     this.tableNumber = number;
@@ -286,6 +288,12 @@ const HANDLERS = {
     g.finish = [...(f.finish_order || [])];
     m.totals = f.totals;
     m.rounds = f.round;
+  },
+  "Tichu.Substitute": (m, f) => {
+    m.standIns[f.player] = f.level;
+  },
+  "Tichu.SubstituteEnd": (m, f) => {
+    delete m.standIns[f.player];
   },
   "Tichu.Legal": (m, f) => {
     m.game.legal = { commands: f.commands || [], exchange: Boolean(f.exchange) };

@@ -208,6 +208,7 @@ export class View {
       if (model.seat !== null) facts.push(where[at]);
       if (model.bots[String(seat)]) facts.push(`${model.bots[String(seat)]} bot`);
       if (model.away.includes(seat)) facts.push("away");
+      if (name && model.standIns[name]) facts.push(`a ${model.standIns[name]} bot plays for them`);
       if (g.counts[seat - 1] !== null) facts.push(`${g.counts[seat - 1]} cards`);
       if (g.calls[seat - 1]) facts.push(g.calls[seat - 1] === "grand" ? "Grand Tichu!" : "Tichu!");
       const place = g.finish.indexOf(seat);
@@ -217,8 +218,8 @@ export class View {
       item.append(element("span", facts.join(" · "), "facts"));
       return item;
     });
-    redraw(byId("seats"), JSON.stringify([model.seats, model.seat, model.bots, model.away, g.counts, g.calls,
-      g.finish, g.passed, g.turn]), items);
+    redraw(byId("seats"), JSON.stringify([model.seats, model.seat, model.bots, model.away, model.standIns,
+      g.counts, g.calls, g.finish, g.passed, g.turn]), items);
   }
 
   trick(model) {
