@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gc
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
@@ -21,6 +21,8 @@ from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
+from bswtichu.net import tls
+from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.account_commands import account_commands
 from bswtichu.server.accounts import NameGuard
 from bswtichu.server.chat import Chat
@@ -33,8 +35,6 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
-from bswtichu.net import tls
-from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.table_commands import table_commands
@@ -166,10 +166,10 @@ class TichuService(Service):
         for name, kind, description in self.listeners:
             host = self.ports[name].getHost()
             where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
-            tls = description.startswith("ssl:")
+            secure = description.startswith("ssl:")
             if kind.web and hasattr(host, "port"):
-                where = f"{'https' if tls else 'http'}://{where}/"
-            elif tls:
+                where = f"{'https' if secure else 'http'}://{where}/"
+            elif secure:
                 where += " (TLS)"
             groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))))
         ports = "; ".join(f"{audience}: {', '.join(wheres)}" for audience, wheres in groups.items())

@@ -245,3 +245,63 @@ async def test_gmcp_asks_for_a_registered_names_password_and_the_terminal_takes_
         await terminal.wait_for(lambda line: line.startswith("error:") and "/nick Ann PASSWORD" in line)
         terminal.say("/nick Ann hunter22")
         await terminal.wait_for(lambda line: line == "You are now Ann.")
+
+
+class ClosingWebSocket:
+    """Stands in for autobahn's protocol under a FrameLines: records the close it is asked for."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    def sendClose(self, code: int) -> None:
+        self.closed_with = code
+
+
+def frames_on_a_clock(subprotocol: str, **settings):
+    """A FrameLines on a StringTransport and a Clock, opened (greeted), and the lobby it talks to."""
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.task import Clock
+    from twisted.internet.testing import StringTransport
+
+    from bswtichu.config import ServerConfig
+    from bswtichu.net.websocket import FrameLines
+    from bswtichu.server.gamelogs import GameLogStore
+    from bswtichu.service import build_lobby
+
+    clock = Clock()
+    config = ServerConfig(database=":memory:", **settings)
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    websocket = ClosingWebSocket()
+    lines = FrameLines(websocket, subprotocol, lobby, config, clock)
+    transport = StringTransport(peerAddress=IPv4Address("TCP", "127.0.0.1", 50000))
+    transport.registerProducer(object(), True)  # the HTTP channel, until the WebSocket takes over
+    lines.open(transport)
+    return clock, lines, transport, websocket
+
+
+def test_an_idle_websocket_client_is_said_goodbye_and_closed_with_1000(tmp_path):
+    clock, lines, transport, websocket = frames_on_a_clock("terminal.mudstandards.org", idle_timeout=60.0,
+                                                         log_folder=str(tmp_path / "logs"))
+    transport.clear()
+    clock.advance(59)
+    assert websocket.closed_with is None
+    clock.advance(1)
+    assert b"No input for 60 seconds; goodbye." in transport.value()
+    assert transport.value()[:1] == b"\x82"  # one BINARY frame
+    assert websocket.closed_with == 1000
+    lines.stop()
+
+
+def test_a_websocket_client_that_does_not_read_is_given_up(tmp_path):
+    """The output queue is the socket's producer as on the other ports: while the socket is
+    full, lines wait; past the hard limit the client gets its goodbye and the close."""
+    clock, lines, transport, websocket = frames_on_a_clock("bswtichu.machine", output_soft_limit=1000,
+                                                         output_hard_limit=4000, log_folder=str(tmp_path / "logs"))
+    transport.clear()
+    lines._output.pauseProducing()  # what the transport says when its buffer is full
+    for n in range(100):
+        lines.send_lines([f"CHAT {{\"text\":\"line {n:03d} {'x' * 40}\"}}"])
+    assert websocket.closed_with == 1000
+    said = transport.value()
+    assert b"BYE" in said and b"line 000" not in said  # the queue was dropped, the goodbye sent
+    lines.stop()
