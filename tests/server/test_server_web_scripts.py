@@ -59,6 +59,8 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     after.trickAfterLead = m.game.trick.map((entry) => entry.seat);
     after.moves = ["/play 5p 5r", "/pass", "/wish none", "/wish T", "/give 2", "/nogrand", "/tichu"].map(
       (line) => view.commandLabel(line, m));
+    m.apply("Tichu.Unencrypted", {tls_port: 4281});
+    after.unencrypted = m.unencrypted;
     m.apply("Tichu.Substitute", {table: 1, player: "B", level: "basic"});
     after.standIns = {...m.standIns};
     m.apply("Tichu.SubstituteEnd", {table: 1, player: "B"});
@@ -122,6 +124,7 @@ async def test_the_modules_in_chromium():
     assert after["counts"] == [12, 12, 9, 14]
     assert after["trickAfterBomb"] == [1, 2, 3]  # the bomb lands on the won trick
     assert after["trickAfterLead"] == [3]  # the next lead starts a new one
+    assert after["unencrypted"] == {"tlsPort": 4281}
     assert after["standIns"] == {"B": "basic"} and after["standInsAfter"] == {}
     assert after["seatAfterSeating"] == 2  # turnier's next round seats Ann in seat 2
     assert after["atTableAfterLeaving"] is False

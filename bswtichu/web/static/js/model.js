@@ -50,6 +50,7 @@ export class Model {
     this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
     this.error = null; // the last refusal's message, until the next command
     this.passwordWanted = false; // the server takes the next line as a password, unseen
+    this.unencrypted = null; // {tls_port}: a password went over this plain connection
   }
 
   get atTable() {
@@ -122,6 +123,9 @@ const HANDLERS = {
   },
   "Tichu.Error": (m, f) => {
     m.error = f.message;
+  },
+  "Tichu.Unencrypted": (m, f) => {
+    m.unencrypted = { tlsPort: f.tls_port };
   },
   "Tichu.PasswordWanted": (m) => {
     m.passwordWanted = true;

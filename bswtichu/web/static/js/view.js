@@ -108,6 +108,20 @@ export class View {
     if (stick) this.log.scrollTop = this.log.scrollHeight;
   }
 
+  /** The server's word that a password went unencrypted, with the page's address over TLS. */
+  unencrypted(warning) {
+    const box = byId("unencrypted");
+    show("unencrypted", warning !== null);
+    if (warning === null || box.childElementCount) return;
+    box.append("Your password went over an unencrypted connection. ");
+    if (warning.tlsPort) {
+      const secure = `https://${window.location.hostname}:${warning.tlsPort}/`;
+      const link = element("a", secure);
+      link.href = secure;
+      box.append("Next time use ", link, ".");
+    }
+  }
+
   connection(text, open) {
     byId("connection").textContent = text;
     byId("connection").classList.toggle("down", !open);
@@ -120,6 +134,7 @@ export class View {
     const named = model.nick !== null;
     show("error", model.error !== null);
     byId("error").textContent = model.error === null ? "" : `Refused: ${model.error}`;
+    this.unencrypted(model.unencrypted);
     const line = byId("command-line");
     const secret = model.passwordWanted ? "password" : "text";
     if (line.type !== secret) {
