@@ -112,7 +112,8 @@ export class View {
   unencrypted(warning) {
     const box = byId("unencrypted");
     show("unencrypted", warning !== null);
-    if (warning === null || box.childElementCount) return;
+    if (warning === null) box.replaceChildren();
+    if (warning === null || box.hasChildNodes()) return;
     box.append("Your password went over an unencrypted connection. ");
     if (warning.tlsPort) {
       const secure = `https://${window.location.hostname}:${warning.tlsPort}/`;
