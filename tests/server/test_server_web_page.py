@@ -15,6 +15,7 @@ wss:, and a registered name's password.
 from __future__ import annotations
 
 import re
+import socket
 
 import pytest
 import pytest_twisted
@@ -204,3 +205,56 @@ async def test_a_password_is_asked_for_hidden_and_never_shown_or_kept():
     assert PASSWORD not in seen["log"] and PASSWORD not in seen["url"] and seen["url"] == url
     assert "> /register ********" in seen["log"]
     assert seen["stored"] == [0, 0, ""]
+
+
+def outward_address() -> str | None:
+    """This machine's address on its default route (not loopback), or None without one. A UDP
+    socket's connect only picks the route: nothing is sent."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any routable address picks the route
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def register_unencrypted(url: str) -> dict:
+    driver = start_browser()
+    try:
+        person = PagePlayer(driver)
+        person.open(url)
+        person.log_in("Ann")
+        person.command(f"/register {PASSWORD}")
+        person.wait("the warning", lambda d: person.shown("#unencrypted"))
+        return {"text": person.text("#unencrypted"),
+                "link": person.find("#unencrypted a").get_attribute("href")}
+    finally:
+        driver.quit()
+
+
+OUTWARD = outward_address()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest.mark.skipif(OUTWARD is None, reason="needs an address that is not loopback (a default route)")
+@pytest_twisted.ensureDeferred
+async def test_a_password_over_plain_http_from_another_address_is_warned_of(tmp_path):
+    """The page reached at this machine's outward address (so the server sees a peer that is
+    not loopback) over http:, with a TLS twin of the listener: the server's UNENCRYPTED shows
+    at the top with a link to the page over https:."""
+    options, _ = self_signed(tmp_path)
+    # the warning names the TLS port as configured: a fixed one (port 0 would be named 0)
+    with socket.socket() as spare:
+        spare.bind((OUTWARD, 0))
+        tls = spare.getsockname()[1]
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", f"tcp:0:interface={OUTWARD}"),
+                                      Listener("websocket", f"ssl:{tls}:{options}:interface={OUTWARD}"))
+    async with RunningServer(listeners=listeners) as server:
+        plain = server.ports["websocket"].getHost().port
+        seen = await threads.deferToThread(register_unencrypted, f"http://{OUTWARD}:{plain}/").addTimeout(
+            6 * STEP_TIMEOUT, reactor())
+    assert seen["text"].startswith("Your password went over an unencrypted connection.")
+    assert seen["link"] == f"https://{OUTWARD}:{tls}/"
