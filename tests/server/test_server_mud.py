@@ -211,6 +211,7 @@ def test_mssp_answers_do_mssp_with_the_server_facts(mud_client, lobby, connect):
     assert pairs["PORT"] == ["4242"] and pairs["UPTIME"] == ["0"]  # the fake clock started at 0
     assert pairs["CODEBASE"][0].startswith("bswtichu ")
     assert {"GMCP", "MSSP", "ANSI", "UTF-8"} <= set(pairs)
+    assert pairs["TLS"] == ["4244"] and pairs["SSL"] == ["4244"]  # the default config's telnet over TLS
 
 
 def test_gmcp_carries_every_message_with_the_machine_fields(mud_client):

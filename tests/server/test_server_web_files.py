@@ -5,7 +5,6 @@ listener serves them (content types, the CSP header), without a browser."""
 from __future__ import annotations
 
 import configparser
-import fnmatch
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -103,8 +102,14 @@ def test_every_file_of_the_page_is_package_data():
     patterns = [pattern.strip() for pattern in setup["options.package_data"]["bswtichu"].split(",")]
     package = ROOT / "bswtichu"
     files = [path.relative_to(package).as_posix() for path in STATIC.rglob("*") if path.is_file()]
-    assert files and [name for name in files if not any(fnmatch.fnmatch(name, p) and name.count("/") == p.count("/")
-                                                         for p in patterns)] == []
+    assert files and [name for name in files if not any(glob_match(name, pattern) for pattern in patterns)] == []
+
+
+def glob_match(name: str, pattern: str) -> bool:
+    """setuptools' glob: ``*`` within one folder, ``**/`` any depth of folders."""
+    parts = re.split(r"(\*\*/|\*)", pattern)
+    regex = "".join({"**/": "(?:.*/)?", "*": "[^/]*"}.get(part, re.escape(part)) for part in parts)
+    return re.fullmatch(regex, name) is not None
 
 
 @pytest_twisted.ensureDeferred

@@ -305,3 +305,26 @@ def test_a_websocket_client_that_does_not_read_is_given_up(tmp_path):
     said = transport.value()
     assert b"BYE" in said and b"line 000" not in said  # the queue was dropped, the goodbye sent
     lines.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_hostile_frames_cost_only_their_own_connection():
+    """Bytes that are no UTF-8, control characters, a TEXT frame that is no UTF-8 (the WebSocket
+    layer closes with 1007) and a frame over every budget (1009): the server goes on serving."""
+    async with WebServer() as server:
+        person = await server.open(["terminal.mudstandards.org"])
+        person.sendMessage(b"caf\xe9 \x00\x1b[2J\x07", isBinary=True)
+        person.sendMessage(b"/nick \xff\xfe", isBinary=True)
+        person.say("/nick Eve\r\n\r\n")
+        await person.wait_for(lambda line: line == "You are now Eve (was ÿþ).")  # Latin-1 read
+        broken = await server.open(["bswtichu.machine"])
+        broken.sendMessage(b"\xff\xfe\xfd", isBinary=False)
+        code, _ = await broken.closed.addTimeout(TIMEOUT, reactor())
+        assert code in (1006, 1007)  # 1007 from the server; 1006 if it hung up before the handshake ended
+        huge = await server.open(["bswtichu.machine"])
+        huge.sendMessage(b"x" * (server.config.line_byte_burst + 1), isBinary=False)
+        code, _ = await huge.closed.addTimeout(TIMEOUT, reactor())
+        assert code in (1006, 1009)
+        robo = await server.open(["bswtichu.machine"])
+        robo.say("/nick Robo", binary=False)
+        assert (await robo.message("NICK"))["nick"] == "Robo"
