@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+from time import perf_counter
 from collections.abc import Callable
 
 from twisted.application.service import Service
@@ -33,6 +34,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.play.tally import Tally
 from bswtichu.server.session import Outbox
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.table_commands import table_commands
@@ -48,6 +50,7 @@ def build_lobby(
     logs: GameLogStore,
     storage: Storage | None = None,
     later: Callable[[Callable[[], None]], object] | None = None,
+    tally: Tally | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -56,10 +59,13 @@ def build_lobby(
     ``later`` calls a function at the end of the current reactor turn: given, what a
     turn's input lines and bot steps cause is committed (the games' journal steps, in
     one transaction) and then written (one write per client) once, at its end.
+    ``tally`` counts for the operator (the metrics listener reads it): the lobby's refusals,
+    the commits; the game wiring shares it for the games' actions and bot decisions.
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
-    outbox = Outbox(lambda: _commit(storage), later)
+    tally = tally if tally is not None else Tally()
+    outbox = Outbox(lambda: _commit(storage, tally), later)
     connections = Connections(config, outbox)
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
@@ -70,16 +76,24 @@ def build_lobby(
                     *table_commands(tables, config), *game_commands(tables, logs),
                     *account_commands(names, storage), *display_commands()]:
         commands.register(command)
-    return Lobby(connections, names, chat, commands, tables, outbox)
+    return Lobby(connections, names, chat, commands, tables, outbox, tally)
 
 
-def _commit(storage: Storage) -> None:
-    """The outbox's settle: the games' pending journal steps are committed before anyone hears of them."""
+def _commit(storage: Storage, tally: Tally) -> None:
+    """The outbox's settle: the games' pending journal steps are committed before anyone hears
+    of them; a commit that had something to do is timed."""
+    if not storage.pending:
+        return
+    began = perf_counter()
     try:
         storage.commit()
     except Exception:
+        tally.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
+    else:
+        tally.commit_failed = False
+        tally.commits.observe(perf_counter() - began)
 
 
 class TichuService(Service):
@@ -93,15 +107,20 @@ class TichuService(Service):
         #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
         self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
         self.reactor = reactor
+        #: what the server counts (a given game wiring's own tally, if it has one; else it counts here)
+        self.tally = games.tally if games is not None and games.tally is not None else Tally()
+        if games is not None:
+            games.tally = self.tally
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
                 expert_budget=config.expert_budget)
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace, storage=storage, bot_settings=bots)
+                               config.reconnect_grace, storage=storage, bot_settings=bots,
+                               tally=self.tally)
         self.games = games
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
-                                 later=lambda flush: reactor.callLater(0, flush))
+                                 later=lambda flush: reactor.callLater(0, flush), tally=self.tally)
         self.ports: dict[str, IListeningPort] = {}
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
@@ -116,7 +135,7 @@ class TichuService(Service):
         attempts = []
         for name, kind, description in self.listeners:
             endpoint = serverFromString(self.reactor, description)
-            factory = kind.factory(self.lobby, self.config, self.reactor)
+            factory = kind.build(self.lobby, self.config, self.reactor)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)

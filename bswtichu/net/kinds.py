@@ -16,6 +16,7 @@ from twisted.internet.protocol import ServerFactory
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
+from bswtichu.net.metrics import MetricsSite
 from bswtichu.net.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
 
@@ -29,12 +30,20 @@ class ListenerKind:
     audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
     label: str  # the word before each of its addresses there ("" for none)
 
+    def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory:
+        """The factory for one listener of this kind, knowing its kind's name (connections
+        are counted by it)."""
+        factory = self.factory(realm, config, clock)
+        factory.kind = self.name
+        return factory
+
 
 KINDS: dict[str, ListenerKind] = {
     kind.name: kind
     for kind in (
         ListenerKind("telnet", TelnetFactory, "people", "telnet"),
         ListenerKind("line", BotLineFactory, "bots", ""),
+        ListenerKind("metrics", MetricsSite, "operators", "metrics"),
     )
 }
 

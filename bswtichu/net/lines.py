@@ -162,12 +162,24 @@ class LineConnection(TimeoutMixin):
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         output = self._output
         if output is not None and not self._tcp.disconnecting:
-            output.send(self.encode_lines(lines), droppable)
+            self._counted(output.send(data := self.encode_lines(lines), droppable), len(data), len(lines))
 
     def send_bytes(self, data: bytes, droppable: bool = False) -> None:
         """Bytes as they go on the wire, through the output queue (in order with the lines)."""
         if self._output is not None and not self._tcp.disconnecting:
-            self._output.send(data, droppable)
+            self._counted(self._output.send(data, droppable), len(data), 1)
+
+    def _counted(self, kept: bool, size: int, lines: int) -> None:
+        """Tell the realm's tally what went out, or how many lines were skipped."""
+        if kept:
+            self.lobby.tally.sent(self.kind, size)
+        else:
+            self.lobby.tally.skipped(lines)
+
+    @property
+    def kind(self) -> str:
+        """The listener kind this connection came in on (its factory's, from the registry)."""
+        return self.factory.kind
 
     def close(self) -> None:
         """Hang up once what is queued has been sent (or after CLOSE_TIMEOUT)."""
@@ -222,6 +234,7 @@ class LineConnection(TimeoutMixin):
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
                                           self.config, host)
+        self.lobby.tally.connection_opened(self.kind)
         self.setTimeout(self.config.idle_timeout or None)
 
     def charge_input(self, size: int) -> None:
@@ -288,6 +301,7 @@ class LineConnection(TimeoutMixin):
             self._abort_call.cancel()
             self._abort_call = None
         if self.session is not None:
+            self.lobby.tally.connection_closed(self.kind)
             self.lobby.disconnect(self.session)
 
     def timeoutConnection(self) -> None:
@@ -299,6 +313,8 @@ class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
 
     noisy = False  # the service says once where it listens; no "Starting factory" lines
+    #: the listener kind it serves (`ListenerKind.build` sets it from the registry)
+    kind = ""
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from time import perf_counter
 from random import Random
 from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
@@ -38,6 +39,7 @@ from bswtichu.bots import Bot, BotSettings, make_bot, must_act
 from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
+from bswtichu.play.tally import Tally
 
 SUBSTITUTE_LEVEL = "basic"
 Player = Hashable
@@ -163,10 +165,12 @@ class GameDriver:
     def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
-                 turns: BotTurns | None = None):
+                 turns: BotTurns | None = None, tally: Tally | None = None):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them;
-        ``turns``, if given, queues each due bot step behind other tables' (a server's)."""
+        ``turns``, if given, queues each due bot step behind other tables' (a server's);
+        ``tally``, if given, counts the live game's actions and bot decisions (not a replay's)."""
         self.turns = turns
+        self.tally = tally
         self.game = Game(players, options, seeds.deals)
         self.seeds = seeds
         self.clock = clock
@@ -193,6 +197,8 @@ class GameDriver:
 
     def start(self) -> None:
         """Deal the first round (subscribe first: the first events go out now)."""
+        if self.tally is not None and not self._replaying:
+            self.tally.games_started += 1
         self._start_round()
 
     # ------------------------------------------------------------------ state
@@ -229,6 +235,8 @@ class GameDriver:
         """
         if player in self.substitutes:
             self._end_substitute(player)
+        if self.tally is not None:
+            self.tally.actions["person"] += len(actions)
         for index, action in enumerate(actions):
             following = actions[index + 1] if index + 1 < len(actions) else None
             self._apply(action, following)
@@ -265,6 +273,8 @@ class GameDriver:
             subscriber.happened(self, events)
 
     def _finish(self) -> None:
+        if self.tally is not None and not self._replaying:
+            self.tally.games_ended += 1
         self.stopped = True
         self._cancel_timers()
 
@@ -313,6 +323,8 @@ class GameDriver:
             return None
         action = self.next_bot_action()
         if action is not None:
+            if self.tally is not None:
+                self.tally.actions[self.bots[self.game.seating[action.seat]].level] += 1
             self._apply(action)
         return action
 
@@ -339,8 +351,17 @@ class GameDriver:
             bot = self.bots.get(seating[seat])
             if bot is not None:
                 legal = rnd.legal_actions(seat)
-                return self._checked(seat, bot.choose(rnd.view(seat), legal), legal)
+                return self._checked(seat, self._choose(bot, rnd.view(seat), legal), legal)
         return None
+
+    def _choose(self, bot: Bot, view, legal: Sequence[Action]) -> Action:
+        """The bot's choice; in a live game its time goes to the tally (wall time, not the clock's)."""
+        if self.tally is None or self._replaying:
+            return bot.choose(view, legal)
+        began = perf_counter()
+        action = bot.choose(view, legal)
+        self.tally.decided(bot.level, perf_counter() - began)
+        return action
 
     def _checked(self, seat: int, action: Action, legal: Sequence[Action]) -> Action:
         if action in legal:

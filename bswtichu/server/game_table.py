@@ -403,8 +403,10 @@ class GameWiring:
                  substitute_after: float,
                  seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
                  storage: Storage | None = None,
-                 bot_settings: BotSettings = BotSettings()):
+                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None):
+        """``tally``: what the games count for the operator (service.build_lobby's, shared)."""
         self.clock = clock
+        self.tally = tally
         self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
         self.bot_settings = bot_settings
         self.logs = logs
@@ -436,7 +438,8 @@ class GameWiring:
         levels = {name: level for name, level in bots.values()}
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings),
-                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns)
+                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
+                          tally=self.tally)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
