@@ -72,12 +72,12 @@ def test_a_bad_listener_flag_says_what_is_wrong(capsys, argv, complaint):
 def test_an_unknown_kind_is_refused_in_one_line_before_anything_starts(capsys):
     assert cli.main(["--listen", "gopher=tcp:0:interface=127.0.0.1"]) == 2
     err = capsys.readouterr().err
-    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line\n"
+    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line, metrics\n"
 
 
 def test_an_unknown_kind_is_refused_when_the_service_is_made():
     config = ServerConfig(listeners=(Listener("gopher", "tcp:0:interface=127.0.0.1"),), database=":memory:")
-    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line"):
+    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line, metrics"):
         makeService(config, Clock())
 
 
