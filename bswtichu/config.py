@@ -60,6 +60,8 @@ class ServerConfig:
     tables_per_person: int = 2
     max_chat_length: int = 400
     who_page_size: int = 50
+    #: the admins' names, comma-separated: registered names only (a guest of that name has no power)
+    admins: str = ""
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
     log_folder: str = "logs"
@@ -149,6 +151,11 @@ class ServerConfig:
         return self.replace(listeners=self.listeners + (listener,))
 
     @property
+    def admin_names(self) -> tuple[str, ...]:
+        """The admins named in ``[admin] admins``, as written."""
+        return tuple(name.strip() for name in self.admins.split(",") if name.strip())
+
+    @property
     def uncapped(self) -> frozenset[str]:
         """The addresses any number of connections may come from (an IRC bridge's, say)."""
         return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
@@ -187,6 +194,7 @@ _KEYS = {
     ("limits", "max_chat_length"): ("max_chat_length", int),
     ("limits", "who_page_size"): ("who_page_size", int),
     ("limits", "idle_timeout"): ("idle_timeout", float),
+    ("admin", "admins"): ("admins", str),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
     ("storage", "database"): ("database", str),

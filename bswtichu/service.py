@@ -36,6 +36,7 @@ from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.play.tally import Tally
 from bswtichu.server.session import Outbox
+from bswtichu.server.shutdown import Shutdown, shutdown_commands
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage
@@ -51,6 +52,7 @@ def build_lobby(
     storage: Storage | None = None,
     later: Callable[[Callable[[], None]], object] | None = None,
     tally: Tally | None = None,
+    stop: Callable[[str], None] | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -61,6 +63,7 @@ def build_lobby(
     one transaction) and then written (one write per client) once, at its end.
     ``tally`` counts for the operator (the metrics listener reads it): the lobby's refusals,
     the commits; the game wiring shares it for the games' actions and bot decisions.
+    ``stop(reason)`` stops the server (the service's); given, admins have ``/shutdown``.
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
@@ -76,6 +79,10 @@ def build_lobby(
                     *table_commands(tables, config), *game_commands(tables, logs),
                     *account_commands(names, storage), *display_commands()]:
         commands.register(command)
+    if stop is not None:
+        for command in shutdown_commands(Shutdown(clock, index, tables, stop), config.admin_names,
+                                         storage.accounts):
+            commands.register(command)
     return Lobby(connections, names, chat, commands, tables, outbox, tally)
 
 
@@ -120,8 +127,11 @@ class TichuService(Service):
                                tally=self.tally)
         self.games = games
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
-                                 later=lambda flush: reactor.callLater(0, flush), tally=self.tally)
+                                 later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
+                                 stop=self._stop)
         self.ports: dict[str, IListeningPort] = {}
+        #: why the server stops, for everyone's goodbye (an admin's /shutdown reason)
+        self.goodbye = "the server is shutting down"
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
 
@@ -185,10 +195,15 @@ class TichuService(Service):
             self._fire(waiter)
         return waiter
 
+    def _stop(self, reason: str) -> None:
+        """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""
+        self.goodbye = reason
+        self.reactor.stop()
+
     def stopService(self) -> Deferred:
         super().stopService()
-        self.log.info("bswtichu stops: the ports close and everyone is told")
-        self.lobby.shutdown("the server is shutting down")
+        self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
+        self.lobby.shutdown(self.goodbye)
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         if self.games.storage is not None:

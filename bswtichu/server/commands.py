@@ -24,6 +24,7 @@ GROUPS = {
     "game": "playing a round and looking at it",
     "account": "names, passwords, history",
     "display": "how messages look",
+    "moderation": "admins and moderators: roles, kick, mute, ban, announce, audit",
 }
 
 #: Names other servers and MUDs use for a command that has another name here.

@@ -97,8 +97,11 @@ class Table:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
+        closing: Callable[[], str | None] = lambda: None,
     ) -> None:
-        """``reader`` finds the online client of a name: what the table tells goes to him."""
+        """``reader`` finds the online client of a name: what the table tells goes to him;
+        ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
+        self._closing = closing
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -305,6 +308,9 @@ class Table:
         self._require_present_player(nick, f"start table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has already started")
+        closing = self._closing()
+        if closing is not None:
+            raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
         seated = sum(1 for n in self.seats if n is not None)
         if seated < SEAT_COUNT:
             raise Refusal(
@@ -525,6 +531,8 @@ class TableHall:
         outbox: AbstractContextManager = nullcontext(),
     ) -> None:
         self._tables: dict[int, Table] = {}
+        #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
+        self.closing: str | None = None
         self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
@@ -558,6 +566,7 @@ class TableHall:
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
+            closing=lambda: self.closing,
         )
         self._tables[number] = table
         return table

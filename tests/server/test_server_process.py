@@ -33,12 +33,13 @@ PASSWORD = "ann-secret-1"
 class Server:
     """``bswtichu`` as a child process; its ports are read from its log."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, *more: str):
         self.tmp_path = tmp_path
         args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
                 "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
-                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
+                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000",
+                "--set", "admin.admins=Ann", *more]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         self._pending = b""
@@ -81,8 +82,10 @@ class Server:
             player.expect("NICK")
         return player
 
-    def stop(self, how: int) -> int:
-        self.process.send_signal(how)
+    def stop(self, how: int | None) -> int:
+        """Send signal ``how`` (None: the server stops by itself, after /shutdown); its exit code."""
+        if how is not None:
+            self.process.send_signal(how)
         try:
             code = self.process.wait(TIMEOUT)
         finally:
@@ -186,8 +189,10 @@ def seen_state(person: Player) -> tuple[dict, dict]:
     return person.ask("/table", "TABLE"), person.ask("/hand", "HAND")
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, None], ids=["kill-9", "sigterm", "shutdown"])
 def test_a_game_survives_the_servers_death(tmp_path, how):
+    """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
+    the clean stops say goodbye to everyone and exit 0."""
     first = Server(tmp_path)
     try:
         ann = first.connect("Ann")
@@ -214,11 +219,16 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
         play(people, deep_in_play)
         before = {p.nick: seen_state(p) for p in people}
         number = before["Ann"][0]["log"]
+        if how is None:
+            ann.say("/shutdown 0 new version")
+            assert bob.expect("SHUTDOWN")[1] == {"seconds": 0, "reason": "new version", "by": "Ann"}
     finally:
         code = first.stop(how)
-    if how == signal.SIGTERM:
+    if how != signal.SIGKILL:
         assert code == 0, first.log_text()
         assert "Traceback" not in first.log_text()
+        for person in people:
+            assert person.expect("BYE")[1] == {"reason": "shutdown"}
     for person in people:
         person.close()
 
