@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.logger import (
@@ -191,8 +192,10 @@ def run_delegate(name: str, argv: list[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
-async def serve(reactor, config: ServerConfig) -> None:
-    """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
+async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig]) -> None:
+    """Run the service until the reactor stops (Ctrl-C, SIGTERM or an admin's /shutdown stop it
+    cleanly); SIGHUP reads the config again (``reread``: the file and the flags on top) and
+    applies its limits (`TichuService.reload`)."""
     from bswtichu.service import makeService
     from bswtichu.storage import DatabaseError
 
@@ -209,6 +212,15 @@ async def serve(reactor, config: ServerConfig) -> None:
         await service.stopService()
         raise SystemExit(1)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
+
+    def reload() -> None:
+        try:
+            service.reload(reread())
+        except ConfigError as e:
+            log.error("SIGHUP: the config is not reloaded, the settings stay as they were: {error}",
+                      error=e, event="config_reload_failed")
+
+    signal.signal(signal.SIGHUP, lambda number, frame: reactor.callFromThread(reload))
     log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
              where=service.describe())
     await Deferred()  # never fires: react ends when the reactor is stopped
@@ -255,5 +267,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     observer = FilteringLogObserver(FileLogObserver(sys.stdout, log_line), [without_reactor_chatter])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
-    task.react(serve, [config])
+    task.react(serve, [config, lambda: config_from(args)])
     return 0  # not reached: react exits

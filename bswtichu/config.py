@@ -20,6 +20,14 @@ class ConfigError(Exception):
     """A configuration file or value that cannot be used, with the reason."""
 
 
+class LiveConfig:
+    """The settings as they are now, for the parts that apply a reload (SIGHUP) at once:
+    they read ``current`` when they need a limit, so a new value counts from then on."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.current = config
+
+
 @dataclass(frozen=True)
 class Listener:
     """One listening port: its kind (what is spoken on it; the kinds are registered in
@@ -173,6 +181,9 @@ OTHER_TOOLS_SECTIONS = ("irc",)
 #: (separated by spaces or on indented lines of their own; empty: that kind is off)
 LISTEN_SECTION = "listen"
 
+#: the sections whose settings a reload (SIGHUP) applies at once; the others need a restart
+LIVE_SECTIONS = ("limits", "admin")
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
     ("limits", "max_line_length"): ("max_line_length", int),
@@ -203,6 +214,11 @@ _KEYS = {
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
 }
+
+
+def live_fields() -> frozenset[str]:
+    """The ServerConfig fields of `LIVE_SECTIONS`."""
+    return frozenset(field for (section, _), (field, _) in _KEYS.items() if section in LIVE_SECTIONS)
 
 
 def read_ini(text: str, source: str) -> configparser.ConfigParser:

@@ -7,6 +7,7 @@ are built from (the game wiring and its log store).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from time import perf_counter
@@ -20,7 +21,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig, ServerConfig, live_fields
 from bswtichu.server.account_commands import account_commands
 from bswtichu.server.accounts import NameGuard
 from bswtichu.server.chat import Chat
@@ -34,6 +35,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.net.lines import LobbyFactory
 from bswtichu.play.tally import Tally
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
@@ -69,21 +71,21 @@ def build_lobby(
     storage.games.batched = later is not None
     tally = tally if tally is not None else Tally()
     outbox = Outbox(lambda: _commit(storage, tally), later)
-    connections = Connections(config, outbox)
+    live = LiveConfig(config)
+    connections = Connections(live, outbox)
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables)
-    chat = Chat(index, config.max_chat_length)
+    chat = Chat(index, live)
     commands = CommandRegistry()
-    for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
-                    *table_commands(tables, config), *game_commands(tables, logs),
+    for command in [help_command(commands), *lobby_commands(names, chat, live),
+                    *table_commands(tables, live), *game_commands(tables, logs),
                     *account_commands(names, storage), *display_commands()]:
         commands.register(command)
     if stop is not None:
-        for command in shutdown_commands(Shutdown(clock, index, tables, stop), config.admin_names,
-                                         storage.accounts):
+        for command in shutdown_commands(Shutdown(clock, index, tables, stop), live, storage.accounts):
             commands.register(command)
-    return Lobby(connections, names, chat, commands, tables, outbox, tally)
+    return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
 
 
 def _commit(storage: Storage, tally: Tally) -> None:
@@ -130,6 +132,7 @@ class TichuService(Service):
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
                                  stop=self._stop)
         self.ports: dict[str, IListeningPort] = {}
+        self.factories: list[object] = []  # one per listener, as built at the start
         #: why the server stops, for everyone's goodbye (an admin's /shutdown reason)
         self.goodbye = "the server is shutting down"
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
@@ -146,6 +149,7 @@ class TichuService(Service):
         for name, kind, description in self.listeners:
             endpoint = serverFromString(self.reactor, description)
             factory = kind.build(self.lobby, self.config, self.reactor)
+            self.factories.append(factory)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
@@ -194,6 +198,25 @@ class TichuService(Service):
         else:
             self._fire(waiter)
         return waiter
+
+    def reload(self, new: ServerConfig) -> None:
+        """Apply the settings of `LIVE_SECTIONS` from ``new`` without dropping anyone, and say
+        in the log what changed (and which changes wait for a restart). A port's limits count
+        for the connections that come after; connections open keep theirs."""
+        old = self.lobby.config.current
+        live = live_fields()
+        changed = [f.name for f in dataclasses.fields(ServerConfig) if getattr(old, f.name) != getattr(new, f.name)]
+        applied = [name for name in changed if name in live]
+        waiting = [name for name in changed if name not in live]
+        current = old.replace(**{name: getattr(new, name) for name in applied})
+        self.lobby.config.current = current
+        for factory in self.factories:
+            if isinstance(factory, LobbyFactory):
+                factory.config = current
+        said = ", ".join(f"{name} {getattr(old, name)!r} -> {getattr(new, name)!r}" for name in applied)
+        self.log.info("config reloaded: {changes}{later}", changes=said or "nothing changed",
+                      later=f"; a restart is needed for {', '.join(waiting)}" if waiting else "",
+                      event="config_reloaded", applied=applied, waiting=waiting)
 
     def _stop(self, reason: str) -> None:
         """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""

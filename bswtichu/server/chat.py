@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages
 from bswtichu.server.directory import NameIndex
 from bswtichu.server.messages import Refusal
@@ -9,11 +10,11 @@ from bswtichu.server.session import Session
 
 
 class Chat:
-    """Room chat and private messages, each at most ``max_length`` characters."""
+    """Room chat and private messages, each at most ``max_chat_length`` characters."""
 
-    def __init__(self, names: NameIndex, max_length: int) -> None:
+    def __init__(self, names: NameIndex, config: LiveConfig) -> None:
         self._names = names
-        self._max_length = max_length
+        self._config = config
 
     def say(self, session: Session, text: str) -> None:
         """Chat goes to the room the speaker is in: his table, or the lobby."""
@@ -40,7 +41,7 @@ class Chat:
             session.send(messages.private(session.nick, recipient.nick, text, echo=True))
 
     def check_length(self, text: str) -> None:
-        limit = self._max_length
+        limit = self._config.current.max_chat_length
         if len(text) > limit:
             raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
                                            f" this one has {len(text)}; say it in parts")

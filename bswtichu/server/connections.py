@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bswtichu import __version__
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.server import messages
 from bswtichu.server.session import Connection, Outbox, Session
 
@@ -15,12 +15,11 @@ SERVER_NAME = "bswtichu"
 class Connections:
     """Who is connected (named or not); one connection too many from an address is hung up."""
 
-    def __init__(self, config: ServerConfig, outbox: Outbox) -> None:
+    def __init__(self, config: LiveConfig, outbox: Outbox) -> None:
         self._config = config
         self._outbox = outbox
         self._sessions: set[Session] = set()
         self._per_address: Counter[str] = Counter()
-        self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
 
     def __contains__(self, session: Session) -> bool:
@@ -31,8 +30,9 @@ class Connections:
         """A new client, greeted with ``limits`` (its port's settings); ``address`` (the peer's
         IP, if known) counts against ``connections_per_address`` unless it is uncapped."""
         session = Session(connection, peer, self._outbox)
-        cap = self._config.connections_per_address
-        if address and address not in self._uncapped and self._per_address[address] >= cap:
+        settings = self._config.current
+        cap = settings.connections_per_address
+        if address and address not in settings.uncapped and self._per_address[address] >= cap:
             session.send(messages.bye(
                 "too_many_connections",
                 f"At most {cap} connections from one address; close another one first.",
@@ -43,7 +43,7 @@ class Connections:
             self._per_address[address] += 1
             self._address_of[session] = address
         self._sessions.add(session)
-        config = limits or self._config
+        config = limits or settings
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
                                       config.flood_rate, config.flood_burst, config.idle_timeout))
         return session

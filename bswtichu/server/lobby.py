@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from twisted.logger import Logger
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.play.tally import Tally
 from bswtichu.server import messages
 from bswtichu.server.chat import Chat
@@ -41,9 +41,11 @@ class Lobby:
 
     def __init__(self, connections: Connections, names: NameDirectory, chat: Chat,
                  commands: CommandRegistry, tables: TableHall, outbox: Outbox,
-                 tally: Tally | None = None) -> None:
+                 tally: Tally | None = None, config: LiveConfig | None = None) -> None:
         """``outbox`` gathers what one line causes into one write per client (and commits first);
-        ``tally`` counts for the operator (refusals here; the ports and games add theirs)."""
+        ``tally`` counts for the operator (refusals here; the ports and games add theirs);
+        ``config`` is the settings its parts read their limits from (a reload replaces them)."""
+        self.config = config if config is not None else LiveConfig(ServerConfig())
         self._tally = tally if tally is not None else Tally()
         self.connections = connections
         self.names = names

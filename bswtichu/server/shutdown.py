@@ -11,11 +11,12 @@ is only taken with its password, so a guest cannot pass for one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.directory import NameIndex
@@ -89,12 +90,12 @@ class Shutdown:
             session.send(message)
 
 
-def shutdown_commands(shutdown: Shutdown, admins: Iterable[str], accounts: AccountStore) -> list[Command]:
-    """/shutdown, for the admins named in the config."""
-    admin_keys = frozenset(names.key(name) for name in admins)
+def shutdown_commands(shutdown: Shutdown, config: LiveConfig, accounts: AccountStore) -> list[Command]:
+    """/shutdown, for the admins named in the config (as it is now)."""
 
     def shutdown_(session: Session, args: str) -> None:
-        if names.key(session.nick) not in admin_keys or not accounts.is_registered(session.nick):
+        admins = {names.key(name) for name in config.current.admin_names}
+        if names.key(session.nick) not in admins or not accounts.is_registered(session.nick):
             raise Refusal("not_admin", "only an admin may /shutdown the server")
         words = args.split(None, 1)
         if words and words[0].lower() == "cancel":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import weakref
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
@@ -68,14 +68,14 @@ def _round_value(word: str) -> int | None:
     return int(word)
 
 
-def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[Command]:
-    """The table commands, working on the tables in ``hall``, within ``config``'s limits."""
-    config = config or ServerConfig()
+def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
+    """The table commands, working on the tables in ``hall``, within the current limits."""
     # nick (casefolded) -> the tables he opened; a closed table drops out by itself
     opened: dict[str, weakref.WeakSet[Table]] = {}
 
     def open_table(nick: str) -> Table:
         """A new table, unless the server or this person has as many as allowed."""
+        config = live.current
         if len(hall) >= config.max_tables:
             raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
                                              " tables; /tables lists them, /join TABLE sits down")

@@ -265,3 +265,29 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     finally:
         assert second.stop(signal.SIGTERM) == 0
     assert "Traceback" not in second.log_text(), second.log_text()
+
+
+def test_sighup_applies_the_new_limits_without_dropping_anyone(tmp_path):
+    config = tmp_path / "bswtichu.ini"
+    config.write_text("[limits]\nmax_tables = 5\n[tables]\nabandon_after = 100\n", encoding="utf-8")
+    server = Server(tmp_path, "--config", str(config))
+    try:
+        ann = server.connect("Ann")
+        ann.ask("/join", "JOINED")
+        config.write_text("[limits]\nmax_tables = 1\n[tables]\nabandon_after = 200\n", encoding="utf-8")
+        server.process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + TIMEOUT
+        while "config reloaded" not in (line := server._read_line(deadline)):
+            pass
+        assert "max_tables 5 -> 1" in line and "a restart is needed for abandon_after" in line, line
+        bob = server.connect("Bob")
+        assert bob.refused("/join") == "too_many_tables"
+        assert ann.ask("/who", "WHO")  # still connected
+        config.write_text("[limits]\nmax_tables = none\n", encoding="utf-8")
+        server.process.send_signal(signal.SIGHUP)
+        while "not reloaded" not in (line := server._read_line(deadline)):
+            pass
+        assert bob.refused("/join") == "too_many_tables"  # the limits stay as they were
+    finally:
+        assert server.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in server.log_text(), server.log_text()
