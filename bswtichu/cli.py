@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.logger import (
-    FileLogObserver, FilteringLogObserver, LogLevel, Logger, PredicateResult, formatEvent,
-    formatTime, globalLogBeginner,
+    FileLogObserver, FilteringLogObserver, LogLevel, LogLevelFilterPredicate, Logger, PredicateResult,
+    formatEvent, formatTime, globalLogBeginner, jsonFileLogObserver,
 )
 
 from bswtichu import __version__
@@ -57,6 +57,8 @@ SERVE_FLAGS = {
                         "how long a started game waits for a person to come back"),
     "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
     "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
+    "--log-format": ("log_format", str, "text|json",
+                     "the server's log: lines a person reads (text), or one JSON event a line (json)"),
 }
 
 
@@ -222,7 +224,7 @@ async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig
 
     signal.signal(signal.SIGHUP, lambda number, frame: reactor.callFromThread(reload))
     log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
-             where=service.describe())
+             where=service.describe(), event="server_start")
     await Deferred()  # never fires: react ends when the reactor is stopped
 
 
@@ -245,6 +247,20 @@ def without_reactor_chatter(event: dict) -> PredicateResult:
     return PredicateResult.maybe
 
 
+def log_observer(config: ServerConfig, stream=None):
+    """Where the server's log goes (``stream``, standard output) and how: ``log_format`` text
+    or JSON (one event a line, every field of it, the sentence in ``message``; ``event`` names
+    what happened, docs/operating.md), events from ``log_level`` up."""
+    stream = stream if stream is not None else sys.stdout
+    if config.log_format == "text":
+        write = FileLogObserver(stream, log_line)
+    else:
+        json_lines = jsonFileLogObserver(stream, recordSeparator="")
+        write = lambda event: json_lines({**event, "message": formatEvent(event)})  # noqa: E731
+    level = LogLevelFilterPredicate(LogLevel.levelWithName(config.log_level))
+    return FilteringLogObserver(write, [without_reactor_chatter, level])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in DELEGATES:
@@ -265,7 +281,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from twisted.internet import task
 
-    observer = FilteringLogObserver(FileLogObserver(sys.stdout, log_line), [without_reactor_chatter])
-    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    globalLogBeginner.beginLoggingTo([log_observer(config)], redirectStandardIO=False)
     task.react(serve, [config, lambda: config_from(args)])
     return 0  # not reached: react exits

@@ -41,6 +41,8 @@ DEFAULT_LISTENERS = (
     Listener("telnet", "tcp:4242:interface=127.0.0.1"),
     Listener("line", "tcp:4243:interface=127.0.0.1"),
 )
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -80,6 +82,10 @@ class ServerConfig:
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
     #: which the bots keep (the settings know no layer below them)
     expert_budget: int | None = None
+    #: how the server's log is written: "text" (a line a person reads) or "json" (one event a line)
+    log_format: str = "text"
+    #: the least important level logged: debug, info, warn, error or critical
+    log_level: str = "info"
 
     def __post_init__(self) -> None:
         problems = []
@@ -120,6 +126,10 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
+        if self.log_format not in LOG_FORMATS:
+            problems.append(f"log_format must be {' or '.join(LOG_FORMATS)}")
+        if self.log_level not in LOG_LEVELS:
+            problems.append(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
         if not self.listeners:
@@ -213,6 +223,8 @@ _KEYS = {
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
+    ("log", "format"): ("log_format", str),
+    ("log", "level"): ("log_level", str),
 }
 
 

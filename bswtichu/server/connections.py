@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from twisted.logger import Logger
+
 from bswtichu import __version__
 from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.server import messages
 from bswtichu.server.session import Connection, Outbox, Session
 
 SERVER_NAME = "bswtichu"
+log = Logger()
 
 
 class Connections:
@@ -43,6 +46,7 @@ class Connections:
             self._per_address[address] += 1
             self._address_of[session] = address
         self._sessions.add(session)
+        log.info("{peer} connected", peer=peer, event="connect")
         config = limits or settings
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
                                       config.flood_rate, config.flood_burst, config.idle_timeout))
@@ -53,6 +57,8 @@ class Connections:
         if session not in self._sessions:
             return False
         self._sessions.remove(session)
+        log.info("{peer} disconnected ({nick})", peer=session.peer, nick=session.nick or "no name",
+                 event="disconnect")
         session.closed = True
         address = self._address_of.pop(session, None)
         if address is not None:

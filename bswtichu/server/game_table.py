@@ -60,6 +60,8 @@ _WRONG_PHASE = {
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
+    log = Logger()
+
     def __init__(self, table: Table, driver: GameDriver, log_number: int, record: DurableGame | None = None):
         self.table = table
         self.driver = driver
@@ -193,6 +195,10 @@ class TableGame:
                     self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                              self.log_number))
                     self.texts.forget()
+                    self.log.info("table {table}: game {number} is over, won by {winners}",
+                                  table=self.table.number, number=self.log_number,
+                                  winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
+                                  event="game_end")
                     self.table.end_game()
                 readers = self._readers(seating)
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]

@@ -125,7 +125,8 @@ class Lobby:
                 self._refuse(session, refusal)
                 again()
             except Exception:
-                self.log.failure("error handling a password from {session!r}", session=session)
+                self.log.failure("error handling a password from {session!r}", session=session,
+                                 event="internal_error")
                 session.send(messages.error("internal", "internal error; the server logged it, please try again"))
         finally:
             session.give_echo_back()
@@ -164,7 +165,8 @@ class Lobby:
         except Refusal as refusal:
             self._refuse(session, refusal)
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session,
+                             event="internal_error")
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )

@@ -330,6 +330,8 @@ class Table:
             self.tell_seat(seat, messages.started(view, swapped, seat))
         self.tell_spectators(messages.started(view, swapped, None))
         self.last_game = None
+        self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
+                      event="table_start", bots={name: level for name, level in self.bots.values()})
         if self._game_factory is not None:
             self.game = self._game_factory(self)
             if self.game is not None:
@@ -363,6 +365,8 @@ class Table:
                                        " /kick removes bots only")
         name, _ = self.bots.pop(seat)
         self.seats[seat - 1] = None
+        self.log.info("table {table}: {by} kicked the bot {name} from seat {seat}", table=self.number,
+                      by=nick, name=name, seat=seat, event="kick")
         self.tell_all(messages.left(self.view(), seat, name, "kicked"))
 
     def is_bot(self, seat: int) -> bool:
@@ -491,7 +495,7 @@ class Table:
                 return
         elif any(s not in self.bots for s, _ in self.players()):
             return
-        self.log.info("table {number} closes: nobody is left", number=self.number)
+        self.log.info("table {table} closes: nobody is left", table=self.number, event="table_end")
         self.close()
         self._on_abandoned(self)
 
@@ -506,7 +510,8 @@ class Table:
 
     def _abandon(self) -> None:
         self._abandon_timer = None
-        self.log.info("table {number} closes: nobody came back to its game", number=self.number)
+        self.log.info("table {table} closes: nobody came back to its game", table=self.number,
+                      event="table_end")
         if self.game is not None:
             self.game.abandon()
         self.close()

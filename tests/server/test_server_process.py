@@ -265,6 +265,9 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     finally:
         assert second.stop(signal.SIGTERM) == 0
     assert "Traceback" not in second.log_text(), second.log_text()
+    for server in (first, second):  # every login is logged, never its password or token
+        assert " is Ann" in server.log_text()
+        assert PASSWORD not in server.log_text() and token not in server.log_text()
 
 
 def test_sighup_applies_the_new_limits_without_dropping_anyone(tmp_path):
