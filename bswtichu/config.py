@@ -9,6 +9,7 @@ from __future__ import annotations
 import configparser
 import dataclasses
 import ipaddress
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +83,11 @@ class ServerConfig:
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
     #: which the bots keep (the settings know no layer below them)
     expert_budget: int | None = None
+    #: worker processes for the bot decisions of `worker_levels`; None: the cores less one
+    #: (at least 1), 0: every decision in the server's process
+    bot_workers: int | None = None
+    #: the bot levels whose decisions go to the workers, comma-separated (the costly ones)
+    worker_levels: str = "expert"
     #: how the server's log is written: "text" (a line a person reads) or "json" (one event a line)
     log_format: str = "text"
     #: the least important level logged: debug, info, warn, error or critical
@@ -126,6 +132,8 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
+        if self.bot_workers is not None and self.bot_workers < 0:
+            problems.append("workers must be 0 (decisions in the server) or more")
         if self.log_format not in LOG_FORMATS:
             problems.append(f"log_format must be {' or '.join(LOG_FORMATS)}")
         if self.log_level not in LOG_LEVELS:
@@ -167,6 +175,13 @@ class ServerConfig:
     def adding(self, listener: Listener) -> ServerConfig:
         """A copy with one more listener, after the others."""
         return self.replace(listeners=self.listeners + (listener,))
+
+    @property
+    def worker_count(self) -> int:
+        """How many bot worker processes: ``bot_workers``, or unset the cores less one (at least 1)."""
+        if self.bot_workers is not None:
+            return self.bot_workers
+        return max(1, (os.cpu_count() or 1) - 1)
 
     @property
     def admin_names(self) -> tuple[str, ...]:
@@ -223,6 +238,8 @@ _KEYS = {
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
+    ("bots", "workers"): ("bot_workers", int),
+    ("bots", "worker_levels"): ("worker_levels", str),
     ("log", "format"): ("log_format", str),
     ("log", "level"): ("log_level", str),
 }

@@ -37,6 +37,7 @@ from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
 from bswtichu.play.tally import Tally
+from bswtichu.play.workers import BotWorkers
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
 from bswtichu.server.table import GameFactory, TableHall
@@ -124,9 +125,11 @@ class TichuService(Service):
             storage = Storage.open(config.database, config.synchronous)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
                 expert_budget=config.expert_budget)
+            levels = frozenset(level.strip() for level in config.worker_levels.split(",") if level.strip())
+            workers = BotWorkers(reactor, config.worker_count, levels) if config.worker_count else None
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
                                config.reconnect_grace, storage=storage, bot_settings=bots,
-                               tally=self.tally)
+                               tally=self.tally, workers=workers)
         self.games = games
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
@@ -231,6 +234,8 @@ class TichuService(Service):
         self.ports = {}
         if self.games.storage is not None:
             self.games.storage.close()
+        if self.games.workers is not None:
+            self.games.workers.close()
         return DeferredList([d for d in stopping if d is not None])
 
 

@@ -24,6 +24,8 @@ from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
 from bswtichu.play.journal import replay_journal
+from bswtichu.play.tally import Tally
+from bswtichu.play.workers import BotWorkers
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
@@ -57,10 +59,12 @@ _WRONG_PHASE = {
 }
 
 
+#: the games' own log events (a module logger: an instance's would keep the game in the event)
+log = Logger()
+
+
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
-
-    log = Logger()
 
     def __init__(self, table: Table, driver: GameDriver, log_number: int, record: DurableGame | None = None):
         self.table = table
@@ -195,7 +199,7 @@ class TableGame:
                     self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                              self.log_number))
                     self.texts.forget()
-                    self.log.info("table {table}: game {number} is over, won by {winners}",
+                    log.info("table {table}: game {number} is over, won by {winners}",
                                   table=self.table.number, number=self.log_number,
                                   winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
                                   event="game_end")
@@ -409,8 +413,11 @@ class GameWiring:
                  substitute_after: float,
                  seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
                  storage: Storage | None = None,
-                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None):
-        """``tally``: what the games count for the operator (service.build_lobby's, shared)."""
+                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None,
+                 workers: BotWorkers | None = None):
+        """``tally``: what the games count for the operator (service.build_lobby's, shared);
+        ``workers``: the processes that make the costly bots' decisions (None: here)."""
+        self.workers = workers
         self.clock = clock
         self.tally = tally
         self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
@@ -445,7 +452,7 @@ class GameWiring:
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings),
                           self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          tally=self.tally)
+                          tally=self.tally, workers=self.workers)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
