@@ -96,11 +96,13 @@ class ServerProcess:
 
     def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
                  profile: Path | None = None, storage: dict[str, object] | None = None,
-                 game: dict[str, object] | None = None) -> None:
+                 game: dict[str, object] | None = None, bots: dict[str, object] | None = None) -> None:
         """``profile``: run the server under cProfile and write its stats there when it stops;
         ``storage``: settings of the ini's [storage] section (e.g. another database);
-        ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says)."""
+        ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says);
+        ``bots``: settings of its [bots] section (e.g. ``workers``)."""
         self.settings = dict(settings or {})
+        self.bots = dict(bots or {})
         self.game = {"bot_delay": 0, **(game or {})}
         self.storage = dict(storage or {})
         self.source = Path(source)
@@ -120,6 +122,8 @@ class ServerProcess:
             f"[limits]\n{limits}\n"
             f"[game]\nlog_folder = {self.folder / 'logs'}\n"
             + "".join(f"{key} = {value}\n" for key, value in self.game.items())
+            + ("[bots]\n" if self.bots else "")
+            + "".join(f"{key} = {value}\n" for key, value in self.bots.items())
             + ("[storage]\n" if self.storage else "")
             + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )
@@ -153,6 +157,17 @@ class ServerProcess:
 
     def cpu_seconds(self) -> float:
         return cpu_seconds(self.pid)
+
+    def children_cpu_seconds(self) -> float:
+        """The CPU time of the server's live child processes (its bot workers) so far."""
+        total = 0.0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                try:
+                    total += cpu_seconds(int(child))
+                except FileNotFoundError:  # ended meanwhile
+                    pass
+        return total
 
     def log_text(self) -> str:
         return self.output.read_text(errors="replace")

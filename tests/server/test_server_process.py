@@ -11,12 +11,14 @@ stands still while a person is to act: the moment of the kill is well defined.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import select
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -294,3 +296,25 @@ def test_sighup_applies_the_new_limits_without_dropping_anyone(tmp_path):
     finally:
         assert server.stop(signal.SIGTERM) == 0
     assert "Traceback" not in server.log_text(), server.log_text()
+
+
+def test_a_backup_while_the_server_runs_and_after_it_stopped(tmp_path):
+    from bswtichu import cli
+
+    database = tmp_path / "bswtichu.sqlite3"
+    server = Server(tmp_path)
+    try:
+        ann = server.connect("Ann")
+        ann.ask(f"/register {PASSWORD}", "REGISTERED")
+        assert cli.main(["backup", str(tmp_path / "running.sqlite3"), "--database", str(database)]) == 0
+        deadline = time.monotonic() + TIMEOUT
+        while "backed up to" not in server._read_line(deadline):
+            pass
+    finally:
+        assert server.stop(signal.SIGTERM) == 0
+    assert cli.main(["backup", str(tmp_path / "stopped.sqlite3"), "--database", str(database)]) == 0
+    for copy in ("running.sqlite3", "stopped.sqlite3"):
+        with contextlib.closing(sqlite3.connect(tmp_path / copy)) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert [name for (name,) in db.execute("SELECT name FROM accounts")] == ["Ann"]
+    assert not list(tmp_path.glob("*.partial"))
