@@ -147,10 +147,8 @@ def round_memory(engine, seed: int) -> tuple[float, float]:
 
 
 def generator_in_use() -> str:
-    """Which play generator and round paths this checkout's engine runs (docs/engine.md, "Speed")."""
-    from bswtichu.engine import combos, round as round_module
-    if getattr(round_module, "COMPILED_PATHS", False):
-        return "compiled play generator and round paths"
+    """Which play generator this checkout's engine runs (docs/engine.md, "Speed")."""
+    from bswtichu.engine import combos
     if getattr(combos, "ACCELERATED", False):
         return "compiled play generator"
     return "pure Python play generator"

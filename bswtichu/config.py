@@ -71,10 +71,20 @@ class ServerConfig:
     tables_per_person: int = 2
     max_chat_length: int = 400
     who_page_size: int = 50
+    #: new registrations (/register) one address may make per hour
+    registrations_per_hour: int = 3
     #: the admins' names, comma-separated: registered names only (a guest of that name has no power)
     admins: str = ""
+    #: names nobody may take (nor look-alikes, nor NAME-...) but from a bridge address, comma-separated
+    reserved_names: str = "admin, server"
     idle_timeout: float = 1800.0
     reconnect_grace: float = 120.0
+    #: seconds per decision on a new table's turn clock (its option ``clock``); 0: off
+    turn_clock: int = 0
+    #: seconds a vote at a table (/replace, /pause, /continue) stays open; unanswered: refused
+    vote_timeout: float = 60.0
+    #: seconds a table /quick opened waits for people before bots fill it and it starts
+    quick_wait: float = 20.0
     log_folder: str = "logs"
     bot_delay: float = 1.0
     abandon_after: float = 24 * 3600.0
@@ -112,7 +122,7 @@ class ServerConfig:
         if not 0 < self.output_soft_limit <= self.output_hard_limit:
             problems.append("output limits must satisfy 0 < output_soft_limit <= output_hard_limit")
         for name in ("connections_per_address", "max_tables", "tables_per_person",
-                     "max_chat_length", "who_page_size"):
+                     "max_chat_length", "who_page_size", "registrations_per_hour"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         for address in self.uncapped_addresses.split():
@@ -126,6 +136,12 @@ class ServerConfig:
             problems.append("reconnect_grace must be 0 or more")
         if self.bot_delay < 0:
             problems.append("bot_delay must be 0 or more")
+        if not 0 <= self.turn_clock <= 3600:
+            problems.append("turn_clock must be 0 (off) to 3600 seconds")
+        if self.vote_timeout <= 0:
+            problems.append("vote_timeout must be above 0")
+        if self.quick_wait < 0:
+            problems.append("quick_wait must be 0 or more")
         if self.abandon_after < 0:
             problems.append("abandon_after must be 0 or more")
         if not self.database:
@@ -189,6 +205,11 @@ class ServerConfig:
         return tuple(name.strip() for name in self.admins.split(",") if name.strip())
 
     @property
+    def reserved(self) -> tuple[str, ...]:
+        """The names in ``[admin] reserved_names``."""
+        return tuple(name.strip() for name in self.reserved_names.split(",") if name.strip())
+
+    @property
     def uncapped(self) -> frozenset[str]:
         """The addresses any number of connections may come from (an IRC bridge's, say)."""
         return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
@@ -229,10 +250,15 @@ _KEYS = {
     ("limits", "tables_per_person"): ("tables_per_person", int),
     ("limits", "max_chat_length"): ("max_chat_length", int),
     ("limits", "who_page_size"): ("who_page_size", int),
-    ("limits", "idle_timeout"): ("idle_timeout", float),
+    ("limits", "registrations_per_hour"): ("registrations_per_hour", int),
     ("admin", "admins"): ("admins", str),
+    ("admin", "reserved_names"): ("reserved_names", str),
+    ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
+    ("tables", "turn_clock"): ("turn_clock", int),
+    ("tables", "vote_timeout"): ("vote_timeout", float),
+    ("tables", "quick_wait"): ("quick_wait", float),
     ("storage", "database"): ("database", str),
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),

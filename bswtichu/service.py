@@ -23,7 +23,7 @@ from twisted.python.failure import Failure
 from bswtichu.bots import BotSettings
 from bswtichu.config import LiveConfig, ServerConfig, live_fields
 from bswtichu.server.account_commands import account_commands
-from bswtichu.server.accounts import NameGuard
+from bswtichu.server.accounts import NameGuard, RegistrationLimit
 from bswtichu.server.chat import Chat
 from bswtichu.server.commands import CommandRegistry, help_command
 from bswtichu.server.connections import Connections
@@ -34,6 +34,8 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
+from bswtichu.server.moderation import Moderation, moderation_commands, person_kicker
+from bswtichu.server.social import PersonalLists, social_commands, tell_friends
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
 from bswtichu.play.tally import Tally
@@ -41,6 +43,7 @@ from bswtichu.play.workers import BotWorkers
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
 from bswtichu.server.table import GameFactory, TableHall
+from bswtichu.server.review import review_commands
 from bswtichu.server.table_commands import table_commands
 from bswtichu.storage import Storage, backup
 
@@ -73,15 +76,29 @@ def build_lobby(
     tally = tally if tally is not None else Tally()
     outbox = Outbox(lambda: _commit(storage, tally), later)
     live = LiveConfig(config)
-    connections = Connections(live, outbox)
+    moderation = Moderation(storage.community, storage.accounts, clock, config.admin_names, config.uncapped,
+                            config.reserved)
+    connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
-    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox)
-    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables)
-    chat = Chat(index, live)
+    tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
+                       config.turn_clock or None, config.vote_timeout)
+    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
+                          moderation.admit)
+    lists = PersonalLists(storage.community, storage.accounts.is_registered)
+    names.arrived.append(lists.arrive)
+    names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
+    names.departed.append(lists.forget)
+    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, live),
-                    *table_commands(tables, live), *game_commands(tables, logs),
-                    *account_commands(names, storage), *display_commands()]:
+                    *table_commands(tables, live),
+                    *game_commands(tables, logs, person_kicker(moderation, names)),
+                    *review_commands(logs),
+                    *account_commands(names, storage, RegistrationLimit(
+                        clock, config.registrations_per_hour, config.uncapped), lists.keep),
+                    *display_commands(),
+                    *social_commands(lists, names, chat, storage),
+                    *moderation_commands(moderation, names, connections, tables)]:
         commands.register(command)
     if stop is not None:
         for command in shutdown_commands(Shutdown(clock, index, tables, stop), live, storage.accounts):

@@ -10,14 +10,28 @@ Three parts, all pure and driven by an injected `random.Random`:
 - `sample_hands` deals the cards still out to the other seats, consistent with
   all of that, and leaning the high cards towards players who called.
 - `Playout` plays a round forward from a sampled position with a fast, fixed
-  policy for all four seats.  It works on cards per rank, not on `Card`
-  objects: suits only matter for straight flushes, which it ignores (the real
-  decision is always among the engine's legal actions; the playout only
-  prices them).  Wishes are ignored too.  It returns the round's score.
+  policy for all four seats and returns the round's score.
 
 The engine is not used for playouts: replaying a `Round` and asking it for
 legal actions costs milliseconds per step, so a few hundred playouts would
-take seconds.  A playout here takes a fraction of a millisecond.
+take seconds.  A playout here takes a fraction of a millisecond.  It keeps the
+engine's own rules for when a trick is won, when the round ends and how it is
+scored (`engine.round.trick_won`, `round_over`, `round_points`), and
+simplifies the rest, all of it here (the real decision is always among the
+engine's legal actions; a playout only prices them):
+
+- cards per rank, not `Card` objects: suits are not seen, so there are no
+  straight flushes (four of a kind is its only bomb);
+- no wish: the Mahjong's wish binds nobody;
+- no Tichu calls during the playout, only the calls already made;
+- a trick is collected as soon as it is won: no bomb comes onto a won trick
+  (R9.6), and the Dragon goes at once to the opponent holding more cards;
+- a double victory scores 200, a tournament's 100 included.
+
+tests/bots/test_bots_playout_rules.py plays random rounds through the engine
+and the same actions through a `Playout`, and checks that the two agree on
+every step they both model: whose turn, cards left, who is out, the points
+taken, and the final score.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ from ..engine.events import (
     Event, Passed, PhaseStarted, Played, TichuCalled, TrickCollected, TurnStarted,
     WishMade,
 )
+from ..engine.round import round_over, round_points, trick_won
 
 # Rank slots of a playout hand: 0 the Phoenix, 1 the Mahjong, 2..14 natural ranks,
 # 15 the Dragon, 16 the Dog.
@@ -38,6 +53,8 @@ PHOENIX, MAHJONG, DRAGON, DOG = 0, 1, 15, 16
 SLOTS = 17
 ACE = 14
 SLOT_POINTS = (-25, 0, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0, 25, 0)
+#: What a double victory scores in a playout: the normal game's (a tournament's 100 is not known here).
+DOUBLE_VICTORY = 200
 
 # Playout combination kinds.
 SINGLE, PAIR, TRIPLE, FULL, STRAIGHT, STAIRS, BOMB, DOGKIND = range(8)
@@ -246,8 +263,7 @@ class Playout:
         return seat
 
     def over(self) -> bool:
-        out = self.out
-        return len(out) >= 3 or (len(out) >= 2 and out[0] % 2 == out[1] % 2)
+        return round_over(self.out)
 
     def play(self, seat: int, combo: tuple, slots: Sequence[int]) -> None:
         """``seat`` plays ``combo`` made of the cards in ``slots`` (in turn or as a bomb)."""
@@ -278,8 +294,7 @@ class Playout:
 
     def pass_turn(self, seat: int) -> None:
         self.passes += 1
-        needed = 4 - len(self.out) - (self.sizes[self.top_seat] > 0)
-        if self.passes >= needed:
+        if trick_won(self.passes, len(self.out), not self.sizes[self.top_seat]):
             self.collect()
         else:
             self.turn = self.next_active(seat)
@@ -302,27 +317,16 @@ class Playout:
         return a if self.sizes[a] >= self.sizes[b] else b
 
     def score(self) -> tuple[int, int]:
+        """The round's score (team 0, team 1), tallied by the engine's rule (`round_points`)."""
         out = self.out
-        team = [0, 0]
-        first = out[0] if out else None
-        for s in range(4):
-            if self.bonus[s]:
-                team[s % 2] += self.bonus[s] if s == first else -self.bonus[s]
-        if len(out) >= 2 and out[0] % 2 == out[1] % 2:
-            team[out[0] % 2] += 200
-            return team[0], team[1]
         piles = list(self.piles)
         if self.top is not None:  # the last trick goes to its winner
             to = self.dragon_gift(self.top_seat) if self.dragon_on_top else self.top_seat
             piles[to] += self.trick_points
         tail = next(s for s in range(4) if s not in out)
-        piles[out[0]] += piles[tail]
-        piles[tail] = 0
-        for s in range(4):
-            team[s % 2] += piles[s]
-        hand_points = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
-        team[1 - tail % 2] += hand_points
-        return team[0], team[1]
+        tail_hand = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
+        cards, calls, _ = round_points(out, self.bonus, piles, tail_hand, DOUBLE_VICTORY)
+        return cards[0] + calls[0], cards[1] + calls[1]
 
     def run(self) -> tuple[int, int]:
         """Play the round out with the playout policy; its score (team 0, team 1)."""

@@ -7,7 +7,7 @@ actions is a complete, replayable record of a round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
 from .cards import Card, format_mask, format_play, rank_text
@@ -49,7 +49,6 @@ class Exchange:
         return "exchange " + " ".join(c.text for c in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
     """Play cards (a lead, a follow or a bomb).
 
@@ -59,24 +58,55 @@ class Play:
     it needs no classifying, and makes its ``cards`` set only when asked.
     ``combo`` is then a `combos.Combo`; it is typed ``Any`` so that this module
     does not import combos, which imports it (no import cycle in the engine).
+
+    Immutable like the other actions.  Written out rather than a dataclass for
+    its lazy ``cards`` (a property: a class with ``__getattr__`` has every
+    attribute read go the slow way); equal plays have the same seat, cards
+    and ``phoenix_as``, whatever their ``combo``.
     """
+
+    __slots__ = ("seat", "_cards", "phoenix_as", "combo")
+    __match_args__ = ("seat", "cards", "phoenix_as")
+
     seat: int
-    cards: frozenset[Card]
-    phoenix_as: int | None = None
-    combo: Any = field(default=None, init=False, repr=False, compare=False)
+    phoenix_as: int | None
+    combo: Any
 
     def __init__(self, seat: int, cards, phoenix_as: int | None = None):
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "cards", frozenset(cards))
-        object.__setattr__(self, "phoenix_as", phoenix_as)
-        object.__setattr__(self, "combo", None)
+        _set_seat(self, seat)
+        _set_cards(self, frozenset(cards))
+        _set_phoenix_as(self, phoenix_as)
+        _set_combo(self, None)
 
-    def __getattr__(self, name: str):
-        if name == "cards":  # a listed play: the cards are its combination's
+    @property
+    def cards(self) -> frozenset[Card]:
+        try:
+            return self._cards
+        except AttributeError:  # a listed play: the cards are its combination's
             cards = self.combo.cards
             _set_cards(self, cards)
             return cards
-        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not Play:
+            return NotImplemented
+        return (self.seat == other.seat and self.phoenix_as == other.phoenix_as
+                and self.cards == other.cards)
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.cards, self.phoenix_as))
+
+    def __repr__(self) -> str:
+        return f"Play(seat={self.seat!r}, cards={self.cards!r}, phoenix_as={self.phoenix_as!r})"
+
+    def __reduce__(self):
+        return (Play, (self.seat, self.cards, self.phoenix_as))
 
     def notation(self) -> str:
         combo = self.combo  # a listed play: its text from the combination's mask, no cards made
@@ -87,7 +117,7 @@ class Play:
 
 _new = object.__new__
 _set_seat = Play.__dict__["seat"].__set__
-_set_cards = Play.__dict__["cards"].__set__
+_set_cards = Play.__dict__["_cards"].__set__
 _set_phoenix_as = Play.__dict__["phoenix_as"].__set__
 _set_combo = Play.__dict__["combo"].__set__
 

@@ -87,25 +87,31 @@ class Combo:
     it on first use.  Equal combos have the same cards and ``phoenix_as``.
     """
 
-    __slots__ = ("type", "length", "rank", "mask", "phoenix_as", "cards")
+    __slots__ = ("type", "length", "rank", "mask", "phoenix_as", "_cards")
 
     def __init__(self, type: ComboType, rank: float, cards: Iterable[Card], phoenix_as: int | None = None):
         self.type = type
-        self.cards = frozenset(cards)
-        self.length = len(self.cards)
+        cards = self._cards = frozenset(cards)
+        self.length = len(cards)
         self.rank = rank
         self.phoenix_as = phoenix_as
         m = 0
-        for c in self.cards:
+        for c in cards:
             m |= c.bit
         self.mask = m
 
-    def __getattr__(self, name: str):
-        if name == "cards":  # not built yet: the generator made this combo from its mask
-            cards = frozenset(_cards_of(self.mask))
-            self.cards = cards
+    @property
+    def cards(self) -> frozenset[Card]:
+        """The cards, built from ``mask`` on first use: the generators make combos from masks.
+
+        A property, not ``__getattr__``: a class with ``__getattr__`` has every
+        attribute read go the slow way (CPython does not specialize it).
+        """
+        try:
+            return self._cards
+        except AttributeError:
+            cards = self._cards = frozenset(_cards_of(self.mask))
             return cards
-        raise AttributeError(name)
 
     @property
     def is_bomb(self) -> bool:

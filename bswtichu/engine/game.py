@@ -28,28 +28,34 @@ TOURNAMENT_SCHEDULE = ("X", "Y", "Z", "X", "Y", "Z", "X", "Y", "Z")
 
 
 #: The BSW table options (rules.md §13) and the `GameOptions` field each one sets.
-OPTION_FIELDS = {"round": "round_limit", "tichujoin": "tichujoin", "turnier": "turnier"}
+OPTION_FIELDS = {"round": "round_limit", "tichujoin": "tichujoin", "turnier": "turnier", "clock": "clock"}
 OPTION_NAMES = tuple(OPTION_FIELDS)
 
 
 @dataclass(frozen=True)
 class GameOptions:
-    """``round_limit``: end after that many rounds (ignored under ``turnier``)."""
+    """``round_limit``: end after that many rounds (ignored under ``turnier``).
+
+    ``clock``: seconds each person has for a decision (None: untimed).  The rules
+    do not use it; it travels with the table's options to whoever runs the game.
+    """
 
     round_limit: int | None = None
     tichujoin: bool = False
     turnier: bool = False
+    clock: int | None = None
 
     def __post_init__(self):
         if self.round_limit is not None and self.round_limit < 1:
             raise ValueError("round X needs a positive number of rounds")
 
     def as_data(self) -> dict:
-        """The options under their BSW table names (``round``, ``tichujoin``, ``turnier``)."""
-        return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier}
+        """The options under their table names (``round``, ``tichujoin``, ``turnier``, ``clock``)."""
+        return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier,
+                "clock": self.clock}
 
     def with_option(self, name: str, value) -> GameOptions:
-        """These options with one BSW table option (``round``, ``tichujoin``, ``turnier``) changed."""
+        """These options with one table option (``round``, ``tichujoin``, ``turnier``, ``clock``) changed."""
         if name not in OPTION_NAMES:
             raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
         return replace(self, **{OPTION_FIELDS[name]: value})
@@ -62,6 +68,8 @@ class GameOptions:
             parts.append("tichujoin")
         if self.turnier:
             parts.append("turnier")
+        if self.clock:
+            parts.append(f"clock {self.clock}")
         return ", ".join(parts) or "none"
 
 
@@ -118,6 +126,20 @@ class Game:
 
     def seat_of(self, player: Hashable) -> int:
         return self.seating.index(player)
+
+    def rename(self, old: Hashable, new: Hashable) -> None:
+        """Another player takes ``old``'s place from now on, with his seat, points and past
+        (a table handing a seat over); the rounds hold seats, not players."""
+        if old not in self.base_seats or new in self.base_seats:
+            raise ValueError(f"cannot hand {old!r}'s place to {new!r}")
+
+        def swap(players: tuple) -> tuple:
+            return tuple(new if p == old else p for p in players)
+
+        self.base_seats = swap(self.base_seats)
+        self.seatings = [swap(seating) for seating in self.seatings]
+        self.tichu_points[new] = self.tichu_points.pop(old)
+        self.victory_points[new] = self.victory_points.pop(old)
 
     # ------------------------------------------------------------------ rounds
 

@@ -24,9 +24,8 @@ from .actions import (
 )
 from .cards import (
     DECK, DRAGON_CARD, MAHJONG_CARD, NATURAL, NATURAL_RANKS, PHOENIX_CARD, Card, card_points,
-    cards_of, format_cards, mask_of, rank_text, sort_cards,
+    cards_of, format_cards, rank_text, sort_cards,
 )
-from . import combos
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
 from .deal import first_cards, last_cards
 from .errors import IllegalActionError
@@ -40,6 +39,7 @@ GRAND, EXCHANGE, PLAY, OVER = "grand", "exchange", "play", "over"
 
 # The fixed actions, made once: actions are immutable values.
 _CALL_TICHU = tuple(CallTichu(s) for s in range(4))
+_TICHU_ONLY = tuple((call,) for call in _CALL_TICHU)
 _GRAND_CHOICES = tuple((CallGrand(s), DeclineGrand(s)) for s in range(4))
 _PASS = tuple(Pass(s) for s in range(4))
 _WISHES = tuple((MakeWish(s, None),) + tuple(MakeWish(s, r) for r in NATURAL_RANKS) for s in range(4))
@@ -86,6 +86,58 @@ def waits_for_seat(phase: str, decided: bool, exchanged: bool, waiting: int | No
     if phase == EXCHANGE:
         return not exchanged
     return phase == PLAY and waiting == seat
+
+
+def trick_won(passes: int, out: int, owner_out: bool) -> bool:
+    """Whether a trick is won: every seat still in but its owner passed since its last play.
+
+    ``passes`` since that play (a seat passes at most once a trick), ``out`` the
+    number of seats out of the round, ``owner_out`` whether the trick's owner is
+    one of them.  The one rule behind the round, the `.tch` recorder and the
+    bots' playouts (rules.md R9).
+    """
+    return passes >= 3 - out + owner_out
+
+
+def double_victory(finish_order: Sequence[int]) -> int | None:
+    """The team whose two players went out first and second (a double victory), else None."""
+    if len(finish_order) >= 2 and finish_order[0] % 2 == finish_order[1] % 2:
+        return finish_order[0] % 2
+    return None
+
+
+def round_over(finish_order: Sequence[int]) -> bool:
+    """Whether the round ends (R10.7): a double victory, or three seats out."""
+    return len(finish_order) >= 3 or double_victory(finish_order) is not None
+
+
+def round_points(finish_order: Sequence[int], bonuses: Sequence[int], taken: Sequence[int],
+                 tail_hand: int, double_victory_points: int = 200) -> tuple[tuple[int, int], tuple[int, int], int | None]:
+    """The tally of an ended round: (card points, call points, double victory's team or None), per team.
+
+    ``finish_order`` the seats out in order (the round is over), ``bonuses`` each
+    seat's call at stake (0, `TICHU_BONUS` or `GRAND_BONUS`: won by the first
+    out, lost by everyone else), ``taken`` each seat's points in its tricks (the
+    last trick collected), ``tail_hand`` the points left in the last seat's hand.
+    A double victory scores ``double_victory_points`` and no cards; otherwise the
+    last seat's tricks go to the first out and his hand to the other team (R10).
+    The one tally behind the round and the bots' playouts.
+    """
+    first = finish_order[0] if finish_order else None
+    calls = [0, 0]
+    for seat, bonus in enumerate(bonuses):
+        if bonus:
+            calls[seat % 2] += bonus if seat == first else -bonus
+    cards = [0, 0]
+    double = double_victory(finish_order)
+    if double is not None:
+        cards[double] = double_victory_points
+        return (cards[0], cards[1]), (calls[0], calls[1]), double
+    tail = next(s for s in range(4) if s not in finish_order)
+    for seat, points in enumerate(taken):
+        cards[(first if seat == tail else seat) % 2] += points
+    cards[1 - tail % 2] += tail_hand
+    return (cards[0], cards[1]), (calls[0], calls[1]), None
 
 
 @dataclass(frozen=True)
@@ -181,7 +233,7 @@ class Round:
         self.top: Combo | None = None
         self.top_seat: int | None = None
         self.turn: int | None = None
-        self.passed: set[int] = set()
+        self.passes = 0  # passes since the last play: each seat passes at most once a trick
         self.trick_won = False
         self.wish: int | None = None
         self.wish_pending_seat: int | None = None
@@ -327,50 +379,52 @@ class Round:
         """`legal_actions` as an iterator, lazy where it matters: the exchange's 2184 options.
 
         The legal actions are worked out here (a simulating bot asks for all
-        four seats' at every step); in play the list is built at once.
+        four seats' at every step); in play the list is built at once.  The
+        commonest question comes first: a seat the play phase does not wait
+        for, with nothing pending (``turn`` is then the seat to act, the next
+        leader of a won trick included), may call Tichu before its first card
+        and bomb a trick on the table.
         """
         if self.phase != PLAY:
             return self._iter_setup_actions(seat)
+        if seat != self.turn and self.wish_pending_seat is None and self.gift_pending_seat is None:
+            tichu = not self.calls[seat] and not self.played_any[seat]
+            top = self.top
+            if top is not None:
+                entry = self._indexes[seat]
+                index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
+                found = index._bombs
+                if found is None:
+                    found = index.bombs()
+                if found:
+                    out: list[Action] = [_CALL_TICHU[seat]] if tichu else []
+                    out += listed_plays(seat, [b for b in found if b.beats(top)])
+                    return iter(out)
+            return iter(_TICHU_ONLY[seat] if tichu else ())
         # can_call_tichu, as it reads in the play phase
-        out: list[Action] = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
-                             and (self.gift_pending_seat is None or not self.ending) else [])
+        out = ([_CALL_TICHU[seat]] if not self.calls[seat] and not self.played_any[seat]
+               and (self.gift_pending_seat is None or not self.ending) else [])
         if self.wish_pending_seat is not None or self.gift_pending_seat is not None:
             self._add_waiting_options(seat, out)
             return iter(out)
         if seat in self.finish_order:
             return iter(out)
         top = self.top
-        if self.trick_won:
-            if seat == self.leader:
-                self._add_leads(seat, out)
-                return iter(out)
-        elif top is None:
-            if seat == self.turn:
-                self._add_leads(seat, out)
+        if top is None or self.trick_won:  # seat leads (it is the turn)
+            self._add_leads(seat, out)
             return iter(out)
-        elif seat == self.turn:
-            entry = self._indexes[seat]
-            index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
-            options = play_list(index, top)
-            wish = self.wish
-            if (wish is not None and index.nibble(wish)
-                    and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
-                options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
-            else:
-                out.append(_PASS[seat])
-            out += listed_plays(seat, options)
-            return iter(out)
-        # out of turn: bombs only (the commonest case: three seats of four)
         entry = self._indexes[seat]
         index = entry[1] if entry is not None and entry[0] is self.hands[seat] else self._index(seat)
-        found = index._bombs
-        if found is None:
-            found = index.bombs()
-        if found:
-            out += listed_plays(seat, [b for b in found if b.beats(top)])
+        options = play_list(index, top)
+        wish = self.wish
+        if (wish is not None and index.nibble(wish)
+                and any(c.contains_rank(wish) for c in options)):  # the wish binds (R8.1.3)
+            options = [c for c in options if c.is_bomb or c.contains_rank(wish)]
+        else:
+            out.append(_PASS[seat])
+        out += listed_plays(seat, options)
         return iter(out)
 
-    _pure_iter_legal_actions = iter_legal_actions  # the reference of the compiled twin (end of module)
 
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The plays of ``seat``, who leads now (with the bombs that take a won trick first)."""
@@ -426,7 +480,7 @@ class Round:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one action: returns the events, or raises and leaves the state unchanged."""
-        handler = self._HANDLERS.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalActionError(f"{action!r} is not a Tichu action")
         if not 0 <= action.seat < 4:
@@ -435,7 +489,6 @@ class Round:
             raise IllegalActionError("the round is over")
         return handler(self, action)  # a handler records the action once it has validated it
 
-    _pure_apply = apply  # the reference of the compiled twin (end of module)
 
     def is_legal(self, action: Action) -> bool:
         """Whether `apply` would accept ``action`` (checked on a copy)."""
@@ -465,7 +518,6 @@ class Round:
         other.trick = list(self.trick)
         other.trick_cards = list(self.trick_cards)
         other.loose_cards = list(self.loose_cards)
-        other.passed = set(self.passed)
         other.opening_events = list(self.opening_events)
         other._indexes = [  # a hand index is immutable: the copy's equal hands share it
             None if entry is None or entry[0] is not hand else (copied, entry[1])
@@ -567,7 +619,8 @@ class Round:
             combo = classify(action.cards, action.phoenix_as)
         else:  # a listed play: its mask against the hand's
             entry = self._indexes[seat]
-            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand else mask_of(hand))
+            missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand
+                                     else self._index(seat).mask)  # kept: the play updates it
             if missing:
                 raise IllegalActionError(f"you do not hold {format_cards(cards_of(missing))}")
         if self.gift_pending_seat is not None:
@@ -644,15 +697,24 @@ class Round:
         ``combo`` (the resolved reading), else the play of ``combo``.
         """
         self.history.append(action if action.combo is combo else play_of(seat, combo))
-        cards = sorted_cards_of(combo.mask)  # a fixed order: replays rebuild equal piles
+        mask = combo.mask
+        cards = sorted_cards_of(mask)  # a fixed order: replays rebuild equal piles
         hand = self.hands[seat]
+        entry = self._indexes[seat]
         hand.difference_update(cards)
-        self._indexes[seat] = None
+        if entry is not None and entry[0] is hand:  # the new hand's index from the old one's mask
+            old = entry[1]
+            index = HandIndex(old.mask & ~mask)
+            if old._bombs == []:
+                index._bombs = []  # fewer cards make no bomb
+            self._indexes[seat] = (hand, index)
+        else:
+            self._indexes[seat] = None
         self.played_any[seat] = True
         self.trick.append((seat, combo))
         self.trick_cards += cards
         self.top, self.top_seat = combo, seat
-        self.passed = set()
+        self.passes = 0
         self.trick_won = False
         self.gift_pending_seat = None
         events: list[Event] = [Played(seat, combo, out_of_turn, len(hand))]
@@ -662,9 +724,9 @@ class Round:
         if not hand:
             self.finish_order.append(seat)
             events.append(PlayerOut(seat, len(self.finish_order)))
-            if self._round_should_end():
+            if round_over(self.finish_order):
                 return events + self._end_round()
-        if combo.mask & _MAHJONG_BIT:
+        if mask & _MAHJONG_BIT:
             self.wish_pending_seat = seat
             self.turn = self.next_active(seat)
             events.append(_TURN_TO["wish"][seat])
@@ -681,10 +743,6 @@ class Round:
         events.append(_TO_FOLLOW[turn])
         return events
 
-    def _round_should_end(self) -> bool:
-        f = self.finish_order
-        return (len(f) >= 2 and team_of(f[0]) == team_of(f[1])) or len(f) >= 3
-
     def _do_pass(self, action: Pass) -> list[Event]:
         seat = action.seat
         if (seat != self.turn or self.top is None or self.trick_won or self.phase != PLAY
@@ -692,12 +750,11 @@ class Round:
                 or self.wish is not None or seat in self.finish_order):
             self._check_pass(seat)  # raises unless the pass is allowed after all
         self.history.append(action)
-        passed = self.passed
-        passed.add(seat)
+        passes = self.passes = self.passes + 1
         finish_order = self.finish_order
         # Seats that have passed are still in and not the trick's owner: all its
         # opponents and partner have passed when they number the active seats but him.
-        if len(passed) >= 3 - len(finish_order) + (self.top_seat in finish_order):
+        if trick_won(passes, len(finish_order), self.top_seat in finish_order):
             self.trick_won = True
             leader = self.leader
             self.turn = leader
@@ -737,7 +794,7 @@ class Round:
         self.trick, self.trick_cards, self.loose_cards = [], [], []
         self.top = self.top_seat = None
         self.trick_won = False
-        self.passed = set()
+        self.passes = 0
         return [TrickCollected(winner, receiver, points)]
 
     def _do_wish(self, action: MakeWish) -> list[Event]:
@@ -779,8 +836,7 @@ class Round:
 
     def _end_round(self) -> list[Event]:
         """The round ends now (R10.7): settle the open trick, then score."""
-        f = self.finish_order
-        if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
+        if double_victory(self.finish_order) is not None:
             return self._finish()
         self.ending = True
         if self.top is not None and self.top.mask == DRAGON_CARD.bit:
@@ -790,31 +846,19 @@ class Round:
 
     def _finish(self) -> list[Event]:
         f = self.finish_order
-        calls_points = [0, 0]
-        for s, call in enumerate(self.calls):
-            if call:
-                bonus = GRAND_BONUS if call == "grand" else TICHU_BONUS
-                calls_points[team_of(s)] += bonus if f and f[0] == s else -bonus
-        if len(f) >= 2 and team_of(f[0]) == team_of(f[1]):
-            winners = team_of(f[0])
-            cards = [0, 0]
-            cards[winners] = self.double_victory_points
-            double = winners
-        else:
-            tail = next(s for s in range(4) if s not in f)
+        bonuses = [GRAND_BONUS if call == "grand" else TICHU_BONUS if call else 0 for call in self.calls]
+        tail = None if double_victory(f) is not None else next(s for s in range(4) if s not in f)
+        cards, calls, double = round_points(
+            f, bonuses, [card_points(p) for p in self.piles],
+            0 if tail is None else card_points(self.hands[tail]), self.double_victory_points)
+        if tail is not None:  # his tricks go to the first out (counted so by round_points)
             self.piles[f[0]].extend(self.piles[tail])
             self.piles[tail] = []
-            cards = [0, 0]
-            for s in range(4):
-                cards[team_of(s)] += card_points(self.piles[s])
-            cards[1 - team_of(tail)] += card_points(self.hands[tail])
-            double = None
             f.append(tail)
         self.phase = OVER
         self.turn = None
         self.gift_pending_seat = None
-        self.result = RoundResult(tuple(f), double, (cards[0], cards[1]),
-                                  (calls_points[0], calls_points[1]), tuple(self.calls))
+        self.result = RoundResult(tuple(f), double, cards, calls, tuple(self.calls))
         return [RoundEnded(self.result)]
 
     # ------------------------------------------------------------------ views
@@ -840,45 +884,13 @@ class Round:
             c for s in range(4) if self.phase == GRAND and not self.grand_decided[s]
             for c in self._last_six(s)]
 
-    _HANDLERS = {
-        CallGrand: _do_grand, DeclineGrand: _do_grand, CallTichu: _do_tichu,
-        Exchange: _do_exchange, Play: _do_play, Pass: _do_pass, MakeWish: _do_wish,
-        GiveDragon: _do_give,
-    }
 
+#: Each action type's handler in `Round.apply`.
+_HANDLERS = {
+    CallGrand: Round._do_grand, DeclineGrand: Round._do_grand, CallTichu: Round._do_tichu,
+    Exchange: Round._do_exchange, Play: Round._do_play, Pass: Round._do_pass, MakeWish: Round._do_wish,
+    GiveDragon: Round._do_give,
+}
 
-def _use_compiled_paths() -> bool:
-    """Put the compiled `iter_legal_actions` and `apply` in place, if the extension is in use.
-
-    They handle a round's commonest steps in C (the lists of the Grand Tichu
-    and play phases; a pass, a listed lead or follow that does not end the
-    round, the wish, Tichu, the Dragon gift, the Grand Tichu decisions, the
-    exchanges but the last) and call ``_pure_iter_legal_actions`` and
-    ``_pure_apply``, the reference, for everything else; docs/engine.md, "Speed".
-    """
-    accel = combos._accel
-    if accel is None:
-        return False
-    methods = accel.configure_round({
-        "Round": Round, "Pass": Pass, "Played": Played, "TrickCollected": TrickCollected,
-        "WishFulfilled": WishFulfilled, "PlayerOut": PlayerOut, "HandIndex": HandIndex,
-        "MakeWish": MakeWish, "CallTichu": CallTichu, "GiveDragon": GiveDragon, "WishMade": WishMade,
-        "DragonGiven": DragonGiven, "TICHU": "tichu", "TO_WISH": _TURN_TO["wish"],
-        "TICHU_CALLED": tuple(called[False] for called in _TICHU_CALLED),
-        "CallGrand": CallGrand, "DeclineGrand": DeclineGrand, "Exchange": Exchange, "CardsDealt": CardsDealt,
-        "GRAND_CALL": "grand", "EXCHANGE": EXCHANGE, "EXCHANGE_STARTED": _PHASE_STARTED[EXCHANGE],
-        "GRAND_DECIDED": _GRAND_DECIDED, "GRAND_CALLED": tuple(called[True] for called in _TICHU_CALLED),
-        "EXCHANGE_SUBMITTED": _EXCHANGE_SUBMITTED, "PLAY": PLAY, "GRAND": GRAND, "CALL_TICHU": _CALL_TICHU, "PASS": _PASS,
-        "WISHES": _WISHES, "GIFTS": _GIFTS, "GRAND_CHOICES": _GRAND_CHOICES,
-        "PASSED": _PASSED, "TO_FOLLOW": _TO_FOLLOW, "TO_LEAD": _TO_LEAD, "TO_GIVE": _TURN_TO["give"],
-        "TRICK_WON": _TRICK_WON,
-    })
-    Round.iter_legal_actions = methods["iter_legal_actions"]
-    Round.apply = methods["apply"]
-    return True
-
-
-#: Whether `Round.iter_legal_actions` and `Round.apply` are the compiled ones.
-COMPILED_PATHS = _use_compiled_paths()
-
-__all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "waits_for_seat", "GRAND", "EXCHANGE", "PLAY", "OVER"]
+__all__ = ["Round", "RoundResult", "RoundView", "team_of", "partner_of", "waits_for_seat", "trick_won",
+           "double_victory", "round_over", "round_points", "GRAND", "EXCHANGE", "PLAY", "OVER"]

@@ -18,7 +18,9 @@ from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from twisted.python.failure import Failure
 
-NAME_REFUSALS = ("nick_taken", "nick_invalid", "name_registered", "name_held")
+NAME_REFUSALS = ("nick_taken", "nick_invalid", "name_registered", "name_held", "nick_reserved")
+#: a refusal of the user himself: no other candidate is tried (a ban of "Zed" is not dodged as "Zed2")
+FINAL_REFUSALS = ("banned",)
 
 
 class LinkOwner(TypingProtocol):
@@ -58,10 +60,13 @@ class NickLogin:
         self.tokens[fields["nick"].casefold()] = fields["token"]
 
     def handle(self, link: GameLink, keyword: str, fields: dict) -> bool | None:
-        """True once logged in, False when no candidate is left, None while trying."""
+        """True once logged in, False when no candidate is left (or the user is banned), None
+        while trying."""
         if keyword == "NICK":
             self.name = fields["nick"]
             return True
+        if keyword == "ERROR" and fields.get("code") in FINAL_REFUSALS:
+            return False
         if keyword != "ERROR" or fields.get("code") not in NAME_REFUSALS + ("bad_token",):
             return None
         token = self.tokens.get(self._candidates[0].casefold())

@@ -34,8 +34,11 @@ TABLE_EVENTS = frozenset({
     "STARTED", "GAME", "SEATING", "PHASE", "GRAND_DECIDED", "TICHU", "EXCHANGE_SUBMITTED",
     "TURN", "PLAYED", "PASSED", "WISH", "WISH_FULFILLED", "TRICK_WON", "TRICK_TAKEN",
     "DRAGON_GIVEN", "OUT", "ROUND_END", "SCORE", "GAME_OVER", "TABLE_OPEN", "SUBSTITUTE",
-    "SUBSTITUTE_END", "CHAT",
+    "SUBSTITUTE_END", "CHAT", "EMOTE", "PRIVATE", "INVITED",
 })
+# Not table events, though about a table: spectators' chat (KIBITZ) is for spectators only and
+# the channel is read by the players too, so it reaches an IRC spectator privately, never the
+# channel (docs/moderation.md).
 # A player's own coming and going at a table: also told to him, and it moves him.
 ARRIVALS = frozenset({"JOINED", "RETURNED", "SPECTATOR_JOINED"})
 DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
@@ -217,6 +220,8 @@ class Bridge:
             " !round X !tichujoin !turnier !start !who",
             "Game: !grand !nogrand !tichu !schupf C1 C2 C3 !play CARDS (!play 7 7) !pass"
             " !bomben CARDS !wish RANK !give SEAT !hand !legal !table !score",
+            "People: !ignore NAME !unignore NAME !friend NAME !friends !away [TEXT] !me ACTION"
+            " !kibitz TEXT (spectators) !msg NAME TEXT !top; moderators: !kick !mute !ban !announce.",
             f"Talk at your table: !say TEXT. Names, privately: /msg {me} nick NAME PASSWORD,"
             f" /msg {me} register PASSWORD. !help COMMAND explains one.",
         ))

@@ -151,20 +151,32 @@ def prompt_end(profile: ClientProfile) -> bytes:
     return IAC + GA
 
 
+#: the prompt's word for each thing a player is asked (a turn's need, or the phase)
+PROMPT_WORDS = {"grand": "grand", "exchange": "schupf"}
+#: the messages that may ask a player something, so may bring or take back his prompt
+PROMPTING = ("TURN", "PHASE", "CLOCK")
+
+
 def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     """The prompt after ``message`` if it asks this player something, else None.
 
     TURN asks the player it names; PHASE ``grand`` and ``exchange`` ask every
-    seated player.  The message's sentence has just said what is asked and how
-    to answer: the prompt only marks the place to type, with the one word a
-    trigger needs (``lead> ``, ``grand> ``).
+    seated player; CLOCK (the turn clock's warning) asks again the player it is
+    sent to.  The message's sentence has just said what is asked and how to
+    answer: the prompt only marks the place to type, with the one word a
+    trigger needs (``lead> ``, ``grand> ``), and on a table with a turn clock
+    the seconds left when it was asked (``lead 30s> ``).
     """
-    if message.keyword == "TURN" and nick is not None and message.fields.get("player") == nick:
-        return f"{message.fields.get('need', 'play')}> "
-    if message.keyword == "PHASE" and seated:
-        phase = message.fields.get("phase")
-        if phase == "grand":
-            return "grand> "
-        if phase == "exchange":
-            return "schupf> "
+    fields = message.fields
+    if message.keyword == "TURN" and nick is not None and fields.get("player") == nick:
+        return _prompt(fields.get("need", "play"), fields.get("clock"))
+    if message.keyword == "PHASE" and seated and fields.get("phase") in PROMPT_WORDS:
+        return _prompt(PROMPT_WORDS[fields["phase"]], fields.get("clock"))
+    if message.keyword == "CLOCK" and seated:
+        need = fields.get("need", "play")
+        return _prompt(PROMPT_WORDS.get(need, need), fields.get("seconds"))
     return None
+
+
+def _prompt(word: str, seconds: object) -> str:
+    return f"{word}> " if seconds is None else f"{word} {seconds}s> "

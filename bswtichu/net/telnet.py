@@ -260,7 +260,7 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
             self.send_bytes(mud.gmcp_package(message), droppable)
         session = self.session
         # Prompts only for MUD clients: in plain telnet the next line would run on after it.
-        if message.keyword not in ("TURN", "PHASE") or session is None or not self.profile.mud_client():
+        if message.keyword not in mud.PROMPTING or session is None or not self.profile.mud_client():
             return
         prompt = mud.prompt_text(message, session.nick, session.seated)
         # last in the step (after a pushed LEGAL, say); a TURN or PHASE that asks him nothing

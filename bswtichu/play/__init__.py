@@ -8,13 +8,15 @@
 """
 
 from .driver import (
-    SUBSTITUTE_LEVEL, BotSeats, BotTurns, GameDriver, GameStopped, GameSeeds, GameSubscriber, SubstituteEnded,
-    SubstituteStarted, check_in_order, seated_bots,
+    CLOCK_STRIKES, CLOCK_WARNING, SUBSTITUTE_LEVEL, BotSeats, BotTurns, ClockRanOut, ClockWarning, GameDriver,
+    GameStopped, GameSeeds, GameSubscriber, SeatHandedOver, SubstituteEnded, SubstituteStarted, check_in_order,
+    seated_bots,
 )
 from .headless import DEFAULT_MAX_ROUNDS, GameSummary, PlayerRecord, headless_driver, play_game, run_game
 
 __all__ = [
-    "SUBSTITUTE_LEVEL", "BotSeats", "BotTurns", "GameDriver", "GameStopped", "GameSeeds", "GameSubscriber", "SubstituteEnded",
+    "CLOCK_STRIKES", "CLOCK_WARNING", "SUBSTITUTE_LEVEL", "BotSeats", "BotTurns", "ClockRanOut", "ClockWarning",
+    "GameDriver", "GameStopped", "GameSeeds", "GameSubscriber", "SeatHandedOver", "SubstituteEnded",
     "SubstituteStarted", "check_in_order", "seated_bots", "DEFAULT_MAX_ROUNDS", "GameSummary", "PlayerRecord",
     "headless_driver", "play_game", "run_game",
 ]

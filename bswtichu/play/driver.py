@@ -21,11 +21,26 @@ Who acts when, in one place:
 Bots act through the injected clock: after ``bot_delay`` seconds while a person
 is present at the table, at once when none is.  A person away longer than
 ``substitute_after`` seconds gets a stand-in bot that has seen everything his
-seat saw this round; it stands aside as soon as he acts again.
+seat saw this round; it stands aside as soon as he acts again.  Until then the
+game holds for him (``holding``): no bot moves and no turn clock runs, so a
+dropped connection costs nobody a decision; his return or his stand-in ends it.
+
+The turn clock (the table option ``clock``, `GameOptions.clock` seconds): each
+decision the round waits for from a person (his Grand Tichu decision, his
+exchange, his turn, the Dragon gift, the wish) is timed from the moment it is
+asked; out-of-turn actions (bombs, Tichu calls) are not.  With
+``CLOCK_WARNING`` seconds left he is warned (`ClockWarning`, to his seat only).
+When the time runs out, a stand-in (a fresh ``SUBSTITUTE_LEVEL`` bot that has
+seen what his seat saw) makes that one decision, announced by `ClockRanOut`;
+after ``CLOCK_STRIKES`` of them in a row (no action of his between) the
+stand-in stays (`SubstituteStarted` with reason ``clock``) until he types
+anything (`player_active`) or acts.  A pause stops the clocks and keeps what
+was left of each.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from time import perf_counter
@@ -36,23 +51,67 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import Bot, BotSettings, make_bot, must_act
-from bswtichu.engine import Action, Event, Game, GameOptions, Play, Round, seats_from_join_order
+from bswtichu.engine import Action, CallTichu, Event, Game, GameOptions, Play, Round, seats_from_join_order
 from bswtichu.engine.events import TurnStarted
-from bswtichu.engine.round import OVER
+from bswtichu.engine.round import OVER, PLAY
 from bswtichu.play.tally import Tally
 from bswtichu.play.workers import BotWorkers
 
 SUBSTITUTE_LEVEL = "basic"
+#: seconds left on the turn clock when the player is warned
+CLOCK_WARNING = 10
+#: decisions in a row that ran out of time before the stand-in stays for the player
+CLOCK_STRIKES = 2
 Player = Hashable
 
 
 @dataclass(frozen=True)
 class SubstituteStarted(Event):
-    """A bot of ``level`` plays for ``player``, who stayed away too long."""
+    """A bot of ``level`` plays for ``player``: he stayed away too long (``reason`` "away"),
+    let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock"), or his table voted
+    to hand his seat to a bot for the rest of the game ("replaced": it never stands aside)."""
 
     player: Player
     level: str
+    reason: str = "away"
     kind = "substitute"
+
+
+@dataclass(frozen=True)
+class SeatHandedOver(Event):
+    """By a vote at the table, ``to`` (a person) plays ``player``'s seat from now on, as him."""
+
+    player: Player
+    to: Player
+    kind = "hand_over"
+
+
+@dataclass(frozen=True)
+class ClockWarning(Event):
+    """``seconds`` are left on ``player``'s turn clock for what the round waits for (``need``:
+    "grand", "exchange", or the turn's "lead", "follow", "wish", "give")."""
+
+    player: Player
+    seat: int
+    seconds: int
+    need: str
+    kind = "clock_warning"
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True)
+class ClockRanOut(Event):
+    """``player``'s time ran out: a bot of ``level`` makes this one decision (``strikes``:
+    how many in a row; at ``CLOCK_STRIKES`` the stand-in stays)."""
+
+    player: Player
+    seat: int
+    level: str
+    strikes: int
+    kind = "clock_out"
 
 
 @dataclass(frozen=True)
@@ -187,14 +246,24 @@ class GameDriver:
         self.max_rounds = max_rounds
         self.bots = dict(bots)
         self.substitutes: set[Player] = set()
+        #: persons whose seat a bot plays for good (`replace`)
+        self.replaced: set[Player] = set()
         self.away: set[Player] = set()
         self.stopped = False
         self.paused = False
+        #: persons away whose ``substitute_after`` runs: the game holds (no bot moves, no clocks)
+        self.holding: set[Player] = set()
         self._replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
         self._bot_queued = False
         self._away_calls: dict[Player, IDelayedCall] = {}
+        #: the turn clock: per timed person, (his deadline's call, its warning's call or None)
+        self._clocks: dict[Player, tuple[IDelayedCall, IDelayedCall | None]] = {}
+        #: while paused: the seconds each timed person had left
+        self._clock_left: dict[Player, float] = {}
+        #: per person, decisions in a row that ran out of time
+        self.strikes: dict[Player, int] = {}
         self._bot_seats = BotSeats(self.bots)
         self._subscribers: list[GameSubscriber] = [self._bot_seats]
 
@@ -241,6 +310,7 @@ class GameDriver:
         that the next action of the same request takes at once (the wish typed
         with the Mahjong) is not announced.
         """
+        self.strikes.pop(player, None)
         if player in self.substitutes:
             self._end_substitute(player)
         if self.tally is not None:
@@ -255,6 +325,8 @@ class GameDriver:
         if following is not None:
             events = [e for e in events
                       if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
+        if self.game.round.phase != OVER:  # before the telling: the question says the time left
+            self._run_clocks(None if isinstance(action, CallTichu) else action.seat)
         self._tell(events)
         if self.game.over:
             self._finish()
@@ -271,8 +343,10 @@ class GameDriver:
     def _start_round(self) -> None:
         events = self.game.start_round()
         self._round_events = []
+        self._cancel_clocks()
         for subscriber in self._subscribers:
             subscriber.round_dealt(self)
+        self._run_clocks(None)
         self._tell(events)
         self._schedule_bots()
 
@@ -303,10 +377,12 @@ class GameDriver:
     # ------------------------------------------------------------------ bots
 
     def _person_present(self) -> bool:
-        return any(p not in self.bots and p not in self.away for p in self.game.seating)
+        """Whether a person is at the table (one whose stand-in the turn clock left still watches)."""
+        return any(p not in self.away and (p not in self.bots or p in self.substitutes)
+                   for p in self.game.seating)
 
     def _schedule_bots(self) -> None:
-        if self.stopped or self.paused or self._replaying or not self.bots:
+        if self.stopped or self.paused or self.holding or self._replaying or not self.bots:
             return
         if self._bot_queued or self._thinking or (self._bot_call is not None and self._bot_call.active()):
             return
@@ -323,7 +399,7 @@ class GameDriver:
 
     def _bot_step(self) -> None:
         self._bot_queued = False
-        if self.paused:
+        if self.paused or self.holding:
             return
         if self.workers is None:
             self.step()
@@ -356,7 +432,8 @@ class GameDriver:
                 moment: int, began: float) -> None:
         self._thinking = False
         player = self.game.seating[seat]
-        if self.stopped or self.paused or moment != self._moment or self.bots.get(player) is not bot:
+        if self.stopped or self.paused or self.holding or moment != self._moment \
+                or self.bots.get(player) is not bot:
             self._schedule_bots()  # the game moved on: the answer is for a moment gone
             return
         action, after = answer
@@ -460,6 +537,18 @@ class GameDriver:
         else:
             self._away_calls[player] = self.clock.callLater(self.substitute_after,
                                                             self._substitute, player)
+            self._hold(player)
+
+    def substitute_now(self, player: Player) -> None:
+        """A person away for good (banned): his stand-in starts at once, not after the grace."""
+        if self.stopped or player in self.bots:
+            return
+        self.away.add(player)
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        if not self.paused:
+            self._substitute(player)
 
     def player_back(self, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""
@@ -469,34 +558,192 @@ class GameDriver:
             call.cancel()
         if player in self.substitutes:
             self._end_substitute(player)
+        self._release(player)
 
-    def _substitute(self, player: Player) -> None:
+    def _substitute(self, player: Player, reason: str = "away") -> None:
         self._away_calls.pop(player, None)
         if self.stopped or player in self.substitutes:
             return
+        self.bots[player] = self._stand_in(player)
+        self.substitutes.add(player)
+        self._stop_clock(player)
+        self._clock_left.pop(player, None)
+        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, reason)])
+        self._release(player)
+        self._schedule_bots()
+
+    def replace(self, player: Player) -> None:
+        """A bot plays ``player``'s seat to the end of the game (his table voted so)."""
+        if self.stopped or player in self.replaced or player not in self.game.seating:
+            return
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        self.away.discard(player)
+        self.strikes.pop(player, None)
+        self._stop_clock(player)
+        self._clock_left.pop(player, None)
+        if player not in self.bots:
+            self.bots[player] = self._stand_in(player)
+        self.substitutes.discard(player)
+        self.replaced.add(player)
+        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, "replaced")])
+        self._release(player)
+        self._schedule_bots()
+
+    def hand_over(self, player: Player, to: Player) -> None:
+        """``to``, a person, takes ``player``'s seat, points and past for the rest of the game
+        (his table voted so); a stand-in playing the seat stands aside."""
+        if self.stopped or player not in self.game.seating or player in self.replaced:
+            return
+        call = self._away_calls.pop(player, None)
+        if call is not None and call.active():
+            call.cancel()
+        self._stop_clock(player)
+        self._clock_left.pop(player, None)
+        self.strikes.pop(player, None)
+        self.away.discard(player)
+        self.substitutes.discard(player)
+        self.bots.pop(player, None)
+        self.game.rename(player, to)
+        self._tell([SeatHandedOver(player, to)])
+        self._release(player)
+        self._run_clocks(None)
+        self._schedule_bots()
+
+    def _stand_in(self, player: Player) -> Bot:
+        """A stand-in bot for ``player`` that has seen what his seat saw this round (drawing
+        on his seat's generator, so a replay makes the same one)."""
         seat = self.seat_of(player)
         start_seat = self.game.seating_for(0).index(player)
         bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])
         bot.begin_round(seat)
         for event in self._visible(self._round_events, seat):
             bot.observe(event)
-        self.bots[player] = bot
-        self.substitutes.add(player)
-        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL)])
-        self._schedule_bots()
+        return bot
+
+    def _hold(self, player: Player) -> None:
+        """The game waits for ``player`` (away, his stand-in not yet due): the clocks stop."""
+        self.holding.add(player)
+        self._freeze_clocks()
+        call, self._bot_call = self._bot_call, None
+        if call is not None and call.active():
+            call.cancel()
+
+    def _release(self, player: Player) -> None:
+        """``player`` is back or has his stand-in: once nobody is waited for, the game goes on."""
+        if player not in self.holding:
+            return
+        self.holding.discard(player)
+        if not self.holding and not self.paused:
+            self._run_clocks(None)
+            self._schedule_bots()
+
+    # ------------------------------------------------------------------ the turn clock
+
+    @property
+    def clock_seconds(self) -> int | None:
+        """The seconds a person has for each decision, or None (untimed)."""
+        return self.game.options.clock
+
+    def time_left(self, player: Player) -> int | None:
+        """Whole seconds left (rounded up) on ``player``'s turn clock, or None if it does not run."""
+        clock = self._clocks.get(player)
+        if clock is None:
+            left = self._clock_left.get(player)
+            return None if left is None else math.ceil(left)
+        return max(0, math.ceil(clock[0].getTime() - self.clock.seconds()))
+
+    def _run_clocks(self, acted: int | None) -> None:
+        """Start the clock of each person the round now waits for (again for the seat that
+        just acted: a new decision), stop it for those it no longer waits for."""
+        if not self.clock_seconds or self.stopped:
+            return
+        rnd = self.game.round
+        for seat, player in enumerate(self.game.seating):
+            if player in self.bots or not rnd.waits_for(seat):
+                self._stop_clock(player)
+                self._clock_left.pop(player, None)
+            elif self.paused or self.holding or self._replaying:
+                if seat == acted or player not in self._clock_left:
+                    self._clock_left[player] = float(self.clock_seconds)
+            elif seat == acted or player not in self._clocks:
+                self._start_clock(player, self._clock_left.pop(player, float(self.clock_seconds)))
+
+    def _start_clock(self, player: Player, seconds: float) -> None:
+        self._stop_clock(player)
+        deadline = self.clock.callLater(seconds, self._time_out, player)
+        warning = None
+        if seconds > CLOCK_WARNING:
+            warning = self.clock.callLater(seconds - CLOCK_WARNING, self._warn, player)
+        self._clocks[player] = (deadline, warning)
+
+    def _stop_clock(self, player: Player) -> None:
+        for call in self._clocks.pop(player, ()):
+            if call is not None and call.active():
+                call.cancel()
+
+    def _freeze_clocks(self) -> None:
+        """Stop the running clocks, keeping what each had left (a pause, a hold)."""
+        for player in list(self._clocks):
+            self._clock_left[player] = self._clocks[player][0].getTime() - self.clock.seconds()
+            self._stop_clock(player)
+
+    def _cancel_clocks(self) -> None:
+        for player in list(self._clocks):
+            self._stop_clock(player)
+        self._clock_left.clear()
+
+    def _warn(self, player: Player) -> None:
+        deadline, _ = self._clocks[player]
+        self._clocks[player] = (deadline, None)
+        seat = self.seat_of(player)
+        self._tell([ClockWarning(player, seat, CLOCK_WARNING, self._need(seat))])
+
+    def _need(self, seat: int) -> str:
+        """What the round waits for from ``seat``, in one word."""
+        rnd = self.game.round
+        return rnd.need if rnd.phase == PLAY else rnd.phase
+
+    def _time_out(self, player: Player) -> None:
+        """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
+        self._clocks.pop(player, None)
+        if self.stopped or self.paused or self.holding or player in self.bots:
+            return
+        strikes = self.strikes.get(player, 0) + 1
+        self._tell([ClockRanOut(player, self.seat_of(player), SUBSTITUTE_LEVEL, strikes)])
+        self._decide_for(player)
+        self.strikes[player] = strikes
+        if strikes >= CLOCK_STRIKES and not self.stopped:
+            self._substitute(player, "clock")
+
+    def _decide_for(self, player: Player) -> None:
+        """The one decision a fresh stand-in makes for ``player`` (his time ran out), applied."""
+        seat = self.seat_of(player)
+        legal = self.game.round.legal_actions(seat)
+        self._apply(self._checked(seat, self._stand_in(player).choose(self.game.round.view(seat), legal), legal))
 
     def _end_substitute(self, player: Player) -> None:
         self.substitutes.discard(player)
         self.bots.pop(player, None)
+        self.strikes.pop(player, None)
+        self._run_clocks(None)
         self._tell([SubstituteEnded(player)])
+
+    def player_active(self, player: Player) -> None:
+        """He typed something while present: a stand-in playing for him stands aside."""
+        if not self.stopped and player in self.substitutes and player not in self.away:
+            self._end_substitute(player)
 
     # ------------------------------------------------------------------ pause
 
     def pause(self) -> None:
-        """Nobody is at the table: bots wait and no stand-in starts until `resume`."""
+        """Nobody is at the table: bots wait, no stand-in starts and the turn clocks stop
+        (keeping what each had left) until `resume`."""
         if self.stopped or self.paused:
             return
         self.paused = True
+        self._freeze_clocks()
         self._cancel_timers()
 
     def resume(self) -> None:
@@ -504,9 +751,11 @@ class GameDriver:
         if self.stopped or not self.paused:
             return
         self.paused = False
+        self.holding.clear()
         for player in sorted(self.away - self.substitutes, key=str):
             self.away.discard(player)
             self.player_away(player)
+        self._run_clocks(None)
         self._schedule_bots()
 
     # ------------------------------------------------------------------ replay
@@ -517,7 +766,19 @@ class GameDriver:
 
     def replay_act(self, action: Action) -> None:
         """Apply a person's stored action again."""
+        self.strikes.pop(self.game.seating[action.seat], None)
         self._apply(action)
+
+    def replay_timeout(self, player: Player, stored: Action) -> bool:
+        """His time ran out here: the stand-in chooses again (its seat's generator draws as it
+        did live) and ``stored`` is applied; returns whether it chose the stored action."""
+        strikes = self.strikes.get(player, 0) + 1
+        seat = self.seat_of(player)
+        legal = self.game.round.legal_actions(seat)
+        chosen = self._stand_in(player).choose(self.game.round.view(seat), legal)
+        self._apply(stored)
+        self.strikes[player] = strikes
+        return same_action(chosen, stored)
 
     def replay_bot(self, stored: Action) -> bool:
         """Let the bots choose again (so their state follows live play) and apply ``stored``.
@@ -529,7 +790,13 @@ class GameDriver:
         return chosen is not None and same_action(chosen, stored)
 
     def replay_substitute(self, player: Player) -> None:
-        self._substitute(player)
+        self._substitute(player, "clock" if self.strikes.get(player, 0) >= CLOCK_STRIKES else "away")
+
+    def replay_replace(self, player: Player) -> None:
+        self.replace(player)
+
+    def replay_hand_over(self, player: Player, to: Player) -> None:
+        self.hand_over(player, to)
 
     def replay_substitute_end(self, player: Player) -> None:
         if player in self.substitutes:
@@ -540,11 +807,15 @@ class GameDriver:
         return (e for e in events if e.private_to in (None, seat))
 
     def _cancel_timers(self) -> None:
+        """The bots' and stand-ins' timers stop; so do the turn clocks unless paused (a pause
+        keeps what each had left)."""
         for call in [self._bot_call, *self._away_calls.values()]:
             if call is not None and call.active():
                 call.cancel()
         self._bot_call = None
         self._away_calls.clear()
+        if not self.paused:
+            self._cancel_clocks()
 
 
 class _Replaying:
@@ -563,6 +834,7 @@ class _Replaying:
     def __exit__(self, *exc) -> None:
         self.driver._replaying = False
         if exc[0] is None:
+            self.driver._run_clocks(None)
             self.driver._schedule_bots()
 
 

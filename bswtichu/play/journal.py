@@ -13,6 +13,10 @@ The kinds of entry:
 - ``act``: a person's accepted action.
 - ``bot``: an action the bots took (a seat's bot or a stand-in).
 - ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
+- ``replace``: by a vote at his table a bot plays a person's seat for good.
+- ``hand_over``: by a vote another person (``to``) plays a person's seat, as him, from then on.
+- ``timeout``: a person's turn clock ran out and a stand-in made this decision
+  for him (on replay it chooses again, so its seat's generator draws alike).
 
 What the bots' future choices depend on is their seed, the events they saw and
 the choices they made; a bot's ``interrupt`` that offers nothing must not change
@@ -27,21 +31,24 @@ from typing import Callable, Iterable, Sequence
 from twisted.logger import Logger
 
 from bswtichu.engine import Action, Card, Event
-from .driver import GameDriver, Player, SubstituteEnded, SubstituteStarted
+from .driver import ClockRanOut, GameDriver, Player, SeatHandedOver, SubstituteEnded, SubstituteStarted
 
-DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END = "deal", "act", "bot", "substitute", "substitute_end"
-KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END)
+DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
+    "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace", "hand_over")
+KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER)
 
 
 @dataclass(frozen=True)
 class JournalEntry:
-    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a person."""
+    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a
+    person (``to``: who takes his seat, for a hand-over)."""
 
     kind: str
     player: Player | None = None
     action: Action | None = None
     round: int | None = None
     deal: tuple[Card, ...] | None = None
+    to: Player | None = None
 
 
 class ReplayError(Exception):
@@ -54,6 +61,7 @@ class Journal:
     def __init__(self, sink: Callable[[JournalEntry], None]):
         self.sink = sink
         self._seen = 0  # actions of the current round already written
+        self._timed_out: Player | None = None  # his next action is the stand-in's (a timeout)
 
     def caught_up(self, driver: GameDriver) -> None:
         """The driver was rebuilt from the journal: go on after what its round already holds."""
@@ -67,7 +75,13 @@ class Journal:
         for event in events:
             kind = _SUBSTITUTE_KINDS.get(type(event))
             if kind is not None:
+                if kind == SUBSTITUTE and event.reason == "replaced":
+                    kind = REPLACE
                 self.sink(JournalEntry(kind, player=event.player))
+            elif type(event) is ClockRanOut:
+                self._timed_out = event.player
+            elif type(event) is SeatHandedOver:
+                self.sink(JournalEntry(HAND_OVER, player=event.player, to=event.to))
         game = driver.game
         history = game.round.history
         seen = self._seen
@@ -75,7 +89,11 @@ class Journal:
             seating, is_bot, sink = game.seating, driver.is_bot, self.sink
             for action in history[seen:]:
                 player = seating[action.seat]
-                sink(_action_entry(BOT if is_bot(player) else ACT, player, action))
+                if player == self._timed_out:
+                    self._timed_out = None
+                    sink(_action_entry(TIMEOUT, player, action))
+                else:
+                    sink(_action_entry(BOT if is_bot(player) else ACT, player, action))
             self._seen = len(history)
 
 
@@ -87,7 +105,7 @@ def _action_entry(kind: str, player: Player, action: Action) -> JournalEntry:
     """``JournalEntry(kind, player=player, action=action)`` made without the frozen class's
     per-field ``object.__setattr__`` calls: one is made for every action of every game."""
     entry = _new(JournalEntry)
-    entry.__dict__.update(kind=kind, player=player, action=action, round=None, deal=None)
+    entry.__dict__.update(kind=kind, player=player, action=action, round=None, deal=None, to=None)
     return entry
 
 
@@ -125,8 +143,17 @@ def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
             log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1
+    elif entry.kind == TIMEOUT:
+        if not driver.replay_timeout(entry.player, entry.action):
+            log.warn("a stand-in chose differently from the journal; the journal's {action!r} is applied",
+                     action=entry.action)
+            return 1
     elif entry.kind == SUBSTITUTE:
         driver.replay_substitute(entry.player)
+    elif entry.kind == HAND_OVER:
+        driver.replay_hand_over(entry.player, entry.to)
+    elif entry.kind == REPLACE:
+        driver.replay_replace(entry.player)
     elif entry.kind == SUBSTITUTE_END:
         driver.replay_substitute_end(entry.player)
     else:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from bswtichu.server import messages, names
+from bswtichu.server.accounts import RegistrationLimit
 from bswtichu.server.commands import Command, wrong_use
 from bswtichu.server.directory import NameDirectory
 from bswtichu.server.messages import Message, Refusal
@@ -23,7 +24,11 @@ HISTORY_LENGTH = 10
 BOT_PREFIX = "bot-"
 
 
-def account_commands(directory: NameDirectory, storage: Storage) -> list[Command]:
+def account_commands(directory: NameDirectory, storage: Storage,
+                     registrations: RegistrationLimit | None = None,
+                     registered: Callable[[str], None] = lambda name: None) -> list[Command]:
+    """``registrations`` limits new registrations per address (none: unlimited);
+    ``registered(name)`` is called once a name is registered (its lists are kept from then on)."""
     accounts = storage.accounts
     guard = directory.guard
 
@@ -39,7 +44,12 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
+        if registrations is not None:
+            registrations.check(session.address)
         accounts.register(session.nick, words[0])
+        if registrations is not None:
+            registrations.registered(session.address)
+        registered(session.nick)
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
 
@@ -104,6 +114,9 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
 
     def resume(session: Session, args: str) -> None:
         words = args.split()
+        if not words and session.table is not None and session.table.started:
+            session.table.ask_continue(session.nick)  # /resume alone at a game: the vote to go on
+            return
         if len(words) != 1:
             raise wrong_use("the token you got with your name")
         if session.table is not None:
@@ -125,7 +138,8 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
             for r in rows:
                 when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
                 who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
-                lines.append(f"  /log {r.log_number} ({when} UTC): {who}")
+                lines.append(f"  game {r.log_number} ({when} UTC): {who}; /review {r.log_number}"
+                             f" steps through it, /log {r.log_number} is its log")
             text = "\n".join(lines)
         session.send(Message("HISTORY", {"nick": name, "games": games}, text))
 
@@ -166,7 +180,9 @@ def account_commands(directory: NameDirectory, storage: Storage) -> list[Command
         Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
                 help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
                 " connection, /resume TOKEN gives him his name back while his seat is held (an old"
-                " connection still holding the name is closed) and seats him in it again at once.", handler=resume, needs_nick=False),
+                " connection still holding the name is closed) and seats him in it again at once."
+                " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
+                handler=resume, needs_nick=False),
         Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
                 handler=history),

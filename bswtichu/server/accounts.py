@@ -68,6 +68,35 @@ class LoginThrottle:
         self._failures.pop(key, None)
 
 
+class RegistrationLimit:
+    """At most ``per_hour`` new registrations from one address in any hour (on the injected clock);
+    the ``spared`` addresses (the IRC bridge's, which all its users share) are not counted."""
+
+    HOUR = 3600.0
+
+    def __init__(self, clock: IReactorTime, per_hour: int, spared: frozenset[str] = frozenset()):
+        self.clock = clock
+        self.per_hour = per_hour
+        self.spared = spared
+        self._times: dict[str, list[float]] = {}
+
+    def check(self, address: str) -> None:
+        """Refuse while ``address`` has made ``per_hour`` registrations in the last hour."""
+        if not address or address in self.spared:
+            return
+        now = self.clock.seconds()
+        recent = [t for t in self._times.get(address, ()) if t > now - self.HOUR]
+        self._times[address] = recent
+        if len(recent) >= self.per_hour:
+            wait = max(1, math.ceil(recent[0] + self.HOUR - now))
+            raise Refusal("registration_limit", f"{self.per_hour} names were registered from your address"
+                                                f" within the hour; try again in {wait} s")
+
+    def registered(self, address: str) -> None:
+        if address and address not in self.spared:
+            self._times.setdefault(address, []).append(self.clock.seconds())
+
+
 def resume_token_message(name: str, token: str) -> Message:
     return Message("RESUME_TOKEN", {"nick": name, "token": token},
                    f"Your resume token for {name} is {token}. Keep it: if your connection drops during"

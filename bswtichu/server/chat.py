@@ -1,47 +1,104 @@
-"""Chat: a line to the room the speaker is in (his table, or the lobby), and private messages."""
+"""Chat: a line to the room the speaker is in (his table, or the lobby), and private messages.
+
+Every line passes the speaker's gate first (a muted name is refused) and reaches no one who
+ignores him. At a started table a spectator's line is kibitz: the spectators hear it, the
+players never do (as on BrettspielWelt; docs/moderation.md).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Collection
 
 from bswtichu.config import LiveConfig
 from bswtichu.server import messages
 from bswtichu.server.directory import NameIndex
 from bswtichu.server.messages import Refusal
+from bswtichu.server.names import key
 from bswtichu.server.session import Session
 
 
 class Chat:
-    """Room chat and private messages, each at most ``max_chat_length`` characters."""
+    """Room chat and private messages, each at most ``max_chat_length`` characters.
 
-    def __init__(self, names: NameIndex, config: LiveConfig) -> None:
+    ``may_speak(session)`` refuses a speaker who may not (a mute); ``ignorers(speaker)`` are
+    the name keys (`names.key`) of those who ignore him, asked once a line.
+    """
+
+    def __init__(self, names: NameIndex, config: LiveConfig,
+                 may_speak: Callable[[Session], None] = lambda session: None,
+                 ignorers: Callable[[str], Collection[str]] = lambda speaker: ()) -> None:
         self._names = names
         self._config = config
+        self._may_speak = may_speak
+        self._ignorers = ignorers
 
-    def say(self, session: Session, text: str) -> None:
-        """Chat goes to the room the speaker is in: his table, or the lobby."""
+    def _spared(self, speaker: str) -> Callable[[str], bool]:
+        """Whether a listener (a nick) is spared ``speaker``'s line: he ignores him."""
+        ignorers = self._ignorers(speaker)
+        if not ignorers:
+            return _nobody
+        return lambda listener: key(listener) in ignorers
+
+    def _check(self, session: Session, text: str) -> None:
         if session.nick is None:
             raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
+        self._may_speak(session)
         self.check_length(text)
+
+    def say(self, session: Session, text: str, action: bool = False) -> None:
+        """Chat (or, ``action``, a /me) goes to the room the speaker is in: his table, or the lobby."""
+        self._check(session, text)
+        speaker = session.nick
         table = session.table
+        spared = self._spared(speaker)
         if table is not None:
-            table.tell_all(messages.chat(table.number, session.nick, text))
+            if table.started and table.seat_of(speaker) is None:
+                table.tell_all_but(messages.kibitz(table.number, speaker, text, action), spared,
+                                   spectators_only=True)
+                return
+            table.tell_all_but(messages.chat(table.number, speaker, text, action), spared)
             return
-        message = messages.chat(None, session.nick, text)
+        message = messages.chat(None, speaker, text, action)
         for listener in self._names.online():
-            if listener.table is None:
+            if listener.table is None and not spared(listener.nick):
                 listener.send(message, droppable=True)
 
+    def kibitz(self, session: Session, text: str) -> None:
+        """Spectators' chat: to the table's spectators only."""
+        self._check(session, text)
+        table = session.table
+        if table is None:
+            raise Refusal("not_at_table", "you watch no table; /watch TABLE first")
+        if table.seat_of(session.nick) is not None:
+            raise Refusal("not_spectator", f"you play at table {table.number}; kibitz is the spectators'"
+                                           " chat (plain lines reach your table)")
+        table.tell_all_but(messages.kibitz(table.number, session.nick, text), self._spared(session.nick),
+                           spectators_only=True)
+
     def private(self, session: Session, name: str, text: str) -> None:
-        """``text`` to ``name`` only, wherever he is, and an echo to the sender."""
-        self.check_length(text)
+        """``text`` to ``name`` only, wherever he is, and an echo to the sender.
+
+        One who ignores the sender does not get it; the sender is not told (his echo comes as
+        ever). One who is away has the sender told so.
+        """
+        self._check(session, text)
         recipient = self._names.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
-        recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
+        if not self._spared(session.nick)(recipient.nick):
+            recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
         if recipient is not session:
             session.send(messages.private(session.nick, recipient.nick, text, echo=True))
+            if recipient.away is not None:
+                session.send(messages.away_notice(recipient.nick, recipient.away))
 
     def check_length(self, text: str) -> None:
         limit = self._config.current.max_chat_length
         if len(text) > limit:
             raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
                                            f" this one has {len(text)}; say it in parts")
+
+
+def _nobody(listener: str) -> bool:
+    """Nobody ignores the speaker: every listener hears him."""
+    return False

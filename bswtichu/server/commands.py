@@ -24,6 +24,7 @@ GROUPS = {
     "game": "playing a round and looking at it",
     "account": "names, passwords, history",
     "display": "how messages look",
+    "social": "ignoring, friends, away, actions, the ladder",
     "moderation": "admins and moderators: roles, kick, mute, ban, announce, audit",
 }
 
@@ -40,6 +41,8 @@ ELSEWHERE = {
     "points": "score", "bet": "tichu", "trade": "exchange", "swap": "exchange",
     "hint": "legal", "set": "option", "colors": "color",
     "colours": "color", "cols": "width",
+    "emote": "me", "afk": "away", "buddy": "friend", "buddies": "friends", "silence": "ignore",
+    "wall": "announce", "broadcast": "announce", "gag": "mute",
 }
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 
 from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.server import messages
+from bswtichu.server.messages import Message
 from bswtichu.server.session import Connection, Outbox, Session
 
 SERVER_NAME = "bswtichu"
@@ -18,8 +20,11 @@ log = Logger()
 class Connections:
     """Who is connected (named or not); one connection too many from an address is hung up."""
 
-    def __init__(self, config: LiveConfig, outbox: Outbox) -> None:
+    def __init__(self, config: LiveConfig, outbox: Outbox,
+                 barred: Callable[[str], Message | None] = lambda address: None) -> None:
+        """``barred(address)`` is the goodbye to a connection from a banned address, or None."""
         self._config = config
+        self._barred = barred
         self._outbox = outbox
         self._sessions: set[Session] = set()
         self._per_address: Counter[str] = Counter()
@@ -28,11 +33,21 @@ class Connections:
     def __contains__(self, session: Session) -> bool:
         return session in self._sessions
 
+    def __iter__(self) -> Iterator[Session]:
+        """Every open session, named or not (a copy: closing one while iterating is safe)."""
+        return iter(list(self._sessions))
+
     def open(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
              address: str = "") -> Session:
         """A new client, greeted with ``limits`` (its port's settings); ``address`` (the peer's
         IP, if known) counts against ``connections_per_address`` unless it is uncapped."""
         session = Session(connection, peer, self._outbox)
+        session.address = address
+        barred = self._barred(address) if address else None
+        if barred is not None:
+            session.send(barred)
+            session.close()
+            return session
         settings = self._config.current
         cap = settings.connections_per_address
         if address and address not in settings.uncapped and self._per_address[address] >= cap:

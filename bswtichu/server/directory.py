@@ -7,7 +7,7 @@ need the hall (held seats), the connections and the `NameGuard` (accounts, throt
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from twisted.logger import Logger
 
@@ -80,8 +80,16 @@ class NameIndex:
 class NameDirectory:
     """The names (a `NameIndex`), and how a session takes one, loses one and leaves."""
 
-    def __init__(self, index: NameIndex, connections: Connections, guard: NameGuard, tables: TableHall) -> None:
+    def __init__(self, index: NameIndex, connections: Connections, guard: NameGuard, tables: TableHall,
+                 admit: Callable[[Session, str], None] = lambda session, name: None) -> None:
+        """``admit(session, name)`` refuses a name its session may not take (a ban)."""
         self.index = index
+        self._admit = admit
+        #: called with each session that has just taken a name and the name it had before
+        #: (None: his first); friends hear of it, his lists are read
+        self.arrived: list[Callable[[Session, str | None], None]] = []
+        #: called with each named session that is gone (its guest lists go with it)
+        self.departed: list[Callable[[Session], None]] = []
         self.guard = guard
         self._connections = connections
         self._tables = tables
@@ -91,7 +99,9 @@ class NameDirectory:
 
     def take_over(self, session: Session, name: str) -> None:
         """The owner proved the name is his (password, token): an old connection holding it
-        (a ghost, say a half-open one) is told why and closed, its seat held for the owner."""
+        (a ghost, say a half-open one) is told why and closed, its seat held for the owner.
+        First the name is admitted: a banned name or address is refused here."""
+        self._admit(session, name)
         ghost = self.find(name)
         if ghost is None or ghost is session:
             return
@@ -114,6 +124,8 @@ class NameDirectory:
             session.send(messages.seat_held(table.number, seat))
             table.sit(name, seat)  # tells the table, and him the game and what it waits for
             session.table = table
+        for arrival in self.arrived:
+            arrival(session, previous)
 
     def leave(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""
@@ -121,6 +133,9 @@ class NameDirectory:
             return
         self.guard.forget(session)
         self.index.forget(session)
+        if session.nick is not None:
+            for departure in self.departed:
+                departure(session)
         if session.nick is not None and session.table is not None:
             table, session.table = session.table, None
             table.disconnect(session.nick)

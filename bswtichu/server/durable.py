@@ -18,7 +18,7 @@ from twisted.logger import Logger
 
 from bswtichu.engine import Event, team_of
 from bswtichu.engine.events import GameOver
-from bswtichu.play import GameDriver
+from bswtichu.play import GameDriver, SeatHandedOver
 from bswtichu.play.journal import Journal, JournalEntry
 from bswtichu.storage import Storage
 from bswtichu.storage.ratings import RatedSeat, bot_identity, player_identity, update_ratings
@@ -74,6 +74,8 @@ class DurableGame:
         for event in events:  # every action's events pass here: checked by exact type
             if type(event) is GameOver:
                 self._finish(event)
+            elif type(event) is SeatHandedOver:  # the result and rating go to who plays it now
+                self.players = tuple(event.to if p == event.player else p for p in self.players)
 
     def caught_up(self, driver: GameDriver) -> None:
         """After a restore: the journal goes on from the driver's current round."""

@@ -7,7 +7,7 @@ input becomes one `Refusal` before anything changes.
 
 from __future__ import annotations
 
-from itertools import count
+from collections.abc import Callable
 
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
@@ -17,7 +17,7 @@ from bswtichu.engine import (
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
-from bswtichu.server import messages, names
+from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
@@ -30,7 +30,6 @@ from bswtichu.server.table_commands import OFF_WORDS, ON_WORDS, current_table, s
 
 WISH_WORDS = ("wish", "wunsch")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 
 def _game(session: Session) -> TableGame:
@@ -63,8 +62,10 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     return args, None
 
 
-def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
-    """The commands for playing, watching a game, bots and logs."""
+def game_commands(hall: TableHall, logs: GameLogStore,
+                  kick_person: Callable[[Session, str], None] | None = None) -> list[Command]:
+    """The commands for playing, watching a game, bots and logs; ``kick_person`` is /kick NAME
+    (moderation's), for whatever /kick is given that is not a seat number."""
 
     def simple(action_class):
         def handle(session: Session, args: str) -> None:
@@ -101,7 +102,7 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
             if bomb_only and not combo.is_bomb:
                 raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
                                             " flush of 5 or more; /play plays other combinations")
-            # classified here, the play is applied as one the engine listed (its compiled path)
+            # classified here, the play is applied as one the engine listed (no second classifying)
             actions = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
@@ -182,15 +183,16 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
                 level = word.lower()
             else:
                 raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
-        table = current_table(session)
-        taken = {names.key(names.short_name(bot)) for other in hall
-                 for bot, _ in other.bots.values()}
-        table.add_bot(session.nick, seat, level, names.bot_name(level, _free_bot_name(taken)))
+        current_table(session).add_bot(session.nick, seat, level, hall.bot_name(level))
 
     def kick(session: Session, args: str) -> None:
-        if not is_number(args.strip()):
-            raise wrong_use("which seat (1-4)?")
-        current_table(session).kick(session.nick, int(args))
+        words = args.split()
+        if len(words) == 1 and is_number(words[0]):
+            current_table(session).kick(session.nick, int(words[0]))
+        elif not words or kick_person is None:
+            raise wrong_use("which seat (1-4)?" if kick_person is None else "which seat (1-4), or whom")
+        else:
+            kick_person(session, args)
 
     def show_log(session: Session, args: str) -> None:
         words = args.split()
@@ -265,22 +267,17 @@ def game_commands(hall: TableHall, logs: GameLogStore) -> list[Command]:
         Command(key="bot", group="table", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
                 help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
                 " in SEAT or the next free seat.", handler=add_bot),
-        Command(key="kick", group="table", usage="/kick SEAT", summary="remove a bot before the start",
-                help="Frees the seat of a bot. People leave by themselves (/leave).", handler=kick),
+        Command(key="kick", group="table", usage="/kick SEAT|NAME [REASON]",
+                summary="remove a bot before the start; (moderators) close NAME's connection",
+                help="/kick SEAT frees the seat of a bot before the start (any seated player may)."
+                " People leave by themselves (/leave). Moderators and admins: /kick NAME REASON"
+                " closes NAME's connections and tells him why; his seat is held as for any drop.",
+                handler=kick),
         Command(key="log", group="game", german="protokoll", usage="/log N",
                 summary="a finished game's log (.tch)",
                 help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
                 " when a game starts and ends.", handler=show_log),
     ]
-
-
-def _free_bot_name(taken: set[str]) -> str:
-    """The first of Ada, Bea, ... (then Ada2, Bea2, ...) that no bot on the server has."""
-    for round_number in count(1):
-        for name in BOT_NAMES:
-            candidate = name if round_number == 1 else f"{name}{round_number}"
-            if names.key(candidate) not in taken:
-                return candidate
 
 
 def _parse(parser, text: str):

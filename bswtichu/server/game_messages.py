@@ -20,7 +20,7 @@ from bswtichu.engine.combos import Combo, ComboType
 from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
-from bswtichu.play import SubstituteEnded, SubstituteStarted
+from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
 from bswtichu.server.messages import Message, counted
 
 NEED_TEXT = {
@@ -63,6 +63,10 @@ PLAY_GROUPS = (
     (ComboType.STRAIGHT, "straights"), (ComboType.STAIRS, "stairs"),
     (ComboType.FOUR_BOMB, "bombs"), (ComboType.STRAIGHT_FLUSH, "straight flushes"),
 )
+
+
+def _seconds(count: int) -> str:
+    return "1 second" if count == 1 else f"{count} seconds"
 
 
 def cards_left(count: int) -> str:
@@ -132,12 +136,16 @@ def game_log(number: int, text: str) -> Message:
 
 class GameTexts:
     """Builds messages about one table's game; ``names`` are the players in seat order;
-    ``trick_points()``, if given, counts the trick on the table (a won trick's points)."""
+    ``trick_points()``, if given, counts the trick on the table (a won trick's points);
+    ``time_left(seat)``, if given (the table has a turn clock), is the seconds left on a
+    seat's clock (None: it does not run), ``time_left(None)`` the clock's full time."""
 
-    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None):
+    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None,
+                 time_left: Callable[[int | None], int | None] | None = None):
         self.table = table
         self.names = list(names)
         self.trick_points = trick_points
+        self.time_left = time_left
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
         #: the spectators' sentence depend on the event alone): made and encoded once a round
         self._recurring: dict[ev.Event, Message] = {}
@@ -186,7 +194,7 @@ class GameTexts:
         handler = _HANDLERS.get(kind)
         if handler is None:
             handler = _HANDLERS[kind] = getattr(GameTexts, "_on_" + kind.__name__, _no_message)
-        if viewer is None and kind in _RECURRING_EVENTS:
+        if viewer is None and kind in _RECURRING_EVENTS and self.time_left is None:
             message = self._recurring.get(event)
             if message is None:
                 message = self._recurring[event] = handler(self, event, None)
@@ -212,7 +220,12 @@ class GameTexts:
                 "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
                 "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
             }.get(e.phase, "The exchange is done; play begins.")
-        return self._msg("PHASE", {"phase": e.phase}, text)
+        fields: dict[str, Any] = {"phase": e.phase}
+        left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
+        if left is not None:
+            fields["clock"] = left
+            text += f" ({_seconds(left)} each.)" if viewer is None else f" ({_seconds(left)}.)"
+        return self._msg("PHASE", fields, text)
 
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
         if e.called:
@@ -243,12 +256,18 @@ class GameTexts:
                          "You received " + _listed(got) + ".")
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
+        left = None if self.time_left is None else self.time_left(e.seat)
+        timed = "" if left is None else f" ({_seconds(left)})"
+
         def text() -> str:
             if e.seat == viewer:
-                return f"Your turn: {NEED_TEXT[e.need]}."
-            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}."
+                return f"Your turn: {NEED_TEXT[e.need]}.{timed}"
+            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
 
-        return self._msg("TURN", {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}, text)
+        fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
+        if left is not None:
+            fields["clock"] = left
+        return self._msg("TURN", fields, text)
 
     def _on_Played(self, e: ev.Played, viewer):
         def text() -> str:
@@ -312,8 +331,23 @@ class GameTexts:
                        f" against {names[1]} + {names[3]}.")
 
     def _on_SubstituteStarted(self, e: SubstituteStarted, viewer):
-        return self._msg("SUBSTITUTE", {"player": e.player, "level": e.level},
-                         f"A {e.level} bot plays for {e.player} until {e.player} comes back.")
+        until = (f"{e.player} types anything (time ran out {CLOCK_STRIKES} times in a row)"
+                 if e.reason == "clock" else f"{e.player} comes back")
+        return self._msg("SUBSTITUTE", {"player": e.player, "level": e.level, "reason": e.reason},
+                         f"A {e.level} bot plays for {e.player} until {until}.")
+
+    def _on_ClockWarning(self, e: ClockWarning, viewer):
+        doing = {"grand": "decide about Grand Tichu", "exchange": "pass your three cards"}.get(
+            e.need, TURN_DOING.get(e.need, e.need))
+        return self._msg("CLOCK", {"seat": e.seat + 1, "player": e.player, "seconds": e.seconds,
+                                   "need": e.need},
+                         f"{_seconds(e.seconds)} left to {doing}!")
+
+    def _on_ClockRanOut(self, e: ClockRanOut, viewer):
+        return self._msg("CLOCK_OUT", {"seat": e.seat + 1, "player": e.player, "level": e.level,
+                                       "strikes": e.strikes},
+                         lambda: f"Time is up for {self.whom(e.seat, viewer)}: a {e.level} bot decides"
+                                 " this once.")
 
     def _on_SubstituteEnded(self, e: SubstituteEnded, viewer):
         return self._msg("SUBSTITUTE_END", {"player": e.player},
@@ -380,12 +414,17 @@ class GameTexts:
                          f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
 
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
-                   away: Sequence[bool] = (False,) * 4) -> Message:
-        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there;
+                   away: Sequence[bool] = (False,) * 4, afk: dict[int, str] | None = None) -> Message:
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there,
+        ``afk`` the /away texts of those who said it;
         ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
+        timed = self.time_left is not None
+        left = [self.time_left(seat) for seat in range(4)] if timed else [None] * 4
+        if timed:
+            lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
         for seat, name in enumerate(self.names):
-            marks = []
+            marks = [] if left[seat] is None else [f"({_seconds(left[seat])} left)"]
             if view.calls[seat]:
                 marks.append(view.calls[seat].upper())
             if seat in view.finish_order:
@@ -393,6 +432,8 @@ class GameTexts:
             if view.turn == seat:
                 marks.append(f"<- {view.need}")
             you = " (you)" if seat == view.seat else " (away)" if away[seat] else ""
+            if afk and seat in afk:
+                you += f" (away: {afk[seat]})"
             lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
@@ -404,7 +445,8 @@ class GameTexts:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
         if totals_text is not None:
             lines.append(f"  {totals_text}")
-        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals}
+        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals,
+                  "afk": {str(seat + 1): text for seat, text in (afk or {}).items()}}
         if view.seat is not None:
             fields["seat"] = view.seat + 1
         fields["turn"] = None if view.turn is None else view.turn + 1
@@ -412,6 +454,8 @@ class GameTexts:
         fields["finish_order"] = [s + 1 for s in view.finish_order]
         fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
+        if timed:
+            fields["clock"], fields["clock_left"] = self.time_left(None), left
         return self._msg("TABLE", fields, "\n".join(lines))
 
     def legal(self, seat: int, actions: Iterable[Action], full: bool = False) -> Message:

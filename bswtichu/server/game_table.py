@@ -22,7 +22,9 @@ from bswtichu.bots import BotSettings
 from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
-from bswtichu.play import BotTurns, GameDriver, GameSeeds, check_in_order, seated_bots
+from bswtichu.play import (
+    SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, SeatHandedOver, check_in_order, seated_bots,
+)
 from bswtichu.play.journal import replay_journal
 from bswtichu.play.tally import Tally
 from bswtichu.play.workers import BotWorkers
@@ -71,7 +73,7 @@ class TableGame:
         self.driver = driver
         self.log_number = log_number
         self.record = record
-        self.texts = GameTexts(table.number, driver.game.seating, self._trick_points)
+        self.texts = self._texts()
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
@@ -141,6 +143,9 @@ class TableGame:
         """Apply what ``nick`` asked for: ``build(seat)`` makes it from his engine seat."""
         if self.driver.finished:
             raise Refusal("game_over", "the game is over")
+        if self.table.voted_pause:
+            raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
+                                    " /continue asks to go on")
         player = self.player(nick)
         try:
             built = build(self.driver.seat_of(player))
@@ -168,9 +173,22 @@ class TableGame:
 
     def round_dealt(self, driver: GameDriver) -> None:
         self.texts.forget()
-        self.texts = GameTexts(self.table.number, driver.game.seating, self._trick_points)
+        self.texts = self._texts()
+
+    def _texts(self) -> GameTexts:
+        """The round's texts: with the time left in each question if the table has a turn clock."""
+        timed = self._time_left if self.driver.clock_seconds else None
+        return GameTexts(self.table.number, self.driver.game.seating, self._trick_points, timed)
+
+    def _time_left(self, seat: int | None) -> int | None:
+        """The seconds left on ``seat``'s turn clock; None: the clock's full time."""
+        if seat is None:
+            return self.driver.clock_seconds
+        return self.driver.time_left(self.game.seating[seat])
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
+        if any(type(event) is SeatHandedOver for event in events):
+            self.texts = self._texts()  # the seat has another name now
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
             self._tell_events(driver.game.seating, events)
 
@@ -333,10 +351,18 @@ class TableGame:
         sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
-        away = [seat is not None and self.table.is_away(seat) for seat in table_seats]
+        # away: gone from the table, or marked away by his turn clock (his stand-in plays)
+        substitutes = self.driver.substitutes
+        away = [seat is not None and self.table.is_away(seat) or player in substitutes
+                for seat, player in zip(table_seats, self.game.seating)]
+        afk = {}  # engine seat -> the /away text of a player there who said it
+        for engine_seat, table_seat in enumerate(table_seats):
+            reader = None if table_seat is None else self.table.reader_at(table_seat)
+            if reader is not None and reader.away is not None:
+                afk[engine_seat] = reader.away
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
-                                     {"totals": list(self.game.totals), "log": self.log_number}, away)
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away, afk)
 
     def hand_message(self, nick: str) -> Message:
         return self.texts.hand(self.game.round.view(self.seat_of(nick)))
@@ -357,13 +383,7 @@ class TableGame:
         self._tell(nick, self.table_message(nick, score_said=True))
         if self.game.round.phase != OVER:
             self._tell(nick, self.hand_message(nick))
-            seat = self.seat_of(nick)
-            asked = self._asked(seat)
-            if asked is not None:
-                self._tell(nick, self.texts.event(asked, seat))
-                pushed = self._pushed_legal(seat, self.table.reader(nick))
-                if pushed is not None:
-                    self._tell(nick, pushed)
+            self._ask_again(nick)
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
@@ -382,6 +402,43 @@ class TableGame:
         """A player returned: he takes his seat back from any bot and sees the full state."""
         self.driver.player_back(self.player(nick))
         self.show_state(nick)
+
+    def stand_in(self, nick: str) -> None:
+        """He is banned: his stand-in starts now, without waiting for the grace."""
+        self.driver.substitute_now(self.player(nick))
+
+    def player_active(self, nick: str) -> None:
+        """A seated player typed something: a stand-in the turn clock gave him stands aside,
+        and what the round waits for from him, if anything, is asked again (with his time)."""
+        player = self.player(nick)
+        if player not in self.driver.substitutes:
+            return
+        self.driver.player_active(player)
+        if player not in self.driver.substitutes:
+            self._ask_again(nick)
+
+    def _ask_again(self, nick: str) -> None:
+        seat = self.seat_of(nick)
+        asked = self._asked(seat)
+        if asked is not None:
+            self._tell(nick, self.texts.event(asked, seat))
+            pushed = self._pushed_legal(seat, self.table.reader(nick))
+            if pushed is not None:
+                self._tell(nick, pushed)
+
+    def stood_in(self, nick: str) -> bool:
+        """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""
+        player = self.player(nick)
+        return player in self.driver.substitutes and player not in self.driver.away
+
+    def replace(self, nick: str) -> str:
+        """By vote a bot plays ``nick``'s seat to the end of the game; returns its level."""
+        self.driver.replace(self.player(nick))
+        return SUBSTITUTE_LEVEL
+
+    def hand_over(self, nick: str, to: str) -> None:
+        """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
+        self.driver.hand_over(self.player(nick), to)
 
     def stop(self) -> None:
         """The table closes: no more bot moves."""
@@ -477,14 +534,15 @@ class GameWiring:
         if stored.problem is not None:
             raise ValueError(stored.problem)
         data = stored.table_options
-        options = GameOptions(data["round"], data["tichujoin"], data["turnier"])
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
         driver = self._driver(stored.players, options, stored.bots, stored.seed)
         differed = replay_journal(driver, stored.entries)
         if differed:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
                           number=stored.log_number, n=differed)
         levels = {name: level for name, level in stored.bots.values()}
-        record = DurableGame(self.storage, stored.id, stored.players, levels, options.turnier, len(stored.entries))
+        players = driver.game.base_seats  # as seated now: a seat may have been handed over
+        record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
         recorder = GameLogRecorder(self.logs, stored.log_number)
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
@@ -496,7 +554,8 @@ class GameWiring:
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
-        table.restore(options, list(stored.players), stored.bots, game)
+        table.restore(options, list(players), stored.bots, game,
+                      {name: SUBSTITUTE_LEVEL for name in driver.replaced})
         self.log.info("table {table}: game {number} restored after {n} journal entries",
                       table=table.number, number=stored.log_number, n=len(stored.entries))
         return table

@@ -75,6 +75,15 @@ class Lobby:
             return
         with self.outbox:  # what this line causes reaches each client in one write
             self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
+            self._guarded(session, lambda: self._active_at_table(session), lambda: loggable(line))
+
+    def _active_at_table(self, session: Session) -> None:
+        """He typed something: if he plays a running game, its stand-in for a player whose
+        turn clock ran out stands aside (after his line, which may be a move the stand-in
+        would otherwise answer first)."""
+        table = session.table
+        if table is not None and table.game is not None and table.seat_of(session.nick) is not None:
+            table.game.player_active(session.nick)
 
     def disconnect(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""
@@ -134,12 +143,21 @@ class Lobby:
     def _dispatch(self, session: Session, line: str) -> None:
         if self.names.index.is_observer(session):
             self._check_observer_may(line)
+        if session.away is not None and not self._is_away_command(line):
+            session.away = None
+            session.send(messages.back(session.nick))
         if line.startswith("//"):
             self.chat.say(session, line[1:])
         elif line.startswith("/"):
             self.commands.dispatch(session, line)
         else:
             self.chat.say(session, line)
+
+    def _is_away_command(self, line: str) -> bool:
+        """Whether ``line`` is /away (which sets a new text rather than ending it)."""
+        word = line[1:].split(" ", 1)[0] if line.startswith("/") and not line.startswith("//") else ""
+        command = self.commands.lookup(word) if word else None
+        return command is not None and command.key == "away"
 
     def _check_observer_may(self, line: str) -> None:
         """An observer only looks: he cannot chat, sit or message anyone (so hiding from the

@@ -69,6 +69,7 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
                     "table": table.number if table is not None else None,
                     "seat": seat,
                     "watching": table is not None and seat is None,
+                    "away": other.away,
                 }
             )
         observers = [{"nick": o.nick, "table": o.table.number if o.table is not None else None}

@@ -167,11 +167,31 @@ def shutdown_cancelled(by: str) -> Message:
     return Message("SHUTDOWN_CANCELLED", {"by": by}, f"{by} called off the shutdown; games may start again.")
 
 
-def chat(table: int | None, sender: str, text: str) -> Message:
+def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
+    """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"
+    if action:
+        return Message("EMOTE", {"table": table, "from": sender, "text": text}, f"[{room}] * {sender} {text}")
     return Message(
         "CHAT", {"table": table, "from": sender, "text": text}, f"[{room}] {sender}: {text}"
     )
+
+
+def kibitz(table: int, sender: str, text: str, action: bool = False) -> Message:
+    """Spectators' chat (``/kibitz``, or a spectator's line at a started table): no player sees it."""
+    shown = f"* {sender} {text}" if action else f"{sender}: {text}"
+    return Message("KIBITZ", {"table": table, "from": sender, "text": text, "action": action},
+                   f"[table {table} spectators] {shown}")
+
+
+def away_notice(nick: str, text: str) -> Message:
+    """Told to whoever sends a /msg to one who is away."""
+    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, f"{nick} is away: {text}")
+
+
+def back(nick: str) -> Message:
+    """An away player typed something: he is back."""
+    return Message("BACK", {"nick": nick}, "You are back (no longer away).")
 
 
 def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
@@ -200,7 +220,8 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
             where = f"watching table {user['table']}"
         else:
             where = f"table {user['table']} seat {user['seat']}"
-        parts.append(f"{user['nick']} ({where})")
+        away = f", away: {user['away']}" if user.get("away") else ""
+        parts.append(f"{user['nick']} ({where}{away})")
     heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
     more = f"; /who {page + 1} shows more" if page < pages else ""
     return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more + watching)
@@ -263,8 +284,9 @@ def describe_table(view: dict[str, Any]) -> str:
         f"{number} {nick or '-'}{' (away)' if number in view['away'] else ''}"
         for number, nick in enumerate(view["seats"], start=1)
     )
+    private = ", private" if view.get("private") else ""
     line = (
-        f"Table {view['table']} [{view['state']}] seats: {seats}"
+        f"Table {view['table']} [{view['state']}{private}] seats: {seats}"
         f" | options: {describe_options(view['options'])}"
     )
     if view["spectators"]:
@@ -279,6 +301,8 @@ def describe_options(options: dict[str, Any]) -> str:
         "tichujoin " + ("on" if options["tichujoin"] else "off"),
         "turnier " + ("on" if options["turnier"] else "off"),
     ]
+    if options.get("clock"):  # shown only when on: most tables are untimed
+        parts.append(f"clock {options['clock']}")
     return ", ".join(parts)
 
 
@@ -357,6 +381,25 @@ def spectator_left(number: int, spectator: str) -> Message:
         {"table": number, "nick": spectator},
         f"{spectator} stops watching table {number}.",
     )
+
+
+def private_table(number: int, private: bool, by: str) -> Message:
+    """``/private on|off`` at a table."""
+    state = "private: only invited players may sit down or watch" if private else "open to everyone"
+    return Message("PRIVATE", {"table": number, "private": private, "by": by},
+                   f"{by} makes table {number} {state}.")
+
+
+def invited(number: int, guest: str, by: str) -> Message:
+    """To the table: ``guest`` may sit down or watch, private or not."""
+    return Message("INVITED", {"table": number, "nick": guest, "by": by}, f"{by} invites {guest} to table {number}.")
+
+
+def invitation(number: int, by: str) -> Message:
+    """To the one invited."""
+    return Message("INVITATION", {"table": number, "by": by},
+                   f"{by} invites you to table {number}: /join {number} sits you down,"
+                   f" /watch {number} lets you watch.")
 
 
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
@@ -446,3 +489,62 @@ def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool
             f" {shown}{' (auto)' if colour_auto else ''}.")
     return Message("DISPLAY", {"width": width, "width_auto": width_auto,
                                "color": colour, "color_auto": colour_auto}, text)
+
+
+def vote_opened(number: int, vote: dict[str, Any], what: str, seconds: float) -> Message:
+    """A vote opens at a table: ``what`` says what it asks for, in a few words."""
+    needed, count = vote["needed"], len(vote["voters"])
+    return Message("VOTE", {"table": number, **vote, "seconds": seconds},
+                   f"{vote['by']} asks to {what}: /accept or /refuse. {needed} of {count}"
+                   f" decide{'s' if needed == 1 else ''} ({', '.join(vote['voters'])});"
+                   f" no answer within {_duration(seconds)} counts as refused.")
+
+
+def vote_answered(number: int, vote: dict[str, Any], nick: str, yes: bool) -> Message:
+    return Message("VOTE_ANSWER", {"table": number, **vote, "nick": nick, "accepted": yes},
+                   f"{nick} {'accepts' if yes else 'refuses'} ({len(vote['yes'])} yes,"
+                   f" {len(vote['no'])} no, {vote['needed']} needed).")
+
+
+def vote_ended(number: int, vote: dict[str, Any], passed: bool, reason: str) -> Message:
+    """``reason``: "majority" (passed), "refused" (a majority can no longer say yes), "timeout"."""
+    why = {"majority": "accepted", "refused": "refused",
+           "timeout": "refused: not enough answers in time"}[reason]
+    return Message("VOTE_END", {"table": number, **vote, "passed": passed, "reason": reason},
+                   f"The vote at table {number} ({vote['vote']}) is {why}.")
+
+
+def paused(number: int, paused_now: bool) -> Message:
+    """The game at a table stops or goes on by vote."""
+    text = (f"The game at table {number} is paused: no bot moves, no clock runs; /continue asks"
+            " to go on." if paused_now else f"The game at table {number} goes on.")
+    return Message("PAUSED", {"table": number, "paused": paused_now}, text)
+
+
+def handed_over(view: dict[str, Any], seat: int, player: str, to: str) -> Message:
+    """By vote a waiting person plays the seat, as its player, to the end of the game."""
+    number = view["table"]
+    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": to, "level": None,
+                                "seats": view["seats"]},
+                   f"By vote {to} plays seat {seat} for {player} to the end of the game, with"
+                   f" {player}'s cards and points; {player} may /watch {number}.")
+
+
+def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Message:
+    """By vote, a bot plays the seat for the rest of the game; the player may watch."""
+    number = view["table"]
+    return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": None, "level": level,
+                                "seats": view["seats"]},
+                   f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
+                   f" {player} may /watch {number}.")
+
+
+def quick(number: int, seat: int, level: str | None, wait: float | None) -> Message:
+    """Where /quick seated you; for a table it opened, the bots' level and when they come."""
+    if level is None:
+        text = f"Quick play: table {number} waited longest for a player; you sit in seat {seat}."
+    else:
+        text = (f"Quick play: no table was waiting, so you opened table {number} (seat {seat});"
+                f" in {_duration(wait)} {level} bots take the free seats and it starts, unless"
+                " people fill it first.")
+    return Message("QUICK", {"table": number, "seat": seat, "level": level, "wait": wait}, text)

@@ -119,7 +119,11 @@ class Session:
         self._connection = connection
         self._outbox = outbox
         self.peer = peer
+        #: the peer's IP address, if known (what a ban by address matches; "" for none)
+        self.address = ""
         self.nick: str | None = None
+        #: ``/away TEXT``: why he does not answer (None: he is here); any other line ends it
+        self.away: str | None = None
         self.mode = HUMAN
         self.table: Table | None = None
         self.closed = False

@@ -13,6 +13,7 @@ they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import count
 from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
@@ -21,14 +22,19 @@ from twisted.logger import Logger
 
 from bswtichu.engine import GameOptions, seats_from_join_order
 from bswtichu.engine.game import OPTION_NAMES
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
+from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Votes
 
 SEAT_COUNT = 4
 SEATS = range(1, SEAT_COUNT + 1)
 PARTNER_SEATS = ((1, 3), (2, 4))
 MAX_ROUNDS = 100
+#: the short names bots get, in this order (then Ada2, Bea2, ...)
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
+#: the turn clock's limits (seconds per decision)
+CLOCK_RANGE = range(1, 3601)
 
 class Reader(Protocol):
     """An online client as a table tells him things (the lobby's `Session`)."""
@@ -37,6 +43,8 @@ class Reader(Protocol):
     mode: str
     #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
     legal_push: bool
+    #: his ``/away`` text, or None while he is here
+    away: str | None
 
     def send(self, message: Message) -> None:
         """One message."""
@@ -61,6 +69,9 @@ class RunningGame(Protocol):
     def player_back(self, nick: str) -> None:
         """The player took his held seat again."""
 
+    def player_active(self, nick: str) -> None:
+        """The seated player typed something (a stand-in the turn clock gave him stands aside)."""
+
     def stop(self) -> None:
         """The table closes before the game ended (or the server stops; a stored game comes back)."""
 
@@ -72,6 +83,21 @@ class RunningGame(Protocol):
 
     def abandon(self) -> None:
         """Nobody came back within ``abandon_after``: the game ends unfinished, for good."""
+
+    def stand_in(self, nick: str) -> None:
+        """The player will not come back (banned): a stand-in plays his seat from now on."""
+
+    def stood_in(self, nick: str) -> bool:
+        """Whether a stand-in plays for the player though he is here (his turn clock ran out)."""
+
+    def replace(self, nick: str) -> str:
+        """A bot plays the player's seat to the end of the game (a vote); returns its level."""
+
+    def hand_over(self, nick: str, to: str) -> None:
+        """The person ``to`` plays the player's seat, as him, to the end of the game (a vote)."""
+
+    def show_state(self, nick: str) -> None:
+        """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
 
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
@@ -97,10 +123,14 @@ class Table:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
+        vote_timeout: float = 60.0,
         closing: Callable[[], str | None] = lambda: None,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
-        ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
+        ``clock_default`` is a new table's turn clock (the server's default); a vote not
+        decided within ``vote_timeout`` seconds is refused; ``closing()`` is the reason the
+        server stops soon, if it does (no game starts then)."""
         self._closing = closing
         self.number = number
         self._reader = reader
@@ -109,11 +139,14 @@ class Table:
         self.outbox = outbox
         self.seats: list[str | None] = [None] * SEAT_COUNT
         self.spectators: list[str] = []
-        self.options = GameOptions()
+        self.options = GameOptions(clock=clock_default)
         self.started = False
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
+        #: ``/private on``: only those invited (names casefolded) may sit down or watch
+        self.private = False
+        self.invited: set[str] = set()
         # seat -> pending grace timer, or None once the grace has run out
         self._away: dict[int, IDelayedCall | None] = {}
         self._clock = clock
@@ -122,6 +155,16 @@ class Table:
         self._game_factory = game_factory
         self._abandon_after = abandon_after
         self._abandon_timer: IDelayedCall | None = None
+        self.votes = Votes(self, clock, vote_timeout)
+        #: when the table opened: quick play seats a person at the open table waiting longest
+        self.waiting_since = clock.seconds()
+        #: quick play: the bots' level that fill the free seats when ``_quick`` comes due
+        self.quick_level: str | None = None
+        self._quick: IDelayedCall | None = None
+        #: the game is paused by vote (it goes on by vote, not when someone returns)
+        self.voted_pause = False
+        #: seats a bot plays by vote until the game ends; their player no longer sits there
+        self.replaced: set[int] = set()
 
     def __repr__(self) -> str:
         return f"<Table {self.number} {self.state} {self.seats}>"
@@ -139,11 +182,13 @@ class Table:
         return "full" if self.last_game is None else "finished"
 
     def seat_of(self, nick: str) -> int | None:
+        """The seat ``nick`` plays (None for a player whose seat a bot took by vote)."""
         if nick in self.seats:  # as seated: the common case, no casefolding
-            return self.seats.index(nick) + 1
+            seat = self.seats.index(nick) + 1
+            return None if seat in self.replaced else seat
         key = nick.casefold()
         for seat, sitting in zip(SEATS, self.seats):
-            if sitting is not None and sitting.casefold() == key:
+            if sitting is not None and sitting.casefold() == key and seat not in self.replaced:
                 return seat
         return None
 
@@ -170,6 +215,7 @@ class Table:
             "spectators": list(self.spectators),
             "options": self.options.as_data(),
             "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
+            "private": self.private,
         }
 
     # -- telling people -----------------------------------------------------
@@ -177,13 +223,13 @@ class Table:
     def tell_seat(self, seat: int, message: Message) -> None:
         """Tell the player in ``seat``, if he is there (away players miss it)."""
         nick = self.seats[seat - 1]
-        if nick is not None and seat not in self._away:
+        if nick is not None and seat not in self._away and seat not in self.replaced:
             self._deliver(nick, message)
 
     def reader_at(self, seat: int) -> Reader | None:
         """The online client of the player in ``seat``, if he is there (away players miss steps)."""
         nick = self.seats[seat - 1]
-        if nick is None or seat in self._away:
+        if nick is None or seat in self._away or seat in self.replaced:
             return None
         return self._reader(nick)
 
@@ -218,6 +264,14 @@ class Table:
         self.tell_players(message)
         self.tell_spectators(message)
 
+    def tell_all_but(self, message: Message, skipped: Callable[[str], bool],
+                     spectators_only: bool = False) -> None:
+        """Chat: to everyone present (only the spectators, if so) whose nick ``skipped`` spares."""
+        players = [] if spectators_only else [nick for seat, nick in self.players() if seat not in self._away]
+        for nick in players + self.spectators:
+            if not skipped(nick):
+                self._deliver(nick, message)
+
     # -- changes ------------------------------------------------------------
 
     def sit(self, nick: str, seat: int | None = None) -> int:
@@ -236,6 +290,7 @@ class Table:
             raise Refusal(
                 "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
             )
+        self._require_invitation(nick, "sit down")
         free = [s for s in SEATS if self.seats[s - 1] is None]
         if seat is None:
             if not free:
@@ -262,6 +317,7 @@ class Table:
             raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
         if self.is_watching(nick):
             raise Refusal("already_watching", f"you already watch table {self.number}")
+        self._require_invitation(nick, "watch")
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
 
@@ -293,6 +349,9 @@ class Table:
         if name == "round":
             if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
                 raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+        elif name == "clock":
+            if value is not None and not (isinstance(value, int) and value in CLOCK_RANGE):
+                raise Refusal("bad_option", f"clock must be {CLOCK_RANGE[0]}-{CLOCK_RANGE[-1]} seconds or off")
         elif name in ("tichujoin", "turnier"):
             if value is None:
                 value = not self.options.as_data()[name]
@@ -320,6 +379,7 @@ class Table:
         if self._away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
             raise Refusal("player_away", f"cannot start while {names} is away")
+        self._cancel_quick()
         seating = list(seats_from_join_order(self.seats, self.options.tichujoin))
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
@@ -369,15 +429,51 @@ class Table:
                       by=nick, name=name, seat=seat, event="kick")
         self.tell_all(messages.left(self.view(), seat, name, "kicked"))
 
+    def give_up_seat(self, seat: int) -> None:
+        """The held ``seat``'s player may not come back (banned): before the start the seat is
+        freed; in a game a stand-in plays it at once, to the end."""
+        nick = self.seats[seat - 1]
+        if nick is None or seat not in self._away:
+            return
+        if self.game is None:
+            self._free(seat, "kicked")
+            self._close_if_abandoned()
+        else:
+            self.game.stand_in(nick)
+
+    def set_private(self, nick: str, private: bool | None) -> None:
+        """``/private on|off`` (None toggles): a seated player closes or opens the table."""
+        self._require_present_player(nick, f"make table {self.number} private")
+        self.private = not self.private if private is None else private
+        self.tell_all(messages.private_table(self.number, self.private, nick))
+
+    def invite(self, nick: str, guest: str) -> None:
+        """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
+        self._require_present_player(nick, f"invite to table {self.number}")
+        if guest.casefold() in self.invited:
+            raise Refusal("already_invited", f"{guest} is invited to table {self.number} already")
+        self.invited.add(guest.casefold())
+        self.tell_all(messages.invited(self.number, guest, nick))
+
+    def _require_invitation(self, nick: str, what: str) -> None:
+        if self.private and nick.casefold() not in self.invited:
+            raise Refusal("private_table", f"table {self.number} is private: only invited players may {what};"
+                                           " ask a player there to /invite you")
+
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots
 
     def restore(self, options: GameOptions, seats: list[str], bots: dict[int, tuple[str, str]],
-                game: RunningGame) -> None:
-        """A stored started table after a restart: every person's seat is held for him, the game waits."""
+                game: RunningGame, replaced: dict[str, str] | None = None) -> None:
+        """A stored started table after a restart: every person's seat is held for him, the game
+        waits; ``replaced`` (name -> level) are the players whose seat a bot took by vote."""
         self.options = options
         self.seats = list(seats)
         self.bots = dict(bots)
+        for name, level in (replaced or {}).items():
+            seat = self.seats.index(name) + 1
+            self.bots[seat] = (name, level)
+            self.replaced.add(seat)
         self.started = True
         self.game = game
         for seat, nick in self.players():
@@ -396,6 +492,12 @@ class Table:
         self.started = False
         self.last_game, self.game = self.game, None
         self._cancel_abandon()
+        self.votes.cancel()
+        self.voted_pause = False
+        for seat in sorted(self.replaced):  # the bot that took the seat by vote goes with the game
+            self.bots.pop(seat, None)
+            self.seats[seat - 1] = None
+        self.replaced.clear()
         self.tell_all(messages.table_reopened(self.view()))
         for seat in sorted(s for s, timer in self._away.items() if timer is None):
             self._free(seat, "timeout")
@@ -406,10 +508,156 @@ class Table:
         if self.game is not None:
             self.game.stop()
         self._cancel_abandon()
+        self._cancel_quick()
+        self.votes.cancel()
         for timer in self._away.values():
             if timer is not None and timer.active():
                 timer.cancel()
         self._away.clear()
+
+    # -- quick play -----------------------------------------------------------
+
+    def fill_after(self, level: str, seconds: float, bot_name: Callable[[str], str]) -> None:
+        """Quick play: after ``seconds``, unless people filled it and it started, bots of
+        ``level`` (named by ``bot_name(level)``) take the free seats and the table starts."""
+        self.quick_level = level
+        self._quick = self._clock.callLater(seconds, self._fill, bot_name)
+
+    def start_if_full(self, nick: str) -> bool:
+        """A quick-play table that ``nick`` just filled starts at once; True if it did."""
+        if self.quick_level is None or self.started or None in self.seats or self._away:
+            return False
+        self.start(nick)
+        return True
+
+    def _fill(self, bot_name: Callable[[str], str]) -> None:
+        self._quick = None
+        if self.started:
+            return
+        present = [nick for seat, nick in self.players() if seat not in self.bots and seat not in self._away]
+        if not present:
+            return  # nobody to play with: the table closes by itself
+        with self.outbox:  # a timer's step: one write per client
+            for seat in SEATS:
+                if self.seats[seat - 1] is None:
+                    self.add_bot(present[0], seat, self.quick_level, bot_name(self.quick_level))
+            if not self._away:
+                self.start(present[0])
+
+    def _cancel_quick(self) -> None:
+        timer, self._quick = self._quick, None
+        if timer is not None and timer.active():
+            timer.cancel()
+
+    # -- votes ----------------------------------------------------------------
+
+    def ask_replace(self, nick: str, seat: int, to: str | None = None) -> None:
+        """``nick`` asks the table to hand ``seat`` (an away player's, or one whose turn
+        clock ran out and whose stand-in plays) for the rest of the game to ``to``, a person
+        watching the table who waits to play, or to a bot (None)."""
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if seat not in SEATS:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{SEAT_COUNT}")
+        player = self.seats[seat - 1]
+        if seat in self.bots or player is None:
+            raise Refusal("not_a_person", f"seat {seat} holds a bot already")
+        if seat not in self._away and not self.game.stood_in(player):
+            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only an away"
+                                         " player's seat, or one a stand-in plays, can be handed on")
+        if to is not None:
+            to = self._waiting_person(to)
+        taker = "a bot" if to is None else to
+        self.votes.ask(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
+                       seat, to)
+
+    def _waiting_person(self, name: str) -> str:
+        """The spectator ``name`` as he watches (he may take a seat), or a refusal."""
+        for spectator in self.spectators:
+            if spectator.casefold() == name.casefold() and not names.is_bot_name(spectator):
+                if self._reader(spectator) is not None:
+                    return spectator
+        raise Refusal("not_watching", f"{name} does not watch table {self.number}; a seat goes to a"
+                                      f" person watching it (/watch {self.number}), or to a bot")
+
+    def ask_pause(self, nick: str) -> None:
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if self.voted_pause:
+            raise Refusal("paused", f"the game at table {self.number} is paused already; /continue asks to go on")
+        self.votes.ask(nick, PAUSE, "pause the game")
+
+    def ask_continue(self, nick: str) -> None:
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if not self.voted_pause:
+            raise Refusal("not_paused", f"the game at table {self.number} is not paused")
+        self.votes.ask(nick, CONTINUE, "go on with the game")
+
+    def answer_vote(self, nick: str, yes: bool) -> None:
+        self._require_voter(nick, "vote")
+        self.votes.answer(nick, yes)
+
+    def voters(self, leaving_out: int | None) -> list[str]:
+        """The people seated and present (not bots, not away), but the one in ``leaving_out``."""
+        return [nick for seat, nick in self.players()
+                if seat not in self.bots and seat not in self._away and seat != leaving_out]
+
+    def carry_out(self, kind: str, seat: int | None, to: str | None) -> None:
+        """What a passed vote asked for; a vote the game has moved past (its game ended, its
+        player came back) does nothing."""
+        if self.game is None:
+            return
+        if kind == PAUSE:
+            self.voted_pause = True
+            self.game.pause()
+            self.tell_all(messages.paused(self.number, True))
+        elif kind == CONTINUE:
+            self.voted_pause = False
+            self.game.resume()
+            self.tell_all(messages.paused(self.number, False))
+        elif kind == REPLACE and seat is not None:
+            self._replace(seat, to)
+
+    def _replace(self, seat: int, to: str | None) -> None:
+        player = self.seats[seat - 1]
+        assert player is not None and self.game is not None
+        if seat not in self._away and not self.game.stood_in(player):
+            return  # he came back while the vote ran
+        if to is not None and (not self.is_watching(to) or self._reader(to) is None):
+            to = None  # he went while the vote ran: the seat goes to a bot
+        timer = self._away.pop(seat, None)
+        if timer is not None and timer.active():
+            timer.cancel()
+        if to is not None:
+            self._hand_over(seat, player, to)
+            return
+        level = self.game.replace(player)
+        self.bots[seat] = (player, level)
+        self.replaced.add(seat)
+        if self._reader(player) is not None:  # he is still here: he watches now
+            self.spectators.append(player)
+        self.tell_all(messages.replaced(self.view(), seat, player, level))
+        self._close_if_abandoned()
+
+    def _hand_over(self, seat: int, player: str, to: str) -> None:
+        """``to`` leaves the spectators and plays the seat; ``player``, if online, watches."""
+        assert self.game is not None
+        self._drop_spectator(to)
+        self.game.hand_over(player, to)
+        self.seats[seat - 1] = to
+        if self._reader(player) is not None:
+            self.spectators.append(player)
+        self.tell_all(messages.handed_over(self.view(), seat, player, to))
+        self.game.show_state(to)
+        self._close_if_abandoned()
+
+    def _require_voter(self, nick: str, what: str) -> None:
+        seat = self.seat_of(nick)
+        if seat is None or seat in self._away:
+            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+        if not self.started or self.game is None:
+            raise Refusal("no_game", f"table {self.number} has no game running; votes are about a game")
 
     # -- internals ----------------------------------------------------------
 
@@ -449,7 +697,8 @@ class Table:
             self.game.player_back(nick)
             if self._abandon_timer is not None:
                 self._cancel_abandon()
-                self.game.resume()
+                if not self.voted_pause:
+                    self.game.resume()
 
     def _free(self, seat: int, reason: str) -> None:
         nick = self.seats[seat - 1]
@@ -534,10 +783,14 @@ class TableHall:
         game_factory: GameFactory | None = None,
         abandon_after: float = 24 * 3600.0,
         outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
+        vote_timeout: float = 60.0,
     ) -> None:
         self._tables: dict[int, Table] = {}
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
+        self._clock_default = clock_default
+        self._vote_timeout = vote_timeout
         self._reader = reader
         self._outbox = outbox
         self._abandon_after = abandon_after
@@ -572,9 +825,24 @@ class TableHall:
             abandon_after=self._abandon_after,
             outbox=self._outbox,
             closing=lambda: self.closing,
+            clock_default=self._clock_default,
+            vote_timeout=self._vote_timeout,
         )
         self._tables[number] = table
         return table
+
+    def bot_name(self, level: str) -> str:
+        """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
+        that no bot on the server has."""
+        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
+        candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
+        return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
+
+    def longest_waiting(self) -> Table | None:
+        """The open table (a free seat, a person seated, not started) that opened first."""
+        waiting = [t for t in self if t.state == "open"
+                   and any(seat not in t.bots for seat, _ in t.players())]
+        return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
 
     def held_seat(self, nick: str) -> tuple[Table, int] | None:
         """The table and seat held for ``nick`` while he is away, if any."""

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import weakref
 
+from bswtichu.bots import LEVELS
 from bswtichu.config import LiveConfig
-from bswtichu.server import messages
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
-from bswtichu.server.table import MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
+from bswtichu.server.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
 
 #: The options /option takes, as a refusal names them.
-OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off]"
+OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off"
 ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
 OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
 
@@ -68,8 +69,17 @@ def _round_value(word: str) -> int | None:
     return int(word)
 
 
+def _clock_value(word: str) -> int | None:
+    if word.lower() in OFF_WORDS:
+        return None
+    if not is_number(word) or int(word) not in CLOCK_RANGE:
+        raise wrong_use(f"SECONDS is a number from {CLOCK_RANGE[0]} to {CLOCK_RANGE[-1]}, or off")
+    return int(word)
+
+
 def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
-    """The table commands, working on the tables in ``hall``, within the current limits."""
+    """The table commands, working on the tables in ``hall``, within the current limits
+    (the invitee of /invite is found as the tables find their readers)."""
     # nick (casefolded) -> the tables he opened; a closed table drops out by itself
     opened: dict[str, weakref.WeakSet[Table]] = {}
 
@@ -119,6 +129,31 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         table.sit(session.nick, seat)
         session.table = table
 
+    def quick(session: Session, args: str) -> None:
+        level = args.strip().lower() or "basic"
+        if level not in LEVELS or " " in level:
+            raise wrong_use(f"levels: {', '.join(LEVELS)}")
+        if session.table is not None:
+            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+        held = hall.held_seat(session.nick)
+        if held is not None:
+            table, own = held
+            raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
+                                       f" /join {table.number} {own}")
+        table = hall.longest_waiting()
+        if table is not None:
+            seat = table.sit(session.nick)
+            session.table = table
+            session.send(messages.quick(table.number, seat, None, None))
+            table.start_if_full(session.nick)
+            return
+        table = open_table(session.nick)
+        seat = table.sit(session.nick)
+        session.table = table
+        wait = live.current.quick_wait
+        table.fill_after(level, wait, hall.bot_name)
+        session.send(messages.quick(table.number, seat, level, wait))
+
     def leave(session: Session, args: str) -> None:
         table = current_table(session)
         table.leave(session.nick)
@@ -141,6 +176,15 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             raise wrong_use("how many hands?")
         current_table(session).set_option(session.nick, "round", _round_value(args))
 
+    def set_clock(session: Session, args: str) -> None:
+        table = current_table(session)
+        if not args:
+            session.send(messages.options(table.number, table.options.as_data()))
+            return
+        if " " in args:
+            raise wrong_use("one number of seconds, or off")
+        table.set_option(session.nick, "clock", _clock_value(args))
+
     def switcher(name: str):
         def handle(session: Session, args: str) -> None:
             current_table(session).set_option(session.nick, name, _switch(args))
@@ -151,13 +195,17 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         table = current_table(session)
         name, _, value = args.partition(" ")
         value = value.strip()
-        name = {"tournament": "turnier", "rounds": "round"}.get(name.lower(), name.lower())
+        name = {"tournament": "turnier", "rounds": "round", "zeit": "clock"}.get(name.lower(), name.lower())
         if not name:
             session.send(messages.options(table.number, table.options.as_data()))
         elif name == "round":
             if not value:
                 raise wrong_use(f"round needs X; {OPTION_FORMS}")
             table.set_option(session.nick, "round", _round_value(value))
+        elif name == "clock":
+            if not value:
+                raise wrong_use(f"clock needs SECONDS; {OPTION_FORMS}")
+            table.set_option(session.nick, "clock", _clock_value(value))
         elif name in OPTION_NAMES:
             table.set_option(session.nick, name, _switch(value))
         else:
@@ -165,6 +213,37 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
 
     def start(session: Session, args: str) -> None:
         current_table(session).start(session.nick)
+
+    def private(session: Session, args: str) -> None:
+        current_table(session).set_private(session.nick, _switch(args))
+
+    def invite(session: Session, args: str) -> None:
+        table = current_table(session)
+        if len(args.split()) != 1:
+            raise wrong_use("one name")
+        guest = table.reader(names.normalize(args))
+        if guest is None:
+            raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
+        table.invite(session.nick, guest.nick)
+        guest.send(messages.invitation(table.number, session.nick))
+
+    def replace_seat(session: Session, args: str) -> None:
+        words = args.split()
+        if not words or len(words) > 2 or not is_number(words[0]):
+            raise wrong_use("which seat (1-4), and, if a person watching takes it, his name")
+        current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
+
+    def answer(yes: bool):
+        def handle(session: Session, args: str) -> None:
+            current_table(session).answer_vote(session.nick, yes)
+
+        return handle
+
+    def pause(session: Session, args: str) -> None:
+        current_table(session).ask_pause(session.nick)
+
+    def go_on(session: Session, args: str) -> None:
+        current_table(session).ask_continue(session.nick)
 
     return [
         Command(
@@ -185,6 +264,17 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             " opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
             " the same name puts you back in your seat.",
             handler=join,
+        ),
+        Command(
+            key="quick", group="table",
+            german="schnell",
+            usage="/quick [LEVEL]",
+            summary="sit down at once: the table waiting longest, or a new one with bots",
+            help="Seats you at the open table that has waited longest for a player. If none is"
+            f" waiting, opens a table for you: after a short wait, unless people fill it, bots of"
+            f" LEVEL ({', '.join(LEVELS)}; default basic) take the free seats and it starts. A"
+            " quick table that people fill starts at once.",
+            handler=quick,
         ),
         Command(
             key="leave", group="table",
@@ -232,14 +322,75 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             handler=switcher("turnier"),
         ),
         Command(
+            key="clock", group="table",
+            german="zeit",
+            usage="/clock [SECONDS|off]",
+            summary="option: the turn clock, seconds per decision",
+            help=f"Each decision the game waits for from you (Grand Tichu, the exchange, your"
+            f" turn, the Dragon gift, the wish) must come within SECONDS ({CLOCK_RANGE[0]}-"
+            f"{CLOCK_RANGE[-1]}); the prompt shows the time left, and 10 seconds before the end"
+            " you are warned. When it runs out a bot makes that one decision for you; after two"
+            " in a row it plays for you until you type anything. Bombs and Tichu calls out of"
+            " turn are not timed. off: untimed. Alone, shows the table's options. Players only,"
+            " before the start.",
+            handler=set_clock,
+        ),
+        Command(
             key="option", group="table",
             aliases=("options",),
             usage="/option [NAME [VALUE]]",
             summary="show the table's options, or set one",
             help="Alone, shows the options of your table. /option round X|off,"
-            " /option tichujoin [on|off] and /option turnier [on|off] do the same as"
-            " /round, /tichujoin and /turnier.",
+            " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
+            " SECONDS|off do the same as /round, /tichujoin, /turnier and /clock.",
             handler=option,
+        ),
+        Command(
+            key="replace", group="game",
+            german="ersetzen",
+            usage="/replace SEAT [NAME]",
+            summary="vote: a waiting person or a bot plays an away player's seat to the end",
+            help="Asks the people seated at your table to hand SEAT for the rest of the game to"
+            " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
+            " who is away, or whose stand-in plays because his turn clock ran out twice. NAME"
+            " plays it as that player (his cards, calls and points). A majority of the people"
+            " seated and present (not the player asked about) decides with /accept or /refuse;"
+            " no answer in time counts as refused. The player may still /watch.",
+            handler=replace_seat,
+        ),
+        Command(
+            key="accept", group="game",
+            german="annehmen",
+            usage="/accept",
+            summary="vote yes on the table's open vote",
+            help="Says yes to the vote open at your table (/replace, /pause, /continue).",
+            handler=answer(True),
+        ),
+        Command(
+            key="refuse", group="game",
+            german="ablehnen",
+            usage="/refuse",
+            summary="vote no on the table's open vote",
+            help="Says no to the vote open at your table (/replace, /pause, /continue).",
+            handler=answer(False),
+        ),
+        Command(
+            key="pause", group="game",
+            german="anhalten",
+            usage="/pause",
+            summary="vote: pause the game",
+            help="Asks the people seated to pause the game: no bot moves and no turn clock"
+            " runs until a /continue vote passes. A majority decides (/accept, /refuse).",
+            handler=pause,
+        ),
+        Command(
+            key="continue", group="game",
+            german="weiter",
+            usage="/continue",
+            summary="vote: go on with a paused game",
+            help="Asks the people seated to go on with a game paused by vote; /resume alone"
+            " at the table does the same. A majority decides (/accept, /refuse).",
+            handler=go_on,
         ),
         Command(
             key="start", group="table",
@@ -248,5 +399,24 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             help="Any seated player may start once all four seats are taken and nobody is"
             " away. The final seating is announced: partners are seats 1+3 and 2+4.",
             handler=start,
+        ),
+        Command(
+            key="private", group="table",
+            german="privat",
+            usage="/private [on|off]",
+            summary="only invited players may sit down or watch",
+            help="A seated player makes the table private: from then on only players named"
+            " with /invite may sit down or watch (those already there stay). Without on/off it"
+            " toggles.",
+            handler=private,
+        ),
+        Command(
+            key="invite", group="table",
+            german="einladen",
+            usage="/invite NAME",
+            summary="let NAME sit down or watch at your private table",
+            help="A seated player invites NAME (online): he is told, and may /join or /watch"
+            " the table even while it is private.",
+            handler=invite,
         ),
     ]

@@ -76,6 +76,42 @@ MIGRATIONS: tuple[str, ...] = (
         games    INTEGER NOT NULL
     );
     """,
+    """
+    CREATE TABLE roles (
+        name_key   TEXT PRIMARY KEY,      -- a registered name casefolded
+        name       TEXT NOT NULL,
+        role       TEXT NOT NULL CHECK (role IN ('moderator')),
+        granted_by TEXT NOT NULL,
+        granted    REAL NOT NULL
+    );
+    CREATE TABLE sanctions (
+        id         INTEGER PRIMARY KEY,
+        kind       TEXT NOT NULL CHECK (kind IN ('ban', 'mute')),
+        target     TEXT NOT NULL,         -- a name casefolded, or an address range (ban only)
+        shown      TEXT NOT NULL,         -- the target as the moderator wrote it
+        until      REAL,                  -- NULL: until lifted
+        reason     TEXT NOT NULL,
+        by         TEXT NOT NULL,
+        created    REAL NOT NULL
+    );
+    CREATE INDEX sanctions_target ON sanctions (kind, target);
+    CREATE TABLE audit (
+        id         INTEGER PRIMARY KEY,
+        at         REAL NOT NULL,
+        actor      TEXT NOT NULL,
+        action     TEXT NOT NULL,         -- op, deop, kick, mute, unmute, ban, unban, announce
+        target     TEXT NOT NULL,         -- a name, an address range, or '' (announce)
+        minutes    INTEGER,
+        reason     TEXT NOT NULL
+    );
+    CREATE TABLE personal_lists (
+        owner_key  TEXT NOT NULL,         -- a registered name casefolded
+        list       TEXT NOT NULL CHECK (list IN ('ignore', 'friend')),
+        name_key   TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        PRIMARY KEY (owner_key, list, name_key)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -19,7 +19,7 @@ from typing import Callable, Hashable, Sequence
 from bswtichu.engine import (
     Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, parse_card,
 )
-from bswtichu.play.journal import DEAL, JournalEntry
+from bswtichu.play.journal import DEAL, HAND_OVER, JournalEntry
 from .database import transaction
 
 RUNNING, OVER, ABANDONED = "running", "over", "abandoned"
@@ -89,6 +89,8 @@ def encode_entry(entry: JournalEntry) -> str | None:
         return text if text is not None else json.dumps(encode_action(action))
     if entry.kind == DEAL:
         return json.dumps({"round": entry.round, "cards": [c.text for c in entry.deal]})
+    if entry.kind == HAND_OVER:
+        return json.dumps({"to": entry.to})
     return None
 
 
@@ -96,6 +98,8 @@ def decode_entry(kind: str, player: str | None, data: str | None) -> JournalEntr
     if kind == DEAL:
         values = json.loads(data)
         return JournalEntry(kind, round=values["round"], deal=tuple(parse_card(c) for c in values["cards"]))
+    if kind == HAND_OVER:
+        return JournalEntry(kind, player=player, to=json.loads(data)["to"])
     action = decode_action(json.loads(data)) if data is not None else None
     return JournalEntry(kind, player=player, action=action)
 

@@ -81,3 +81,23 @@ def update_ratings(db: sqlite3.Connection, seats: Sequence[RatedSeat]) -> dict[s
                    " games = excluded.games", (identity, mu, sigma, games))
         out[identity] = Rating(mu, sigma, games)
     return out
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """One rated identity on the ladder: a registered player's name as registered, or a bot level."""
+
+    name: str
+    rating: Rating
+
+
+def ladder(db: sqlite3.Connection, bots: bool = False) -> list[LadderRow]:
+    """Every rated registered player (or, with ``bots``, every bot level), best ordinal first."""
+    if bots:
+        rows = db.execute("SELECT substr(identity, 5), mu, sigma, games FROM ratings"
+                          " WHERE identity LIKE 'bot:%'")
+    else:
+        rows = db.execute("SELECT accounts.name, mu, sigma, games FROM ratings JOIN accounts"
+                          " ON ratings.identity = 'player:' || accounts.name_key")
+    found = [LadderRow(name, Rating(mu, sigma, games)) for name, mu, sigma, games in rows]
+    return sorted(found, key=lambda row: (-row.rating.ordinal, row.name.casefold()))

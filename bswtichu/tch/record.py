@@ -25,7 +25,7 @@ from ..engine import (
 from ..engine.cards import NATURAL_RANKS, PHOENIX_CARD, Card
 from ..engine.combos import ComboType, classify
 from ..engine.deal import first_cards, last_cards
-from ..engine.round import OVER
+from ..engine.round import OVER, trick_won
 from . import model
 
 #: a card's place high to low as BSW lists cards (Dragon, Phoenix, A..2 with the suits
@@ -89,23 +89,22 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
     left = [_START_HAND] * 4
     top_seat = None
     passes = 0
-    trick_won = False
+    won = False
     for action in rnd.history:
         kind = type(action)
         if kind is Play:
             seat = action.seat
-            if trick_won and seat == top_seat:
+            if won and seat == top_seat:
                 add(_PASSES[seat])  # the winner takes the trick, then leads
             cards = _play_order(action)
             add(model.Play.of_engine(seat, cards))
             left[seat] -= len(cards)
-            top_seat, passes, trick_won = seat, 0, False
+            top_seat, passes, won = seat, 0, False
         elif kind is Pass:
             add(_PASSES[action.seat])
             passes += 1
-            # the trick is won once every other seat still in has passed
-            if passes >= 3 - left.count(0) + (left[top_seat] == 0):
-                trick_won = True
+            if trick_won(passes, left.count(0), left[top_seat] == 0):
+                won = True
         elif kind is CallTichu:
             add(_TICHU_CALLS[action.seat])
         elif kind is MakeWish:
@@ -115,7 +114,7 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
             if left[action.seat]:  # the Dragon's owner, still in, collects the trick first
                 add(_PASSES[action.seat])
             add(_DRAGON_GIFTS[action.to])
-            top_seat, passes, trick_won = None, 0, False
+            top_seat, passes, won = None, 0, False
         elif kind is Exchange:
             exchanges[action.seat] = action.cards
         elif kind is CallGrand:

@@ -31,10 +31,10 @@ def test_a_deal_needs_eight_and_six_cards_per_seat():
 
 
 def test_options_speak_the_bsw_names():
-    assert OPTION_NAMES == ("round", "tichujoin", "turnier")
+    assert OPTION_NAMES == ("round", "tichujoin", "turnier", "clock")
     options = GameOptions().with_option("round", 3).with_option("tichujoin", True)
     assert options == GameOptions(round_limit=3, tichujoin=True)
-    assert options.as_data() == {"round": 3, "tichujoin": True, "turnier": False}
+    assert options.as_data() == {"round": 3, "tichujoin": True, "turnier": False, "clock": None}
     with pytest.raises(ValueError):
         options.with_option("colour", "red")
 

@@ -1,7 +1,7 @@
 """A typed play and the listed play of its classification are one action.
 
 The server classifies what a player types and applies ``play_of(seat, combo)``
-(the form the engine lists), so the engine's compiled path takes it. That is
+(the form the engine lists), so the engine does not classify it again. That is
 only right if `Round.apply` treats both alike: the same events, or the same
 error with the same message, and the same state after, in every position. Random
 rounds are played to random points; there every seat tries random subsets of its

@@ -143,6 +143,11 @@ def test_a_new_service_on_the_same_file_restores_every_seat_and_plays_on(tmp_pat
     ann2.say("/history Ann")
     games = ann2.only("HISTORY")["games"]
     assert [g["log"] for g in games] == [number]
+    ann2.say("/mode human")
+    ann2.clear()
+    ann2.say("/history Ann")
+    assert f"game {number} (" in ann2.connection.lines[1] and f"/review {number}" in ann2.connection.lines[1]
+    ann2.say("/mode machine")
     ann2.clear()
     ann2.say("/stats")
     stats = ann2.only("STATS")
@@ -254,3 +259,84 @@ def test_a_game_that_cannot_be_restored_is_set_aside_once(tmp_path, logged_error
     gone(again)
     durable_lobby(tmp_path, Clock())
     assert len(logged_errors) == 1  # set aside: not tried, nor reported, again
+
+
+def test_a_restart_in_the_middle_of_a_timed_decision_gives_it_its_full_time_again(tmp_path):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann, bob = Client(lobby, "Ann"), Client(lobby, "Bob")
+    for line in ("/join", "/bot", "/clock 30"):
+        ann.say(line)
+    bob.say("/join 1")
+    ann.say("/bot")
+    ann.say("/start")
+    bob.say("/nogrand")
+    clock.advance(30)  # Ann's Grand Tichu decision runs out: the stand-in decides once
+    game = lobby.tables.get(1).game
+    assert game.driver.strikes == {"Ann": 1}
+    for _ in range(3):
+        clock.advance(DELAY)  # the bots exchange
+    bob.clear()
+    bob.say("/hand")
+    bob.say("/schupf " + " ".join(bob.only("HAND")["cards"][:3]))
+    clock.advance(12)
+    assert game.game.round.phase == "exchange" and 0 < game.driver.time_left("Ann") <= 30 - 12
+    history = list(game.game.round.history)
+
+    clock2 = Clock()
+    gone(lobby)
+    lobby2 = durable_lobby(tmp_path, clock2)
+    table = lobby2.tables.get(1)
+    driver = table.game.driver
+    assert list(driver.round.history) == history and driver.strikes == {"Ann": 1}
+    clock2.advance(3600)  # paused: nobody is back, no clock runs
+    assert list(driver.round.history) == history
+    ann2 = Client(lobby2, None)
+    ann2.say(f"/resume {ann.token}")
+    assert driver.time_left("Ann") == 30  # the downtime was not hers: the full time again
+    prompt = [f for k, f in ann2.received() if k == "PHASE"]
+    assert prompt == [{"table": 1, "phase": "exchange", "clock": 30}]
+    ann2.clear()
+    for _ in range(30):  # the game holds for Bob, who never came back, until his stand-in comes
+        clock2.advance(1)
+    assert driver.time_left("Ann") == 30 and driver.holding == set()
+    for _ in range(30):
+        clock2.advance(1)
+    assert [f["strikes"] for k, f in ann2.received() if k == "CLOCK_OUT"] == [2]
+    assert [(f["player"], f["reason"]) for k, f in ann2.received() if k == "SUBSTITUTE"] == [
+        ("Bob", "away"), ("Ann", "clock")]
+    assert not any(k == "PLAYED" for k, _ in ann2.received())  # the bots wait bot_delay: she watches
+    ann2.clear()
+    ann2.say("hello")  # typing anything brings her back
+    assert ann2.only("SUBSTITUTE_END") == {"table": 1, "player": "Ann"}
+
+
+def test_a_seat_handed_over_by_vote_stays_handed_over_after_a_restart(tmp_path):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann, bob, eve = Client(lobby, "Ann"), Client(lobby, "Bob"), Client(lobby, "Eve")
+    for line in ("/join", "/bot"):
+        ann.say(line)
+    bob.say("/join 1")
+    ann.say("/bot")
+    ann.say("/start")
+    eve.say("/watch 1")
+    bob.hang_up()
+    ann.say("/replace 3 Eve")  # Ann alone votes: a majority of one
+    table = lobby.tables.get(1)
+    assert table.seats[2] == "Eve"
+    eve.say("/nogrand")
+    ann.say("/nogrand")
+    history = list(table.game.game.round.history)
+
+    gone(lobby)
+    lobby2 = durable_lobby(tmp_path, Clock())
+    table2 = lobby2.tables.get(1)
+    assert table2.seats == ["Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea"]
+    assert table2.view()["away"] == [1, 3]
+    driver = table2.game.driver
+    assert driver.game.base_seats == ("Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea")
+    assert list(driver.round.history) == history
+    eve2 = Client(lobby2, None)
+    eve2.say(f"/resume {eve.token}")
+    assert eve2.only("SEAT_HELD") == {"table": 1, "seat": 3}

@@ -207,7 +207,7 @@ def test_away_player_is_replaced_after_the_grace_and_comes_back(tmp_path):
     clock.advance(1)
     driver.collect()
     substitute = [f for k, f in driver.watched if k == "SUBSTITUTE"]
-    assert substitute == [{"table": 1, "player": "Bob", "level": "basic"}]
+    assert substitute == [{"table": 1, "player": "Bob", "level": "basic", "reason": "away"}]
     assert all(any(k == "SUBSTITUTE" for k, _ in driver.log[n]) for n in ("Ann", "Cy", "Dan"))
     clock.advance(DELAY)
     driver.collect()

@@ -34,7 +34,7 @@ def test_log_of_a_finished_game_reads_and_replays(tmp_path):
     driver = start_game(seeded_lobby(tmp_path, 5), ["/round 2"], seed=1)
     ann, bob = driver.players[:2]
     game = [f for k, f in driver.log["Ann"] if k == "GAME"]
-    assert game == [{"table": 1, "log": 1, "options": {"round": 2, "tichujoin": False, "turnier": False}}]
+    assert game == [{"table": 1, "log": 1, "options": {"round": 2, "tichujoin": False, "turnier": False, "clock": None}}]
     # refused while the game runs, and for numbers without a game
     bob.say("/log 1")
     assert bob.error_code() == "log_running"

@@ -71,12 +71,14 @@ def tokens(text: str) -> set[str]:
 class GameServer:
     """The real service on loopback with a seeded game wiring and fast limits for bots."""
 
-    def __init__(self, tmp_path, seed: int, bot_delay: float = 0.0) -> None:
+    def __init__(self, tmp_path, seed: int, bot_delay: float = 0.0, game_clock=None, **settings) -> None:
+        """``game_clock``: the clock the games' timers run on (bots, turn clocks); the reactor's
+        unless a test drives a `Clock` itself. ``settings``: more `ServerConfig` values."""
         self.config = ServerConfig(
             listeners=LOOPBACK_LISTENERS, log_folder=str(tmp_path / "logs"),
-            line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=bot_delay)
+            line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=bot_delay, **settings)
         seeds = Random(seed)
-        self.wiring = GameWiring(reactor(), GameLogStore(self.config.log_folder), bot_delay,
+        self.wiring = GameWiring(game_clock or reactor(), GameLogStore(self.config.log_folder), bot_delay,
                                  self.config.reconnect_grace,
                                  seeds=lambda: seeds.getrandbits(64))
         self.service = makeService(self.config, reactor(), self.wiring)

@@ -158,8 +158,8 @@ def test_who_lists_names_and_places(connect):
     bob.say("/join")
     ann.say("/who")
     assert ann.only("WHO")["users"] == [
-        {"nick": "Ann", "table": None, "seat": None, "watching": False},
-        {"nick": "Bob", "table": 1, "seat": 1, "watching": False},
+        {"nick": "Ann", "table": None, "seat": None, "watching": False, "away": None},
+        {"nick": "Bob", "table": 1, "seat": 1, "watching": False, "away": None},
     ]
 
 
@@ -172,7 +172,7 @@ def test_an_observer_is_listed_apart_and_not_counted_as_a_person(lobby, connect)
     ann.clear()
     ann.say("/who")
     who = ann.only("WHO")
-    assert who["users"] == [{"nick": "Ann", "table": 1, "seat": 1, "watching": False}]
+    assert who["users"] == [{"nick": "Ann", "table": 1, "seat": 1, "watching": False, "away": None}]
     assert who["total"] == 1 and who["observers"] == [{"nick": "tichubot-w1", "table": 1}]
     assert [s.nick for s in lobby.online()] == ["Ann"]  # the MSSP player count too
 
@@ -277,9 +277,9 @@ def test_refusal_from_a_handler_is_one_error_line(lobby, connect):
     def refuse(session, args):
         raise Refusal("no_cards", "you have no cards yet")
 
-    lobby.commands.register(Command(key="refuse", group="lobby", usage="/refuse", summary="", help="", handler=refuse))
+    lobby.commands.register(Command(key="refuser", group="lobby", usage="/refuser", summary="", help="", handler=refuse))
     ann = connect("Ann")
-    ann.say("/refuse")
+    ann.say("/refuser")
     assert ann.received() == [("ERROR", {"code": "no_cards", "message": "you have no cards yet"})]
 
 
@@ -297,7 +297,7 @@ def test_a_handlers_wrong_use_gets_its_commands_usage(lobby, connect):
     ("/register a b", "/register [PASSWORD]"), ("/password a", "/password [OLD NEW]"),
     ("/option round", "/option [NAME [VALUE]]"), ("/join x", "/join [TABLE] [SEAT]"),
     ("/who x", "/who [PAGE]"), ("/nick", "/nick NAME [PASSWORD]"), ("/msg Ann", "/msg NAME TEXT"),
-    ("/bot 9", "/bot [SEAT] [LEVEL]"), ("/bot clever", "/bot [SEAT] [LEVEL]"), ("/kick x", "/kick SEAT"),
+    ("/bot 9", "/bot [SEAT] [LEVEL]"), ("/bot clever", "/bot [SEAT] [LEVEL]"), ("/kick", "/kick SEAT|NAME [REASON]"),
     ("/log x", "/log N"), ("/width x", "/width [N|off|auto]"),
 ])
 def test_every_usage_in_an_error_is_the_commands_own(lobby, connect, line, usage):

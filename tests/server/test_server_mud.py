@@ -406,6 +406,24 @@ def test_prompt_ends_in_ga_and_not_after_sga(mud_client, lobby):
     assert wire.read() == b"Bob to play.\r\n"
 
 
+def test_on_a_table_with_a_turn_clock_the_prompt_shows_the_seconds_left(mud_client, lobby):
+    wire = mud_client()
+    wire.send(IAC + DO + mud.GMCP)
+    wire.say("/nick Ann")
+    wire.read()
+    ann = lobby.names.find("Ann")
+    ann.send(Message("TURN", {"table": 1, "seat": 1, "player": "Ann", "need": "lead", "clock": 30},
+                     "Your turn: lead. (30 seconds)"))
+    assert wire.read().endswith(b"Your turn: lead. (30 seconds)\r\nlead 30s> ")
+    wire.say("/join")  # PHASE and CLOCK ask only a seated player
+    wire.read()
+    ann.send(Message("CLOCK", {"table": 1, "seat": 1, "player": "Ann", "seconds": 10, "need": "exchange"},
+                     "10 seconds left to pass your three cards!"))
+    assert wire.read().endswith(b"10 seconds left to pass your three cards!\r\nschupf 10s> ")
+    assert (b"Tichu.Clock", b'{"need":"exchange","player":"Ann","seat":1,"seconds":10,"table":1}') in [
+        tuple(payload.split(b" ", 1)) for option, payload in wire.subs if option == mud.GMCP]
+
+
 # -- hostile negotiation ------------------------------------------------------------
 
 OUR_OPTIONS = [mud.GMCP, mud.MSSP, mud.EOR, mud.NAWS, mud.TTYPE, mud.SGA]

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bswtichu.config import ServerConfig
 from bswtichu.engine import GameOptions
+from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.service import build_lobby
+
+from lobby_clients import Client
 
 
 
@@ -48,6 +53,42 @@ def test_seat_taken_says_which_are_free(connect):
     assert bob.error_code() == "seat_taken"
     assert "free seats: 2, 3, 4" in bob.received()[0][1]["message"]
     assert bob.session.table is None
+
+
+def test_the_turn_clock_is_an_option_like_the_others(four, connect):
+    ann, bob = four[0], four[1]
+    eve = connect("Eve")
+    eve.say("/watch 1")
+    eve.clear()
+    ann.say("/clock 30")
+    assert bob.only("OPTION") == {"table": 1, "name": "clock", "value": 30, "by": "Ann", "options": {
+        "round": None, "tichujoin": False, "turnier": False, "clock": 30}}
+    assert eve.only("OPTION")["value"] == 30
+    bob.clear()
+    bob.say("/zeit 45")
+    bob.say("/option zeit 20")
+    bob.clear()
+    bob.say("/clock")
+    assert bob.only("OPTIONS")["options"]["clock"] == 20
+    bob.clear()
+    bob.say("/tables")
+    assert bob.only("TABLES")["tables"][0]["options"]["clock"] == 20
+    bob.clear()
+    bob.say("/mode human")
+    bob.say("/tables")
+    assert "| options: round off, tichujoin off, turnier off, clock 20 |" in bob.connection.lines[-1]
+    ann.say("/option clock off")
+    assert ann.session.table.options.clock is None
+
+
+def test_a_new_table_takes_the_servers_turn_clock(clock, tmp_path):
+    config = ServerConfig(log_folder=str(tmp_path / "logs"), turn_clock=25)
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/clock")
+    assert ann.only("OPTIONS")["options"]["clock"] == 25
 
 
 @pytest.mark.parametrize(
@@ -166,21 +207,23 @@ def test_options_are_set_announced_and_shown(four, connect):
     dan.clear()
     dan.say("/option")
     assert dan.only("OPTIONS") == {
-        "table": 1, "options": {"round": None, "tichujoin": True, "turnier": False}
+        "table": 1, "options": {"round": None, "tichujoin": True, "turnier": False, "clock": None}
     }
 
 
 @pytest.mark.parametrize(
     "line, code",
     [("/round 0x", "usage"), ("/round 101", "usage"), ("/round", "usage"),
-     ("/tichujoin maybe", "usage"), ("/option colour red", "usage"), ("/option round", "usage")],
+     ("/tichujoin maybe", "usage"), ("/option colour red", "usage"), ("/option round", "usage"),
+     ("/clock 3601", "usage"), ("/clock 30 40", "usage"), ("/zeit soon", "usage"),
+     ("/option clock", "usage"), ("/option clock -5", "usage")],
 )
 def test_bad_options_change_nothing(four, line, code):
     ann = four[0]
     ann.say(line)
     assert ann.error_code() == code
     table = ann.session.table
-    assert table.options.as_data() == {"round": None, "tichujoin": False, "turnier": False}
+    assert table.options.as_data() == {"round": None, "tichujoin": False, "turnier": False, "clock": None}
     assert table.options == GameOptions()
 
 
@@ -269,6 +312,9 @@ class StartCounter:
 
     def start(self):
         self.starts += 1
+
+    def player_active(self, nick):
+        """Every line a seated player types is passed on (the turn clock's stand-in)."""
 
 
 def build_game(table):

@@ -1,0 +1,209 @@
+"""Looking back at a finished game: its rounds replayed through the engine, one trick at a time.
+
+A finished game's `.tch` log (`GameLogStore`) is read and each round's actions
+replayed (`bswtichu.tch.replay`), so a review shows what the engine says, in the
+words spectators read in live play (`GameTexts`, a spectator's view), with every
+hand open.  A round's steps: the deal (Grand Tichu, the exchange), then each
+trick until it is taken, then the round's result.  A running game is not
+reviewed: nobody may see more of it than he saw.
+
+``/review N [ROUND]`` starts at the round's first step; ``next``, ``prev``,
+``round K`` move; ``end`` stops.  Each step is one ``REVIEW`` message.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from bswtichu.engine import Exchange, Round
+from bswtichu.engine import events as ev
+from bswtichu.engine.round import OVER
+from bswtichu.server.commands import Command, is_number, wrong_use
+from bswtichu.server.game_messages import GameTexts
+from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.session import Session
+from bswtichu.tch import read_tch
+from bswtichu.tch.replay import deal_of, replay_round
+
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a round: its title, the hands at its start, and what happened in it."""
+
+    title: str
+    hands: tuple[tuple[str, ...], ...]
+    said: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class ReviewedGame:
+    """A finished game's rounds, each as its steps."""
+
+    number: int
+    names: tuple[str, ...]
+    rounds: tuple[tuple[Step, ...], ...]
+
+
+def review_of(number: int, log_text: str) -> ReviewedGame:
+    """The steps of every round of game ``number`` from its `.tch` log."""
+    game = read_tch(log_text, f"game {number}")
+    rounds = []
+    names: tuple[str, ...] = ()
+    for index, rlog in enumerate(game.rounds, start=1):
+        report = replay_round(rlog, index)
+        if not report.ok:
+            raise Refusal("no_such_log", f"round {index} of game {number} does not replay: {report.error}")
+        names = tuple(rlog.seat_names)
+        rounds.append(_steps(Round(deal_of(rlog)), report.actions, names))
+    return ReviewedGame(number, names, tuple(rounds))
+
+
+def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...]:
+    """The deal (hands of 14 before the exchange), each trick (hands as it begins: a trick is
+    collected by the action that leads the next one), and the last trick with the score."""
+    texts = GameTexts(None, names, lambda: sum(c.points for _, combo in rnd.trick for c in combo.cards))
+    steps: list[Step] = []
+    hands = _hands(rnd)
+    said: list[Message] = []
+    exchanges: list[Exchange] = []
+    trick = 0
+    for action in actions:
+        if isinstance(action, Exchange):
+            exchanges.append(action)
+        before = _hands(rnd)
+        for event in rnd.apply(action):
+            if event.private_to is not None or isinstance(event, ev.TurnStarted):
+                continue
+            if isinstance(event, ev.PhaseStarted) and event.phase == "play":
+                said.append(_exchange_line(names, exchanges))
+                steps.append(Step("the deal and the exchange", hands, tuple(said)))
+                hands, said = _hands(rnd), []
+            elif isinstance(event, ev.PhaseStarted) and event.phase == "exchange":
+                hands = _hands(rnd)  # all 14 cards dealt
+            message = texts.event(event, None)
+            if message is not None:
+                said.append(message)
+            if isinstance(event, ev.TrickCollected) and rnd.phase != OVER:
+                trick += 1
+                steps.append(Step(f"trick {trick}", hands, tuple(said)))
+                hands, said = before, []
+    steps.append(Step(f"trick {trick + 1} and the score", hands, tuple(said)))
+    return tuple(steps)
+
+
+def _hands(rnd: Round) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(card.text for card in rnd.hands[seat]) for seat in range(4))
+
+
+def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange]) -> Message:
+    """Who passed which card to whom (live, each player reads only his own)."""
+    given = {}
+    parts = []
+    for exchange in sorted(exchanges, key=lambda e: e.seat):
+        to = {str((exchange.seat + step) % 4 + 1): card.text for step, card in zip((1, 2, 3), exchange.cards)}
+        given[str(exchange.seat + 1)] = to
+        parts.append(f"{names[exchange.seat]} passed "
+                     + ", ".join(f"{card} to {names[int(seat) - 1]}" for seat, card in to.items()))
+    return Message("EXCHANGED", {"table": None, "given": given}, "; ".join(parts) + ".")
+
+
+def step_message(game: ReviewedGame, round_number: int, index: int) -> Message:
+    """Step ``index`` of round ``round_number`` (1-based) as one REVIEW message."""
+    steps = game.rounds[round_number - 1]
+    step = steps[index]
+    seats = ", ".join(f"{name} (seat {seat}): {' '.join(hand) or '(none)'}"
+                      for seat, (name, hand) in enumerate(zip(game.names, step.hands), start=1))
+    heading = (f"Review of game {game.number}, round {round_number} of {len(game.rounds)}, {step.title}"
+               f" (step {index + 1} of {len(steps)}; /review next, prev, round K, end).")
+    text = "\n".join([heading, f"Hands: {seats}.", *(m.text for m in step.said)])
+    fields = {"log": game.number, "round": round_number, "rounds": len(game.rounds),
+              "step": index + 1, "steps": len(steps), "title": step.title, "names": list(game.names),
+              "hands": [list(hand) for hand in step.hands],
+              "events": [{"keyword": m.keyword, **m.fields} for m in step.said]}
+    return Message("REVIEW", fields, text)
+
+
+@dataclass
+class _Cursor:
+    game: ReviewedGame
+    round: int
+    step: int
+
+
+def review_commands(logs: GameLogStore) -> list[Command]:
+    """/review over the finished games in ``logs``; each session's place in its review."""
+    cursors: weakref.WeakKeyDictionary[Session, _Cursor] = weakref.WeakKeyDictionary()
+
+    def show(session: Session, cursor: _Cursor) -> None:
+        cursors[session] = cursor
+        session.send(step_message(cursor.game, cursor.round, cursor.step))
+
+    def start(session: Session, number: int, round_number: int) -> None:
+        if logs.is_open(number):
+            raise Refusal("log_running", f"game {number} is still being played; it can be reviewed"
+                                         " once it is over")
+        text = logs.read(number)
+        if text is None:
+            raise Refusal("no_such_log", f"there is no game {number}; /history lists finished games")
+        game = review_of(number, text)
+        show(session, _Cursor(game, _round_in(game, round_number), 0))
+
+    def review(session: Session, args: str) -> None:
+        words = args.lower().split()
+        if not words:
+            raise wrong_use("which game? /history lists them")
+        if is_number(words[0]):
+            if len(words) > 2 or (len(words) == 2 and not is_number(words[1])):
+                raise wrong_use("a game number and, if you like, a round number")
+            start(session, int(words[0]), int(words[1]) if len(words) == 2 else 1)
+            return
+        cursor = cursors.get(session)
+        if cursor is None:
+            raise Refusal("no_review", "you are not reviewing a game; /review N starts one")
+        word = words[0]
+        steps = len(cursor.game.rounds[cursor.round - 1])
+        if word == "next" and len(words) == 1:
+            if cursor.step + 1 < steps:
+                cursor.step += 1
+            elif cursor.round < len(cursor.game.rounds):
+                cursor.round, cursor.step = cursor.round + 1, 0
+            else:
+                raise Refusal("review_end", "that was the last step of the game; /review end stops")
+        elif word == "prev" and len(words) == 1:
+            if cursor.step > 0:
+                cursor.step -= 1
+            elif cursor.round > 1:
+                cursor.round -= 1
+                cursor.step = len(cursor.game.rounds[cursor.round - 1]) - 1
+            else:
+                raise Refusal("review_end", "that is the first step of the game")
+        elif word == "round" and len(words) == 2 and is_number(words[1]):
+            cursor.round, cursor.step = _round_in(cursor.game, int(words[1])), 0
+        elif word == "end" and len(words) == 1:
+            del cursors[session]
+            session.send(Message("REVIEW_END", {"log": cursor.game.number},
+                                 f"Review of game {cursor.game.number} ended."))
+            return
+        else:
+            raise wrong_use("N [ROUND], next, prev, round K or end")
+        show(session, cursor)
+
+    return [
+        Command(key="review", group="game", german="nachspielen", usage="/review N [ROUND] | next | prev | round K | end",
+                summary="step through a finished game, all hands open",
+                help="/review N [ROUND] shows finished game N (its number is in /history and in its"
+                " GAME OVER line) from the deal of ROUND (default 1): every hand open, then one trick"
+                " at a time with /review next and /review prev; /review round K jumps to round K,"
+                " /review end stops. The texts are the ones spectators read in live play. A game"
+                " still running cannot be reviewed.",
+                handler=review),
+    ]
+
+
+def _round_in(game: ReviewedGame, round_number: int) -> int:
+    if not 1 <= round_number <= len(game.rounds):
+        raise Refusal("no_such_round", f"game {game.number} has rounds 1-{len(game.rounds)}")
+    return round_number
