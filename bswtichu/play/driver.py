@@ -68,8 +68,9 @@ Player = Hashable
 @dataclass(frozen=True)
 class SubstituteStarted(Event):
     """A bot of ``level`` plays for ``player``: he stayed away too long (``reason`` "away"),
-    let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock"), or his table voted
-    to hand his seat to a bot for the rest of the game ("replaced": it never stands aside)."""
+    let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock"), his table voted
+    to hand his seat to a bot for the rest of the game ("replaced": it never stands aside),
+    or he was banned ("banned": at once, without the grace time)."""
 
     player: Player
     level: str
@@ -548,7 +549,7 @@ class GameDriver:
         if call is not None and call.active():
             call.cancel()
         if not self.paused:
-            self._substitute(player)
+            self._substitute(player, "banned")
 
     def player_back(self, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""

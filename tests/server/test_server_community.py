@@ -120,7 +120,7 @@ def test_a_banned_players_held_seat_is_played_by_a_stand_in(tmp_path, clock):
     assert ("BYE", {"reason": "banned", "by": "Root", "why": "cheating", "until": None}) in players[1].received()
     seen = players[0].received()
     assert ("AWAY", {"table": 1, "seat": 2, "nick": "Bob", "grace": None}) in seen
-    assert [f for k, f in seen if k == "SUBSTITUTE"] == [{"table": 1, "player": "Bob", "level": "basic"}]  # at once
+    assert [f for k, f in seen if k == "SUBSTITUTE"] == [{"table": 1, "player": "Bob", "level": "basic", "reason": "banned"}]  # at once
 
 
 def test_a_banned_name_frees_a_held_seat_before_the_start(tmp_path, clock):
