@@ -227,8 +227,16 @@ OTHER_TOOLS_SECTIONS = ("irc",)
 #: (separated by spaces or on indented lines of their own; empty: that kind is off)
 LISTEN_SECTION = "listen"
 
-#: the sections whose settings a reload (SIGHUP) applies at once; the others need a restart
-LIVE_SECTIONS = ("limits", "admin")
+#: the settings a reload (SIGHUP) applies at once: those read where they are used (the
+#: connections' cap, the table and chat limits, /who's page) or when a connection comes
+#: (a port's budgets and idle timeout); the others need a restart
+LIVE_FIELDS = frozenset({
+    "max_line_length", "flood_rate", "flood_burst", "line_flood_rate", "line_flood_burst",
+    "byte_rate", "byte_burst", "line_byte_rate", "line_byte_burst", "read_size",
+    "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
+    "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
+    "quick_wait",
+})
 
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
@@ -269,11 +277,6 @@ _KEYS = {
     ("log", "format"): ("log_format", str),
     ("log", "level"): ("log_level", str),
 }
-
-
-def live_fields() -> frozenset[str]:
-    """The ServerConfig fields of `LIVE_SECTIONS`."""
-    return frozenset(field for (section, _), (field, _) in _KEYS.items() if section in LIVE_SECTIONS)
 
 
 def read_ini(text: str, source: str) -> configparser.ConfigParser:

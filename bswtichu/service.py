@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
-from bswtichu.config import LiveConfig, ServerConfig, live_fields
+from bswtichu.config import LIVE_FIELDS, LiveConfig, ServerConfig
 from bswtichu.server.account_commands import account_commands
 from bswtichu.server.accounts import NameGuard, RegistrationLimit
 from bswtichu.server.chat import Chat
@@ -220,14 +220,13 @@ class TichuService(Service):
         return waiter
 
     def reload(self, new: ServerConfig) -> None:
-        """Apply the settings of `LIVE_SECTIONS` from ``new`` without dropping anyone, and say
+        """Apply the settings of `LIVE_FIELDS` from ``new`` without dropping anyone, and say
         in the log what changed (and which changes wait for a restart). A port's limits count
         for the connections that come after; connections open keep theirs."""
         old = self.lobby.config.current
-        live = live_fields()
         changed = [f.name for f in dataclasses.fields(ServerConfig) if getattr(old, f.name) != getattr(new, f.name)]
-        applied = [name for name in changed if name in live]
-        waiting = [name for name in changed if name not in live]
+        applied = [name for name in changed if name in LIVE_FIELDS]
+        waiting = [name for name in changed if name not in LIVE_FIELDS]
         current = old.replace(**{name: getattr(new, name) for name in applied})
         self.lobby.config.current = current
         for factory in self.factories:

@@ -30,6 +30,7 @@ TIMEOUT = 20.0
 START_TIMEOUT = 60.0  # a loaded 2-core machine can take long to start Python and Twisted
 PORT_LINE = re.compile(r"people: telnet [\d.]+:(\d+); bots: [\d.]+:(\d+)")
 PASSWORD = "ann-secret-1"
+ADMIN = ("--set", "admin.admins=Ann")  # Ann may /shutdown
 
 
 class Server:
@@ -41,7 +42,7 @@ class Server:
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
                 "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
                 "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000",
-                "--set", "admin.admins=Ann", *more]
+                *more]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         self._pending = b""
@@ -195,7 +196,7 @@ def seen_state(person: Player) -> tuple[dict, dict]:
 def test_a_game_survives_the_servers_death(tmp_path, how):
     """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
     the clean stops say goodbye to everyone and exit 0."""
-    first = Server(tmp_path)
+    first = Server(tmp_path, *ADMIN)
     try:
         ann = first.connect("Ann")
         ann.nick = "Ann"
@@ -234,7 +235,7 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     for person in people:
         person.close()
 
-    second = Server(tmp_path)
+    second = Server(tmp_path, *ADMIN)
     try:
         assert "restored 1 unfinished game" in second.log_text()
         impostor = second.connect()
