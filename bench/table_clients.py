@@ -102,13 +102,16 @@ class ServerProcess:
 
     def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
                  profile: Path | None = None, storage: dict[str, object] | None = None,
-                 game: dict[str, object] | None = None, all_kinds: bool = False) -> None:
+                 game: dict[str, object] | None = None, bots: dict[str, object] | None = None,
+                 all_kinds: bool = False) -> None:
         """``profile``: run the server under cProfile and write its stats there when it stops;
         ``storage``: settings of the ini's [storage] section (e.g. another database);
         ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says);
+        ``bots``: settings of its [bots] section (e.g. ``workers``);
         ``all_kinds``: also telnet and the line port over TLS (the server's self-signed pair,
         made in its folder) and a WebSocket port (a revision without them cannot start so)."""
         self.settings = dict(settings or {})
+        self.bots = dict(bots or {})
         self.game = {"bot_delay": 0, **(game or {})}
         self.storage = dict(storage or {})
         self.source = Path(source)
@@ -134,6 +137,8 @@ class ServerProcess:
             f"[limits]\n{limits}\n"
             f"[game]\nlog_folder = {self.folder / 'logs'}\n"
             + "".join(f"{key} = {value}\n" for key, value in self.game.items())
+            + ("[bots]\n" if self.bots else "")
+            + "".join(f"{key} = {value}\n" for key, value in self.bots.items())
             + ("[storage]\n" if self.storage else "")
             + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )
@@ -175,6 +180,17 @@ class ServerProcess:
     def tls_context(self) -> ssl.SSLContext:
         """A client context trusting the server's self-signed certificate (made at its start)."""
         return ssl.create_default_context(cafile=str(self.folder / "data" / "tls-certificate.pem"))
+
+    def children_cpu_seconds(self) -> float:
+        """The CPU time of the server's live child processes (its bot workers) so far."""
+        total = 0.0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                try:
+                    total += cpu_seconds(int(child))
+                except FileNotFoundError:  # ended meanwhile
+                    pass
+        return total
 
     def log_text(self) -> str:
         return self.output.read_text(errors="replace")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import configparser
 import dataclasses
 import ipaddress
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,14 @@ DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 class ConfigError(Exception):
     """A configuration file or value that cannot be used, with the reason."""
+
+
+class LiveConfig:
+    """The settings as they are now, for the parts that apply a reload (SIGHUP) at once:
+    they read ``current`` when they need a limit, so a new value counts from then on."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.current = config
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,8 @@ DEFAULT_LISTENERS = (
     Listener("websocket", "tcp:4280:interface=127.0.0.1"),
     Listener("websocket", "ssl:4281:interface=127.0.0.1"),
 )
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -93,6 +104,15 @@ class ServerConfig:
     #: made in the data folder (`data_folder`) on first start
     tls_certificate: str = ""
     tls_key: str = ""
+    #: worker processes for the bot decisions of `worker_levels`; None: the cores less one
+    #: (at least 1), 0: every decision in the server's process
+    bot_workers: int | None = None
+    #: the bot levels whose decisions go to the workers, comma-separated (the costly ones)
+    worker_levels: str = "expert"
+    #: how the server's log is written: "text" (a line a person reads) or "json" (one event a line)
+    log_format: str = "text"
+    #: the least important level logged: debug, info, warn, error or critical
+    log_level: str = "info"
 
     def __post_init__(self) -> None:
         problems = []
@@ -139,6 +159,12 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
+        if self.bot_workers is not None and self.bot_workers < 0:
+            problems.append("workers must be 0 (decisions in the server) or more")
+        if self.log_format not in LOG_FORMATS:
+            problems.append(f"log_format must be {' or '.join(LOG_FORMATS)}")
+        if self.log_level not in LOG_LEVELS:
+            problems.append(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
         if bool(self.tls_certificate) != bool(self.tls_key):
@@ -181,6 +207,13 @@ class ServerConfig:
         return self.replace(listeners=self.listeners + (listener,))
 
     @property
+    def worker_count(self) -> int:
+        """How many bot worker processes: ``bot_workers``, or unset the cores less one (at least 1)."""
+        if self.bot_workers is not None:
+            return self.bot_workers
+        return max(1, (os.cpu_count() or 1) - 1)
+
+    @property
     def admin_names(self) -> tuple[str, ...]:
         """The admins named in ``[admin] admins``, as written."""
         return tuple(name.strip() for name in self.admins.split(",") if name.strip())
@@ -220,6 +253,17 @@ OTHER_TOOLS_SECTIONS = ("irc",)
 #: (separated by spaces or on indented lines of their own; empty: that kind is off)
 LISTEN_SECTION = "listen"
 
+#: the settings a reload (SIGHUP) applies at once: those read where they are used (the
+#: connections' cap, the table and chat limits, /who's page) or when a connection comes
+#: (a port's budgets and idle timeout); the others need a restart
+LIVE_FIELDS = frozenset({
+    "max_line_length", "flood_rate", "flood_burst", "line_flood_rate", "line_flood_burst",
+    "byte_rate", "byte_burst", "line_byte_rate", "line_byte_burst", "read_size",
+    "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
+    "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
+    "quick_wait",
+})
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
     ("limits", "max_line_length"): ("max_line_length", int),
@@ -257,6 +301,10 @@ _KEYS = {
     ("websocket", "origins"): ("websocket_origins", str),
     ("tls", "certificate"): ("tls_certificate", str),
     ("tls", "key"): ("tls_key", str),
+    ("bots", "workers"): ("bot_workers", int),
+    ("bots", "worker_levels"): ("worker_levels", str),
+    ("log", "format"): ("log_format", str),
+    ("log", "level"): ("log_level", str),
 }
 
 

@@ -16,6 +16,7 @@ from twisted.internet.protocol import ServerFactory
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
+from bswtichu.net.metrics import MetricsSite
 from bswtichu.net.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
 from bswtichu.net.websocket import WebSocketListener
@@ -31,6 +32,13 @@ class ListenerKind:
     label: str  # the word before each of its addresses there ("" for none)
     web: bool = False  # its addresses are shown as http:// (https:// over TLS) URLs
 
+    def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory:
+        """The factory for one listener of this kind, knowing its kind's name (connections
+        are counted by it)."""
+        factory = self.factory(realm, config, clock)
+        factory.kind = self.name
+        return factory
+
 
 KINDS: dict[str, ListenerKind] = {
     kind.name: kind
@@ -38,6 +46,7 @@ KINDS: dict[str, ListenerKind] = {
         ListenerKind("telnet", TelnetFactory, "people", "telnet"),
         ListenerKind("line", BotLineFactory, "bots", ""),
         ListenerKind("websocket", WebSocketListener, "people", "web", web=True),
+        ListenerKind("metrics", MetricsSite, "operators", "metrics"),
     )
 }
 

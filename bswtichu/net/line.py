@@ -10,7 +10,6 @@ from bswtichu.net.lines import LineConnection, LobbyFactory
 class BotLineProtocol(LineConnection, Protocol):
     """Plain lines in (CRLF, LF or CR), CRLF lines out, straight into the socket when it can."""
 
-    kind = "line"
     writes_directly = True
 
     def dataReceived(self, data: bytes) -> None:

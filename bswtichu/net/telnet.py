@@ -130,7 +130,6 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     messages also go as GMCP and prompts end in GA or EOR.
     """
 
-    kind = "telnet"
     merges_crlf = False
 
     def socket_transport(self):

@@ -70,7 +70,7 @@ class FrameLines(LineConnection):
     batch of lines) out is a frame. ``transport`` is the socket under the WebSocket (set when
     the WebSocket opens); ``websocket`` the autobahn protocol that reads the frames."""
 
-    kind = "websocket"
+    kind = "websocket"  # made by the WebSocket factory, not by a LobbyFactory of the registry
 
     def __init__(self, websocket: WebSocketSession, subprotocol: str, lobby: Realm,
                  config: ServerConfig, clock: IReactorTime) -> None:

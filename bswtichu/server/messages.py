@@ -147,6 +147,26 @@ def bye(reason: str, text: str) -> Message:
     return Message("BYE", {"reason": reason}, text)
 
 
+def _in_words(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def shutdown_soon(seconds: float, reason: str, by: str) -> Message:
+    """The server stops in ``seconds`` (an admin's /shutdown), told to everyone online."""
+    when = "now" if seconds <= 0 else f"in {_in_words(seconds)}"
+    return Message("SHUTDOWN", {"seconds": int(seconds), "reason": reason, "by": by},
+                   f"The server stops {when} ({by}: {reason}). No new game starts; games in"
+                   " play are kept and come back after the restart.")
+
+
+def shutdown_cancelled(by: str) -> Message:
+    return Message("SHUTDOWN_CANCELLED", {"by": by}, f"{by} called off the shutdown; games may start again.")
+
+
 def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
     """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"

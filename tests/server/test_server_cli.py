@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import contextlib
 import re
 import sys
@@ -79,12 +80,12 @@ def test_a_bad_listener_flag_says_what_is_wrong(capsys, argv, complaint):
 def test_an_unknown_kind_is_refused_in_one_line_before_anything_starts(capsys):
     assert cli.main(["--listen", "gopher=tcp:0:interface=127.0.0.1"]) == 2
     err = capsys.readouterr().err
-    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line, websocket\n"
+    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line, websocket, metrics\n"
 
 
 def test_an_unknown_kind_is_refused_when_the_service_is_made():
     config = ServerConfig(listeners=(Listener("gopher", "tcp:0:interface=127.0.0.1"),), database=":memory:")
-    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line, websocket"):
+    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line, websocket, metrics"):
         makeService(config, Clock())
 
 
@@ -227,3 +228,24 @@ def test_the_server_says_in_one_line_where_people_and_bots_connect(tmp_path):
                         r" bots: 127\.0\.0\.1:\d+; logs in .*/logs/\. Ctrl-C stops it\.\n", first), first
     assert "Starting factory" not in rest and "starting on" not in rest
     assert "Traceback" not in rest
+
+
+def test_the_json_log_is_one_event_a_line_with_its_fields_and_sentence():
+    from io import StringIO
+
+    from twisted.logger import Logger
+
+    stream = StringIO()
+    observer = cli.log_observer(ServerConfig(log_format="json", log_level="warn"), stream)
+    logger = Logger(namespace="test", observer=observer)
+    logger.info("not written: below the level", event="quiet")
+    logger.warn("table {table} starts", table=3, event="table_start")
+    logger.error("broken {what}", what="storage", event="internal_error")
+    events = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [(e["event"], e["message"]) for e in events] == [
+        ("table_start", "table 3 starts"), ("internal_error", "broken storage")]
+    assert events[0]["table"] == 3 and events[0]["log_level"]["name"] == "warn"
+    with pytest.raises(ConfigError, match="log_format must be text or json"):
+        ServerConfig(log_format="xml")
+    args = cli.build_parser().parse_args(["--log-format", "json", "--set", "log.level=error"])
+    assert (cli.config_from(args).log_format, cli.config_from(args).log_level) == ("json", "error")
