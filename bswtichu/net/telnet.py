@@ -272,6 +272,8 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
 class TelnetFactory(LobbyFactory):
     """Builds a telnet transport with a HumanTelnetProtocol behind it per connection."""
 
+    kind = "telnet"  # the registry's name for it (`ListenerKind.build` sets the same)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.started = int(self.clock.seconds())
