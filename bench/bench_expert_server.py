@@ -1,6 +1,7 @@
 """Does the server stay responsive with tables of computer players? (issue 14)
 
     python bench/bench_expert_server.py [--tables 50] [--seconds 30] [--levels basic expert]
+        [--workers 0 2] [--repeat N]
 
 For each level in turn, a real server (a subprocess, SQLite on, the default
 ``bot_delay`` of 1 s and the default expert budget) hosts ``--tables`` tables of one
@@ -9,7 +10,9 @@ is a bot-port client playing random legal moves (bench/table_clients.py); what i
 measured is what he waits for: from his ``/legal`` or game command to its answer,
 while every other table's bots think on the same server process. Printed per level:
 the person's p50 and p99, his actions per second over all tables, and the server's
-CPU share.
+CPU share. With ``--workers 0 2`` each level runs with ``[bots] workers = 0`` (every
+decision in the server's process) and then ``2`` (issue 23.4), one after the other,
+``--repeat`` times; the workers' CPU share is printed beside the server's.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ async def seat_bot_table(port: int, name: str, level: str, stats: Stats,
     return person
 
 
-async def measure(port: int, level: str, tables: int, seconds: float, cpu) -> Stats:
+async def measure(port: int, level: str, tables: int, seconds: float, cpu, worker_cpu) -> tuple[Stats, float]:
+    """The person's figures over ``seconds``, and the workers' CPU seconds meanwhile."""
     stats = Stats()
     rng = random.Random(7)
     people = [await asyncio.wait_for(seat_bot_table(port, f"{level[:3]}{n}", level, stats, rng),
@@ -46,19 +50,20 @@ async def measure(port: int, level: str, tables: int, seconds: float, cpu) -> St
     tasks = [asyncio.create_task(person.play(stop, starter=True)) for person in people]
     await asyncio.sleep(3.0)  # the first deals and bot decisions
     stats.actions, stats.games, stats.latencies[:] = 0, 0, []
-    cpu_before = cpu()
+    cpu_before, workers_before = cpu(), worker_cpu()
     started = asyncio.get_running_loop().time()
     await asyncio.sleep(seconds)
     measured = Stats(stats.actions, stats.errors, stats.internal, stats.games,
                      list(stats.latencies), asyncio.get_running_loop().time() - started,
                      cpu() - cpu_before)
+    workers_used = worker_cpu() - workers_before
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for person in people:
         person.writer.close()
-    return measured
+    return measured, workers_used
 
 
 def main() -> None:
@@ -67,24 +72,35 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--levels", nargs="+", default=["basic", "expert"])
     parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, nargs="+", default=[0],
+                        help="[bots] workers of each run (e.g. 0 2: in the server, then two"
+                             " worker processes); runs alternate between them")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of runs, interleaved")
     args = parser.parse_args()
     print(f"{args.tables} tables of one person and three bots, bot_delay {args.bot_delay} s,"
           f" {args.seconds:.0f} s each")
-    for level in args.levels:
-        server = ServerProcess(settings={"line_flood_rate": 1000, "line_flood_burst": 1000,
-                                         "connections_per_address": 1000, "max_tables": 1000,
-                                         "tables_per_person": 10},
-                               game={"bot_delay": args.bot_delay}).start()
-        try:
-            stats = asyncio.run(measure(server.line_port, level, args.tables, args.seconds,
-                                        server.cpu_seconds))
-        finally:
-            server.stop()
-        share = stats.cpu_seconds / stats.seconds if stats.seconds else 0.0
-        print(f"  {level:<7} person's requests p50 {stats.percentile(50) * 1000:7.1f} ms"
-              f"  p99 {stats.percentile(99) * 1000:7.1f} ms  ({len(stats.latencies)} requests,"
-              f" {stats.actions} actions, {stats.games} games, {stats.errors} errors)"
-              f"  server CPU {share:.0%} of one core")
+    for _ in range(args.repeat):
+        for level in args.levels:
+            for workers in args.workers:
+                run(args, level, workers)
+
+
+def run(args: argparse.Namespace, level: str, workers: int) -> None:
+    server = ServerProcess(settings={"line_flood_rate": 1000, "line_flood_burst": 1000,
+                                     "connections_per_address": 1000, "max_tables": 1000,
+                                     "tables_per_person": 10},
+                           game={"bot_delay": args.bot_delay}, bots={"workers": workers}).start()
+    try:
+        stats, workers_cpu = asyncio.run(measure(server.line_port, level, args.tables, args.seconds,
+                                                 server.cpu_seconds, server.children_cpu_seconds))
+    finally:
+        server.stop()
+    share = stats.cpu_seconds / stats.seconds if stats.seconds else 0.0
+    worker_share = workers_cpu / stats.seconds if stats.seconds else 0.0
+    print(f"  {level:<7} workers {workers}  person's requests p50 {stats.percentile(50) * 1000:7.1f} ms"
+          f"  p99 {stats.percentile(99) * 1000:7.1f} ms  ({len(stats.latencies)} requests,"
+          f" {stats.actions} actions, {stats.games} games, {stats.errors} errors)"
+          f"  server CPU {share:.0%}, workers' CPU {worker_share:.0%} of one core", flush=True)
 
 
 if __name__ == "__main__":

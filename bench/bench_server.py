@@ -1,6 +1,7 @@
 """Server speed: game actions per server CPU-second, latency, memory, against a bare echo server.
 
     python bench/bench_server.py [--tables 50] [--seconds 15] [--compare REV] [--profile FILE]
+                                 [--kinds line,tls,websocket]
 
 Starts the real server (a subprocess on free loopback ports, flood limits raised,
 storage on as by default: an SQLite file in the server's folder) and lets
@@ -15,7 +16,11 @@ back) for the ratio "server CPU per game action / echo CPU per line".
 same run (a temporary ``git worktree`` of REV, removed afterwards); the two are
 measured alternately ``--repeat`` times, so load from other jobs hits both.
 ``--profile FILE`` runs this checkout's server under cProfile and writes its
-stats (read them with ``python -m pstats FILE``).
+stats (read them with ``python -m pstats FILE``). ``--kinds`` measures the same
+players reaching the server on each of the given kinds of port, alternately in one
+run: ``line`` (the plain bot port), ``tls`` (the bot port over TLS) and ``websocket``
+(the WebSocket port's ``bswtichu.machine`` subprotocol); every server then listens on
+all of them, so only the clients' way in differs.
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ import time
 from functools import partial
 from pathlib import Path
 
-from table_clients import (HOST, ROOT, ServerProcess, Stats, Worktree, cpu_seconds, free_port, play_tables,
-                           rss_kib)
+import ssl
+
+from table_clients import (HOST, KINDS, ROOT, ServerProcess, Stats, Worktree, cpu_seconds, free_port,
+                           play_tables, rss_kib)
 
 SETTINGS = {"line_flood_rate": 100000, "line_flood_burst": 100000,
             "line_byte_rate": 10**8, "line_byte_burst": 10**8, "connections_per_address": 100000}
@@ -126,13 +133,14 @@ def report(label: str, stats: Stats, rss: int) -> str:
 
 
 def _client_process(port: int, pid: int, tables: int, seconds: float, seed: int, warmup: float,
-                    push: bool, think: float) -> Stats:
+                    push: bool, think: float, kind: str = "line", cafile: str | None = None) -> Stats:
+    tls = ssl.create_default_context(cafile=cafile) if kind == "tls" else None
     return asyncio.run(play_tables(port, tables=tables, seconds=seconds, seed=seed, warmup=warmup,
-                                   cpu=partial(cpu_seconds, pid), push=push, think=think))
+                                   cpu=partial(cpu_seconds, pid), push=push, think=think, kind=kind, tls=tls))
 
 
 def play_in_processes(server: ServerProcess, tables: int, seconds: float, processes: int,
-                      push: bool, think: float) -> Stats:
+                      push: bool, think: float, kind: str = "line") -> Stats:
     """The tables split over ``processes`` client processes (one asyncio loop is slower than the
     server at hundreds of connections); their measured seconds overlap, the server's CPU is
     the mean over them, scaled to the pooled actions."""
@@ -140,8 +148,10 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
     warmup = 2.0 + tables / 50  # every process's tables sit down before anyone measures
     shares = [tables // processes + (n < tables % processes) for n in range(processes)]
     with multiprocessing.Pool(processes) as pool:
-        parts = pool.starmap(_client_process, [(server.line_port, server.pid, share, seconds, seed + n, warmup,
-                                                push, think) for n, share in enumerate(shares)])
+        cafile = str(server.folder / "data" / "tls-certificate.pem") if kind == "tls" else None
+        parts = pool.starmap(_client_process, [(server.port_of(kind), server.pid, share, seconds, seed + n,
+                                                warmup, push, think, kind, cafile)
+                                               for n, share in enumerate(shares)])
     pooled = _pooled(parts)
     pooled.errors = sum(part.errors for part in parts)
     pooled.internal = sum(part.internal for part in parts)
@@ -155,15 +165,16 @@ def play_in_processes(server: ServerProcess, tables: int, seconds: float, proces
 
 def measure_server(label: str, source: Path, tables: int, seconds: float, profile: Path | None = None,
                    storage: dict | None = None, processes: int = 1, push: bool = True,
-                   think: float = 0.0) -> Stats:
-    server = ServerProcess(SETTINGS, source, profile, storage).start()
+                   think: float = 0.0, kind: str = "line", all_kinds: bool = False) -> Stats:
+    server = ServerProcess(SETTINGS, source, profile, storage, all_kinds=all_kinds).start()
     try:
         if processes > 1:
-            stats = play_in_processes(server, tables, seconds, processes, push, think)
+            stats = play_in_processes(server, tables, seconds, processes, push, think, kind)
         else:
-            stats = asyncio.run(play_tables(server.line_port, tables=tables, seconds=seconds,
+            tls = server.tls_context() if kind == "tls" else None
+            stats = asyncio.run(play_tables(server.port_of(kind), tables=tables, seconds=seconds,
                                             seed=int(time.time()), cpu=server.cpu_seconds, push=push,
-                                            think=think))
+                                            think=think, kind=kind, tls=tls))
         rss = rss_kib(server.pid)
         if stats.internal:
             print(f"{label}: {stats.internal} internal errors!\n{server.log_text()[-3000:]}")
@@ -201,6 +212,9 @@ def main() -> None:
                         help="clients ask /legal before each move even where the server would push it")
     parser.add_argument("--database", help="the servers' database (default: a file in each server's"
                         " folder; ':memory:' leaves out the file's cost, for the storage's share)")
+    parser.add_argument("--kinds", default="line", metavar="KIND,...",
+                        help=f"the ports the players use, measured alternately: {', '.join(KINDS)}"
+                             " (default line)")
     parser.add_argument("--think", type=float, default=0.0, metavar="MS",
                         help="each client waits this long before each move it starts (default 0: as fast as"
                              " possible); the tables then offer a load the server may keep up with")
@@ -208,6 +222,12 @@ def main() -> None:
     if args.think < 0:
         parser.error("--think is a wait in milliseconds: 0 or more")
     think = args.think / 1000
+    kinds = args.kinds.split(",")
+    if not kinds or any(kind not in KINDS for kind in kinds):
+        parser.error(f"--kinds takes a comma-separated list of {', '.join(KINDS)}")
+    if kinds != ["line"]:
+        measure_kinds(args, kinds, think)
+        return
     print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement")
     echo = None if args.no_echo else measure_echo(4 * args.tables, args.seconds)
     results: dict[str, list[Stats]] = {"new": [], "old": []}
@@ -237,6 +257,26 @@ def main() -> None:
               f" p99 {new.percentile(99) * 1000:.1f} ms vs {old.percentile(99) * 1000:.1f} ms,"
               f" move p99 {new.percentile(99, new.moves) * 1000:.1f} ms"
               f" vs {old.percentile(99, old.moves) * 1000:.1f} ms")
+
+
+def measure_kinds(args, kinds: list[str], think: float) -> None:
+    """Each kind measured ``--repeat`` times, alternately, against servers that listen on all;
+    then each kind's server CPU per action beside the plain line port's."""
+    print(f"{args.tables} tables x 4 random players, {args.seconds:g} s per measurement, kinds {', '.join(kinds)}")
+    storage = {"database": args.database} if args.database else None
+    results: dict[str, list[Stats]] = {kind: [] for kind in kinds}
+    for _ in range(args.repeat):
+        for kind in kinds:
+            results[kind].append(measure_server(kind, ROOT, args.tables, args.seconds, None, storage, args.clients,
+                                                not args.no_push, think, kind, all_kinds=True))
+    pooled = {kind: _pooled(runs) for kind, runs in results.items()}
+    base = pooled.get("line") or pooled[kinds[0]]
+    for kind, stats in pooled.items():
+        micros = 1e6 * stats.cpu_seconds / stats.actions if stats.actions else float("nan")
+        base_micros = 1e6 * base.cpu_seconds / base.actions if base.actions else float("nan")
+        print(f"{kind:>10}: {micros:.0f} us server CPU per action (x{micros / base_micros:.2f} of"
+              f" {'line' if 'line' in pooled else kinds[0]}), p50 {stats.percentile(50) * 1000:.1f} ms,"
+              f" p99 {stats.percentile(99) * 1000:.1f} ms")
 
 
 def _pooled(runs: list[Stats]) -> Stats:

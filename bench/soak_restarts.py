@@ -138,7 +138,8 @@ def start_server(folder: Path, bot_delay: float) -> tuple[subprocess.Popen, int]
     args = [sys.executable, "-c", "from bswtichu.cli import main; main()",
             "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
             "--database", str(folder / "soak.sqlite3"), "--log-folder", str(folder / "logs"),
-            "--bot-delay", str(bot_delay), "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
+            "--bot-delay", str(bot_delay), "--line-flood-rate", "100000", "--line-flood-burst", "100000",
+            "--set", "listen.websocket="]  # no fixed port of the default config: runs side by side
     process = subprocess.Popen(args, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:

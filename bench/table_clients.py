@@ -29,8 +29,11 @@ import asyncio
 import json
 import os
 import random
+import base64
 import shutil
 import socket
+import ssl
+import struct
 import subprocess
 import sys
 import sysconfig
@@ -44,6 +47,9 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 SETUP_TIMEOUT = 30.0  # seconds for four clients to connect, sit down and start
+#: how a bench client reaches the server's bot protocol: the line port, the line port over TLS,
+#: or the WebSocket port's machine subprotocol (ServerProcess(all_kinds=True) listens on all)
+KINDS = ("line", "tls", "websocket")
 # reactions to one's own game command (seat == own seat) that end the wait for it
 ACTION_REPLIES = {"PLAYED", "PASSED", "TICHU", "GRAND_DECIDED", "EXCHANGE_SUBMITTED", "WISH",
                   "DRAGON_GIVEN", "ERROR"}
@@ -96,30 +102,43 @@ class ServerProcess:
 
     def __init__(self, settings: dict[str, object] | None = None, source: Path = ROOT,
                  profile: Path | None = None, storage: dict[str, object] | None = None,
-                 game: dict[str, object] | None = None) -> None:
+                 game: dict[str, object] | None = None, bots: dict[str, object] | None = None,
+                 all_kinds: bool = False) -> None:
         """``profile``: run the server under cProfile and write its stats there when it stops;
         ``storage``: settings of the ini's [storage] section (e.g. another database);
-        ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says)."""
+        ``game``: settings of its [game] section (bots act at once unless ``bot_delay`` says);
+        ``bots``: settings of its [bots] section (e.g. ``workers``);
+        ``all_kinds``: also telnet and the line port over TLS (the server's self-signed pair,
+        made in its folder) and a WebSocket port (a revision without them cannot start so)."""
         self.settings = dict(settings or {})
+        self.bots = dict(bots or {})
         self.game = {"bot_delay": 0, **(game or {})}
         self.storage = dict(storage or {})
         self.source = Path(source)
         self.profile = profile
         self.telnet_port = free_port()
         self.line_port = free_port()
+        self.all_kinds = all_kinds
+        self.telnet_tls_port = free_port() if all_kinds else None
+        self.tls_port = free_port() if all_kinds else None
+        self.web_port = free_port() if all_kinds else None
         self.folder = Path(tempfile.mkdtemp(prefix="bswtichu-bench-"))
         self.output = self.folder / "server.log"
         self.process: subprocess.Popen | None = None
 
     def _ini(self) -> str:
         limits = "\n".join(f"{key} = {value}" for key, value in self.settings.items())
+        tls = (lambda port: f" ssl:{port}:interface={HOST}") if self.all_kinds else (lambda port: "")
         return (
             "[listen]\n"
-            f"telnet = tcp:{self.telnet_port}:interface={HOST}\n"
-            f"line = tcp:{self.line_port}:interface={HOST}\n"
+            f"telnet = tcp:{self.telnet_port}:interface={HOST}{tls(self.telnet_tls_port)}\n"
+            f"line = tcp:{self.line_port}:interface={HOST}{tls(self.tls_port)}\n"
+            f"websocket = {f'tcp:{self.web_port}:interface={HOST}' if self.all_kinds else ''}\n"
             f"[limits]\n{limits}\n"
             f"[game]\nlog_folder = {self.folder / 'logs'}\n"
             + "".join(f"{key} = {value}\n" for key, value in self.game.items())
+            + ("[bots]\n" if self.bots else "")
+            + "".join(f"{key} = {value}\n" for key, value in self.bots.items())
             + ("[storage]\n" if self.storage else "")
             + "".join(f"{key} = {value}\n" for key, value in self.storage.items())
         )
@@ -153,6 +172,25 @@ class ServerProcess:
 
     def cpu_seconds(self) -> float:
         return cpu_seconds(self.pid)
+
+    def port_of(self, kind: str) -> int:
+        """The port a client of ``kind`` (`KINDS`) connects to."""
+        return {"line": self.line_port, "tls": self.tls_port, "websocket": self.web_port}[kind]
+
+    def tls_context(self) -> ssl.SSLContext:
+        """A client context trusting the server's self-signed certificate (made at its start)."""
+        return ssl.create_default_context(cafile=str(self.folder / "data" / "tls-certificate.pem"))
+
+    def children_cpu_seconds(self) -> float:
+        """The CPU time of the server's live child processes (its bot workers) so far."""
+        total = 0.0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                try:
+                    total += cpu_seconds(int(child))
+                except FileNotFoundError:  # ended meanwhile
+                    pass
+        return total
 
     def log_text(self) -> str:
         return self.output.read_text(errors="replace")
@@ -266,8 +304,10 @@ class TableClient(asyncio.Protocol):
         """What closes the connection (``writer.close()``), as with a stream."""
         return self.transport
 
-    async def connect(self, port: int) -> None:
-        await asyncio.get_running_loop().create_connection(lambda: self, HOST, port)
+    async def connect(self, port: int, kind: str = "line", tls: ssl.SSLContext | None = None) -> None:
+        """To the line port (``kind`` "line"), over TLS ("tls", trusting ``tls``), or to the
+        WebSocket port's machine subprotocol ("websocket")."""
+        await open_kind(lambda: self, port, kind, tls)
         while not (await self._next_line()).startswith(b"Limits:"):
             pass
         self.send("/mode machine")
@@ -395,12 +435,104 @@ class TableClient(asyncio.Protocol):
         self.send(command)
 
 
+async def open_kind(protocol: Callable[[], asyncio.Protocol], port: int, kind: str = "line",
+                    tls: ssl.SSLContext | None = None) -> None:
+    """Connect ``protocol()`` to a port of ``kind`` (`KINDS`); for "websocket" it sees the
+    machine subprotocol's TEXT frames as CR LF lines and its lines go out as TEXT frames."""
+    loop = asyncio.get_running_loop()
+    if kind == "tls":
+        await loop.create_connection(protocol, HOST, port, ssl=tls, server_hostname="localhost")
+    elif kind == "websocket":
+        frames = WebSocketLines(protocol())
+        await loop.create_connection(lambda: frames, HOST, port)
+        await frames.opened
+    else:
+        await loop.create_connection(protocol, HOST, port)
+
+
+class WebSocketLines(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455) for the bench under a line protocol: the handshake
+    with the subprotocol ``bswtichu.machine``, then each TEXT frame to it as a CR LF line and each
+    line it writes as one masked TEXT frame (a zero mask: the server's unmasking costs the same)."""
+
+    def __init__(self, inner: asyncio.Protocol, subprotocol: str = "bswtichu.machine") -> None:
+        self.inner = inner
+        self.subprotocol = subprotocol
+        self.transport: asyncio.Transport | None = None
+        self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._buffer = b""
+        self._outgoing = b""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write((f"GET /ws HTTP/1.1\r\nHost: {HOST}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                         f"Sec-WebSocket-Protocol: {self.subprotocol}\r\n\r\n").encode())
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if not self.opened.done():
+            head, found, rest = self._buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(head.decode(errors="replace")))
+                return
+            self._buffer = rest
+            self.opened.set_result(None)
+            self.inner.connection_made(self)
+        lines = []
+        buffer = self._buffer
+        while len(buffer) >= 2:
+            length, start = buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(buffer) < 4:
+                    break
+                length, start = struct.unpack("!H", buffer[2:4])[0], 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    break
+                length, start = struct.unpack("!Q", buffer[2:10])[0], 10
+            if len(buffer) < start + length:
+                break
+            opcode = buffer[0] & 0x0F
+            if opcode in (1, 2):  # TEXT or BINARY; control frames are not lines
+                lines.append(buffer[start:start + length])
+            elif opcode == 8:  # the server closes: the closing handshake's answer
+                self.transport.write(b"\x88\x80\0\0\0\0")
+            buffer = buffer[start + length:]
+        self._buffer = buffer
+        if lines:
+            self.inner.data_received(b"".join(line + b"\r\n" for line in lines))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed during the handshake"))
+        self.inner.connection_lost(exc)
+
+    def write(self, data: bytes) -> None:
+        """Lines (each ending in CR LF) as TEXT frames."""
+        *lines, self._outgoing = (self._outgoing + data).split(b"\r\n")
+        frames = []
+        for line in lines:
+            size = len(line)
+            header = bytes([0x81, 0x80 | size]) if size < 126 else struct.pack("!BBH", 0x81, 0x80 | 126, size)
+            frames.append(header + b"\0\0\0\0" + line)
+        self.transport.write(b"".join(frames))
+
+    def close(self) -> None:
+        self.transport.write(b"\x88\x80\0\0\0\0")  # a close frame, then the socket
+        self.transport.close()
+
+
 async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
-                     push: bool = False, think: float = 0.0) -> list[TableClient]:
+                     push: bool = False, think: float = 0.0, kind: str = "line",
+                     tls: ssl.SSLContext | None = None) -> list[TableClient]:
     """Four clients at a new ``round 1`` table, started."""
     clients = [TableClient(f"{name}s{seat}", stats, rng, push, think) for seat in range(1, 5)]
     for client in clients:
-        await client.connect(port)
+        await client.connect(port, kind, tls)
     first = clients[0]
     first.send("/join")
     table = (await first.expect("JOINED"))["table"]
@@ -415,7 +547,8 @@ async def seat_table(port: int, name: str, stats: Stats, rng: random.Random,
 
 async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: int = 1,
                       warmup: float = 2.0, cpu: Callable[[], float] | None = None,
-                      push: bool = False, think: float = 0.0) -> Stats:
+                      push: bool = False, think: float = 0.0, kind: str = "line",
+                      tls: ssl.SSLContext | None = None) -> Stats:
     """``tables`` tables of four random players for ``seconds`` (after ``warmup``).
 
     ``cpu`` gives the server's CPU seconds so far; with it the stats hold the
@@ -426,7 +559,8 @@ async def play_tables(port: int, tables: int = 10, seconds: float = 20.0, seed: 
     stats = Stats()
     rng = random.Random(seed)
     run = f"R{rng.randrange(10**6)}"  # names of their own: an earlier run may still be leaving
-    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push, think), SETUP_TIMEOUT)
+    everyone = [await asyncio.wait_for(seat_table(port, f"{run}t{n}", stats, rng, push, think, kind, tls),
+                                       SETUP_TIMEOUT)
                 for n in range(tables)]
     stats.pushed = all(client.push for table in everyone for client in table)
     stop = asyncio.Event()

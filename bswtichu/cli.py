@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.logger import (
-    FileLogObserver, FilteringLogObserver, LogLevel, Logger, PredicateResult, formatEvent,
-    formatTime, globalLogBeginner,
+    FileLogObserver, FilteringLogObserver, LogLevel, LogLevelFilterPredicate, Logger, PredicateResult,
+    formatEvent, formatTime, globalLogBeginner, jsonFileLogObserver,
 )
 
 from bswtichu import __version__
@@ -56,6 +58,8 @@ SERVE_FLAGS = {
                         "how long a started game waits for a person to come back"),
     "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
     "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
+    "--log-format": ("log_format", str, "text|json",
+                     "the server's log: lines a person reads (text), or one JSON event a line (json)"),
 }
 
 
@@ -123,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
         " from this machine only; tcp:4000 alone would listen on every interface) |"
         " bswtichu --listen telnet=ssl:4244:privateKey=key.pem:certKey=cert.pem:interface=127.0.0.1"
         " (one more telnet port, over TLS) |"
-        " bswtichu replay --help | bswtichu match --help | bswtichu irc --help",
+        " bswtichu replay --help | bswtichu match --help | bswtichu irc --help |"
+        " bswtichu backup FILE (a copy of the database, also while the server runs)",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
     _add_listen_flag(parser, "listen")
@@ -191,8 +196,10 @@ def run_delegate(name: str, argv: list[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
-async def serve(reactor, config: ServerConfig) -> None:
-    """Run the service until the reactor stops (Ctrl-C or SIGTERM stop it cleanly)."""
+async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig]) -> None:
+    """Run the service until the reactor stops (Ctrl-C, SIGTERM or an admin's /shutdown stop it
+    cleanly); SIGHUP reads the config again (``reread``: the file and the flags on top) and
+    applies its limits (`TichuService.reload`)."""
     from bswtichu.service import makeService
     from bswtichu.storage import DatabaseError
 
@@ -209,8 +216,18 @@ async def serve(reactor, config: ServerConfig) -> None:
         await service.stopService()
         raise SystemExit(1)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
+
+    def reload() -> None:
+        try:
+            service.reload(reread())
+        except ConfigError as e:
+            log.error("SIGHUP: the config is not reloaded, the settings stay as they were: {error}",
+                      error=e, event="config_reload_failed")
+
+    signal.signal(signal.SIGHUP, lambda number, frame: reactor.callFromThread(reload))
+    signal.signal(signal.SIGUSR1, lambda number, frame: reactor.callFromThread(service.backup_requested))
     log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
-             where=service.describe())
+             where=service.describe(), event="server_start")
     await Deferred()  # never fires: react ends when the reactor is stopped
 
 
@@ -233,8 +250,68 @@ def without_reactor_chatter(event: dict) -> PredicateResult:
     return PredicateResult.maybe
 
 
+def log_observer(config: ServerConfig, stream=None):
+    """Where the server's log goes (``stream``, standard output) and how: ``log_format`` text
+    or JSON (one event a line, every field of it, the sentence in ``message``; ``event`` names
+    what happened, docs/operating.md), events from ``log_level`` up."""
+    stream = stream if stream is not None else sys.stdout
+    if config.log_format == "text":
+        write = FileLogObserver(stream, log_line)
+    else:
+        json_lines = jsonFileLogObserver(stream, recordSeparator="")
+        write = lambda event: json_lines({**event, "message": formatEvent(event)})  # noqa: E731
+    level = LogLevelFilterPredicate(LogLevel.levelWithName(config.log_level))
+    return FilteringLogObserver(write, [without_reactor_chatter, level])
+
+
+#: how long ``bswtichu backup`` waits for the running server's copy
+BACKUP_TIMEOUT = 120.0
+
+
+def backup_command(argv: list[str]) -> int:
+    """``bswtichu backup FILE``: a consistent copy of the database, also while the server runs."""
+    import time
+    from pathlib import Path
+
+    from bswtichu.storage import DatabaseError, backup
+
+    parser = argparse.ArgumentParser(
+        prog="bswtichu backup", description="Copy the server's SQLite database to FILE with SQLite's"
+        " online backup API, also while the server runs (it makes the copy when asked; see"
+        " docs/operating.md).")
+    parser.add_argument("file", metavar="FILE", help="the copy to write (replaced if it exists)")
+    parser.add_argument("--config", metavar="FILE", default=None, help="the server's ini file (for its database)")
+    parser.add_argument("--database", metavar="FILE", default=None, help="the database (default: the config's)")
+    args = parser.parse_args(argv)
+    try:
+        database = args.database or load_config(args.config).database
+        target = Path(args.file).resolve()
+        pid = backup.server_pid(database)
+        if pid is None:
+            backup.copy_file(database, target)
+        else:
+            target.unlink(missing_ok=True)
+            backup.request_path(database).write_text(str(target), encoding="utf-8")
+            os.kill(pid, signal.SIGUSR1)
+            deadline = time.monotonic() + BACKUP_TIMEOUT
+            while not target.exists():
+                if time.monotonic() > deadline:
+                    print(f"bswtichu backup: the server (process {pid}) made no copy in"
+                          f" {BACKUP_TIMEOUT:.0f} s; see its log", file=sys.stderr)
+                    return 1
+                time.sleep(0.05)
+    except (ConfigError, DatabaseError, OSError) as e:
+        print(f"bswtichu backup: {e}", file=sys.stderr)
+        return 1
+    print(f"bswtichu backup: {database} copied to {target}"
+          + (f" by the running server (process {pid})" if pid is not None else ""))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "backup":
+        return backup_command(args_list[1:])
     if args_list and args_list[0] in DELEGATES:
         # everything after the subcommand belongs to it, flags and --help included
         return run_delegate(args_list[0], args_list[1:])
@@ -253,7 +330,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from twisted.internet import task
 
-    observer = FilteringLogObserver(FileLogObserver(sys.stdout, log_line), [without_reactor_chatter])
-    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
-    task.react(serve, [config])
+    globalLogBeginner.beginLoggingTo([log_observer(config)], redirectStandardIO=False)
+    task.react(serve, [config, lambda: config_from(args)])
     return 0  # not reached: react exits

@@ -9,6 +9,7 @@ from __future__ import annotations
 import configparser
 import dataclasses
 import ipaddress
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,14 @@ DEFAULT_CONFIG_PATH = Path("config") / "bswtichu.ini"
 
 class ConfigError(Exception):
     """A configuration file or value that cannot be used, with the reason."""
+
+
+class LiveConfig:
+    """The settings as they are now, for the parts that apply a reload (SIGHUP) at once:
+    they read ``current`` when they need a limit, so a new value counts from then on."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.current = config
 
 
 @dataclass(frozen=True)
@@ -31,8 +40,14 @@ class Listener:
 
 DEFAULT_LISTENERS = (
     Listener("telnet", "tcp:4242:interface=127.0.0.1"),
+    Listener("telnet", "ssl:4244:interface=127.0.0.1"),
     Listener("line", "tcp:4243:interface=127.0.0.1"),
+    Listener("line", "ssl:4245:interface=127.0.0.1"),
+    Listener("websocket", "tcp:4280:interface=127.0.0.1"),
+    Listener("websocket", "ssl:4281:interface=127.0.0.1"),
 )
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -82,6 +97,22 @@ class ServerConfig:
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
     #: which the bots keep (the settings know no layer below them)
     expert_budget: int | None = None
+    #: origins (``scheme://host:port``, space-separated; ``*``: any) whose pages may open the
+    #: WebSocket port; empty: the listener's own address and this machine's names for itself
+    websocket_origins: str = ""
+    #: the PEM files of the ``ssl:`` listeners that name none; both empty: a self-signed pair
+    #: made in the data folder (`data_folder`) on first start
+    tls_certificate: str = ""
+    tls_key: str = ""
+    #: worker processes for the bot decisions of `worker_levels`; None: the cores less one
+    #: (at least 1), 0: every decision in the server's process
+    bot_workers: int | None = None
+    #: the bot levels whose decisions go to the workers, comma-separated (the costly ones)
+    worker_levels: str = "expert"
+    #: how the server's log is written: "text" (a line a person reads) or "json" (one event a line)
+    log_format: str = "text"
+    #: the least important level logged: debug, info, warn, error or critical
+    log_level: str = "info"
 
     def __post_init__(self) -> None:
         problems = []
@@ -128,8 +159,17 @@ class ServerConfig:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
+        if self.bot_workers is not None and self.bot_workers < 0:
+            problems.append("workers must be 0 (decisions in the server) or more")
+        if self.log_format not in LOG_FORMATS:
+            problems.append(f"log_format must be {' or '.join(LOG_FORMATS)}")
+        if self.log_level not in LOG_LEVELS:
+            problems.append(f"log_level must be one of {', '.join(LOG_LEVELS)}")
         if self.expert_budget is not None and self.expert_budget < 1:
             problems.append("expert_budget must be at least 1")
+        if bool(self.tls_certificate) != bool(self.tls_key):
+            problems.append("[tls] certificate and key go together: set both, or neither for a"
+                            " self-signed pair")
         if not self.listeners:
             problems.append("at least one listener is needed, e.g. [listen] telnet = tcp:4242:interface=127.0.0.1")
         for listener in self.listeners:
@@ -167,6 +207,13 @@ class ServerConfig:
         return self.replace(listeners=self.listeners + (listener,))
 
     @property
+    def worker_count(self) -> int:
+        """How many bot worker processes: ``bot_workers``, or unset the cores less one (at least 1)."""
+        if self.bot_workers is not None:
+            return self.bot_workers
+        return max(1, (os.cpu_count() or 1) - 1)
+
+    @property
     def admin_names(self) -> tuple[str, ...]:
         """The admins named in ``[admin] admins``, as written."""
         return tuple(name.strip() for name in self.admins.split(",") if name.strip())
@@ -181,6 +228,18 @@ class ServerConfig:
         """The addresses any number of connections may come from (an IRC bridge's, say)."""
         return frozenset(str(ipaddress.ip_address(a)) for a in self.uncapped_addresses.split())
 
+    @property
+    def data_folder(self) -> Path:
+        """Where the server keeps its files: the database's folder (``data`` for ``:memory:``)."""
+        return Path("data") if self.database == ":memory:" else Path(self.database).parent
+
+    def tls_files(self) -> tuple[Path, Path, bool]:
+        """(certificate, key, configured): the ``[tls]`` files, else the self-signed pair's
+        place in the data folder."""
+        if self.tls_certificate:
+            return Path(self.tls_certificate), Path(self.tls_key), True
+        return self.data_folder / "tls-certificate.pem", self.data_folder / "tls-key.pem", False
+
     def for_line_port(self) -> ServerConfig:
         """The settings as the bot port applies them: its own, wider input budget."""
         return self.replace(flood_rate=self.line_flood_rate, flood_burst=self.line_flood_burst,
@@ -193,6 +252,17 @@ OTHER_TOOLS_SECTIONS = ("irc",)
 #: the section whose keys are listener kinds and whose values their endpoints, one or more
 #: (separated by spaces or on indented lines of their own; empty: that kind is off)
 LISTEN_SECTION = "listen"
+
+#: the settings a reload (SIGHUP) applies at once: those read where they are used (the
+#: connections' cap, the table and chat limits, /who's page) or when a connection comes
+#: (a port's budgets and idle timeout); the others need a restart
+LIVE_FIELDS = frozenset({
+    "max_line_length", "flood_rate", "flood_burst", "line_flood_rate", "line_flood_burst",
+    "byte_rate", "byte_burst", "line_byte_rate", "line_byte_burst", "read_size",
+    "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
+    "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
+    "quick_wait",
+})
 
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
@@ -228,6 +298,13 @@ _KEYS = {
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),
+    ("websocket", "origins"): ("websocket_origins", str),
+    ("tls", "certificate"): ("tls_certificate", str),
+    ("tls", "key"): ("tls_key", str),
+    ("bots", "workers"): ("bot_workers", int),
+    ("bots", "worker_levels"): ("worker_levels", str),
+    ("log", "format"): ("log_format", str),
+    ("log", "level"): ("log_level", str),
 }
 
 
@@ -243,6 +320,8 @@ def read_ini(text: str, source: str) -> configparser.ConfigParser:
 
 #: how a setting's type is named to people, with an example value
 _TYPE_WORDS = {int: "a whole number (e.g. 100)", float: "a number (e.g. 2.5)"}
+#: names of other converters' types, for the same message (e.g. the bridge's yes/no settings)
+TYPE_NAMES = {"boolean": "yes or no"}
 
 
 def convert_setting(convert, raw: str, section: str, key: str, source: str) -> object:
@@ -250,7 +329,7 @@ def convert_setting(convert, raw: str, section: str, key: str, source: str) -> o
     try:
         return convert(raw.strip())
     except ValueError:
-        wanted = _TYPE_WORDS.get(convert, f"a {convert.__name__}")
+        wanted = _TYPE_WORDS.get(convert) or TYPE_NAMES.get(convert.__name__, f"a {convert.__name__}")
         raise ConfigError(f"{source}: [{section}] {key} = {raw!r} is not {wanted}") from None
 
 

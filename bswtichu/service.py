@@ -7,9 +7,12 @@ are built from (the game wiring and its log store).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
+from time import perf_counter
 from collections.abc import Callable
+from pathlib import Path
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
@@ -19,7 +22,12 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.bots import BotSettings
-from bswtichu.config import ServerConfig
+from bswtichu.config import LIVE_FIELDS, LiveConfig, ServerConfig
+from bswtichu.net import tls
+from bswtichu.net.kinds import ListenerKind, kind_named
+from bswtichu.net.lines import LobbyFactory
+from bswtichu.play.tally import Tally
+from bswtichu.play.workers import BotWorkers
 from bswtichu.server.account_commands import account_commands
 from bswtichu.server.accounts import NameGuard, RegistrationLimit
 from bswtichu.server.chat import Chat
@@ -34,12 +42,12 @@ from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.server.moderation import Moderation, moderation_commands, person_kicker
 from bswtichu.server.social import PersonalLists, social_commands, tell_friends
-from bswtichu.net.kinds import ListenerKind, kind_named
-from bswtichu.server.session import Outbox
-from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.review import review_commands
+from bswtichu.server.session import Outbox
+from bswtichu.server.shutdown import Shutdown, shutdown_commands
+from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.table_commands import table_commands
-from bswtichu.storage import Storage
+from bswtichu.storage import Storage, backup
 
 log = Logger()
 
@@ -51,6 +59,8 @@ def build_lobby(
     logs: GameLogStore,
     storage: Storage | None = None,
     later: Callable[[Callable[[], None]], object] | None = None,
+    tally: Tally | None = None,
+    stop: Callable[[str], None] | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -59,13 +69,18 @@ def build_lobby(
     ``later`` calls a function at the end of the current reactor turn: given, what a
     turn's input lines and bot steps cause is committed (the games' journal steps, in
     one transaction) and then written (one write per client) once, at its end.
+    ``tally`` counts for the operator (the metrics listener reads it): the lobby's refusals,
+    the commits; the game wiring shares it for the games' actions and bot decisions.
+    ``stop(reason)`` stops the server (the service's); given, admins have ``/shutdown``.
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
-    outbox = Outbox(lambda: _commit(storage), later)
+    tally = tally if tally is not None else Tally()
+    outbox = Outbox(lambda: _commit(storage, tally), later)
+    live = LiveConfig(config)
     moderation = Moderation(storage.community, storage.accounts, clock, config.admin_names, config.uncapped,
                             config.reserved)
-    connections = Connections(config, outbox, moderation.barred)
+    connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout)
@@ -75,10 +90,10 @@ def build_lobby(
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
-    chat = Chat(index, config.max_chat_length, moderation.check_may_speak, lists.ignorers)
+    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     commands = CommandRegistry()
-    for command in [help_command(commands), *lobby_commands(names, chat, config.who_page_size),
-                    *table_commands(tables, config),
+    for command in [help_command(commands), *lobby_commands(names, chat, live),
+                    *table_commands(tables, live),
                     *game_commands(tables, logs, person_kicker(moderation, names)),
                     *review_commands(logs),
                     *account_commands(names, storage, RegistrationLimit(
@@ -87,16 +102,27 @@ def build_lobby(
                     *social_commands(lists, names, chat, storage),
                     *moderation_commands(moderation, names, connections, tables)]:
         commands.register(command)
-    return Lobby(connections, names, chat, commands, tables, outbox)
+    if stop is not None:
+        for command in shutdown_commands(Shutdown(clock, index, tables, stop), live, storage.accounts):
+            commands.register(command)
+    return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
 
 
-def _commit(storage: Storage) -> None:
-    """The outbox's settle: the games' pending journal steps are committed before anyone hears of them."""
+def _commit(storage: Storage, tally: Tally) -> None:
+    """The outbox's settle: the games' pending journal steps are committed before anyone hears
+    of them; a commit that had something to do is timed."""
+    if not storage.pending:
+        return
+    began = perf_counter()
     try:
         storage.commit()
     except Exception:
+        tally.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
+    else:
+        tally.commit_failed = False
+        tally.commits.observe(perf_counter() - began)
 
 
 class TichuService(Service):
@@ -110,16 +136,27 @@ class TichuService(Service):
         #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
         self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
         self.reactor = reactor
+        #: what the server counts (a given game wiring's own tally, if it has one; else it counts here)
+        self.tally = games.tally if games is not None and games.tally is not None else Tally()
+        if games is not None:
+            games.tally = self.tally
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
                 expert_budget=config.expert_budget)
+            levels = frozenset(level.strip() for level in config.worker_levels.split(",") if level.strip())
+            workers = BotWorkers(reactor, config.worker_count, levels) if config.worker_count else None
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
-                               config.reconnect_grace, storage=storage, bot_settings=bots)
+                               config.reconnect_grace, storage=storage, bot_settings=bots,
+                               tally=self.tally, workers=workers)
         self.games = games
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
-                                 later=lambda flush: reactor.callLater(0, flush))
+                                 later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
+                                 stop=self._stop)
         self.ports: dict[str, IListeningPort] = {}
+        self.factories: list[object] = []  # one per listener, as built at the start
+        #: why the server stops, for everyone's goodbye (an admin's /shutdown reason)
+        self.goodbye = "the server is shutting down"
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
 
@@ -131,12 +168,28 @@ class TichuService(Service):
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
         attempts = []
+        certificate, key = self._certificate()
         for name, kind, description in self.listeners:
-            endpoint = serverFromString(self.reactor, description)
-            factory = kind.factory(self.lobby, self.config, self.reactor)
+            endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
+            factory = kind.build(self.lobby, self.config, self.reactor)
+            self.factories.append(factory)
             attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _certificate(self) -> tuple[Path, Path]:
+        """The certificate and key for the ``ssl:`` listeners that name none: ``[tls]``'s, or
+        the self-signed pair in the data folder, made (and said so) if it is not there yet."""
+        certificate, key, configured = self.config.tls_files()
+        needed = any(description.startswith("ssl:") and not tls.names_its_certificate(description)
+                     for _, _, description in self.listeners)
+        if needed and not configured and not (certificate.exists() and key.exists()):
+            tls.make_self_signed(certificate, key)
+            self.log.info("made a self-signed TLS certificate {certificate} (key {key}, readable by"
+                          " you only) for the TLS ports; clients must accept it once, or set [tls]"
+                          " certificate and key to a real pair (e.g. from Let's Encrypt)",
+                          certificate=str(certificate), key=str(key))
+        return certificate, key
 
     def _settled(self, result: object) -> None:
         if isinstance(result, Failure):
@@ -161,13 +214,17 @@ class TichuService(Service):
     def describe(self) -> str:
         """Where people and bots connect and where game logs go, in one line (once listening):
         the ports grouped by who connects, e.g. ``people: telnet 127.0.0.1:4242; bots:
-        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``."""
+        127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``, a web one is a URL."""
         groups: dict[str, list[str]] = {}
         for name, kind, description in self.listeners:
             host = self.ports[name].getHost()
             where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
-            tls = " (TLS)" if description.startswith("ssl:") else ""
-            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))) + tls)
+            secure = description.startswith("ssl:")
+            if kind.web and hasattr(host, "port"):
+                where = f"{'https' if secure else 'http'}://{where}/"
+            elif secure:
+                where += " (TLS)"
+            groups.setdefault(kind.audience, []).append(" ".join(filter(None, (kind.label, where))))
         ports = "; ".join(f"{audience}: {', '.join(wheres)}" for audience, wheres in groups.items())
         return f"{ports}; logs in {self.config.log_folder}/"
 
@@ -183,14 +240,57 @@ class TichuService(Service):
             self._fire(waiter)
         return waiter
 
+    def reload(self, new: ServerConfig) -> None:
+        """Apply the settings of `LIVE_FIELDS` from ``new`` without dropping anyone, and say
+        in the log what changed (and which changes wait for a restart). A port's limits count
+        for the connections that come after; connections open keep theirs."""
+        old = self.lobby.config.current
+        changed = [f.name for f in dataclasses.fields(ServerConfig) if getattr(old, f.name) != getattr(new, f.name)]
+        applied = [name for name in changed if name in LIVE_FIELDS]
+        waiting = [name for name in changed if name not in LIVE_FIELDS]
+        current = old.replace(**{name: getattr(new, name) for name in applied})
+        self.lobby.config.current = current
+        for factory in self.factories:
+            if isinstance(factory, LobbyFactory):
+                factory.config = current
+        said = ", ".join(f"{name} {getattr(old, name)!r} -> {getattr(new, name)!r}" for name in applied)
+        self.log.info("config reloaded: {changes}{later}", changes=said or "nothing changed",
+                      later=f"; a restart is needed for {', '.join(waiting)}" if waiting else "",
+                      event="config_reloaded", applied=applied, waiting=waiting)
+
+    def backup_requested(self) -> None:
+        """``bswtichu backup FILE`` asks (SIGUSR1): copy the database to the FILE it left in the
+        request file, with SQLite's online backup API (committed steps; the games go on after)."""
+        storage = self.games.storage
+        request = backup.request_path(self.config.database)
+        try:
+            target = request.read_text(encoding="utf-8").strip()
+            request.unlink()
+            storage.commit()
+            began = perf_counter()
+            backup.copy(storage.db, target)
+        except Exception as error:
+            self.log.error("the backup asked for cannot be made: {error}", error=repr(error),
+                           event="backup_failed")
+        else:
+            self.log.info("database backed up to {target} in {seconds:.3f} s", target=target,
+                          seconds=perf_counter() - began, event="backup")
+
+    def _stop(self, reason: str) -> None:
+        """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""
+        self.goodbye = reason
+        self.reactor.stop()
+
     def stopService(self) -> Deferred:
         super().stopService()
-        self.log.info("bswtichu stops: the ports close and everyone is told")
-        self.lobby.shutdown("the server is shutting down")
+        self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
+        self.lobby.shutdown(self.goodbye)
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         if self.games.storage is not None:
             self.games.storage.close()
+        if self.games.workers is not None:
+            self.games.workers.close()
         return DeferredList([d for d in stopping if d is not None])
 
 

@@ -9,6 +9,8 @@ table events to the channel as PRIVMSGs. Every outgoing line passes the `Outbox`
 
 from __future__ import annotations
 
+from functools import partial
+
 from twisted.internet import task
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.protocol import ReconnectingClientFactory
@@ -17,6 +19,7 @@ from twisted.words.protocols import irc
 
 from bswtichu import __version__
 from bswtichu.irc.config import IrcConfig
+from bswtichu.irc.gameside import client_tls, open_link
 from bswtichu.irc.outbox import Outbox
 from bswtichu.irc.routing import Bridge, irc_key
 from bswtichu.irc.text import split_text, text_budget
@@ -179,10 +182,14 @@ class BridgeFactory(ReconnectingClientFactory):
 
 def start_bridge(reactor, config: IrcConfig, clock=None) -> BridgeFactory:
     """Connect to the IRC server (and, per user, to the game server); returns the factory."""
-    bridge = Bridge(reactor, config)
+    game_tls = client_tls(config.game_address[0], config.game_ca) if config.game_tls else None
+    bridge = Bridge(reactor, config, partial(open_link, tls=game_tls))
     factory = BridgeFactory(bridge, config, clock or reactor)
     host, port = config.server_address
-    reactor.connectTCP(host, port, factory)
+    if config.server_tls:
+        reactor.connectSSL(host, port, factory, client_tls(host, config.server_ca))
+    else:
+        reactor.connectTCP(host, port, factory)
     return factory
 
 

@@ -10,7 +10,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError
-from bswtichu.irc.config import IrcConfig, load_irc_config
+from bswtichu.irc.config import IrcConfig, boolean, load_irc_config
 
 log = Logger()
 
@@ -25,6 +25,13 @@ FLAGS = {
     "--reconnect-max": ("reconnect_max", float, "SECONDS", "longest wait between reconnects (default 300)"),
     "--tokens-file": ("tokens_file", str, "FILE", "keep guests' resume tokens in FILE across restarts"
                       " (the shipped config/bswtichu.ini says data/irc-tokens.json; without any: in memory only)"),
+    "--server-tls": ("server_tls", boolean, "yes|no", "reach the IRC server over TLS (default no)"),
+    "--server-ca": ("server_ca", str, "FILE", "PEM certificate(s) to trust for the IRC server"
+                    " (default: the system's)"),
+    "--game-tls": ("game_tls", boolean, "yes|no", "reach the game server over TLS: --game names its"
+                   " TLS line port (default no)"),
+    "--game-ca": ("game_ca", str, "FILE", "PEM certificate(s) to trust for the game server, e.g. its"
+                  " data/tls-certificate.pem (default: the system's)"),
 }
 
 

@@ -37,6 +37,10 @@ class IrcConfig:
     reconnect_max: float = 300.0  # longest wait between reconnect attempts, seconds
     password: str = ""  # IRC server password (PASS), if the server needs one
     tokens_file: str = ""  # where guests' resume tokens survive a restart ("": memory only)
+    server_tls: bool = False  # reach the IRC server over TLS
+    server_ca: str = ""  # PEM certificate(s) to trust for it ("": the system's trusted ones)
+    game_tls: bool = False  # reach the game server's line port over TLS (its ssl: listener)
+    game_ca: str = ""  # PEM certificate(s) to trust for it, e.g. its self-signed tls-certificate.pem
 
     def __post_init__(self) -> None:
         problems = []
@@ -70,7 +74,17 @@ class IrcConfig:
         return dataclasses.replace(self, **changes)
 
 
-_CONVERTERS = {field.name: {"int": int, "float": float}.get(field.type, str)
+def boolean(text: str) -> bool:
+    """yes/no, on/off, true/false, 1/0 (any case) as a bool."""
+    word = text.strip().lower()
+    if word in ("yes", "on", "true", "1"):
+        return True
+    if word in ("no", "off", "false", "0", ""):
+        return False
+    raise ValueError(text)
+
+
+_CONVERTERS = {field.name: {"int": int, "float": float, "bool": boolean}.get(field.type, str)
                for field in dataclasses.fields(IrcConfig)}
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import MutableMapping, Sequence
+from pathlib import Path
 from typing import Protocol as TypingProtocol
 
+from twisted.internet import ssl
 from twisted.internet.defer import Deferred
-from twisted.internet.endpoints import HostnameEndpoint
+from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
@@ -152,9 +154,20 @@ class GameLink(LineReceiver):
         self.owner.link_lost(self)
 
 
-def open_link(reactor, address: tuple[str, int], link: GameLink) -> Deferred:
-    """Connect ``link`` to the game server's line port; fires with it once connected."""
+def open_link(reactor, address: tuple[str, int], link: GameLink, tls=None) -> Deferred:
+    """Connect ``link`` to the game server's line port (over TLS with the client options
+    ``tls``, see `client_tls`); fires with it once connected."""
     host, port = address
     factory = Factory.forProtocol(lambda: link)
     factory.noisy = False  # one "Starting factory" log line per IRC user says nothing
-    return HostnameEndpoint(reactor, host, port, timeout=10).connect(factory)
+    endpoint = HostnameEndpoint(reactor, host, port, timeout=10)
+    if tls is not None:
+        endpoint = wrapClientTLS(tls, endpoint)
+    return endpoint.connect(factory)
+
+
+def client_tls(host: str, trusted: str = ""):
+    """TLS client options that check ``host``'s certificate against the PEM file ``trusted``
+    (a self-signed server's own certificate, say), or without one the system's trusted roots."""
+    root = ssl.Certificate.loadPEM(Path(trusted).read_bytes()) if trusted else None
+    return ssl.optionsForClientTLS(host, trustRoot=root)

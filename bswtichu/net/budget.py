@@ -158,18 +158,20 @@ class OutputQueue:
             self._transport_full = True  # until the transport has sent it and asks for more
             self._write(data[sent:])
 
-    def send(self, data: bytes, droppable: bool = False) -> None:
+    def send(self, data: bytes, droppable: bool = False) -> bool:
+        """Write or queue ``data``; False if it was skipped (droppable, past the soft limit)."""
         if self._given_up:
-            return
+            return True
         if not self._transport_full and not self._queue:
             self._put(data)
-            return
+            return True
         if droppable and self.queued + len(data) > self.soft_limit:
             if not self._skipping:
                 self._skipping = True
                 self._enqueue(self._skipped())
-            return
+            return False
         self._enqueue(data)
+        return True
 
     def _enqueue(self, data: bytes) -> None:
         self._queue.append(data)

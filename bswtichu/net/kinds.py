@@ -16,8 +16,10 @@ from twisted.internet.protocol import ServerFactory
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
+from bswtichu.net.metrics import MetricsSite
 from bswtichu.net.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
+from bswtichu.net.websocket import WebSocketListener
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,14 @@ class ListenerKind:
     factory: Callable[[Realm, ServerConfig, IReactorTime], ServerFactory]
     audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
     label: str  # the word before each of its addresses there ("" for none)
+    web: bool = False  # its addresses are shown as http:// (https:// over TLS) URLs
+
+    def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory:
+        """The factory for one listener of this kind, knowing its kind's name (connections
+        are counted by it)."""
+        factory = self.factory(realm, config, clock)
+        factory.kind = self.name
+        return factory
 
 
 KINDS: dict[str, ListenerKind] = {
@@ -35,6 +45,8 @@ KINDS: dict[str, ListenerKind] = {
     for kind in (
         ListenerKind("telnet", TelnetFactory, "people", "telnet"),
         ListenerKind("line", BotLineFactory, "bots", ""),
+        ListenerKind("websocket", WebSocketListener, "people", "web", web=True),
+        ListenerKind("metrics", MetricsSite, "operators", "metrics"),
     )
 }
 

@@ -21,6 +21,8 @@ class BotLineProtocol(LineConnection, Protocol):
 
 
 class BotLineFactory(LobbyFactory):
+    kind = "line"  # the registry's name for it (`ListenerKind.build` sets the same)
+
     def buildProtocol(self, addr: object) -> BotLineProtocol:
         protocol = BotLineProtocol(self.lobby, self.config.for_line_port(), self.clock)
         protocol.factory = self

@@ -28,6 +28,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from bswtichu.config import ServerConfig
+from bswtichu.net import tls
 from bswtichu.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
 from bswtichu.net.realm import Client, Realm
 
@@ -162,12 +163,25 @@ class LineConnection(TimeoutMixin):
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         output = self._output
         if output is not None and not self._tcp.disconnecting:
-            output.send(self.encode_lines(lines), droppable)
+            self._counted(output.send(data := self.encode_lines(lines), droppable), len(data), len(lines))
 
     def send_bytes(self, data: bytes, droppable: bool = False) -> None:
         """Bytes as they go on the wire, through the output queue (in order with the lines)."""
         if self._output is not None and not self._tcp.disconnecting:
-            self._output.send(data, droppable)
+            self._counted(self._output.send(data, droppable), len(data), 1)
+
+    def _counted(self, kept: bool, size: int, lines: int) -> None:
+        """Tell the realm's tally what went out, or how many lines were skipped."""
+        if kept:
+            self.lobby.tally.sent(self.kind, size)
+        else:
+            self.lobby.tally.skipped(lines)
+
+    @property
+    def kind(self) -> str:
+        """The listener kind this connection came in on (its factory's, from the registry): its
+        connections are counted by it, and its TLS port is named to a plain client from afar."""
+        return self.factory.kind
 
     def close(self) -> None:
         """Hang up once what is queued has been sent (or after CLOSE_TIMEOUT)."""
@@ -222,6 +236,9 @@ class LineConnection(TimeoutMixin):
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
                                           self.config, host)
+        if not tls.encrypted(socket) and not tls.local(host):
+            self.session.unencrypted = tls.tls_port(self.config.endpoints_of(self.kind)) or 0
+        self.lobby.tally.connection_opened(self.kind)
         self.setTimeout(self.config.idle_timeout or None)
 
     def charge_input(self, size: int) -> None:
@@ -288,6 +305,7 @@ class LineConnection(TimeoutMixin):
             self._abort_call.cancel()
             self._abort_call = None
         if self.session is not None:
+            self.lobby.tally.connection_closed(self.kind)
             self.lobby.disconnect(self.session)
 
     def timeoutConnection(self) -> None:
@@ -299,6 +317,8 @@ class LobbyFactory(ServerFactory):
     """What both ports' factories share: the lobby, the settings and the clock."""
 
     noisy = False  # the service says once where it listens; no "Starting factory" lines
+    #: the listener kind it serves (`ListenerKind.build` sets it from the registry)
+    kind = ""
 
     def __init__(self, lobby: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lobby = lobby

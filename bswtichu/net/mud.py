@@ -126,10 +126,16 @@ def package_name(keyword: str) -> str:
     return "Tichu." + "".join(part.capitalize() for part in keyword.split("_"))
 
 
+def gmcp_text(message: Told) -> str:
+    """The message as GMCP says it: ``Package.Name`` and its machine-mode fields as compact JSON
+    (the telnet port wraps it in a subnegotiation, the WebSocket port sends it as a TEXT frame)."""
+    payload = json.dumps(message.fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return f"{package_name(message.keyword)} {payload}"
+
+
 def gmcp_package(message: Told) -> bytes:
     """The message as one GMCP subnegotiation: its package and its machine-mode fields."""
-    payload = json.dumps(message.fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return subnegotiation(GMCP, f"{package_name(message.keyword)} {payload}".encode("utf-8"))
+    return subnegotiation(GMCP, gmcp_text(message).encode("utf-8"))
 
 
 def mssp_payload(variables: dict[str, str | list[str]]) -> bytes:

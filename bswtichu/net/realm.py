@@ -49,6 +49,9 @@ class Client(Protocol):
     also_sent: Callable[[Told, bool], None] | None
     #: asks the client not to show what is typed (True: a password comes) or to show it again
     hide_input: Callable[[bool], None] | None
+    #: set by the port on a plain connection from another machine: its kind's TLS port (0:
+    #: it has none), so a password sent over it is followed by a warning; None: nothing to warn of
+    unencrypted: int | None
 
     @property
     def seated(self) -> bool:
@@ -76,6 +79,45 @@ class Client(Protocol):
         """Say goodbye after ``seconds`` without input, and hang up."""
 
 
+class Timings(Protocol):
+    """Durations by bucket (`bswtichu.play.tally.Timings`): counts per bucket, not cumulative,
+    the last above every bound; their sum and number."""
+
+    bounds: tuple[float, ...]
+    counts: list[int]
+    total: float
+    count: int
+
+
+class Tally(Protocol):
+    """The domain's counters (`bswtichu.play.tally.Tally`): the ports add theirs, the
+    ``metrics`` port reads them all."""
+
+    actions: Mapping[str, int]
+    refusals: Mapping[str, int]
+    decisions: Mapping[str, Timings]
+    commits: Timings
+    commit_failed: bool
+    connections: Mapping[str, int]
+    open_connections: Mapping[str, int]
+    output_bytes: Mapping[str, int]
+    skipped_lines: int
+    games_started: int
+    games_ended: int
+
+    def connection_opened(self, kind: str) -> None:
+        """A client connected on a listener of ``kind``."""
+
+    def connection_closed(self, kind: str) -> None:
+        """A client of ``kind`` is gone."""
+
+    def sent(self, kind: str, size: int) -> None:
+        """``size`` bytes went out (or were queued) to a client of ``kind``."""
+
+    def skipped(self, lines: int) -> None:
+        """``lines`` droppable lines were skipped for a client that does not read."""
+
+
 class Realm(Protocol):
     """What a port needs from the domain (the lobby): a client comes, talks, goes."""
 
@@ -89,5 +131,12 @@ class Realm(Protocol):
     def disconnect(self, client: Client) -> None:
         """The client's connection is gone."""
 
+    @property
+    def tally(self) -> Tally:
+        """What the server counts (the ports add connections and output to it)."""
+
     def online(self) -> list[Client]:
         """Named clients (for MSSP's player count)."""
+
+    def table_states(self) -> Mapping[str, int]:
+        """How many tables are in each state ("open", "full", "started", "finished")."""

@@ -24,7 +24,7 @@ from twisted.internet.error import ConnectionDone, ConnectionLost
 from twisted.python.failure import Failure
 
 from bswtichu import __version__
-from bswtichu.net import mud
+from bswtichu.net import mud, tls
 from bswtichu.net.lines import LineConnection, LobbyFactory
 from bswtichu.net.realm import Told
 
@@ -272,6 +272,8 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
 class TelnetFactory(LobbyFactory):
     """Builds a telnet transport with a HumanTelnetProtocol behind it per connection."""
 
+    kind = "telnet"  # the registry's name for it (`ListenerKind.build` sets the same)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.started = int(self.clock.seconds())
@@ -298,7 +300,13 @@ class TelnetFactory(LobbyFactory):
             "MSSP": "1",
             "UTF-8": "1",
             "XTERM 256 COLORS": "0",
+            **self.tls_variables(),
         }
+
+    def tls_variables(self) -> dict[str, str]:
+        """The telnet TLS port, as Mudlet reads it (``TLS``, and the older ``SSL``), if there is one."""
+        port = tls.tls_port(self.config.endpoints_of("telnet"))
+        return {} if port is None else {"TLS": str(port), "SSL": str(port)}
 
     def buildProtocol(self, addr: object) -> LenientTelnetTransport:
         transport = LenientTelnetTransport(HumanTelnetProtocol, self.lobby, self.config, self.clock)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from time import perf_counter
 from random import Random
 from typing import Callable, Hashable, Iterable, Protocol, Sequence
 
@@ -55,6 +56,8 @@ from bswtichu.engine import (
 )
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER, PLAY
+from bswtichu.play.tally import Tally
+from bswtichu.play.workers import BotWorkers
 
 SUBSTITUTE_LEVEL = "basic"
 #: seconds left on the turn clock when the player is warned
@@ -228,10 +231,19 @@ class GameDriver:
     def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
-                 turns: BotTurns | None = None, variant: Variant = NANJING):
+                 turns: BotTurns | None = None, tally: Tally | None = None,
+                 workers: BotWorkers | None = None, variant: Variant = NANJING):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them;
-        ``turns``, if given, queues each due bot step behind other tables' (a server's)."""
+        ``turns``, if given, queues each due bot step behind other tables' (a server's);
+        ``tally``, if given, counts the live game's actions and bot decisions (not a replay's);
+        ``workers``, if given, make the decisions of the bots they take in other processes
+        (only queued steps, the server's: ``turns``)."""
         self.turns = turns
+        self.tally = tally
+        self.workers = workers
+        #: the number of steps applied so far: a worker's answer counts only if none came since
+        self._moment = 0
+        self._thinking = False  # a worker is choosing for this game
         self.game = Game(players, options, seeds.deals, variant)
         self.seeds = seeds
         self.clock = clock
@@ -268,6 +280,8 @@ class GameDriver:
 
     def start(self) -> None:
         """Deal the first round (subscribe first: the first events go out now)."""
+        if self.tally is not None and not self._replaying:
+            self.tally.games_started += 1
         self._start_round()
 
     # ------------------------------------------------------------------ state
@@ -305,11 +319,14 @@ class GameDriver:
         self.strikes.pop(player, None)
         if player in self.substitutes:
             self._end_substitute(player)
+        if self.tally is not None:
+            self.tally.actions["person"] += len(actions)
         for index, action in enumerate(actions):
             following = actions[index + 1] if index + 1 < len(actions) else None
             self._apply(action, following)
 
     def _apply(self, action: Action, following: Action | None = None) -> None:
+        self._moment += 1
         events = self.game.apply(action)
         if following is not None:
             events = [e for e in events
@@ -361,6 +378,8 @@ class GameDriver:
             subscriber.happened(self, events)
 
     def _finish(self) -> None:
+        if self.tally is not None and not self._replaying:
+            self.tally.games_ended += 1
         self.stopped = True
         self._cancel_timers()
 
@@ -387,7 +406,7 @@ class GameDriver:
     def _schedule_bots(self) -> None:
         if self.stopped or self.paused or self.holding or self._replaying or not self.bots:
             return
-        if self._bot_queued or (self._bot_call is not None and self._bot_call.active()):
+        if self._bot_queued or self._thinking or (self._bot_call is not None and self._bot_call.active()):
             return
         delay = self.bot_delay if self._person_present() else 0
         self._bot_call = self.clock.callLater(delay, self._bot_due)
@@ -402,8 +421,53 @@ class GameDriver:
 
     def _bot_step(self) -> None:
         self._bot_queued = False
-        if not (self.paused or self.holding):
+        if self.paused or self.holding:
+            return
+        if self.workers is None:
             self.step()
+        elif not self.stopped:
+            self._step_with_workers()
+
+    def _step_with_workers(self) -> None:
+        """As `step`, but a choice the workers take is asked of them; it is applied when it
+        comes, unless the game moved on meanwhile (then the bots are asked again)."""
+        waiting = self._waiting()
+        action = self._interruption(waiting)
+        if action is None:
+            chooser = self._chooser(waiting)
+            if chooser is None:
+                return
+            seat, bot = chooser
+            rnd = self.game.round
+            legal = rnd.legal_actions(seat)
+            if not self.workers.takes(bot):
+                action = self._checked(seat, self._choose(bot, rnd.view(seat), legal), legal)
+            else:
+                self._thinking = True
+                self.workers.choose(bot, rnd.view(seat), legal).addCallbacks(
+                    self._chosen, self._worker_failed,
+                    callbackArgs=(seat, bot, legal, self._moment, perf_counter()))
+                return
+        self._apply_bot(action)
+
+    def _chosen(self, answer: tuple[Action, Bot], seat: int, bot: Bot, legal: Sequence[Action],
+                moment: int, began: float) -> None:
+        self._thinking = False
+        player = self.game.seating[seat]
+        if self.stopped or self.paused or self.holding or moment != self._moment \
+                or self.bots.get(player) is not bot:
+            self._schedule_bots()  # the game moved on: the answer is for a moment gone
+            return
+        action, after = answer
+        self.bots[player] = after  # the bot as the choice left it (BotSeats shares the dict)
+        if self.tally is not None:
+            self.tally.decided(bot.level, perf_counter() - began)
+        self._apply_bot(self._checked(seat, action, legal))
+
+    def _worker_failed(self, failure) -> None:
+        self._thinking = False
+        self.log.failure("a bot worker could not decide for {table}; the game waits", failure,
+                         table=self.game.seating)
 
     def step(self) -> Action | None:
         """Apply the bots' next action now, if they have one; returns it."""
@@ -411,18 +475,39 @@ class GameDriver:
             return None
         action = self.next_bot_action()
         if action is not None:
-            self._apply(action)
+            self._apply_bot(action)
         return action
+
+    def _apply_bot(self, action: Action) -> None:
+        if self.tally is not None:
+            self.tally.actions[self.bots[self.game.seating[action.seat]].level] += 1
+        self._apply(action)
 
     def next_bot_action(self) -> Action | None:
         """The action the bots take next (see the module docstring for the order), or None."""
+        waiting = self._waiting()
+        action = self._interruption(waiting)
+        if action is not None:
+            return action
+        chooser = self._chooser(waiting)
+        if chooser is None:
+            return None
+        seat, bot = chooser
+        legal = self.game.round.legal_actions(seat)
+        return self._checked(seat, self._choose(bot, self.game.round.view(seat), legal), legal)
+
+    def _waiting(self) -> list[int]:
+        public = self.game.round.view(None)  # who is waiting shows in any view
+        return [seat for seat in range(self.game.variant.seats) if must_act(public, seat)]
+
+    def _interruption(self, waiting: list[int]) -> Action | None:
+        """The out-of-turn action a bot not waited for offers first, in play order after the
+        first waiting seat, or None."""
         rnd = self.game.round
         seating = self.game.seating
-        public = rnd.view(None)  # who is waiting shows in any view; a bot gets its own seat's
-        following = self.game.variant.next_seat
-        waiting = [seat for seat in range(len(following)) if must_act(public, seat)]
         if not waiting:
             return None
+        following = self.game.variant.next_seat
         seat = waiting[0]
         for _ in range(len(following) - 1):
             seat = following[seat]
@@ -434,12 +519,25 @@ class GameDriver:
                 action = bot.interrupt(rnd.view(seat), legal)
                 if action is not None:
                     return self._checked(seat, action, legal)
+        return None
+
+    def _chooser(self, waiting: list[int]) -> tuple[int, Bot] | None:
+        """The first waiting seat a bot plays, and its bot (None: the round waits for people)."""
+        seating = self.game.seating
         for seat in waiting:
             bot = self.bots.get(seating[seat])
             if bot is not None:
-                legal = rnd.legal_actions(seat)
-                return self._checked(seat, bot.choose(rnd.view(seat), legal), legal)
+                return seat, bot
         return None
+
+    def _choose(self, bot: Bot, view, legal: Sequence[Action]) -> Action:
+        """The bot's choice; in a live game its time goes to the tally (wall time, not the clock's)."""
+        if self.tally is None or self._replaying:
+            return bot.choose(view, legal)
+        began = perf_counter()
+        action = bot.choose(view, legal)
+        self.tally.decided(bot.level, perf_counter() - began)
+        return action
 
     def _checked(self, seat: int, action: Action, legal: Sequence[Action]) -> Action:
         if action in legal:

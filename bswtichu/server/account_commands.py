@@ -52,6 +52,7 @@ def account_commands(directory: NameDirectory, storage: Storage,
         registered(session.nick)
         session.send(Message("REGISTERED", {"nick": session.nick},
                              f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
+        session.password_travelled()
 
     def ask_new_password(session: Session, question: str, then: Callable[[str], None]) -> bool:
         """A person at a terminal types the new password twice, unseen; False if he cannot.
@@ -111,6 +112,7 @@ def account_commands(directory: NameDirectory, storage: Storage,
             raise Refusal("bad_password", problem)
         accounts.change_password(session.nick, new)
         session.send(Message("PASSWORD", {"nick": session.nick}, f"The password of {session.nick} is changed."))
+        session.password_travelled()
 
     def resume(session: Session, args: str) -> None:
         words = args.split()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages
 from bswtichu.server.directory import NameIndex
 from bswtichu.server.messages import Refusal
@@ -17,17 +18,17 @@ from bswtichu.server.session import Session
 
 
 class Chat:
-    """Room chat and private messages, each at most ``max_length`` characters.
+    """Room chat and private messages, each at most ``max_chat_length`` characters.
 
     ``may_speak(session)`` refuses a speaker who may not (a mute); ``ignorers(speaker)`` are
     the name keys (`names.key`) of those who ignore him, asked once a line.
     """
 
-    def __init__(self, names: NameIndex, max_length: int,
+    def __init__(self, names: NameIndex, config: LiveConfig,
                  may_speak: Callable[[Session], None] = lambda session: None,
                  ignorers: Callable[[str], Collection[str]] = lambda speaker: ()) -> None:
         self._names = names
-        self._max_length = max_length
+        self._config = config
         self._may_speak = may_speak
         self._ignorers = ignorers
 
@@ -92,7 +93,7 @@ class Chat:
                 session.send(messages.away_notice(recipient.nick, recipient.away))
 
     def check_length(self, text: str) -> None:
-        limit = self._max_length
+        limit = self._config.current.max_chat_length
         if len(text) > limit:
             raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
                                            f" this one has {len(text)}; say it in parts")

@@ -5,19 +5,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from twisted.logger import Logger
+
 from bswtichu import __version__
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.server import messages
 from bswtichu.server.messages import Message
 from bswtichu.server.session import Connection, Outbox, Session
 
 SERVER_NAME = "bswtichu"
+log = Logger()
 
 
 class Connections:
     """Who is connected (named or not); one connection too many from an address is hung up."""
 
-    def __init__(self, config: ServerConfig, outbox: Outbox,
+    def __init__(self, config: LiveConfig, outbox: Outbox,
                  barred: Callable[[str], Message | None] = lambda address: None) -> None:
         """``barred(address)`` is the goodbye to a connection from a banned address, or None."""
         self._config = config
@@ -25,7 +28,6 @@ class Connections:
         self._outbox = outbox
         self._sessions: set[Session] = set()
         self._per_address: Counter[str] = Counter()
-        self._uncapped = config.uncapped
         self._address_of: dict[Session, str] = {}
 
     def __contains__(self, session: Session) -> bool:
@@ -46,8 +48,9 @@ class Connections:
             session.send(barred)
             session.close()
             return session
-        cap = self._config.connections_per_address
-        if address and address not in self._uncapped and self._per_address[address] >= cap:
+        settings = self._config.current
+        cap = settings.connections_per_address
+        if address and address not in settings.uncapped and self._per_address[address] >= cap:
             session.send(messages.bye(
                 "too_many_connections",
                 f"At most {cap} connections from one address; close another one first.",
@@ -58,7 +61,8 @@ class Connections:
             self._per_address[address] += 1
             self._address_of[session] = address
         self._sessions.add(session)
-        config = limits or self._config
+        log.info("{peer} connected", peer=peer, event="connect")
+        config = limits or settings
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
                                       config.flood_rate, config.flood_burst, config.idle_timeout))
         return session
@@ -68,6 +72,8 @@ class Connections:
         if session not in self._sessions:
             return False
         self._sessions.remove(session)
+        log.info("{peer} disconnected ({nick})", peer=session.peer, nick=session.nick or "no name",
+                 event="disconnect")
         session.closed = True
         address = self._address_of.pop(session, None)
         if address is not None:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from twisted.logger import Logger
+
 from bswtichu.server import messages, names
 from bswtichu.server.accounts import NameGuard
 from bswtichu.server.connections import Connections
 from bswtichu.server.session import Session
 from bswtichu.server.table import TableHall
+
+log = Logger()
 
 
 class NameIndex:
@@ -114,6 +118,7 @@ class NameDirectory:
             table, seat = held
             name = table.nick_at(seat)  # shown as it was first written, whatever the case now
         previous = self.index.rename(session, name)
+        log.info("{peer} is {nick}", peer=session.peer, nick=name, previous=previous, event="login")
         session.send(messages.nick(name, previous))
         if held is not None:
             session.send(messages.seat_held(table.number, seat))

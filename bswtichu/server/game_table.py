@@ -26,6 +26,8 @@ from bswtichu.play import (
     SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, SeatHandedOver, check_in_order, seated_bots,
 )
 from bswtichu.play.journal import replay_journal
+from bswtichu.play.tally import Tally
+from bswtichu.play.workers import BotWorkers
 from bswtichu.server.durable import DurableGame
 from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
@@ -57,6 +59,10 @@ _WRONG_PHASE = {
     EXCHANGE: {GRAND: "first decide about Grand Tichu; the exchange comes next",
                PLAY: "the exchange is not now"},
 }
+
+
+#: the games' own log events (a module logger: an instance's would keep the game in the event)
+log = Logger()
 
 
 class TableGame:
@@ -211,6 +217,10 @@ class TableGame:
                     self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
                                                              self.log_number))
                     self.texts.forget()
+                    log.info("table {table}: game {number} is over, won by {winners}",
+                                  table=self.table.number, number=self.log_number,
+                                  winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
+                                  event="game_end")
                     self.table.end_game()
                 readers = self._readers(seating)
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
@@ -460,8 +470,13 @@ class GameWiring:
                  substitute_after: float,
                  seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
                  storage: Storage | None = None,
-                 bot_settings: BotSettings = BotSettings()):
+                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None,
+                 workers: BotWorkers | None = None):
+        """``tally``: what the games count for the operator (service.build_lobby's, shared);
+        ``workers``: the processes that make the costly bots' decisions (None: here)."""
+        self.workers = workers
         self.clock = clock
+        self.tally = tally
         self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
         self.bot_settings = bot_settings
         self.logs = logs
@@ -493,7 +508,8 @@ class GameWiring:
         levels = {name: level for name, level in bots.values()}
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings),
-                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns)
+                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
+                          tally=self.tally, workers=self.workers)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""

@@ -10,11 +10,13 @@ commands (`commands.py`, the lobby's own in `lobby_commands.py`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from twisted.logger import Logger
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig, ServerConfig
+from bswtichu.play.tally import Tally
 from bswtichu.server import messages
 from bswtichu.server.chat import Chat
 from bswtichu.server.commands import SECRET_COMMANDS, CommandRegistry
@@ -38,8 +40,13 @@ class Lobby:
     log = Logger()
 
     def __init__(self, connections: Connections, names: NameDirectory, chat: Chat,
-                 commands: CommandRegistry, tables: TableHall, outbox: Outbox) -> None:
-        """``outbox`` gathers what one line causes into one write per client (and commits first)."""
+                 commands: CommandRegistry, tables: TableHall, outbox: Outbox,
+                 tally: Tally | None = None, config: LiveConfig | None = None) -> None:
+        """``outbox`` gathers what one line causes into one write per client (and commits first);
+        ``tally`` counts for the operator (refusals here; the ports and games add theirs);
+        ``config`` is the settings its parts read their limits from (a reload replaces them)."""
+        self.config = config if config is not None else LiveConfig(ServerConfig())
+        self._tally = tally if tally is not None else Tally()
         self.connections = connections
         self.names = names
         self.chat = chat
@@ -86,6 +93,13 @@ class Lobby:
         """Named sessions of people, by name (the net layer counts them for MSSP)."""
         return self.names.online()
 
+    @property
+    def tally(self) -> Tally:
+        return self._tally
+
+    def table_states(self) -> Counter[str]:
+        return Counter(table.state for table in self.tables)
+
     def shutdown(self, reason: str) -> None:
         """Say goodbye to everyone and hang up (the server is stopping).
 
@@ -117,10 +131,11 @@ class Lobby:
                 answer(line)  # it may ask for another
             except Refusal as refusal:
                 session.keep_hidden()
-                session.send(messages.refused(refusal))
+                self._refuse(session, refusal)
                 again()
             except Exception:
-                self.log.failure("error handling a password from {session!r}", session=session)
+                self.log.failure("error handling a password from {session!r}", session=session,
+                                 event="internal_error")
                 session.send(messages.error("internal", "internal error; the server logged it, please try again"))
         finally:
             session.give_echo_back()
@@ -156,15 +171,20 @@ class Lobby:
             raise Refusal("observer", f"an observer only watches: no {what}; he may use "
                                       + ", ".join(f"/{key}" for key in sorted(OBSERVER_COMMANDS)))
 
+    def _refuse(self, session: Session, refusal: Refusal) -> None:
+        self._tally.refusals[refusal.code] += 1
+        session.send(messages.refused(refusal))
+
     def _guarded(self, session: Session, work: Callable[[], None], shown: Callable[[], str]) -> None:
         """Do what a line asks: a refusal is told, an internal error logged (the line as
         ``shown()`` gives it, secrets hidden: made only then) and told as such; nothing escapes."""
         try:
             work()
         except Refusal as refusal:
-            session.send(messages.refused(refusal))
+            self._refuse(session, refusal)
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session)
+            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session,
+                             event="internal_error")
             session.send(
                 messages.error("internal", "internal error; the server logged it, please try again")
             )

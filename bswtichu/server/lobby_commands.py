@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
 from bswtichu.server.chat import Chat
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -14,7 +15,7 @@ from bswtichu.server.session import Session
 OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help", "mode", "quit", "observer"})
 
 
-def lobby_commands(directory: NameDirectory, chat: Chat, who_page_size: int) -> list[Command]:
+def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> list[Command]:
     """The lobby commands over ``directory`` (names, accounts through its guard) and ``chat``."""
     guard, index = directory.guard, directory.index
 
@@ -48,11 +49,14 @@ def lobby_commands(directory: NameDirectory, chat: Chat, who_page_size: int) -> 
         token = guard.claimed(session, name)
         if token is not None:
             session.send(token)
+        if password is not None:
+            session.password_travelled()
 
     def who(session: Session, args: str) -> None:
         if args and not is_number(args):
             raise wrong_use(f"PAGE must be a number, not {args!r}")
         online = directory.online()
+        who_page_size = config.current.who_page_size
         pages = max(1, -(-len(online) // who_page_size))
         page = int(args) if args else 1
         if not 1 <= page <= pages:
@@ -123,7 +127,8 @@ def lobby_commands(directory: NameDirectory, chat: Chat, who_page_size: int) -> 
             usage="/who [PAGE]",
             summary="who is online, and where",
             help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
-            f" {who_page_size} names a page, by name; /who 2 shows the second.",
+            " A page holds the server's who_page_size names (50 unless configured), by name;"
+            " /who 2 shows the second.",
             handler=who,
         ),
         Command(

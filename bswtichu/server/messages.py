@@ -147,6 +147,26 @@ def bye(reason: str, text: str) -> Message:
     return Message("BYE", {"reason": reason}, text)
 
 
+def _in_words(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def shutdown_soon(seconds: float, reason: str, by: str) -> Message:
+    """The server stops in ``seconds`` (an admin's /shutdown), told to everyone online."""
+    when = "now" if seconds <= 0 else f"in {_in_words(seconds)}"
+    return Message("SHUTDOWN", {"seconds": int(seconds), "reason": reason, "by": by},
+                   f"The server stops {when} ({by}: {reason}). No new game starts; games in"
+                   " play are kept and come back after the restart.")
+
+
+def shutdown_cancelled(by: str) -> Message:
+    return Message("SHUTDOWN_CANCELLED", {"by": by}, f"{by} called off the shutdown; games may start again.")
+
+
 def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
     """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"
@@ -447,6 +467,15 @@ def _duration(seconds: float) -> str:
 def password_wanted(nick: str, question: str, again: bool = False) -> Message:
     """A person at a terminal is asked for a password; the next line is it, not shown."""
     return Message("PASSWORD_WANTED", {"nick": nick, "again": again}, question)
+
+
+def unencrypted(tls_port: int | None) -> Message:
+    """A password came over a plain connection from another machine (said once per connection)."""
+    where = (f" Port {tls_port} is the same over TLS: use it next time." if tls_port
+             else " This server has no TLS port for it.")
+    return Message("UNENCRYPTED", {"tls_port": tls_port},
+                   "Your password travelled unencrypted over this connection: anyone on the way"
+                   f" could read it.{where}")
 
 
 def gave_up() -> Message:

@@ -140,6 +140,9 @@ class Session:
         self.secret_again: Callable[[], bool] | None = None
         # The echo is given back before the first reply to a secret line (not before a new question).
         self._echo_owed = False
+        #: set by the port for a plain connection from another machine: its kind's TLS port (0:
+        #: none); the first password over it is followed by a warning
+        self.unencrypted: int | None = None
         #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
         self.legal_push = False
 
@@ -170,6 +173,13 @@ class Session:
     def idle(self, seconds: float) -> None:
         self.send(messages.bye("idle", f"No input for {seconds:g} seconds; goodbye."))
         self.close()
+
+    def password_travelled(self) -> None:
+        """A password of this client's was taken: over a plain connection from another machine
+        the client is told, once, that it went unencrypted and where the TLS port is."""
+        if self.unencrypted is not None:
+            tls_port, self.unencrypted = self.unencrypted, None
+            self.send(messages.unencrypted(tls_port or None))
 
     def ask_secret(self, question: Message, answer: Callable[[str], None],
                    again: Callable[[], bool] | None = None) -> bool:

@@ -125,10 +125,13 @@ class Table:
         outbox: AbstractContextManager = nullcontext(),
         clock_default: int | None = None,
         vote_timeout: float = 60.0,
+        closing: Callable[[], str | None] = lambda: None,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
         ``clock_default`` is a new table's turn clock (the server's default); a vote not
-        decided within ``vote_timeout`` seconds is refused."""
+        decided within ``vote_timeout`` seconds is refused; ``closing()`` is the reason the
+        server stops soon, if it does (no game starts then)."""
+        self._closing = closing
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -364,6 +367,9 @@ class Table:
         self._require_present_player(nick, f"start table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has already started")
+        closing = self._closing()
+        if closing is not None:
+            raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
         seated = sum(1 for n in self.seats if n is not None)
         if seated < SEAT_COUNT:
             raise Refusal(
@@ -384,6 +390,8 @@ class Table:
             self.tell_seat(seat, messages.started(view, swapped, seat))
         self.tell_spectators(messages.started(view, swapped, None))
         self.last_game = None
+        self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
+                      event="table_start", bots={name: level for name, level in self.bots.values()})
         if self._game_factory is not None:
             self.game = self._game_factory(self)
             if self.game is not None:
@@ -417,6 +425,8 @@ class Table:
                                        " /kick removes bots only")
         name, _ = self.bots.pop(seat)
         self.seats[seat - 1] = None
+        self.log.info("table {table}: {by} kicked the bot {name} from seat {seat}", table=self.number,
+                      by=nick, name=name, seat=seat, event="kick")
         self.tell_all(messages.left(self.view(), seat, name, "kicked"))
 
     def give_up_seat(self, seat: int) -> None:
@@ -734,7 +744,7 @@ class Table:
                 return
         elif any(s not in self.bots for s, _ in self.players()):
             return
-        self.log.info("table {number} closes: nobody is left", number=self.number)
+        self.log.info("table {table} closes: nobody is left", table=self.number, event="table_end")
         self.close()
         self._on_abandoned(self)
 
@@ -749,7 +759,8 @@ class Table:
 
     def _abandon(self) -> None:
         self._abandon_timer = None
-        self.log.info("table {number} closes: nobody came back to its game", number=self.number)
+        self.log.info("table {table} closes: nobody came back to its game", table=self.number,
+                      event="table_end")
         if self.game is not None:
             self.game.abandon()
         self.close()
@@ -776,6 +787,8 @@ class TableHall:
         vote_timeout: float = 60.0,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
+        self.closing: str | None = None
         self._clock_default = clock_default
         self._vote_timeout = vote_timeout
         self._reader = reader
@@ -811,6 +824,7 @@ class TableHall:
             game_factory=self._game_factory,
             abandon_after=self._abandon_after,
             outbox=self._outbox,
+            closing=lambda: self.closing,
             clock_default=self._clock_default,
             vote_timeout=self._vote_timeout,
         )

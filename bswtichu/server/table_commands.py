@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 
 from bswtichu.bots import LEVELS
-from bswtichu.config import ServerConfig
+from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
@@ -77,15 +77,15 @@ def _clock_value(word: str) -> int | None:
     return int(word)
 
 
-def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[Command]:
-    """The table commands, working on the tables in ``hall``, within ``config``'s limits
+def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
+    """The table commands, working on the tables in ``hall``, within the current limits
     (the invitee of /invite is found as the tables find their readers)."""
-    config = config or ServerConfig()
     # nick (casefolded) -> the tables he opened; a closed table drops out by itself
     opened: dict[str, weakref.WeakSet[Table]] = {}
 
     def open_table(nick: str) -> Table:
         """A new table, unless the server or this person has as many as allowed."""
+        config = live.current
         if len(hall) >= config.max_tables:
             raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
                                              " tables; /tables lists them, /join TABLE sits down")
@@ -150,8 +150,9 @@ def table_commands(hall: TableHall, config: ServerConfig | None = None) -> list[
         table = open_table(session.nick)
         seat = table.sit(session.nick)
         session.table = table
-        table.fill_after(level, config.quick_wait, hall.bot_name)
-        session.send(messages.quick(table.number, seat, level, config.quick_wait))
+        wait = live.current.quick_wait
+        table.fill_after(level, wait, hall.bot_name)
+        session.send(messages.quick(table.number, seat, level, wait))
 
     def leave(session: Session, args: str) -> None:
         table = current_table(session)

@@ -49,6 +49,11 @@ class Storage:
             raise
         return cls(db, AccountStore(db, cost, now), GameStore(db, now), lock)
 
+    @property
+    def pending(self) -> bool:
+        """Whether steps wait for `commit` (a transaction is open)."""
+        return not self._closed and self.db.in_transaction
+
     def commit(self) -> None:
         """Make durable what is pending (a batch of journal steps): called before anything is told."""
         if not self.closed:

@@ -14,6 +14,7 @@ commits since the WAL was last synced; ``full`` syncs every commit.
 from __future__ import annotations
 
 import fcntl
+import os
 import sqlite3
 from pathlib import Path
 
@@ -138,6 +139,9 @@ class FileLock:
             handle.close()
             raise DatabaseError(f"another bswtichu uses this database (it holds {path});"
                                 " stop it first, or give this one its own --database") from None
+        handle.truncate(0)
+        handle.write(str(os.getpid()))  # who holds it (bswtichu backup signals that process)
+        handle.flush()
         return cls(handle)
 
     def release(self) -> None:

@@ -76,3 +76,13 @@ def test_the_shipped_ini_holds_the_defaults_and_keeps_tokens_in_a_file():
 
     shipped = load_irc_config(Path(__file__).parents[2] / "config" / "bswtichu.ini")
     assert shipped == IrcConfig(tokens_file="data/irc-tokens.json")  # beside the server's database
+
+
+def test_the_tls_flags_override_the_file():
+    from bswtichu.irc import cli as irc_cli
+
+    args = irc_cli.build_parser().parse_args(["--game-tls", "yes", "--game-ca", "data/tls-certificate.pem",
+                                              "--server-tls", "no"])
+    config = irc_cli.config_from(args)
+    assert config.game_tls is True and config.game_ca == "data/tls-certificate.pem"
+    assert config.server_tls is False

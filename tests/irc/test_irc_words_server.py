@@ -174,3 +174,43 @@ async def test_an_unreachable_game_server_is_reported_to_the_user(tmp_path):
 class _Stopped:
     async def stop(self):
         pass
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_bridge_reaches_the_irc_server_and_the_game_server_over_tls(tmp_path):
+    """Both over TLS, each trusted by a CA file (the servers' self-signed certificate, as the
+    game server makes it); the people stay on the IRC server's plain port."""
+    from twisted.internet.endpoints import serverFromString
+
+    from bswtichu.config import Listener
+    from bswtichu.net.tls import make_self_signed
+    from irc_support import reactor, timed
+
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    make_self_signed(certificate, key)
+    tls = f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={certificate}"
+    game = await GameServer(tmp_path, Listener("line", tls)).start()
+    irc = await WordsServer().start()
+    irc_tls = await timed(serverFromString(reactor(), tls).listen(irc.port.factory))
+    users = []
+    bridge = None
+    try:
+        observer = await irc_user(irc.address, "Obs", "#tichu")
+        users.append(observer)
+        bridge = await RunningBridge(
+            f"127.0.0.1:{irc_tls.getHost().port}", f"127.0.0.1:{game.ports['line-2'].getHost().port}",
+            server_tls=True, server_ca=str(certificate), game_tls=True, game_ca=str(certificate),
+        ).start(observer)
+        ann = await irc_user(irc.address, "Ann", "#tichu")
+        users.append(ann)
+        ann.say("#tichu", "!join")
+        await ann.wait(to("Ann", "Ann sits down at table 1"))
+        await observer.wait(in_channel("[table 1] seats: 1 Ann, 2 (free)"))
+    finally:
+        if bridge is not None:
+            await bridge.stop()
+        for user in users:
+            await leave(user)
+        await timed(irc_tls.stopListening())
+        await irc.stop()
+        await game.stop()

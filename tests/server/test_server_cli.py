@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import contextlib
 import re
 import sys
@@ -32,19 +33,25 @@ def test_config_values_are_read_and_typed():
     assert config.endpoints_of("line") == ServerConfig().endpoints_of("line")
 
 
+#: the default WebSocket listeners, plain and over TLS (kept by a file that sets only the others)
+DEFAULT_WEB = (Listener("websocket", "tcp:4280:interface=127.0.0.1"),
+               Listener("websocket", "ssl:4281:interface=127.0.0.1"))
+
+
 def test_the_old_two_port_keys_still_set_the_two_listeners():
     config = parse_config("[listen]\ntelnet = tcp:5000:interface=127.0.0.1\nline = unix:/tmp/bots.sock\n")
     assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
-                                Listener("line", "unix:/tmp/bots.sock"))
+                                Listener("line", "unix:/tmp/bots.sock"), *DEFAULT_WEB)
 
 
 def test_a_kind_may_listen_on_several_endpoints_or_none():
     config = parse_config("[listen]\ntelnet =\n    tcp:5000:interface=127.0.0.1\n"
                           "    ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1\nline =\n")
     assert config.listeners == (Listener("telnet", "tcp:5000:interface=127.0.0.1"),
-                                Listener("telnet", "ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"))
+                                Listener("telnet", "ssl:5001:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"),
+                                *DEFAULT_WEB)
     with pytest.raises(ConfigError, match="at least one listener"):
-        parse_config("[listen]\ntelnet =\nline =\n")
+        parse_config("[listen]\ntelnet =\nline =\nwebsocket =\n")
 
 
 def test_listen_adds_listeners_and_the_shortcuts_replace_their_kind():
@@ -53,7 +60,8 @@ def test_listen_adds_listeners_and_the_shortcuts_replace_their_kind():
         "serve", "--listen", "telnet=unix:/tmp/t.sock"])
     assert cli.config_from(args).listeners == (
         Listener("telnet", "tcp:6000:interface=127.0.0.1"), Listener("line", "tcp:4243:interface=127.0.0.1"),
-        Listener("line", "tcp:0:interface=127.0.0.1"), Listener("telnet", "unix:/tmp/t.sock"))
+        Listener("line", "ssl:4245:interface=127.0.0.1"), *DEFAULT_WEB, Listener("line", "tcp:0:interface=127.0.0.1"),
+        Listener("telnet", "unix:/tmp/t.sock"))
     args = cli.build_parser().parse_args(["--set", "listen.line=tcp:7000 tcp:7001"])
     assert cli.config_from(args).endpoints_of("line") == ("tcp:7000", "tcp:7001")
 
@@ -72,12 +80,12 @@ def test_a_bad_listener_flag_says_what_is_wrong(capsys, argv, complaint):
 def test_an_unknown_kind_is_refused_in_one_line_before_anything_starts(capsys):
     assert cli.main(["--listen", "gopher=tcp:0:interface=127.0.0.1"]) == 2
     err = capsys.readouterr().err
-    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line\n"
+    assert err == "bswtichu: unknown listener kind 'gopher'; known: telnet, line, websocket, metrics\n"
 
 
 def test_an_unknown_kind_is_refused_when_the_service_is_made():
     config = ServerConfig(listeners=(Listener("gopher", "tcp:0:interface=127.0.0.1"),), database=":memory:")
-    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line"):
+    with pytest.raises(ConfigError, match="unknown listener kind 'gopher'; known: telnet, line, websocket, metrics"):
         makeService(config, Clock())
 
 
@@ -204,7 +212,7 @@ def test_the_server_says_in_one_line_where_people_and_bots_connect(tmp_path):
 
     command = [sys.executable, "-c", "from bswtichu.cli import main; main()",
                "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
-               "--log-folder", str(tmp_path / "logs")]
+               "--set", "listen.websocket=tcp:0:interface=127.0.0.1", "--log-folder", str(tmp_path / "logs")]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               cwd=tmp_path)
     watchdog = threading.Timer(30, server.kill)  # a server that never speaks fails, not hangs
@@ -215,7 +223,29 @@ def test_the_server_says_in_one_line_where_people_and_bots_connect(tmp_path):
         watchdog.cancel()
         server.terminate()
         rest = server.communicate(timeout=10)[0]
-    assert re.fullmatch(r"\d\d:\d\d:\d\d bswtichu [\d.]+: people: telnet 127\.0\.0\.1:\d+;"
+    assert re.fullmatch(r"\d\d:\d\d:\d\d bswtichu [\d.]+: people: telnet 127\.0\.0\.1:\d+,"
+                        r" web http://127\.0\.0\.1:\d+/;"
                         r" bots: 127\.0\.0\.1:\d+; logs in .*/logs/\. Ctrl-C stops it\.\n", first), first
     assert "Starting factory" not in rest and "starting on" not in rest
     assert "Traceback" not in rest
+
+
+def test_the_json_log_is_one_event_a_line_with_its_fields_and_sentence():
+    from io import StringIO
+
+    from twisted.logger import Logger
+
+    stream = StringIO()
+    observer = cli.log_observer(ServerConfig(log_format="json", log_level="warn"), stream)
+    logger = Logger(namespace="test", observer=observer)
+    logger.info("not written: below the level", event="quiet")
+    logger.warn("table {table} starts", table=3, event="table_start")
+    logger.error("broken {what}", what="storage", event="internal_error")
+    events = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [(e["event"], e["message"]) for e in events] == [
+        ("table_start", "table 3 starts"), ("internal_error", "broken storage")]
+    assert events[0]["table"] == 3 and events[0]["log_level"]["name"] == "warn"
+    with pytest.raises(ConfigError, match="log_format must be text or json"):
+        ServerConfig(log_format="xml")
+    args = cli.build_parser().parse_args(["--log-format", "json", "--set", "log.level=error"])
+    assert (cli.config_from(args).log_format, cli.config_from(args).log_level) == ("json", "error")

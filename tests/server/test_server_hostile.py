@@ -19,6 +19,7 @@ from twisted.logger import globalLogPublisher
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.lines import CLOSE_TIMEOUT
+from bswtichu.play.tally import Tally
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.net.line import BotLineFactory
@@ -171,6 +172,7 @@ class LineRecorder:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.tally = Tally()
 
     def connect(self, connection, peer="", limits=None, address=""):
         return Session(connection, peer)
@@ -183,6 +185,9 @@ class LineRecorder:
 
     def online(self) -> list:
         return []
+
+    def table_states(self) -> dict:
+        return {}
 
 
 def received_lines(stream: bytes, cuts: list[int], clock) -> tuple[list[str], StringTransport]:

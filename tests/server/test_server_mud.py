@@ -211,6 +211,7 @@ def test_mssp_answers_do_mssp_with_the_server_facts(mud_client, lobby, connect):
     assert pairs["PORT"] == ["4242"] and pairs["UPTIME"] == ["0"]  # the fake clock started at 0
     assert pairs["CODEBASE"][0].startswith("bswtichu ")
     assert {"GMCP", "MSSP", "ANSI", "UTF-8"} <= set(pairs)
+    assert pairs["TLS"] == ["4244"] and pairs["SSL"] == ["4244"]  # the default config's telnet over TLS
 
 
 def test_gmcp_carries_every_message_with_the_machine_fields(mud_client):
@@ -491,7 +492,11 @@ def test_a_password_is_asked_with_will_echo_and_the_echo_given_back(mud_client, 
     assert wire.commands == [IAC + WILL + ECHO]
     wire.send(IAC + DO + ECHO)  # the client stops echoing what is typed
     wire.say("hunter22")
-    assert wire.lines() == ["You are now Ann."]
+    said = wire.lines()
+    assert said[0] == "You are now Ann."
+    # from 192.0.2.7 over the plain port: told once where the TLS port is (the default config's)
+    assert said[1:] == ["Your password travelled unencrypted over this connection: anyone on the"
+                        " way could read it. Port 4244 is the same over TLS: use it next time."]
     assert wire.commands == [IAC + WILL + ECHO, IAC + WONT + ECHO]
     wire.send(IAC + DONT + ECHO)
     assert wire.protocol.getOptionState(ECHO).us.state == "no"
@@ -504,7 +509,7 @@ def test_a_client_that_refuses_to_hide_still_logs_in(mud_client, lobby):
     wire = nick_of_registered_ann(mud_client, lobby)
     wire.send(IAC + DONT + ECHO)
     wire.say("hunter22")
-    assert wire.lines()[-1] == "You are now Ann."
+    assert "You are now Ann." in wire.lines()
     assert wire.commands == [IAC + WILL + ECHO]  # nothing to take back
 
 

@@ -11,12 +11,14 @@ stands still while a person is to act: the moment of the kill is well defined.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import select
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -28,17 +30,19 @@ TIMEOUT = 20.0
 START_TIMEOUT = 60.0  # a loaded 2-core machine can take long to start Python and Twisted
 PORT_LINE = re.compile(r"people: telnet [\d.]+:(\d+); bots: [\d.]+:(\d+)")
 PASSWORD = "ann-secret-1"
+ADMIN = ("--set", "admin.admins=Ann")  # Ann may /shutdown
 
 
 class Server:
     """``bswtichu`` as a child process; its ports are read from its log."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, *more: str):
         self.tmp_path = tmp_path
         args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
                 "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
-                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000"]
+                "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000",
+                "--set", "listen.websocket=", *more]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         self._pending = b""
@@ -81,8 +85,10 @@ class Server:
             player.expect("NICK")
         return player
 
-    def stop(self, how: int) -> int:
-        self.process.send_signal(how)
+    def stop(self, how: int | None) -> int:
+        """Send signal ``how`` (None: the server stops by itself, after /shutdown); its exit code."""
+        if how is not None:
+            self.process.send_signal(how)
         try:
             code = self.process.wait(TIMEOUT)
         finally:
@@ -186,9 +192,11 @@ def seen_state(person: Player) -> tuple[dict, dict]:
     return person.ask("/table", "TABLE"), person.ask("/hand", "HAND")
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, None], ids=["kill-9", "sigterm", "shutdown"])
 def test_a_game_survives_the_servers_death(tmp_path, how):
-    first = Server(tmp_path)
+    """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
+    the clean stops say goodbye to everyone and exit 0."""
+    first = Server(tmp_path, *ADMIN)
     try:
         ann = first.connect("Ann")
         ann.nick = "Ann"
@@ -214,15 +222,20 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
         play(people, deep_in_play)
         before = {p.nick: seen_state(p) for p in people}
         number = before["Ann"][0]["log"]
+        if how is None:
+            ann.say("/shutdown 0 new version")
+            assert bob.expect("SHUTDOWN")[1] == {"seconds": 0, "reason": "new version", "by": "Ann"}
     finally:
         code = first.stop(how)
-    if how == signal.SIGTERM:
+    if how != signal.SIGKILL:
         assert code == 0, first.log_text()
         assert "Traceback" not in first.log_text()
+        for person in people:
+            assert person.expect("BYE")[1] == {"reason": "shutdown"}
     for person in people:
         person.close()
 
-    second = Server(tmp_path)
+    second = Server(tmp_path, *ADMIN)
     try:
         assert "restored 1 unfinished game" in second.log_text()
         impostor = second.connect()
@@ -255,3 +268,54 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     finally:
         assert second.stop(signal.SIGTERM) == 0
     assert "Traceback" not in second.log_text(), second.log_text()
+    for server in (first, second):  # every login is logged, never its password or token
+        assert " is Ann" in server.log_text()
+        assert PASSWORD not in server.log_text() and token not in server.log_text()
+
+
+def test_sighup_applies_the_new_limits_without_dropping_anyone(tmp_path):
+    config = tmp_path / "bswtichu.ini"
+    config.write_text("[limits]\nmax_tables = 5\n[tables]\nabandon_after = 100\n", encoding="utf-8")
+    server = Server(tmp_path, "--config", str(config))
+    try:
+        ann = server.connect("Ann")
+        ann.ask("/join", "JOINED")
+        config.write_text("[limits]\nmax_tables = 1\n[tables]\nabandon_after = 200\n", encoding="utf-8")
+        server.process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + TIMEOUT
+        while "config reloaded" not in (line := server._read_line(deadline)):
+            pass
+        assert "max_tables 5 -> 1" in line and "a restart is needed for abandon_after" in line, line
+        bob = server.connect("Bob")
+        assert bob.refused("/join") == "too_many_tables"
+        assert ann.ask("/who", "WHO")  # still connected
+        config.write_text("[limits]\nmax_tables = none\n", encoding="utf-8")
+        server.process.send_signal(signal.SIGHUP)
+        while "not reloaded" not in (line := server._read_line(deadline)):
+            pass
+        assert bob.refused("/join") == "too_many_tables"  # the limits stay as they were
+    finally:
+        assert server.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in server.log_text(), server.log_text()
+
+
+def test_a_backup_while_the_server_runs_and_after_it_stopped(tmp_path):
+    from bswtichu import cli
+
+    database = tmp_path / "bswtichu.sqlite3"
+    server = Server(tmp_path)
+    try:
+        ann = server.connect("Ann")
+        ann.ask(f"/register {PASSWORD}", "REGISTERED")
+        assert cli.main(["backup", str(tmp_path / "running.sqlite3"), "--database", str(database)]) == 0
+        deadline = time.monotonic() + TIMEOUT
+        while "backed up to" not in server._read_line(deadline):
+            pass
+    finally:
+        assert server.stop(signal.SIGTERM) == 0
+    assert cli.main(["backup", str(tmp_path / "stopped.sqlite3"), "--database", str(database)]) == 0
+    for copy in ("running.sqlite3", "stopped.sqlite3"):
+        with contextlib.closing(sqlite3.connect(tmp_path / copy)) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert [name for (name,) in db.execute("SELECT name FROM accounts")] == ["Ann"]
+    assert not list(tmp_path.glob("*.partial"))

@@ -1,0 +1,306 @@
+// What the page knows, kept from the Tichu.* GMCP packages (their fields are the machine-mode
+// fields of docs/PROTOCOL.md §7). Only packages change it; the views only read it.
+
+import { sortCards } from "./cards.js";
+
+/** Messages after which the legal list the server pushed is no longer what the round waits for:
+ * the server pushes a fresh one when it waits for us again (``/legal push on``). */
+const ENDS_LEGAL = new Set([
+  "Tichu.Turn", "Tichu.Played", "Tichu.Passed", "Tichu.Phase", "Tichu.Wish", "Tichu.TrickWon",
+  "Tichu.TrickTaken", "Tichu.DragonGiven", "Tichu.RoundEnd", "Tichu.GameOver", "Tichu.TableOpen",
+  "Tichu.Started", "Tichu.Game",
+]);
+/** Our own messages that answer what the round waited for. */
+const OWN_ENDS_LEGAL = new Set(["Tichu.GrandDecided", "Tichu.Tichu", "Tichu.ExchangeSubmitted"]);
+
+function emptyGame() {
+  return {
+    phase: null,
+    hand: [],
+    counts: [null, null, null, null],
+    calls: [null, null, null, null],
+    passed: [false, false, false, false],
+    finish: [],
+    turn: null, // {seat, need}
+    trick: [], // [{seat, combo}]
+    trickWon: null, // {seat, points}
+    wish: null,
+    legal: null, // {commands, exchange}
+    over: null, // {winners, standings}
+  };
+}
+
+export class Model {
+  constructor() {
+    this.nick = null;
+    this.tables = [];
+    this.who = [];
+    this.chat = [];
+    this.tableNumber = null;
+    this.seat = null; // ours, 1-4, or null (lobby, or watching)
+    this.seats = [null, null, null, null];
+    this.bots = {};
+    this.away = [];
+    this.standIns = {}; // name -> bot level, while a bot plays for an away player
+    this.options = null;
+    this.tableState = null;
+    this.totals = null;
+    this.rounds = null;
+    this.game = emptyGame();
+    this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
+    this.error = null; // the last refusal's message, until the next command
+    this.passwordWanted = false; // the server takes the next line as a password, unseen
+    this.unencrypted = null; // {tls_port}: a password went over this plain connection
+  }
+
+  get atTable() {
+    return this.tableNumber !== null;
+  }
+
+  /** Seat numbers as the table is seen from ``seat`` (ours, else 1): us, right, partner, left. */
+  seatOrder() {
+    const base = this.seat || 1;
+    return [0, 1, 2, 3].map((step) => ((base - 1 + step) % 4) + 1);
+  }
+
+  name(seat) {
+    return this.seats[seat - 1] || `seat ${seat}`;
+  }
+
+  /** Take one package; true if it was one the page knows. */
+  apply(name, fields) {
+    const mine = fields.player !== undefined && fields.player === this.nick;
+    if ((ENDS_LEGAL.has(name) || (OWN_ENDS_LEGAL.has(name) && mine)) && this.game.legal !== null) {
+      this.game.legal = null;
+      this.legalVersion += 1;
+    }
+    const handler = HANDLERS[name];
+    if (!handler) return false;
+    handler(this, fields);
+    return true;
+  }
+
+  enterTable(number, seat, seats) {
+    if (this.tableNumber !== number) {
+      this.game = emptyGame();
+      this.totals = null;
+      this.rounds = null;
+      this.bots = {};
+      this.away = [];
+      this.standIns = {};
+      this.tableState = null;
+    }
+    this.tableNumber = number;
+    this.seat = seat;
+    if (seats) this.seats = [...seats];
+  }
+
+  leaveTable() {
+    this.tableNumber = null;
+    this.seat = null;
+    this.seats = [null, null, null, null];
+    this.game = emptyGame();
+  }
+
+  removeFromHand(codes) {
+    const hand = [...this.game.hand];
+    for (const code of codes) {
+      const plain = code.startsWith("PH") ? "PH" : code;
+      const at = hand.findIndex((held) => held.toUpperCase() === plain.toUpperCase());
+      if (at >= 0) hand.splice(at, 1);
+    }
+    this.game.hand = hand;
+  }
+}
+
+function ourTable(model, fields) {
+  return fields.table === undefined || fields.table === model.tableNumber;
+}
+
+const HANDLERS = {
+  "Tichu.Nick": (m, f) => {
+    m.nick = f.nick;
+  },
+  "Tichu.Error": (m, f) => {
+    m.error = f.message;
+  },
+  "Tichu.Unencrypted": (m, f) => {
+    m.unencrypted = { tlsPort: f.tls_port };
+  },
+  "Tichu.PasswordWanted": (m) => {
+    m.passwordWanted = true;
+  },
+  "Tichu.Tables": (m, f) => {
+    m.tables = f.tables || [];
+    const mine = m.tables.find((view) => view.table === m.tableNumber);
+    if (mine) {
+      m.bots = mine.bots || {};
+      m.away = mine.away || [];
+      m.options = mine.options;
+      m.tableState = mine.state;
+    }
+  },
+  "Tichu.Who": (m, f) => {
+    m.who = f.users || [];
+  },
+  "Tichu.Chat": (m, f) => {
+    m.chat.push({ where: f.table === null ? "lobby" : `table ${f.table}`, from: f.from, text: f.text });
+  },
+  "Tichu.Msg": (m, f) => {
+    m.chat.push({ where: `${f.from} to ${f.to}`, from: f.from, text: f.text });
+  },
+  "Tichu.Joined": (m, f) => {
+    if (f.nick === m.nick) m.enterTable(f.table, f.seat, f.seats);
+    else if (ourTable(m, f)) m.seats = [...f.seats];
+    if (ourTable(m, f) && f.bot) m.bots[String(f.seat)] = f.bot;
+  },
+  "Tichu.Left": (m, f) => {
+    if (f.nick === m.nick) m.leaveTable();
+    else if (ourTable(m, f)) {
+      m.seats = [...f.seats];
+      delete m.bots[String(f.seat)];
+    }
+  },
+  "Tichu.Away": (m, f) => {
+    if (f.nick === m.nick) m.leaveTable();
+    else if (ourTable(m, f) && !m.away.includes(f.seat)) m.away.push(f.seat);
+  },
+  "Tichu.Returned": (m, f) => {
+    if (f.nick === m.nick) m.enterTable(f.table, f.seat, f.seats);
+    else if (ourTable(m, f)) {
+      m.seats = [...f.seats];
+      m.away = m.away.filter((seat) => seat !== f.seat);
+    }
+  },
+  "Tichu.SpectatorJoined": (m, f) => {
+    if (f.nick === m.nick) m.enterTable(f.table, null, f.seats);
+  },
+  "Tichu.SpectatorLeft": (m, f) => {
+    if (f.nick === m.nick) m.leaveTable();
+  },
+  "Tichu.Option": (m, f) => {
+    if (ourTable(m, f)) m.options = f.options;
+  },
+  "Tichu.Options": (m, f) => {
+    if (ourTable(m, f)) m.options = f.options;
+  },
+  "Tichu.Started": (m, f) => {
+    m.seats = [...f.seats];
+    m.seat = f.seat;
+    m.options = f.options;
+    m.tableState = "started";
+    m.totals = null;
+    m.rounds = null;
+    m.game = emptyGame();
+  },
+  "Tichu.Seating": (m, f) => {
+    // turnier: each round its own seats, ours among them
+    m.seats = [...f.seats];
+    const ours = f.seats.indexOf(m.nick);
+    if (m.seat !== null && ours >= 0) m.seat = ours + 1;
+  },
+  "Tichu.Dealt": (m, f) => {
+    m.game.hand = sortCards([...m.game.hand, ...f.cards]);
+  },
+  "Tichu.Hand": (m, f) => {
+    m.game.hand = sortCards(f.cards);
+  },
+  "Tichu.Received": (m, f) => {
+    m.removeFromHand(Object.values(f.given || {}));
+    m.game.hand = sortCards([...m.game.hand, ...Object.values(f.cards || {})]);
+  },
+  "Tichu.Phase": (m, f) => {
+    m.game.phase = f.phase;
+    if (f.phase === "play") m.game.counts = [14, 14, 14, 14];
+  },
+  "Tichu.GrandDecided": () => {},
+  "Tichu.Tichu": (m, f) => {
+    m.game.calls[f.seat - 1] = f.grand ? "grand" : "tichu";
+  },
+  "Tichu.Turn": (m, f) => {
+    m.game.turn = { seat: f.seat, need: f.need };
+  },
+  "Tichu.Played": (m, f) => {
+    const g = m.game;
+    // a won trick lies until the next lead; a bomb out of turn still lands on it
+    if (g.trickWon && !f.out_of_turn) {
+      g.trick = [];
+      g.trickWon = null;
+    }
+    g.trick.push({ seat: f.seat, combo: f.combo });
+    g.counts[f.seat - 1] = f.cards_left;
+    g.passed = [false, false, false, false];
+    if (f.seat === m.seat) m.removeFromHand(f.combo.cards);
+  },
+  "Tichu.Passed": (m, f) => {
+    m.game.passed[f.seat - 1] = true;
+  },
+  "Tichu.Wish": (m, f) => {
+    m.game.wish = f.rank;
+  },
+  "Tichu.WishFulfilled": (m) => {
+    m.game.wish = null;
+  },
+  "Tichu.TrickWon": (m, f) => {
+    m.game.trickWon = { seat: f.seat, points: f.points };
+  },
+  "Tichu.TrickTaken": (m) => {
+    m.game.trick = [];
+    m.game.trickWon = null;
+    m.game.passed = [false, false, false, false];
+  },
+  "Tichu.DragonGiven": (m) => {
+    m.game.trick = [];
+    m.game.trickWon = null;
+    m.game.passed = [false, false, false, false];
+  },
+  "Tichu.Out": (m, f) => {
+    if (!m.game.finish.includes(f.seat)) m.game.finish.push(f.seat);
+  },
+  "Tichu.RoundEnd": (m) => {
+    const over = m.game.over;
+    m.game = emptyGame();
+    m.game.over = over;
+  },
+  "Tichu.Score": (m, f) => {
+    if (!ourTable(m, f)) return;
+    m.totals = f.totals;
+    m.rounds = f.rounds;
+  },
+  "Tichu.GameOver": (m, f) => {
+    m.game.over = { winners: f.winners || [], standings: f.standings || [] };
+    m.game.turn = null;
+    m.tableState = "finished";
+  },
+  "Tichu.TableOpen": (m, f) => {
+    m.seats = [...f.seats];
+    m.options = f.options;
+  },
+  "Tichu.Table": (m, f) => {
+    if (!ourTable(m, f)) return;
+    const g = m.game;
+    m.seats = [...f.names];
+    m.seat = f.seat;
+    g.phase = f.phase;
+    if (f.hand) g.hand = sortCards(f.hand);
+    g.counts = [...f.hand_counts];
+    g.calls = [...f.calls];
+    g.trick = (f.trick || []).map((entry) => ({ seat: entry.seat, combo: entry.combo }));
+    g.trickWon = f.trick_won && f.top_seat ? { seat: f.top_seat, points: null } : null;
+    g.turn = f.turn ? { seat: f.turn, need: f.need } : null;
+    g.wish = f.wish;
+    g.finish = [...(f.finish_order || [])];
+    m.totals = f.totals;
+    m.rounds = f.round;
+  },
+  "Tichu.Substitute": (m, f) => {
+    m.standIns[f.player] = f.level;
+  },
+  "Tichu.SubstituteEnd": (m, f) => {
+    delete m.standIns[f.player];
+  },
+  "Tichu.Legal": (m, f) => {
+    m.game.legal = { commands: f.commands || [], exchange: Boolean(f.exchange) };
+    m.legalVersion += 1;
+  },
+};

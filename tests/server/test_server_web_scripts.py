@@ -1,0 +1,130 @@
+"""The page's JavaScript modules on their own, in a real headless Chromium: ANSI colours to
+spans, card labels and words, the legal-move labels, the socket's address (ws: or wss:), and the model fed a deal, an exchange
+and plays. The modules are served by a plain static Site (these tests need no game
+server); the whole game at the page is test_server_web_page.py."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_twisted
+from twisted.internet import threads
+from twisted.web.server import Site
+from twisted.web.static import File
+
+from browser_player import MISSING, STEP_TIMEOUT, start_browser
+from test_server_network import reactor
+from test_server_web_files import STATIC
+
+# Run in the page's origin: imports the modules and returns what the checks below read.
+SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js/${name}.js`))).then(
+  ([ansi, cards, view, model, link]) => {
+    const box = document.createElement("div");
+    box.append(ansi.ansiFragment("Your cards: \x1b[32m7j\x1b[0m \x1b[1;31mDR\x1b[0m \x1b[2Kplain\x1b[0m."));
+    const spans = [...box.querySelectorAll("span")].map((span) => [span.className, span.textContent]);
+    const codes = ["2j", "Tr", "10r", "As", "Qp", "Kj", "MJ", "DG", "PH", "PH=9", "DR"];
+    const m = new model.Model();
+    const feed = [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 1, seat: 1, nick: "Ann", seats: ["Ann", null, null, null]}],
+      ["Tichu.Started", {table: 1, seat: 1, seats: ["Ann", "B", "C", "D"], options: {round: 1}}],
+      ["Tichu.Dealt", {table: 1, seat: 1, cards: ["Kj", "2s", "DR", "MJ", "5p", "5r", "9j", "Ts"]}],
+      ["Tichu.Legal", {table: 1, seat: 1, commands: ["/nogrand", "/grand"], exchange: false}],
+      ["Tichu.GrandDecided", {table: 1, seat: 1, player: "Ann", called: false}],
+    ];
+    const after = {};
+    for (const [name, fields] of feed) m.apply(name, fields);
+    after.legalAfterOwnDecision = m.game.legal;
+    for (const [name, fields] of [
+      ["Tichu.Dealt", {table: 1, seat: 1, cards: ["PH", "DG", "3j", "4j", "Aj", "Ar"]}],
+      ["Tichu.Received", {table: 1, seat: 1, cards: {"2": "Qp", "3": "Qr", "4": "6s"},
+                          given: {"2": "2s", "3": "DR", "4": "DG"}}],
+      ["Tichu.Phase", {table: 1, phase: "play"}],
+      ["Tichu.Turn", {table: 1, seat: 1, player: "Ann", need: "lead"}],
+      ["Tichu.Played", {table: 1, seat: 1, player: "Ann", cards_left: 12, out_of_turn: false,
+                        combo: {type: "pair", cards: ["5p", "PH"], text: "pair of fives"}}],
+      ["Tichu.Played", {table: 1, seat: 2, player: "B", cards_left: 12, out_of_turn: false,
+                        combo: {type: "pair", cards: ["9s", "9p"], text: "pair of nines"}}],
+      ["Tichu.TrickWon", {table: 1, seat: 2, player: "B", leader: 2, points: 0}],
+      ["Tichu.Played", {table: 1, seat: 3, player: "C", cards_left: 9, out_of_turn: true,
+                        combo: {type: "four-of-a-kind bomb", cards: ["2j", "2s", "2p", "2r"], text: "bomb"}}],
+    ]) m.apply(name, fields);
+    after.hand = [...m.game.hand];
+    after.counts = [...m.game.counts];
+    after.trickAfterBomb = m.game.trick.map((entry) => entry.seat);
+    m.apply("Tichu.TrickWon", {table: 1, seat: 3, player: "C", leader: 3, points: 0});
+    m.apply("Tichu.Played", {table: 1, seat: 3, player: "C", cards_left: 8, out_of_turn: false,
+                             combo: {type: "single", cards: ["3s"], text: "single 3s"}});
+    after.trickAfterLead = m.game.trick.map((entry) => entry.seat);
+    after.moves = ["/play 5p 5r", "/pass", "/wish none", "/wish T", "/give 2", "/nogrand", "/tichu"].map(
+      (line) => view.commandLabel(line, m));
+    m.apply("Tichu.Unencrypted", {tls_port: 4281});
+    after.unencrypted = m.unencrypted;
+    m.apply("Tichu.Substitute", {table: 1, player: "B", level: "basic"});
+    after.standIns = {...m.standIns};
+    m.apply("Tichu.SubstituteEnd", {table: 1, player: "B"});
+    after.standInsAfter = {...m.standIns};
+    m.apply("Tichu.Seating", {table: 1, seats: ["B", "Ann", "D", "C"]});
+    after.seatAfterSeating = m.seat;
+    m.apply("Tichu.Left", {table: 1, seat: 1, nick: "Ann", reason: "left", seats: [null, "B", "C", "D"]});
+    after.atTableAfterLeaving = m.atTable;
+    done({
+      sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
+                link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
+      text: box.textContent,
+      spans,
+      labels: codes.map((code) => cards.card(code).label),
+      words: codes.map((code) => cards.card(code).words),
+      sorted: cards.sortCards(["DR", "Ar", "2s", "PH", "MJ", "DG", "2j", "Tp"]),
+      commandCards: cards.commandCards("/play 7j 7s PH=7 wish 9"),
+      after,
+    });
+  },
+  (error) => done({error: String(error)}));
+"""
+
+
+def run_modules(url: str) -> dict:
+    driver = start_browser()
+    try:
+        driver.set_script_timeout(STEP_TIMEOUT)
+        driver.get(url + "tichu.css")  # any page of the origin: the modules import from there
+        return driver.execute_async_script(SCRIPT)
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest_twisted.ensureDeferred
+async def test_the_modules_in_chromium():
+    port = reactor().listenTCP(0, Site(File(str(STATIC))), interface="127.0.0.1")
+    try:
+        url = f"http://127.0.0.1:{port.getHost().port}/"
+        result = await threads.deferToThread(run_modules, url).addTimeout(6 * STEP_TIMEOUT, reactor())
+    finally:
+        await port.stopListening()
+    assert "error" not in result, result
+    assert result["sockets"] == ["ws://127.0.0.1:4280/ws", "wss://tichu.example:4281/ws"]
+    assert result["text"] == "Your cards: 7j DR plain."
+    assert result["spans"] == [["ansi-32", "7j"], ["ansi-31 ansi-bold", "DR"]]
+    assert result["labels"] == ["2 jade", "10 star", "10 star", "A sword", "Q pagoda", "K jade", "Mahjong", "Dog",
+                                "Phoenix", "Phoenix as 9", "Dragon"]
+    assert result["words"][:6] == ["2 of Jade", "10 of Star", "10 of Star", "Ace of Sword", "Queen of Pagoda",
+                                   "King of Jade"]
+    assert result["sorted"] == ["DG", "MJ", "2j", "2s", "Tp", "Ar", "PH", "DR"]
+    assert result["commandCards"] == {"cards": ["7j", "7s", "PH=7"], "rest": ["wish", "9"]}
+    after = result["after"]
+    assert after["moves"] == [
+        ["Play", ["5p", "5r"], ""], ["Pass", [], ""], ["No wish", [], ""], ["Wish for 10", [], ""],
+        ["Give the trick to B (seat 2)", [], ""], ["No Grand Tichu", [], ""], ["Call Tichu", [], ""]]
+    assert after["legalAfterOwnDecision"] is None
+    # 8 + 6 dealt, 2s DR DG given, Qp Qr 6s received, 5p PH played
+    assert after["hand"] == ["MJ", "3j", "4j", "5r", "6s", "9j", "Ts", "Qp", "Qr", "Kj", "Aj", "Ar"]
+    assert after["counts"] == [12, 12, 9, 14]
+    assert after["trickAfterBomb"] == [1, 2, 3]  # the bomb lands on the won trick
+    assert after["trickAfterLead"] == [3]  # the next lead starts a new one
+    assert after["unencrypted"] == {"tlsPort": 4281}
+    assert after["standIns"] == {"B": "basic"} and after["standInsAfter"] == {}
+    assert after["seatAfterSeating"] == 2  # turnier's next round seats Ann in seat 2
+    assert after["atTableAfterLeaving"] is False
