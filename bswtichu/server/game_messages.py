@@ -134,6 +134,16 @@ def game_log(number: int, text: str) -> Message:
                    f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}")
 
 
+def result_fields(result: RoundResult) -> dict:
+    """A round's result as ``ROUND_END`` (and ``TABLE``'s ``result``) give it: seats counted from 1."""
+    return {
+        "finish_order": [s + 1 for s in result.finish_order],
+        "double_victory": None if result.double_victory is None else [result.double_victory + 1,
+                                                                      result.double_victory + 3],
+        "card_points": list(result.card_points), "call_points": list(result.call_points),
+        "calls": list(result.calls), "score": list(result.score)}
+
+
 class GameTexts:
     """Builds messages about one table's game; ``names`` are the players in seat order;
     ``trick_points()``, if given, counts the trick on the table (a won trick's points);
@@ -399,12 +409,7 @@ class GameTexts:
                 + (f"; calls: {', '.join(calls)}" if calls else "")
                 + f". Round score: {self.names[0]} + {self.names[2]} {score[0]},"
                   f" {self.names[1]} + {self.names[3]} {score[1]}.")
-        return self._msg("ROUND_END", {
-            "finish_order": [s + 1 for s in result.finish_order],
-            "double_victory": None if result.double_victory is None else [result.double_victory + 1,
-                                                                          result.double_victory + 3],
-            "card_points": list(result.card_points), "call_points": list(result.call_points),
-            "calls": list(result.calls), "score": list(score)}, text)
+        return self._msg("ROUND_END", result_fields(result), text)
 
     # ------------------------------------------------------------------ views
 
@@ -452,6 +457,7 @@ class GameTexts:
         fields["turn"] = None if view.turn is None else view.turn + 1
         fields["top_seat"] = None if view.top_seat is None else view.top_seat + 1
         fields["finish_order"] = [s + 1 for s in view.finish_order]
+        fields["result"] = None if view.result is None else result_fields(view.result)
         fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
         if timed:

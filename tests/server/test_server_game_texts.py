@@ -67,6 +67,10 @@ def test_score_and_table_show_the_final_result_after_the_game(game):
     assert score[0][1]["standings"] == over["standings"]
     table = game.send(ann, "/table")
     assert [k for k, _ in table] == ["TABLE"] and table[0][1]["phase"] == "over"
+    # the round's result as ROUND_END gave it: seats counted from 1, like the rest of TABLE
+    round_ends = [{k: v for k, v in f.items() if k != "table"} for k, f in game.watched if k == "ROUND_END"]
+    assert round_ends and table[0][1]["result"] == round_ends[-1]
+    assert all(1 <= s <= 4 for s in table[0][1]["result"]["finish_order"])
     [text] = human(game, ann, "/score")
     assert text.startswith("Score after 1 of 1 rounds: ")
     assert game.send(ann, "/legal")[0][1]["code"] == "no_game"  # nothing to play until /start
