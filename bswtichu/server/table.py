@@ -140,6 +140,8 @@ class Table:
         self.seats: list[str | None] = [None] * SEAT_COUNT
         self.spectators: list[str] = []
         self.options = GameOptions(clock=clock_default)
+        self._clock_default = clock_default
+        self._clock_chosen = False  # a player set the clock: going private leaves it as set
         self.started = False
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
@@ -360,6 +362,8 @@ class Table:
         else:
             raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
         self.options = self.options.with_option(name, value)
+        if name == "clock":
+            self._clock_chosen = True
         self.tell_all(messages.option_set(self.number, name, value, nick, self.options.as_data()))
 
     def start(self, nick: str) -> None:
@@ -446,6 +450,12 @@ class Table:
         self._require_present_player(nick, f"make table {self.number} private")
         self.private = not self.private if private is None else private
         self.tell_all(messages.private_table(self.number, self.private, nick))
+        if not self.started and not self._clock_chosen and self._clock_default is not None:
+            # the server's default clock is for public tables; friends among themselves set one
+            clock = None if self.private else self._clock_default
+            if clock != self.options.clock:
+                self.options = self.options.with_option("clock", clock)
+                self.tell_all(messages.option_set(self.number, "clock", clock, nick, self.options.as_data()))
 
     def invite(self, nick: str, guest: str) -> None:
         """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""

@@ -91,6 +91,28 @@ def test_a_new_table_takes_the_servers_turn_clock(clock, tmp_path):
     assert ann.only("OPTIONS")["options"]["clock"] == 25
 
 
+def test_a_private_table_leaves_the_servers_turn_clock_off_unless_a_player_sets_one(clock, tmp_path):
+    """The server's default clock is for public tables (issue 24: off by default for private games)."""
+    config = ServerConfig(log_folder=str(tmp_path / "logs"), turn_clock=25)
+    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/private on")
+    option = [f for k, f in ann.received() if k == "OPTION"]
+    assert option == [{"table": 1, "name": "clock", "value": None, "by": "Ann", "options": option[0]["options"]}]
+    ann.clear()
+    ann.say("/private off")  # public again: the server's default comes back
+    assert [f["value"] for k, f in ann.received() if k == "OPTION"] == [25]
+    ann.clear()
+    ann.say("/clock 40")
+    ann.say("/private on")  # a clock a player chose stays
+    assert [k for k, _ in ann.received() if k == "OPTION"] == ["OPTION"]
+    ann.clear()
+    ann.say("/clock")
+    assert ann.only("OPTIONS")["options"]["clock"] == 40
+
+
 @pytest.mark.parametrize(
     "line, code",
     [("/join 9", "no_such_table"), ("/join 1 5", "usage"), ("/join x", "usage"), ("/join 1 2 3", "usage")],
