@@ -14,12 +14,10 @@ import pytest_twisted
 from twisted.conch.telnet import DO, IAC
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
-from bswtichu.config import ServerConfig
 from bswtichu.net.mud import GMCP
-from bswtichu.service import makeService
 from bswtichu.storage.ratings import Rating
 
-from test_server_network import LOOPBACK_LISTENERS, TIMEOUT, LineClient, RunningServer, reactor
+from test_server_network import TIMEOUT, LineClient, RunningServer, reactor
 from test_server_process import Server
 
 PASSWORD = "secret-pw-1"
@@ -31,12 +29,9 @@ class CommunityServer(RunningServer):
     """The real service on a database file, with ``Root`` (once registered) as admin."""
 
     def __init__(self, tmp_path, **settings: object) -> None:
-        settings.setdefault("listeners", LOOPBACK_LISTENERS)
         settings.setdefault("admins", "Root")
-        self.config = ServerConfig(database=str(tmp_path / "bswtichu.sqlite3"),
-                                   log_folder=str(tmp_path / "logs"), **settings)
-        self.service = makeService(self.config, reactor())
-        self.clients: list[LineClient] = []
+        super().__init__(database=str(tmp_path / "bswtichu.sqlite3"), log_folder=str(tmp_path / "logs"),
+                         **settings)
 
     async def connect_from(self, address: str) -> LineClient:
         """A line-port client whose connection comes from ``address`` (a loopback one)."""

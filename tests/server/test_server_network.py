@@ -7,6 +7,9 @@ instead of stalling the run.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest_twisted
 from twisted.conch.telnet import DONT, IAC, WILL
@@ -92,7 +95,11 @@ class RunningServer:
 
     def __init__(self, **settings: object) -> None:
         settings.setdefault("listeners", LOOPBACK_LISTENERS)
-        self.config = ServerConfig(database=":memory:", **settings)
+        #: the games' .tch logs go to a folder of the test's own, not to ./logs
+        self.folder = Path(tempfile.mkdtemp(prefix="bswtichu-test-"))
+        settings.setdefault("log_folder", str(self.folder / "logs"))
+        settings.setdefault("database", ":memory:")
+        self.config = ServerConfig(**settings)
         self.service = makeService(self.config, reactor())
         self.clients: list[LineClient] = []
 
@@ -102,9 +109,12 @@ class RunningServer:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self.service.stopService().addTimeout(TIMEOUT, reactor())
-        for client in self.clients:
-            await client.lost.addTimeout(TIMEOUT, reactor())
+        try:
+            await self.service.stopService().addTimeout(TIMEOUT, reactor())
+            for client in self.clients:
+                await client.lost.addTimeout(TIMEOUT, reactor())
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     async def connect(self, port_name: str) -> LineClient:
         port = self.ports[port_name].getHost().port
