@@ -5,7 +5,6 @@ from __future__ import annotations
 from twisted.internet.task import Clock
 
 from bswtichu.engine import GameOptions
-from bswtichu.engine import events as ev
 from bswtichu.engine.actions import CallTichu, DeclineGrand
 from bswtichu.engine.round import EXCHANGE, GRAND, PLAY
 from bswtichu.play import (

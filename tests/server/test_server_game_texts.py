@@ -208,7 +208,7 @@ def test_a_single_is_not_named_twice_and_points_are_not_a_second_parenthesis():
 
 
 def test_table_marks_an_away_player_and_a_finished_table_is_not_full(game):
-    ann, bob = game.players[0], game.players[1]
+    bob = game.players[1]
     bob.hang_up()
     eve = game.watchers[0]
     eve.clear()
