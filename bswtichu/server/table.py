@@ -222,18 +222,22 @@ class Table:
 
     # -- telling people -----------------------------------------------------
 
+    def present_at(self, seat: int) -> str | None:
+        """The player in ``seat`` if he is there to be told: not away, not replaced by a vote
+        (he watches then, and hears what spectators hear)."""
+        nick = self.seats[seat - 1]
+        return None if seat in self._away or seat in self.replaced else nick
+
     def tell_seat(self, seat: int, message: Message) -> None:
         """Tell the player in ``seat``, if he is there (away players miss it)."""
-        nick = self.seats[seat - 1]
-        if nick is not None and seat not in self._away and seat not in self.replaced:
+        nick = self.present_at(seat)
+        if nick is not None:
             self._deliver(nick, message)
 
     def reader_at(self, seat: int) -> Reader | None:
         """The online client of the player in ``seat``, if he is there (away players miss steps)."""
-        nick = self.seats[seat - 1]
-        if nick is None or seat in self._away or seat in self.replaced:
-            return None
-        return self._reader(nick)
+        nick = self.present_at(seat)
+        return None if nick is None else self._reader(nick)
 
     def tell_spectators_all(self, messages: list[Message], unsaid: Sequence[Message] = ()) -> None:
         """``messages`` to every spectator; ``unsaid`` of them to programs only (machine mode)."""
@@ -269,8 +273,8 @@ class Table:
     def tell_all_but(self, message: Message, skipped: Callable[[str], bool],
                      spectators_only: bool = False) -> None:
         """Chat: to everyone present (only the spectators, if so) whose nick ``skipped`` spares."""
-        players = [] if spectators_only else [nick for seat, nick in self.players() if seat not in self._away]
-        for nick in players + self.spectators:
+        players = [] if spectators_only else [self.present_at(seat) for seat in SEATS]
+        for nick in [nick for nick in players if nick is not None] + self.spectators:
             if not skipped(nick):
                 self._deliver(nick, message)
 

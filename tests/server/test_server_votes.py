@@ -173,6 +173,9 @@ def test_a_present_player_whose_clock_ran_out_twice_can_be_replaced_and_watches(
     bob.say("hello")  # typing no longer brings his seat back
     assert "Bob" in table.game.driver.replaced
     bob.clear()
+    cy.say("nice play")  # table chat reaches him once, as a spectator, not also as a player
+    assert [k for k, f in bob.received() if k == "CHAT"] == ["CHAT"]
+    bob.clear()
     bob.say("/pass")
     assert bob.error_code() == "not_seated"
 
