@@ -53,8 +53,6 @@ PHOENIX, MAHJONG, DRAGON, DOG = 0, 1, 15, 16
 SLOTS = 17
 ACE = 14
 SLOT_POINTS = (-25, 0, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0, 25, 0)
-#: What a double victory scores in a playout: the normal game's (a tournament's 100 is not known here).
-DOUBLE_VICTORY = 200
 
 # Playout combination kinds.
 SINGLE, PAIR, TRIPLE, FULL, STRAIGHT, STAIRS, BOMB, DOGKIND = range(8)
@@ -325,7 +323,7 @@ class Playout:
             piles[to] += self.trick_points
         tail = next(s for s in range(4) if s not in out)
         tail_hand = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
-        cards, calls, _ = round_points(out, self.bonus, piles, tail_hand, DOUBLE_VICTORY)
+        cards, calls, _ = round_points(out, self.bonus, piles, tail_hand)
         return cards[0] + calls[0], cards[1] + calls[1]
 
     def run(self) -> tuple[int, int]:

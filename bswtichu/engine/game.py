@@ -20,7 +20,6 @@ from .events import Event, GameOver, RoundEnded, RoundScored, SeatingChanged
 from .round import OVER, Round, RoundResult
 from .variant import NANJING, Variant
 
-TARGET_SCORE = NANJING.target_score
 #: A tournament (BSW's ``turnier``) is 9 rounds: each player partners each other one three times.
 TOURNAMENT_ROUNDS = 9
 TOURNAMENT_DOUBLE_VICTORY = 100
@@ -267,7 +266,7 @@ class Game:
         if self.variant.game_rounds is not None:  # a fixed number of rounds (Trichu)
             return played >= (self.options.round_limit or self.variant.game_rounds)
         a, b = self.totals
-        if max(a, b) >= TARGET_SCORE and a != b:
+        if max(a, b) >= self.variant.target_score and a != b:
             return True
         return self.options.round_limit is not None and played >= self.options.round_limit
 

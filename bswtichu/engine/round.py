@@ -970,11 +970,11 @@ class Round:
         f = self.finish_order
         bonuses = [GRAND_BONUS if call == "grand" else TICHU_BONUS if call else 0 for call in self.calls]
         v = self.variant
-        tail = None if double_victory(f, v) is not None else next(s for s in range(v.seats) if s not in f)
+        tail = next(s for s in range(v.seats) if s not in f)  # first of those still in
         cards, calls, double = round_points(
-            f, bonuses, [card_points(p) for p in self.piles],
-            0 if tail is None else card_points(self.hands[tail]), self.double_victory_points, v)
-        if tail is not None:  # the tricks that change hands, as round_points counts them
+            f, bonuses, [card_points(p) for p in self.piles], card_points(self.hands[tail]),
+            self.double_victory_points, v)
+        if double is None:  # the tricks that change hands, as round_points counts them
             if v.next_to_last_tricks_to_first:
                 self.piles[f[0]].extend(self.piles[f[-1]])
                 self.piles[f[-1]] = []

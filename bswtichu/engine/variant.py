@@ -93,9 +93,6 @@ class Variant:
     def title(self) -> str:
         return self.name.capitalize()
 
-    def team_of(self, seat: int) -> int:
-        return self.teams[seat]
-
     def partner_of(self, seat: int) -> int:
         """The one partner of ``seat``; a variant with teams of three has two (`partners`)."""
         partners = self.partners[seat]

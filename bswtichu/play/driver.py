@@ -9,7 +9,7 @@ are subscribers, and adding one touches no other.
 
 Who acts when, in one place:
 
-- The round waits for some seats (`must_act`): their Grand Tichu decision,
+- The round waits for some seats (`Round.waits_for`): their Grand Tichu decision,
   their exchange, or the turn.  The first of them is the *first waiting seat*.
 - A bot step first offers the seats that are not waiting, in play order
   after the first waiting seat, an out-of-turn action (`Bot.interrupt`: a
@@ -50,7 +50,7 @@ from typing import Callable, Hashable, Iterable, Protocol, Sequence
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.bots import Bot, BotSettings, make_bot, must_act
+from bswtichu.bots import Bot, BotSettings, make_bot
 from bswtichu.engine import (
     DUMMY, NANJING, Action, CallTichu, Event, Game, GameOptions, Play, Round, Variant, seats_from_join_order,
 )
@@ -497,8 +497,8 @@ class GameDriver:
         return self._checked(seat, self._choose(bot, self.game.round.view(seat), legal), legal)
 
     def _waiting(self) -> list[int]:
-        public = self.game.round.view(None)  # who is waiting shows in any view
-        return [seat for seat in range(self.game.variant.seats) if must_act(public, seat)]
+        rnd = self.game.round  # the round's own rule (waits_for_seat): no view to build per step
+        return [seat for seat in range(self.game.variant.seats) if rnd.waits_for(seat)]
 
     def _interruption(self, waiting: list[int]) -> Action | None:
         """The out-of-turn action a bot not waited for offers first, in play order after the
@@ -722,10 +722,10 @@ class GameDriver:
         deadline, _ = self._clocks[player]
         self._clocks[player] = (deadline, None)
         seat = self.seat_of(player)
-        self._tell([ClockWarning(player, seat, CLOCK_WARNING, self._need(seat))])
+        self._tell([ClockWarning(player, seat, CLOCK_WARNING, self._need())])
 
-    def _need(self, seat: int) -> str:
-        """What the round waits for from ``seat``, in one word."""
+    def _need(self) -> str:
+        """What the round waits for now, in one word."""
         rnd = self.game.round
         return rnd.need if rnd.phase == PLAY else rnd.phase
 

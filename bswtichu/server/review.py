@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from bswtichu.engine import Exchange, Round
+from bswtichu.engine import Exchange, Round, card_points
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import OVER
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -64,7 +64,7 @@ def review_of(number: int, log_text: str) -> ReviewedGame:
 def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...]:
     """The deal (hands of 14 before the exchange), each trick (hands as it begins: a trick is
     collected by the action that leads the next one), and the last trick with the score."""
-    texts = GameTexts(None, names, lambda: sum(c.points for _, combo in rnd.trick for c in combo.cards))
+    texts = GameTexts(None, names, lambda: card_points(c for _, combo in rnd.trick for c in combo.cards))
     steps: list[Step] = []
     hands = _hands(rnd)
     said: list[Message] = []

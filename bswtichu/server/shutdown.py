@@ -43,7 +43,6 @@ class Shutdown:
         self._index = index
         self._tables = tables
         self._stop = stop
-        self._at = 0.0
         self._timers: list[IDelayedCall] = []
 
     @property
@@ -53,7 +52,6 @@ class Shutdown:
     def schedule(self, seconds: float, reason: str, by: str) -> None:
         """Stop in ``seconds`` (replacing a stop already set), telling everyone now and again."""
         self.cancel_timers()
-        self._at = self._clock.seconds() + seconds
         self._tables.closing = reason
         self.log.info("shutdown set by {by} in {seconds} s: {reason}", by=by, seconds=seconds, reason=reason,
                       event="shutdown_set")
