@@ -173,6 +173,17 @@ class Game:
     def seat_of(self, player: Hashable) -> int:
         return self.seating.index(player)
 
+    def seats_played_by(self, player: Hashable) -> tuple[int, ...]:
+        """The seats whose hands ``player`` plays this round, his own first.
+
+        One seat, but for the dealer in Trichu, who also plays the dummy's hand.
+        A server gives the second hand's actions a marked command of their own.
+        """
+        seat = self.seat_of(player)
+        if seat == self.variant.dummy_owner:
+            return seat, self.variant.dummy
+        return (seat,)
+
     def rename(self, old: Hashable, new: Hashable) -> None:
         """Another player takes ``old``'s place from now on, with his seat, points and past
         (a table handing a seat over); the rounds hold seats, not players."""

@@ -449,3 +449,18 @@ def test_copies_of_a_variant_are_the_variant():
         assert copy.deepcopy(variant) is variant and pickle.loads(pickle.dumps(variant)) is variant
     rnd = Round.deal_random(Random(1), variant=TRICHU)
     assert copy.deepcopy(rnd).variant is TRICHU
+
+
+def test_seats_played_by_each_person():
+    """Every seat is played by exactly one person; in Trichu the dealer also plays the dummy."""
+    for variant, people in ((NANJING, 4), (TIENTSIN, 6), (TRICHU, 3)):
+        game = Game([f"p{i}" for i in range(people)], rng=Random(1), variant=variant)
+        for number in range(3):
+            game.start_round()
+            played = [s for p in game.base_seats for s in game.seats_played_by(p)]
+            assert sorted(played) == list(range(variant.seats))
+            for p in game.base_seats:
+                assert game.seats_played_by(p)[0] == game.seat_of(p)
+            if variant is TRICHU:
+                assert game.seats_played_by(game.seating[0]) == (0, 2)
+            game.round.phase = OVER  # the next deal; the seats are the game's, not the round's
