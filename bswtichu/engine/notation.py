@@ -12,6 +12,9 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Iterable
 
+from .actions import (
+    Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
+)
 from .cards import (
     NATURAL, PHOENIX_CARD, SUITS, Card, format_cards, parse_card, parse_rank, rank_text,
     split_tokens,
@@ -131,3 +134,47 @@ def parse_exchange(text: str, hand: Iterable[Card]) -> tuple[Card, Card, Card]:
             raise ParseError(f"you hold no {other}{rank_text(rank)} to pass")
         chosen.append(min(free, key=lambda c: (c in in_bombs, SUITS.index(c.suit))))
     return chosen[0], chosen[1], chosen[2]  # the round refuses a card named twice or not held
+
+
+_NO_ARGUMENT = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}
+
+
+def parse_action(seat: int, text: str) -> Action:
+    """The action whose `notation()` is ``text``, taken by ``seat``: the one spelling read back.
+
+    ``play`` takes full card tokens (``PH=x`` for the Phoenix's rank), ``exchange`` its cards
+    in the variant's order, ``give``/``dog`` a seat as people count it (1..N).  Raises
+    `ParseError` saying what is wrong; whether the action is legal is the round's to say.
+    """
+    keyword, _, rest = text.strip().partition(" ")
+    rest = rest.strip()
+    if keyword in _NO_ARGUMENT:
+        if rest:
+            raise ParseError(f"'{keyword}' takes nothing after it; drop '{rest}'")
+        return _NO_ARGUMENT[keyword](seat)
+    if keyword == "play":
+        tokens = split_tokens(rest)
+        if not tokens:
+            raise ParseError("'play' needs its cards, e.g. play 7j 7s")
+        roles = [t for t in tokens if t.upper().startswith("PH=")]
+        if len(roles) > 1:
+            raise ParseError("the Phoenix's rank is named twice; name it once, e.g. PH=9")
+        cards = [PHOENIX_CARD if t in roles else parse_card(t) for t in tokens]
+        if len(set(cards)) != len(cards):
+            raise ParseError("the same card is named twice")
+        return Play(seat, cards, parse_rank(roles[0][3:]) if roles else None)
+    if keyword == "exchange":
+        cards = tuple(parse_card(t) for t in split_tokens(rest))
+        if not cards:
+            raise ParseError("'exchange' needs its cards, e.g. exchange 2j 9s 3p")
+        return Exchange(seat, cards)
+    if keyword == "wish":
+        if not rest:
+            raise ParseError("'wish' needs a rank or 'none', e.g. wish 7")
+        return MakeWish(seat, parse_wish(rest))
+    if keyword in ("give", "dog"):
+        if not rest.isdigit() or int(rest) < 1:
+            raise ParseError(f"'{keyword}' needs a seat number (1..N), not '{rest}'")
+        return (GiveDragon if keyword == "give" else DogLead)(seat, int(rest) - 1)
+    raise ParseError(f"'{keyword}' is no action; actions are grand, nogrand, tichu, exchange, play,"
+                     " pass, wish, give, dog")

@@ -275,8 +275,9 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 handler=kick),
         Command(key="log", group="game", german="protokoll", usage="/log N",
                 summary="a finished game's log (.tch)",
-                help="Shows game N's log in BrettspielWelt's .tch format; the number is announced"
-                " when a game starts and ends.", handler=show_log),
+                help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
+                " our own, docs/variant-log.md); the number is announced when a game starts and"
+                " ends.", handler=show_log),
     ]
 
 

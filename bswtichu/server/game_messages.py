@@ -22,6 +22,7 @@ from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
 from bswtichu.server.messages import Message, counted
+from bswtichu.tch.variant_log import is_variant_log
 
 NEED_TEXT = {
     "lead": "lead: /play CARDS",
@@ -130,8 +131,9 @@ def game_started(table: int, log_number: int, options: dict[str, Any]) -> Messag
 
 
 def game_log(number: int, text: str) -> Message:
-    return Message("LOG", {"number": number, "text": text},
-                   f"Log of game {number} (BrettspielWelt .tch format):\n{text.rstrip()}")
+    """A finished game's log: a 4-player game's in BSW's .tch format, another's in ours."""
+    kind = "bswtichu variant log, docs/variant-log.md" if is_variant_log(text) else "BrettspielWelt .tch format"
+    return Message("LOG", {"number": number, "text": text}, f"Log of game {number} ({kind}):\n{text.rstrip()}")
 
 
 def result_fields(result: RoundResult) -> dict:

@@ -1,4 +1,6 @@
-"""Numbered game logs in BrettspielWelt's .tch format, one file per game, in a folder.
+"""Numbered game logs, one file per game, in a folder: a 4-player game's in BrettspielWelt's
+.tch format (``game-000001.tch``), another variant's in our own (``game-000002.tvl``,
+docs/variant-log.md).
 
 Numbers continue after the highest file already in the folder, so a restart
 never reuses one.  A game's file is rewritten after every round; a number
@@ -13,13 +15,18 @@ from pathlib import Path
 
 from twisted.logger import Logger
 
+from bswtichu.engine import NANJING
 from bswtichu.engine.events import GameOver, RoundScored
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameStopped
 from bswtichu.tch.record import round_log
+from bswtichu.tch.variant_log import EXTENSION as VARIANT_SUFFIX
+from bswtichu.tch.variant_record import VariantLogWriter
 from bswtichu.tch.writer import round_tch
 
-_NAME = re.compile(r"^game-(\d+)\.tch$")
+TCH_SUFFIX = ".tch"
+_SUFFIXES = (TCH_SUFFIX, VARIANT_SUFFIX)
+_NAME = re.compile(r"^game-(\d+)\.(?:tch|tvl)$")
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC  # as open(..., "w")
 
 
@@ -39,7 +46,12 @@ class GameLogStore:
         return max(numbers, default=0)
 
     def path(self, number: int) -> Path:
-        return self.folder / f"game-{number:06d}.tch"
+        """The game's log file: the one there is (a variant's game has a ``.tvl``), else its ``.tch``."""
+        for suffix in _SUFFIXES:
+            path = self.folder / f"game-{number:06d}{suffix}"
+            if path.is_file():
+                return path
+        return self.folder / f"game-{number:06d}{TCH_SUFFIX}"
 
     def reserve(self) -> int:
         """A new game's number; its log stays open until `finish`."""
@@ -50,11 +62,11 @@ class GameLogStore:
         self._open.add(number)
         return number
 
-    def save_text(self, number: int, text: str) -> None:
-        """Write the game's `.tch` text so far (atomically: a reader never sees half a file);
+    def save_text(self, number: int, text: str, suffix: str = TCH_SUFFIX) -> None:
+        """Write the game's log text so far (``suffix``: which format) (atomically: a reader never sees half a file);
         the folder is made when it is missing.  Written with plain `os` calls, no file object:
         a server saves a log after every round of every game."""
-        target = os.path.join(self._folder_name, f"game-{number:06d}.tch")
+        target = os.path.join(self._folder_name, f"game-{number:06d}{suffix}")
         partial = target + ".partial"
         data = memoryview(text.encode("utf-8"))
         try:
@@ -97,8 +109,9 @@ class GameLogStore:
 class GameLogRecorder:
     """A game driver's subscriber that writes the game's log after every round.
 
-    The log covers the finished rounds; the number stays open until the game is over
-    or the table closes.  A full disk or a bug in the recorder must not stop the game:
+    The 4-player game's log is BSW's `.tch`; another variant's is ours (`VariantLogWriter`),
+    which also says how the game ended.  The log covers the finished rounds; the number
+    stays open until the game is over or the table closes.  A full disk or a bug in the recorder must not stop the game:
     the failure is logged and play goes on.
     """
 
@@ -109,6 +122,7 @@ class GameLogRecorder:
         self.number = number
         #: each finished round's `.tch` text, made once (its log replays the round)
         self._round_texts: list[str] = []
+        self._variant_log: VariantLogWriter | None = None
 
     def round_dealt(self, driver) -> None:
         pass
@@ -123,11 +137,22 @@ class GameLogRecorder:
 
     def save(self, game) -> None:
         """Write the finished rounds now (also for a restored game that turned out to be over)."""
+        if game.variant is not NANJING:
+            self._save_variant_log(game)
+            return
         finished = [(rnd, seating) for rnd, seating in zip(game.rounds, game.seatings)
                     if rnd.phase == OVER]
         try:
             self._round_texts += [round_tch(round_log(rnd, seating))
                                   for rnd, seating in finished[len(self._round_texts):]]
             self.store.save_text(self.number, "".join(self._round_texts))
+        except Exception:
+            self.log.failure("cannot write game log {number}", number=self.number)
+
+    def _save_variant_log(self, game) -> None:
+        try:
+            if self._variant_log is None:
+                self._variant_log = VariantLogWriter()
+            self.store.save_text(self.number, self._variant_log.text(game), VARIANT_SUFFIX)
         except Exception:
             self.log.failure("cannot write game log {number}", number=self.number)

@@ -26,6 +26,7 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import deal_of, replay_round
+from bswtichu.tch.variant_log import is_variant_log
 
 
 
@@ -49,6 +50,9 @@ class ReviewedGame:
 
 def review_of(number: int, log_text: str) -> ReviewedGame:
     """The steps of every round of game ``number`` from its `.tch` log."""
+    if is_variant_log(log_text):
+        raise Refusal("no_such_log", f"game {number} is not a 4-player game, which is all /review"
+                                     f" shows; /log {number} shows its log")
     game = read_tch(log_text, f"game {number}")
     rounds = []
     names: tuple[str, ...] = ()

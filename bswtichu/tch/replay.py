@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine import (
@@ -27,28 +26,11 @@ from ..engine.round import OVER, partner_of, team_of
 from . import model
 from .errors import TchFormatError
 from .reader import read_tch_file
+from .report import RoundReport
+from .variant_log import is_variant_log_file, read_variant_log_file
+from .variant_replay import replay_variant_log
 
 BONUS = {"tichu": 100, "grand": 200}
-
-
-@dataclass
-class RoundReport:
-    """The verdict on one logged round."""
-
-    file: str
-    round: int | None  # None: the file could not be read at all
-    ok: bool
-    complete: bool
-    result: list[int] | None = None
-    logged: list[int] | None = None
-    error: str | None = None
-    notes: list[str] = field(default_factory=list)
-    actions: list = field(default_factory=list, repr=False)
-
-    def to_dict(self) -> dict:
-        return {"file": self.file, "round": self.round, "ok": self.ok, "complete": self.complete,
-                "result": self.result, "logged": self.logged, "error": self.error,
-                "notes": list(self.notes)}
 
 
 class _Failure(Exception):
@@ -260,9 +242,12 @@ def _compare(rnd: Round, report: RoundReport) -> bool:
 
 
 def replay_file(path: str | Path) -> list[RoundReport]:
-    """Replay every round of a file; a file that cannot be read gives one failed report."""
+    """Replay every round of a file, a `.tch` or a variant log (docs/variant-log.md: known by
+    its ``.tvl`` ending or its first line); a file that cannot be read gives one failed report."""
     path = Path(path)
     try:
+        if is_variant_log_file(path):
+            return replay_variant_log(read_variant_log_file(path))
         log = read_tch_file(path)
     except TchFormatError as exc:
         return [RoundReport(path.name, None, ok=False, complete=False, error=str(exc))]
@@ -275,8 +260,9 @@ def replay_file(path: str | Path) -> list[RoundReport]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="bswtichu replay",
-        description="Replay BrettspielWelt .tch logs through the rules engine and compare results.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help=".tch log files")
+        description="Replay game logs through the rules engine and compare results: BrettspielWelt"
+                    " .tch logs, and our variant logs (.tvl, docs/variant-log.md).")
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".tch or .tvl log files")
     parser.add_argument("--json", action="store_true", help="one JSON object per round")
     args = parser.parse_args(argv)
     reports = [r for f in args.files for r in replay_file(f)]
