@@ -135,7 +135,9 @@ def _check_deal(game: Game, r: VariantRound, dealer: int) -> None:
                                  f" when seat {dealer + 1} deals, not {len(first)} + {len(last)}")
         for card in first + last:
             if card in seen:
-                raise _Failure(line, f"{card.text} is dealt twice (hands {seen[card] + 1} and {seat + 1})")
+                earlier = seen[card]
+                raise _Failure(line, f"{card.text} is dealt twice: to hand {earlier + 1} (line"
+                                     f" {r.lines.get(f'hand {earlier + 1}')}) and to hand {seat + 1}")
             seen[card] = seat
 
 
