@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -230,3 +231,16 @@ def test_bswtichu_replay_knows_a_variant_log_by_its_ending_or_its_first_line(tmp
     assert [r["ok"] for r in reports] == [False, False, False]
     assert reports[0]["error"].startswith(f"line {line}: ")
     assert reports[1]["error"] == "not checked: round 1 failed"
+
+
+def test_the_example_logs_of_the_docs_replay_clean():
+    examples = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.tvl"))
+    assert {p.name for p in examples} >= {"sample-trichu.tvl", "sample-tientsin.tvl"}
+    assert main([str(p) for p in examples]) == 0
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "variant-log.md").read_text(encoding="utf-8")
+    example = doc.split("```\n")[1]  # the example's lines are the sample's, some left out
+    sample = (examples[0].parent / "sample-tientsin.tvl").read_text(encoding="utf-8").splitlines()
+    shown = [line for line in example.splitlines() if line != "..."]
+    at = 0
+    for line in shown:
+        at = sample.index(line, at) + 1
