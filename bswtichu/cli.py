@@ -25,7 +25,7 @@ log = Logger()
 
 # subcommand -> module whose main(argv) does the work (imported only when used)
 DELEGATES = {
-    "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch)"),
+    "replay": ("bswtichu.tch.replay", "replay a recorded game log (.tch, or .tvl for a variant)"),
     "match": ("bswtichu.play.match", "let bots play matches against each other"),
     "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }

@@ -187,9 +187,9 @@ class _Reader:
 
     def __init__(self, text: str, source: str):
         self.source = source
-        self.lines = [(number, line.rstrip(" \t\r"))
+        self.lines = [(number, line.strip(" \t\r"))
                       for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1)]
-        self.lines = [(n, line) for n, line in self.lines if line.strip() and not line.lstrip().startswith("#")]
+        self.lines = [(n, line) for n, line in self.lines if line and not line.startswith("#")]
         self.at = 0
 
     def error(self, line: int, reason: str) -> VariantLogError:

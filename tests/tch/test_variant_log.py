@@ -244,3 +244,27 @@ def test_the_example_logs_of_the_docs_replay_clean():
     at = 0
     for line in shown:
         at = sample.index(line, at) + 1
+
+
+@settings(max_examples=150)
+@given(data=st.data(), variant=st.sampled_from(["trichu", "tientsin"]))
+def test_any_damage_gives_a_report_never_an_exception(tmp_path_factory, data, variant):
+    """A line dropped, repeated, swapped with the next or with one character changed: the
+    replay reports (a round's failure or an unreadable file), it never raises."""
+    lines = sample_text(variant).split("\n")
+    at = data.draw(st.integers(0, len(lines) - 2))
+    how = data.draw(st.sampled_from(["drop", "repeat", "swap", "char"]))
+    if how == "drop":
+        del lines[at]
+    elif how == "repeat":
+        lines.insert(at, lines[at])
+    elif how == "swap":
+        lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    elif lines[at]:
+        place = data.draw(st.integers(0, len(lines[at]) - 1))
+        char = data.draw(st.sampled_from("0123456789 :/-#jsprTJQKAMDGPHx=\t"))
+        lines[at] = lines[at][:place] + char + lines[at][place + 1:]
+    path = tmp_path_factory.mktemp("damaged") / "damaged.tvl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    reports = replay_file(path)
+    assert reports and all(r.ok or r.error for r in reports)
