@@ -268,3 +268,17 @@ def test_any_damage_gives_a_report_never_an_exception(tmp_path_factory, data, va
     path.write_text("\n".join(lines), encoding="utf-8")
     reports = replay_file(path)
     assert reports and all(r.ok or r.error for r in reports)
+
+
+def test_a_seat_handed_over_shows_its_new_player_in_every_round():
+    """`Game.rename` gives the new player the old one's past: the writer's cached rounds follow."""
+    variant = TRICHU
+    game, _ = played_game(variant, 8, round_limit=3)
+    writer = VariantLogWriter()
+    before = writer.text(game)
+    game.rename(1, "Zed")
+    after = writer.text(game)
+    assert after == VariantLogWriter().text(game) and after != before
+    assert "players 0 Zed 2" in after and " 1 " not in " ".join(
+        line for line in after.splitlines() if line.startswith("seats "))
+    assert all(r.ok for r in replay_variant_log(read_variant_log(after)))
