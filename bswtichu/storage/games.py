@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
 from bswtichu.engine import (
-    Action, CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, parse_card,
+    VARIANTS, Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
+    parse_card,
 )
 from bswtichu.play.journal import DEAL, HAND_OVER, JournalEntry
 from .database import transaction
@@ -29,7 +30,7 @@ _SIMPLE_NAMES = {cls: name for name, cls in _SIMPLE.items()}
 
 
 def encode_action(action: Action) -> dict:
-    """An action as JSON data: its type, its seat (0-3) and its cards or choice."""
+    """An action as JSON data: its type, its seat (0-based) and its cards or choice."""
     data: dict = {"seat": action.seat}
     if type(action) in _SIMPLE_NAMES:
         data["type"] = _SIMPLE_NAMES[type(action)]
@@ -41,6 +42,8 @@ def encode_action(action: Action) -> dict:
         data.update(type="wish", rank=action.rank)
     elif isinstance(action, GiveDragon):
         data.update(type="give", to=action.to)
+    elif isinstance(action, DogLead):
+        data.update(type="dog", to=action.to)
     else:
         raise TypeError(f"not an action: {action!r}")
     return data
@@ -58,13 +61,16 @@ def decode_action(data: dict) -> Action:
         return MakeWish(seat, data["rank"])
     if kind == "give":
         return GiveDragon(seat, data["to"])
+    if kind == "dog":
+        return DogLead(seat, data["to"])
     raise ValueError(f"unknown action type {kind!r}")
 
 
 #: the stored text of each action without cards or choice (a pass, a Tichu call, ...), by
 #: its type and seat: the commonest journal rows, encoded once
 _SIMPLE_TEXTS = {(cls, seat): json.dumps({"seat": seat, "type": name})
-                 for cls, name in _SIMPLE_NAMES.items() for seat in range(4)}
+                 for cls, name in _SIMPLE_NAMES.items()
+                 for seat in range(max(variant.seats for variant in VARIANTS.values()))}
 
 
 def _play_text(action: Play) -> str:

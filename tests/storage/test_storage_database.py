@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bswtichu.engine import Round
+from bswtichu.engine import VARIANTS, DogLead, Round
 from bswtichu.play.journal import JournalEntry
 from bswtichu.storage import SCHEMA_VERSION, DatabaseError, Storage, open_database
 from bswtichu.storage.accounts import ScryptCost, check_password, hash_password
 from bswtichu.storage.database import MIGRATIONS, migrate, schema_version
-from bswtichu.storage.games import decode_action, encode_action, encode_entry
+from bswtichu.storage.games import decode_action, decode_entry, encode_action, encode_entry
 from bswtichu.storage.ratings import RatedSeat, bot_identity, player_identity, rating_of, update_ratings
 
 CHEAP = ScryptCost(n=2 ** 8)
@@ -62,17 +62,26 @@ def test_an_unreadable_file_is_a_clear_error(tmp_path):
 
 
 @settings(max_examples=25)
-@given(seed=st.integers(0, 2 ** 32), tournament=st.booleans())
-def test_every_legal_action_survives_the_codec(seed, tournament):
+@given(seed=st.integers(0, 2 ** 32), tournament=st.booleans(), variant=st.sampled_from(list(VARIANTS.values())))
+def test_every_legal_action_survives_the_codec(seed, tournament, variant):
+    """Every variant's actions (Tientsin's Dog lead and seats 5 and 6 too) come back from the journal."""
     rng = Random(seed)
-    rnd = Round.deal_random(rng, grand_tichu=not tournament)
+    rnd = Round.deal_random(rng, grand_tichu=not tournament, variant=variant)
     while rnd.phase != "over":
-        legal = [a for seat in range(4) for a in rnd.legal_actions(seat)]
+        legal = [a for seat in range(variant.seats) for a in rnd.legal_actions(seat)]
         for action in legal:
             assert decode_action(encode_action(action)) == action
             # the journal's row text: the simple actions' cached texts are json.dumps's
             assert encode_entry(JournalEntry("act", "p", action)) == json.dumps(encode_action(action))
         rnd.apply(rng.choice(legal))
+
+
+def test_a_dog_lead_choice_survives_the_codec():
+    """Tientsin's Dog lead (the partner chosen) is a journal row like any other action."""
+    for seat, to in ((0, 2), (3, 5), (5, 1)):
+        action = DogLead(seat, to)
+        text = encode_entry(JournalEntry("act", "p", action))
+        assert decode_entry("act", "p", text).action == action
 
 
 def test_passwords_are_salted_scrypt_hashes():
