@@ -108,16 +108,17 @@ def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]
     return best
 
 
-def parse_exchange(text: str, hand: Iterable[Card]) -> tuple[Card, Card, Card]:
-    """Three cards to pass, in order (right opponent, partner, left opponent).
+def parse_exchange(text: str, hand: Iterable[Card], count: int = 3, order: str | None = None) -> tuple[Card, ...]:
+    """Three cards to pass, in order (right opponent, partner, left opponent); in another
+    variant ``count`` cards, ``order`` (its `Variant.exchange_text`) saying which go where.
 
     A rank alone (``2 9 3``) takes a card of that rank from ``hand``: one that is in
     no bomb if there is one, else in suit order j, s, p, r.
     """
     tokens = split_tokens(text)
-    if len(tokens) != 3:
+    if len(tokens) != count:
         raise ParseError("name three cards: to the right opponent, the partner, the left opponent"
-                         " (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+                         " (e.g. /schupf 2j 9s 3p, or 2 9 3)" if order is None else order)
     hand = list(hand)
     named = {parse_card(t) for t in tokens if t.upper() not in _RANK_TOKENS}
     in_bombs = {card for bomb in bombs(hand) for card in bomb.cards}
@@ -133,7 +134,7 @@ def parse_exchange(text: str, hand: Iterable[Card]) -> tuple[Card, Card, Card]:
             other = "other " if any(c.rank == rank for c in named | set(chosen)) else ""
             raise ParseError(f"you hold no {other}{rank_text(rank)} to pass")
         chosen.append(min(free, key=lambda c: (c in in_bombs, SUITS.index(c.suit))))
-    return chosen[0], chosen[1], chosen[2]  # the round refuses a card named twice or not held
+    return tuple(chosen)  # the round refuses a card named twice or not held
 
 
 _NO_ARGUMENT = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}

@@ -306,6 +306,30 @@ class GameDriver:
     def is_bot(self, player: Player) -> bool:
         return player in self.bots
 
+    def player_for(self, seat: int) -> Player:
+        """Who decides for ``seat`` this round: its player, or for Trichu's `DUMMY` the dealer."""
+        player = self.game.seating[seat]
+        return self.game.seating[self.game.variant.dummy_owner] if player is DUMMY else player
+
+    def _waiting_seat(self, player: Player) -> int:
+        """The first of the seats ``player`` plays that the round waits for (his own if none)."""
+        seats = self.game.seats_played_by(player)
+        return next((seat for seat in seats if self.game.round.waits_for(seat)), seats[0])
+
+    def _bot_at(self, seat: int) -> Bot | None:
+        """The bot that decides for ``seat``, or None (a person does).  The dummy's is the bot
+        dealer's (`_seat_dummy`), or, while a stand-in plays for the person dealer, one of its own."""
+        seating = self.game.seating
+        player = seating[seat]
+        if player is not DUMMY:
+            return self.bots.get(player)
+        if seating[self.game.variant.dummy_owner] not in self.bots:
+            return None
+        bot = self.bots.get(DUMMY)
+        if bot is None:
+            bot = self.bots[DUMMY] = self._stand_in(DUMMY)
+        return bot
+
     # ------------------------------------------------------------------ actions
 
     def act(self, player: Player, actions: Sequence[Action]) -> None:
@@ -504,14 +528,13 @@ class GameDriver:
         """The out-of-turn action a bot not waited for offers first, in play order after the
         first waiting seat, or None."""
         rnd = self.game.round
-        seating = self.game.seating
         if not waiting:
             return None
         following = self.game.variant.next_seat
         seat = waiting[0]
         for _ in range(len(following) - 1):
             seat = following[seat]
-            bot = self.bots.get(seating[seat])
+            bot = self._bot_at(seat)
             if bot is None or seat in waiting:
                 continue
             legal = rnd.legal_actions(seat)
@@ -523,9 +546,8 @@ class GameDriver:
 
     def _chooser(self, waiting: list[int]) -> tuple[int, Bot] | None:
         """The first waiting seat a bot plays, and its bot (None: the round waits for people)."""
-        seating = self.game.seating
         for seat in waiting:
-            bot = self.bots.get(seating[seat])
+            bot = self._bot_at(seat)
             if bot is not None:
                 return seat, bot
         return None
@@ -635,10 +657,11 @@ class GameDriver:
         self._run_clocks(None)
         self._schedule_bots()
 
-    def _stand_in(self, player: Player) -> Bot:
-        """A stand-in bot for ``player`` that has seen what his seat saw this round (drawing
-        on his seat's generator, so a replay makes the same one)."""
-        seat = self.seat_of(player)
+    def _stand_in(self, player: Player, seat: int | None = None) -> Bot:
+        """A stand-in bot for ``player`` (at ``seat``, one he plays; his own by default) that has
+        seen what that seat saw this round (drawing on his seat's generator, so a replay makes
+        the same one)."""
+        seat = self.seat_of(player) if seat is None else seat
         start_seat = self.game.seating_for(0).index(player)
         bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])  # basic plays every variant
         bot.begin_round(seat)
@@ -684,8 +707,14 @@ class GameDriver:
         if not self.clock_seconds or self.stopped:
             return
         rnd = self.game.round
-        for seat, player in enumerate(self.game.seating):
-            if player in self.bots or not rnd.waits_for(seat):
+        game = self.game
+        # per person (the dummy is none): his clock runs while any seat he plays is waited for
+        for player in game.base_seats:
+            seats = game.seats_played_by(player)
+            seat = next((s for s in seats if rnd.waits_for(s)), None)
+            if acted in seats:
+                seat = acted if seat is not None else None
+            if player in self.bots or seat is None:
                 self._stop_clock(player)
                 self._clock_left.pop(player, None)
             elif self.paused or self.holding or self._replaying:
@@ -730,7 +759,8 @@ class GameDriver:
         return rnd.need if rnd.phase == PLAY else rnd.phase
 
     def _time_out(self, player: Player) -> None:
-        """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
+        """His time is up: a stand-in makes this one decision (for the seat he plays that is waited
+        for: his own, or Trichu's dealer's dummy); the second time in a row it stays."""
         self._clocks.pop(player, None)
         if self.stopped or self.paused or self.holding or player in self.bots:
             return
@@ -743,9 +773,10 @@ class GameDriver:
 
     def _decide_for(self, player: Player) -> None:
         """The one decision a fresh stand-in makes for ``player`` (his time ran out), applied."""
-        seat = self.seat_of(player)
+        seat = self._waiting_seat(player)
         legal = self.game.round.legal_actions(seat)
-        self._apply(self._checked(seat, self._stand_in(player).choose(self.game.round.view(seat), legal), legal))
+        self._apply(self._checked(seat, self._stand_in(player, seat).choose(self.game.round.view(seat), legal),
+                                  legal))
 
     def _end_substitute(self, player: Player) -> None:
         self.substitutes.discard(player)
@@ -790,16 +821,16 @@ class GameDriver:
 
     def replay_act(self, action: Action) -> None:
         """Apply a person's stored action again."""
-        self.strikes.pop(self.game.seating[action.seat], None)
+        self.strikes.pop(self.player_for(action.seat), None)
         self._apply(action)
 
     def replay_timeout(self, player: Player, stored: Action) -> bool:
         """His time ran out here: the stand-in chooses again (its seat's generator draws as it
         did live) and ``stored`` is applied; returns whether it chose the stored action."""
         strikes = self.strikes.get(player, 0) + 1
-        seat = self.seat_of(player)
+        seat = self._waiting_seat(player)
         legal = self.game.round.legal_actions(seat)
-        chosen = self._stand_in(player).choose(self.game.round.view(seat), legal)
+        chosen = self._stand_in(player, seat).choose(self.game.round.view(seat), legal)
         self._apply(stored)
         self.strikes[player] = strikes
         return same_action(chosen, stored)

@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Sequence
 
 from twisted.logger import Logger
 
-from bswtichu.engine import Action, Card, Event
+from bswtichu.engine import DUMMY, Action, Card, Event
 from .driver import ClockRanOut, GameDriver, Player, SeatHandedOver, SubstituteEnded, SubstituteStarted
 
 DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
@@ -89,6 +89,8 @@ class Journal:
             seating, is_bot, sink = game.seating, driver.is_bot, self.sink
             for action in history[seen:]:
                 player = seating[action.seat]
+                if player is DUMMY:  # Trichu: the dealer plays the dummy's hand
+                    player = driver.player_for(action.seat)
                 if player == self._timed_out:
                     self._timed_out = None
                     sink(_action_entry(TIMEOUT, player, action))

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
-    CallGrand, CallTichu, DeclineGrand, Exchange, GiveDragon, MakeWish, Pass, Play, TichuError,
-    classify, parse_exchange, parse_play, parse_wish,
+    NANJING, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
+    TichuError, classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
@@ -20,12 +20,12 @@ from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import game_log
-from bswtichu.server.game_table import TableGame, refusal_for
+from bswtichu.server.game_table import SECOND_HAND, TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.messages import Refusal
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
-from bswtichu.server.table import SEAT_COUNT, TableHall
+from bswtichu.server.table import TableHall
 from bswtichu.server.table_commands import OFF_WORDS, ON_WORDS, current_table, seated_at
 
 WISH_WORDS = ("wish", "wunsch")
@@ -67,29 +67,41 @@ def game_commands(hall: TableHall, logs: GameLogStore,
     """The commands for playing, watching a game, bots and logs; ``kick_person`` is /kick NAME
     (moderation's), for whatever /kick is given that is not a seat number."""
 
+    # Each game handler takes ``hand``: 0 for the player's own seat, 1 for the second hand he
+    # plays this round (/dummy COMMAND: Trichu's dealer plays the dummy's).
+
     def simple(action_class):
-        def handle(session: Session, args: str) -> None:
+        def handle(session: Session, args: str, hand: int = 0) -> None:
             if args:
                 raise wrong_use("it takes no arguments")
-            _player_game(session).act(session.nick, action_class)
+            _player_game(session).act(session.nick, action_class, hand)
         return handle
 
-    def exchange(session: Session, args: str) -> None:
+    def exchange(session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         game.check_phase(session.nick, EXCHANGE)
-        if len(split_tokens(args)) != 3:
-            raise wrong_use("name three cards: to the right opponent, the partner,"
-                            " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
-        cards = _parse(lambda text: parse_exchange(text, game.hand_of(session.nick)), args)
-        game.act(session.nick, lambda seat: Exchange(seat, cards))
+        variant = game.game.variant
+        held = game.hand_of(session.nick, hand)
+        if variant is NANJING:
+            if len(split_tokens(args)) != 3:
+                raise wrong_use("name three cards: to the right opponent, the partner,"
+                                " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+            cards = _parse(lambda text: parse_exchange(text, held), args)
+        else:
+            order = variant.exchange_text()
+            if len(split_tokens(args)) != len(variant.exchange_steps):
+                raise wrong_use(order)
+            cards = _parse(lambda text: parse_exchange(text, held, len(variant.exchange_steps), order), args)
+        game.act(session.nick, lambda seat: Exchange(seat, cards), hand)
 
-    def play(session: Session, args: str, bomb_only: bool = False) -> None:
+    def play(session: Session, args: str, bomb_only: bool = False, hand: int = 0) -> None:
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args:
             raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
-        hand = game.hand_of(session.nick)
+        which = hand
+        hand = game.hand_of(session.nick, which)
 
         def build(seat: int):
             cards, phoenix_as = parse_play(text, hand)
@@ -109,41 +121,51 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                     raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
                 actions.append(MakeWish(seat, parse_wish(wish_word)))
             return actions
-        game.act(session.nick, build)
+        game.act(session.nick, build, which)
 
-    def wish(session: Session, args: str) -> None:
+    def wish(session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args or " " in args.strip():
             raise wrong_use("name one rank: 2-9, T, J, Q, K, A, or none")
         rank = _parse(parse_wish, args)
-        game.act(session.nick, lambda seat: MakeWish(seat, rank))
+        game.act(session.nick, lambda seat: MakeWish(seat, rank), hand)
 
-    def give(session: Session, args: str) -> None:
+    def chooser(action_class, whom: str, partners: bool = False):
+        """/give and /dog: an action naming another seat (by name or seat number)."""
+        def handle(session: Session, args: str, hand: int = 0) -> None:
+            game = _player_game(session)
+            game.check_phase(session.nick, PLAY)
+            target = args.strip()
+            if not target or " " in target:
+                raise wrong_use(whom)
+            try:
+                to = game.seat_named(session.nick, target, hand, partners)
+            except Refusal as refusal:
+                if refusal.code == "usage":
+                    raise wrong_use(refusal.message) from None
+                raise
+            game.act(session.nick, lambda seat: action_class(seat, to), hand)
+        return handle
+
+    give = chooser(GiveDragon, "give the Dragon trick to one opponent, by name or seat")
+    dog = chooser(DogLead, "name the partner who leads after your Dog, by name or seat", partners=True)
+
+    def hand(session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
-        game.check_phase(session.nick, PLAY)
-        target = args.strip()
-        if not target or " " in target:
-            raise wrong_use("give the Dragon trick to one opponent, by name or seat")
-        try:
-            to = game.seat_named(session.nick, target)
-        except Refusal as refusal:
-            if refusal.code == "usage":
-                raise wrong_use(refusal.message) from None
-            raise
-        game.act(session.nick, lambda seat: GiveDragon(seat, to))
-
-    def hand(session: Session, args: str) -> None:
-        session.send(_player_game(session).hand_message(session.nick))
+        if hand:
+            session.send(game.hand_message(session.nick, hand))
+        else:
+            session.send_all(game.hand_messages(session.nick))  # every hand he plays, his own first
 
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
         session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
 
-    def legal(session: Session, args: str) -> None:
+    def legal(session: Session, args: str, hand: int = 0) -> None:
         words = args.lower().split()
-        if words[:1] == ["push"]:
+        if words[:1] == ["push"] and not hand:
             legal_push(session, words[1:])
             return
         if words not in ([], ["all"]):
@@ -151,7 +173,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                                            " 'push on' sends your list whenever it is your move")
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
-        session.send(_player_game(session).legal_message(session.nick, full=full))
+        session.send(_player_game(session).legal_message(session.nick, full=full, hand=hand))
 
     def legal_push(session: Session, words: list[str]) -> None:
         switch = {**ON_WORDS, **OFF_WORDS}  # the words the table options take too
@@ -177,8 +199,9 @@ def game_commands(hall: TableHall, logs: GameLogStore,
         for word in args.split():
             if is_number(word):
                 seat = int(word)
-                if not 1 <= seat <= SEAT_COUNT:
-                    raise wrong_use(f"seats are 1-4; {levels}")
+                count = len(current_table(session).seats)
+                if not 1 <= seat <= count:
+                    raise wrong_use(f"seats are 1-{count}; {levels}")
             elif word.lower() in LEVELS:
                 level = word.lower()
             else:
@@ -190,7 +213,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
         if len(words) == 1 and is_number(words[0]):
             current_table(session).kick(session.nick, int(words[0]))
         elif not words or kick_person is None:
-            raise wrong_use("which seat (1-4)?" if kick_person is None else "which seat (1-4), or whom")
+            raise wrong_use("which seat (1-N)?" if kick_person is None else "which seat (1-N), or whom")
         else:
             kick_person(session, args)
 
@@ -208,11 +231,23 @@ def game_commands(hall: TableHall, logs: GameLogStore,
             raise Refusal("no_such_log", f"there is no log of game {number}")
         session.send(game_log(number, text))
 
+    #: what /dummy takes: the commands a hand is played with (German names too)
+    second_hand = {}
+
+    def dummy(session: Session, args: str) -> None:
+        name, _, rest = args.strip().partition(" ")
+        handler = second_hand.get(name.lower())
+        if handler is None:
+            raise wrong_use(f"/{SECOND_HAND} COMMAND [ARGS]: the commands are"
+                            f" {', '.join(sorted({c.key for c in commands if c.key in second_hand}))}")
+        _player_game(session).seat_for(session.nick, 1)  # refused for anyone without a second hand
+        handler(session, rest.strip(), hand=1)
+
     play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
                  " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
                  " Mahjong add 'wish RANK' (or /wish afterwards). Out of turn only a bomb may be"
                  " played (see /bomben).")
-    return [
+    commands = [
         Command(key="grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
                 help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
                 handler=simple(CallGrand)),
@@ -238,7 +273,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 summary="play a bomb, in turn or out of turn",
                 help="Four of a kind or a straight flush (5+ cards of one suit), over any"
                 " combination on the table, in or out of turn; also after the last pass until"
-                " the next lead.", handler=lambda s, a: play(s, a, bomb_only=True)),
+                " the next lead.", handler=lambda s, a, hand=0: play(s, a, bomb_only=True, hand=hand)),
         Command(key="wish", group="game", german="wunsch", usage="/wish RANK|none",
                 summary="the wish after your Mahjong",
                 help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.",
@@ -247,8 +282,13 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 summary="give the Dragon trick to an opponent",
                 help="After winning a trick with the Dragon: give it to an opponent, by name or seat.",
                 handler=give),
+        Command(key="dog", group="game", german="hund", usage="/dog NAME|SEAT",
+                summary="Tientsin: the partner who leads after your Dog",
+                help="After leading the Dog in Tientsin, where you have two partners: name the one"
+                " who leads next, by name or seat.", handler=dog),
         Command(key="hand", group="game", german="karten", aliases=("cards",), usage="/hand",
-                summary="your cards", help="Shows your hand, sorted by rank.", handler=hand),
+                summary="your cards", help="Shows your hand, sorted by rank (and the hand of every"
+                " other seat you play this round: in Trichu the dealer's dummy).", handler=hand),
         Command(key="table", group="game", german="tisch", usage="/table",
                 summary="the game: turn, trick, cards left, calls, wish, scores",
                 help="Whose turn it is, the combination on the table, each player's card count and"
@@ -278,7 +318,21 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
                 " our own, docs/variant-log.md); the number is announced when a game starts and"
                 " ends.", handler=show_log),
+        Command(key=SECOND_HAND, group="game", usage=f"/{SECOND_HAND} COMMAND [ARGS]",
+                summary="Trichu's dealer: play the dummy's hand",
+                help="The dealer in Trichu plays the dummy's hand too, with the usual commands after"
+                f" /{SECOND_HAND}: /{SECOND_HAND} play 7j 7s, /{SECOND_HAND} pass, /{SECOND_HAND}"
+                f" schupf C1 C2, /{SECOND_HAND} tichu, /{SECOND_HAND} bomben CARDS, /{SECOND_HAND} hand,"
+                f" /{SECOND_HAND} legal. Only the player who plays a second hand this round may.",
+                handler=dummy),
     ]
+    for command in commands:
+        if command.key in ("grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish",
+                           "give", "dog", "hand", "legal"):
+            for name in (command.key, command.german, *command.aliases):
+                if name:
+                    second_hand[name] = command.handler
+    return commands
 
 
 def _parse(parser, text: str):

@@ -1,6 +1,7 @@
 """Engine events and views as messages for the table: who played what, whose turn, the score.
 
-Seats in every message are 1..4, as people count them; cards are in the
+Seats in every message are the engine's seats counted from 1 (1..4; 1..6 in
+Tientsin; in Trichu 1..4 with the dummy's hand in seat 3), as people count them; cards are in the
 notation of rules.md R2.4.  A message is built for one recipient (``viewer``,
 an engine seat 0..3, or None for a spectator) so it can say "you".  Nothing
 here decides who may see what: the table sends an event only to the seats
@@ -12,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from bswtichu.engine import (
-    Action, CallGrand, CallTichu, Card, DeclineGrand, Exchange, Game, GiveDragon, MakeWish, Pass, Play,
-    classify, format_cards, rank_text,
+    NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
+    Pass, Play, Variant, classify, format_cards, rank_text,
 )
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo, ComboType
@@ -29,12 +30,14 @@ NEED_TEXT = {
     "follow": "play higher (/play CARDS), /bomben CARDS or /pass",
     "wish": "make the wish: /wish RANK or /wish none",
     "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
+    "dog": "choose the partner who leads after your Dog: /dog NAME|SEAT",
 }
-TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick"}
+TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick",
+              "dog": "choose who leads after the Dog"}
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
 #: that takes the first entry plays on; it does not call Tichu by accident).
-LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DeclineGrand, Exchange, CallTichu, CallGrand)
+LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DogLead, DeclineGrand, Exchange, CallTichu, CallGrand)
 _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: /legal's command of each play listed so far, by its cards (bit mask) and Phoenix reading: the
 #: same plays are listed again and again, at every table; emptied when it reaches `_PLAY_COMMANDS_CAP`
@@ -121,8 +124,8 @@ _HANDLERS: dict[type, Callable] = {}
 #: Events that come again and again in a round with the same fields (a turn, a pass, a
 #: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
 _RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed})
-#: The phases that ask every player something (PHASE's sentence tells them what to type): seats 0..3
-_ASKING_PHASES = {"grand": (0, 1, 2, 3), "exchange": (0, 1, 2, 3)}
+#: The phases that ask players something (PHASE's sentence tells them what to type)
+_ASKING_PHASES = ("grand", "exchange")
 
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
@@ -137,11 +140,12 @@ def game_log(number: int, text: str) -> Message:
 
 
 def result_fields(result: RoundResult) -> dict:
-    """A round's result as ``ROUND_END`` (and ``TABLE``'s ``result``) give it: seats counted from 1."""
+    """A round's result as ``ROUND_END`` (and ``TABLE``'s ``result``) give it: seats counted from 1
+    (``double_victory``: the seats of the team that went out first, all of them)."""
     return {
         "finish_order": [s + 1 for s in result.finish_order],
-        "double_victory": None if result.double_victory is None else [result.double_victory + 1,
-                                                                      result.double_victory + 3],
+        "double_victory": None if result.double_victory is None else [
+            s + 1 for s in result.variant.team_seats(result.double_victory)],
         "card_points": list(result.card_points), "call_points": list(result.call_points),
         "calls": list(result.calls), "score": list(result.score)}
 
@@ -150,12 +154,15 @@ class GameTexts:
     """Builds messages about one table's game; ``names`` are the players in seat order;
     ``trick_points()``, if given, counts the trick on the table (a won trick's points);
     ``time_left(seat)``, if given (the table has a turn clock), is the seconds left on a
-    seat's clock (None: it does not run), ``time_left(None)`` the clock's full time."""
+    seat's clock (None: it does not run), ``time_left(None)`` the clock's full time;
+    ``variant`` the game's form (a Trichu seating's `DUMMY` is named "dummy")."""
 
     def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None,
-                 time_left: Callable[[int | None], int | None] | None = None):
+                 time_left: Callable[[int | None], int | None] | None = None, variant: Variant = NANJING):
         self.table = table
-        self.names = list(names)
+        self.names = [name if isinstance(name, str) else str(name) for name in names]
+        self.variant = variant
+        self._asking = {"grand": variant.grand_seats, "exchange": tuple(range(variant.seats))}
         self.trick_points = trick_points
         self.time_left = time_left
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
@@ -186,15 +193,14 @@ class GameTexts:
 
     # ------------------------------------------------------------------ events
 
-    @staticmethod
-    def addressed(event: ev.Event) -> tuple[int, ...]:
+    def addressed(self, event: ev.Event) -> tuple[int, ...]:
         """The seats an event's text may call "you": its ``seat`` and ``to``.
 
         Every other reader gets the spectators' wording (the handlers below
         compare the viewer with nothing else).
         """
         if type(event) is ev.PhaseStarted:
-            return _ASKING_PHASES.get(event.phase, ())
+            return self._asking.get(event.phase, ())
         seat, to = getattr(event, "seat", None), getattr(event, "to", None)
         if isinstance(to, int):
             return (seat, to) if isinstance(seat, int) else (to,)
@@ -215,22 +221,28 @@ class GameTexts:
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
         n = len(e.cards)
-        what = {FIRST_CARDS: f"Your first {FIRST_CARDS} cards", LAST_CARDS: f"Your last {LAST_CARDS} cards",
-                HAND_SIZE: f"Your {HAND_SIZE} cards"}.get(n, "Your cards")
+        if self.variant is NANJING:
+            what = {FIRST_CARDS: f"Your first {FIRST_CARDS} cards", LAST_CARDS: f"Your last {LAST_CARDS} cards",
+                    HAND_SIZE: f"Your {HAND_SIZE} cards"}.get(n, "Your cards")
+        else:
+            what = f"Your {'first ' if n == self.variant.grand_after else ''}{n} cards"
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
                          lambda: f"{what}: {format_cards(e.cards)}")
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
         # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
+        variant = self.variant
+        first = variant.grand_after
         if viewer is None:
             text = {
-                "grand": "The players look at their first 8 cards and decide about Grand Tichu.",
-                "exchange": "The players pass three cards each.",
+                "grand": f"The players look at their first {first} cards and decide about Grand Tichu.",
+                "exchange": f"The players pass {self._cards_passed} each.",
             }.get(e.phase, "The exchange is done; play begins.")
         else:
+            order = EXCHANGE_ORDER if variant is NANJING else variant.exchange_text()
             text = {
-                "grand": "Grand Tichu? Look at your 8 cards: /grand calls it (200), /nogrand declines.",
-                "exchange": f"Exchange: /schupf C1 C2 C3 passes three cards ({EXCHANGE_ORDER}).",
+                "grand": f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines.",
+                "exchange": f"Exchange: /schupf {self._exchange_usage} passes {self._cards_passed} ({order}).",
             }.get(e.phase, "The exchange is done; play begins.")
         fields: dict[str, Any] = {"phase": e.phase}
         left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
@@ -253,7 +265,17 @@ class GameTexts:
 
     def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         lambda: f"{self.who(e.seat, viewer)} passed three cards.")
+                         lambda: f"{self.who(e.seat, viewer)} passed {self._cards_passed}.")
+
+    @property
+    def _cards_passed(self) -> str:
+        count = len(self.variant.exchange_steps)
+        return "three cards" if count == 3 else counted(count, "card")
+
+    @property
+    def _exchange_usage(self) -> str:
+        """The exchange command's arguments: C1 C2 C3 in the 4-player game."""
+        return " ".join(f"C{k}" for k in range(1, len(self.variant.exchange_steps) + 1))
 
     def passed(self, given: dict[int, Card]) -> str:
         """What a seat read when it passed its cards (``given``: by the seat each went to)."""
@@ -327,6 +349,12 @@ class GameTexts:
                          lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
                                  f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
 
+    def _on_DogLeadChosen(self, e: ev.DogLeadChosen, viewer):
+        return self._msg("DOG_LEAD", {"seat": e.seat + 1, "to": e.to + 1, "leader": e.leader + 1},
+                         lambda: f"{self.who(e.seat, viewer)} chose {self.whom(e.to, viewer)} to lead"
+                                 + ("." if e.leader == e.to else f"; {self.whom(e.leader, viewer)} leads"
+                                                                 " in his place."))
+
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
         place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
@@ -336,11 +364,17 @@ class GameTexts:
         return self.round_result(e.result)
 
     def _on_SeatingChanged(self, e: ev.SeatingChanged, viewer):
-        names = list(e.players)
+        names = [p if isinstance(p, str) else str(p) for p in e.players]
         seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
-                       f"Seating for this round: {seating}. Partners: {names[0]} + {names[2]}"
-                       f" against {names[1]} + {names[3]}.")
+                       f"Seating for this round: {seating}. Partners: {self._sides(names)}.")
+
+    def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
+        """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""
+        teams = [" + ".join(names[s] for s in self.variant.team_seats(team)) for team in (0, 1)]
+        if points is None:
+            return " against ".join(teams)
+        return ", ".join(f"{team} {p}" for team, p in zip(teams, points))
 
     def _on_SubstituteStarted(self, e: SubstituteStarted, viewer):
         until = (f"{e.player} types anything (time ran out {CLOCK_STRIKES} times in a row)"
@@ -380,11 +414,16 @@ class GameTexts:
             parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
                      for s in standings]
             text = f"{heading}: " + ", ".join(parts) + "."
+        elif game.variant.per_player_scores:
+            parts = [f"{s['place']}. {s['player']} {s['points']}" for s in standings]
+            text = f"{heading}: " + ", ".join(parts) + f" (the dummy {game.dummy_points})."
         else:
-            a, b, c, d = game.seating
-            text = f"{heading}: {a} + {c} {game.totals[0]}, {b} + {d} {game.totals[1]}."
-        return self._msg("SCORE", {"rounds": len(game.rounds), "totals": list(game.totals),
-                                   "standings": standings, "turnier": game.options.turnier}, text)
+            text = f"{heading}: {self._sides(game.seating, game.totals)}."
+        fields = {"rounds": len(game.rounds), "totals": list(game.totals),
+                  "standings": standings, "turnier": game.options.turnier}
+        if game.variant.per_player_scores:
+            fields["scores"], fields["dummy"] = list(game.scores()), game.dummy_points
+        return self._msg("SCORE", fields, text)
 
     def game_over(self, event: ev.GameOver, final: Message, log_number: int) -> Message:
         """The end of the game; ``final`` is the final score message."""
@@ -401,33 +440,38 @@ class GameTexts:
         score = result.score
         order = ", ".join(self.names[s] for s in result.finish_order)
         if result.double_victory is not None:
-            a, b = self.names[result.double_victory], self.names[result.double_victory + 2]
-            how = f"Double victory for {a} + {b}!"
+            team = " + ".join(self.names[s] for s in self.variant.team_seats(result.double_victory))
+            how = f"{'Triple' if self.variant.team_size == 3 else 'Double'} victory for {team}!"
         else:
             how = f"Order out: {order}."
         calls = [f"{self.names[s]} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
                  for s, c in enumerate(result.calls) if c]
         text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
                 + (f"; calls: {', '.join(calls)}" if calls else "")
-                + f". Round score: {self.names[0]} + {self.names[2]} {score[0]},"
-                  f" {self.names[1]} + {self.names[3]} {score[1]}.")
+                + f". Round score: {self._sides(self.names, score)}.")
         return self._msg("ROUND_END", result_fields(result), text)
 
     # ------------------------------------------------------------------ views
 
-    def hand(self, view: RoundView) -> Message:
+    def hand(self, view: RoundView, own: bool = True) -> Message:
+        """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
+        whose = "Your hand" if own else f"The hand of {self.names[view.seat]} (seat {view.seat + 1}), which you play"
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
-                         f"Your hand ({len(cards)}): {format_cards(cards) or 'empty'}")
+                         f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
 
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
-                   away: Sequence[bool] = (False,) * 4, afk: dict[int, str] | None = None) -> Message:
+                   away: Sequence[bool] | None = None, afk: dict[int, str] | None = None,
+                   plays: Sequence[int] = ()) -> Message:
         """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there,
         ``afk`` the /away texts of those who said it;
-        ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it)."""
+        ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it);
+        ``plays``: the engine seats the reader plays beyond his own (Trichu's dealer: the dummy)."""
+        seats = len(self.names)
+        away = away or (False,) * seats
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         timed = self.time_left is not None
-        left = [self.time_left(seat) for seat in range(4)] if timed else [None] * 4
+        left = [self.time_left(seat) for seat in range(seats)] if timed else [None] * seats
         if timed:
             lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
         for seat, name in enumerate(self.names):
@@ -438,7 +482,8 @@ class GameTexts:
                 marks.append(f"out {view.finish_order.index(seat) + 1}.")
             if view.turn == seat:
                 marks.append(f"<- {view.need}")
-            you = " (you)" if seat == view.seat else " (away)" if away[seat] else ""
+            you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
+                " (away)" if away[seat] else ""
             if afk and seat in afk:
                 you += f" (away: {afk[seat]})"
             lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
@@ -450,6 +495,9 @@ class GameTexts:
             lines.append("  The table is empty.")
         if view.wish is not None:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
+        if view.open_hand is not None:
+            dummy = view.variant.dummy
+            lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
         if totals_text is not None:
             lines.append(f"  {totals_text}")
         fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals,
@@ -464,14 +512,18 @@ class GameTexts:
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
         if timed:
             fields["clock"], fields["clock_left"] = self.time_left(None), left
+        if view.variant is not NANJING:
+            fields["plays"] = [] if view.seat is None else [view.seat + 1, *(s + 1 for s in plays)]
         return self._msg("TABLE", fields, "\n".join(lines))
 
-    def legal(self, seat: int, actions: Iterable[Action], full: bool = False) -> Message:
+    def legal(self, seat: int, actions: Iterable[Action], full: bool = False, second: str = "") -> Message:
         """The seat's legal actions as the commands that take them, plays first (`LEGAL_ORDER`).
 
         People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
         ``full`` (``/legal all``) lists every command, as machine mode always does.
         The exchange's 2184 choices are one command: ``actions`` is read up to the first.
+        ``second``: the command that marks a second hand's actions (``dummy``): each
+        command is that command's (``/dummy play 7j``).
         """
         listed: list[Action] = []
         commands: list[str] = []  # the plays', in the order listed
@@ -494,10 +546,12 @@ class GameTexts:
         exchange = False
         for action in sorted(others, key=_legal_rank):
             if type(action) is Exchange:
-                commands.append("/schupf C1 C2 C3")
+                commands.append(f"/schupf {self._exchange_usage}")
                 exchange = True
             else:
                 commands.append("/" + action.notation())  # every notation is a command
+        if second:
+            commands = [f"/{second} {command[1:]}" for command in commands]
         short = full and len(commands) <= 2  # e.g. only /pass: the same list again and again
         if short:
             key = (seat, exchange, *commands)
@@ -508,17 +562,17 @@ class GameTexts:
         def text() -> str:
             if not commands:
                 return "Nothing to do right now."
+            mine = f" for {self.names[seat]} (seat {seat + 1}): /{second} before each command" if second else ""
             if full:
-                return f"Legal now ({len(commands)}): " + " | ".join(commands)
-            return "Legal now: " + self._legal_summary(sorted(listed, key=_legal_rank))
+                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
+            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank))
 
         message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
         if short:
             self._short_legal[key] = message
         return message
 
-    @staticmethod
-    def _legal_summary(actions: list[Action]) -> str:
+    def _legal_summary(self, actions: list[Action]) -> str:
         groups: dict[ComboType, list[str]] = {}
         others: list[str] = []
         for action in actions:
@@ -532,8 +586,9 @@ class GameTexts:
                 if "/wish RANK|none" not in others:
                     others.append("/wish RANK|none")
             elif isinstance(action, Exchange):
-                if "/schupf C1 C2 C3" not in others:
-                    others.append("/schupf C1 C2 C3")
+                usage = f"/schupf {self._exchange_usage}"
+                if usage not in others:
+                    others.append(usage)
             else:
                 others.append("/" + action.notation())
         parts = [f"{label}: {' '.join(groups[kind])}" for kind, label in PLAY_GROUPS if kind in groups]

@@ -19,7 +19,9 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import BotSettings
-from bswtichu.engine import Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, team_of
+from bswtichu.engine import (
+    NANJING, Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, Variant, variant_named,
+)
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import (
@@ -35,10 +37,14 @@ from bswtichu.server import names
 from bswtichu.server.commands import is_number
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
-from bswtichu.server.table import SEAT_COUNT, Reader, Table, TableHall
+from bswtichu.server.table import Reader, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
+
+#: The command that marks a person's actions for the second hand he plays (Trichu's dealer: the
+#: dummy's); `Game.seats_played_by` says which seats a person plays
+SECOND_HAND = "dummy"
 
 
 def refusal_for(error: TichuError) -> Refusal:
@@ -77,6 +83,8 @@ class TableGame:
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
+        #: by engine seat: the seat of the person who plays it (his own; the dealer's for the dummy)
+        self._home: list[int] = self._homes()
         #: while one request of a person is applied: the seats its steps may have asked to act,
         #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
         #: Mahjong answers the turn its play opened)
@@ -86,8 +94,7 @@ class TableGame:
         driver.subscribe(self)
 
     def start(self) -> None:
-        self.table.tell_all(game_started(self.table.number, self.log_number,
-                                         self.table.options.as_data()))
+        self.table.tell_all(game_started(self.table.number, self.log_number, self.table.option_data()))
         self.driver.start()
 
     # ------------------------------------------------------------------ who is who
@@ -98,21 +105,43 @@ class TableGame:
 
     def player(self, nick: str) -> str:
         """The player's name as seated (whatever case ``nick`` uses), or a refusal."""
-        if nick in self.game.seating:  # as seated: the common case, no casefolding
+        people = self.game.base_seats  # the people (a seating may hold the dummy, or one twice)
+        if nick in people:  # as seated: the common case, no casefolding
             return nick
         key = nick.casefold()
-        for player in self.game.seating:
+        for player in people:
             if player.casefold() == key:
                 return player
         raise Refusal("not_seated", "you do not play in this game")
 
     def seat_of(self, nick: str) -> int:
-        """The engine seat (0..3) of a player in the current round."""
+        """The engine seat (0..N-1) of a player in the current round: his own."""
         return self.driver.seat_of(self.player(nick))
 
-    def hand_of(self, nick: str) -> tuple[Card, ...]:
+    def seat_for(self, nick: str, hand: int = 0) -> int:
+        """The engine seat of the ``hand``-th hand ``nick`` plays this round (0: his own; 1: the
+        second hand, Trichu's dealer's dummy), or a refusal."""
+        if hand == 0:
+            return self.seat_of(nick)
+        seats = self.game.seats_played_by(self.player(nick))
+        if hand >= len(seats):
+            raise Refusal("no_second_hand", f"you play no second hand this round; /{SECOND_HAND} is for the"
+                                            " player who plays one (in Trichu the dealer, for the dummy)")
+        return seats[hand]
+
+    def _homes(self) -> list[int]:
+        """By engine seat, the own seat of the person who plays it (a second hand's is his)."""
+        game = self.game
+        home = list(range(game.variant.seats))
+        for player in game.base_seats:
+            seats = game.seats_played_by(player)
+            for seat in seats[1:]:
+                home[seat] = seats[0]
+        return home
+
+    def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
         """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
-        return tuple(self.game.round.hands[self.seat_of(nick)])
+        return tuple(self.game.round.hands[self.seat_for(nick, hand)])
 
     def check_phase(self, nick: str, phase: str) -> None:
         """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
@@ -122,25 +151,30 @@ class TableGame:
         if now != phase and now in _WRONG_PHASE[phase]:
             raise Refusal("illegal", _WRONG_PHASE[phase][now])
 
-    def seat_named(self, nick: str, target: str) -> int:
-        """The engine seat of the player ``target`` names (a seat 1-4 or a name), for ``nick``."""
+    def seat_named(self, nick: str, target: str, hand: int = 0, partners: bool = False) -> int:
+        """The engine seat of the player ``target`` names (a seat 1-N or a name), for ``nick``'s
+        ``hand``; a refusal names his opponents (or with ``partners``, his partners)."""
+        variant = self.game.variant
         if is_number(target):
             seat = int(target) - 1
-            if not 0 <= seat < SEAT_COUNT:
-                raise Refusal("usage", f"seats are 1-{SEAT_COUNT}")
+            if not 0 <= seat < variant.seats:
+                raise Refusal("usage", f"seats are 1-{variant.seats}")
             return seat
         wanted = names.key(target)
-        for seat, name in enumerate(self.game.seating):
+        for seat, name in enumerate(self.texts.names):
             if wanted in (names.key(name), names.key(names.short_name(name))):
                 return seat
-        mine = team_of(self.seat_of(nick))
-        opponents = " and ".join(n for s, n in enumerate(self.game.seating) if team_of(s) != mine)
-        raise Refusal("no_such_player", f"nobody called {target} plays here; opponents are {opponents}")
+        mine = self.seat_for(nick, hand)
+        others = (variant.partners if partners else variant.opponents)[mine]
+        listed = " and ".join(self.texts.names[s] for s in others)
+        raise Refusal("no_such_player", f"nobody called {target} plays here;"
+                                        f" {'partners' if partners else 'opponents'} are {listed}")
 
     # ------------------------------------------------------------------ actions
 
-    def act(self, nick: str, build: ActionBuilder) -> None:
-        """Apply what ``nick`` asked for: ``build(seat)`` makes it from his engine seat."""
+    def act(self, nick: str, build: ActionBuilder, hand: int = 0) -> None:
+        """Apply what ``nick`` asked for: ``build(seat)`` makes it from the engine seat of his
+        ``hand`` (0: his own)."""
         if self.driver.finished:
             raise Refusal("game_over", "the game is over")
         if self.table.voted_pause:
@@ -148,7 +182,7 @@ class TableGame:
                                     " /continue asks to go on")
         player = self.player(nick)
         try:
-            built = build(self.driver.seat_of(player))
+            built = build(self.driver.seat_of(player) if hand == 0 else self.seat_for(player, hand))
             actions = built if isinstance(built, list) else [built]
             if len(actions) > 1:
                 actions = check_in_order(self.game.round, actions, skip=_wish_after_round)
@@ -174,21 +208,24 @@ class TableGame:
     def round_dealt(self, driver: GameDriver) -> None:
         self.texts.forget()
         self.texts = self._texts()
+        self._home = self._homes()
 
     def _texts(self) -> GameTexts:
         """The round's texts: with the time left in each question if the table has a turn clock."""
         timed = self._time_left if self.driver.clock_seconds else None
-        return GameTexts(self.table.number, self.driver.game.seating, self._trick_points, timed)
+        game = self.driver.game
+        return GameTexts(self.table.number, game.seating, self._trick_points, timed, game.variant)
 
     def _time_left(self, seat: int | None) -> int | None:
         """The seconds left on ``seat``'s turn clock; None: the clock's full time."""
         if seat is None:
             return self.driver.clock_seconds
-        return self.driver.time_left(self.game.seating[seat])
+        return self.driver.time_left(self.game.seating[self._home[seat]])  # a second hand's: its player's
 
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
         if any(type(event) is SeatHandedOver for event in events):
             self.texts = self._texts()  # the seat has another name now
+            self._home = self._homes()
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
             self._tell_events(driver.game.seating, events)
 
@@ -199,7 +236,8 @@ class TableGame:
         sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
         reworded = any(sentences)
         texts = self.texts
-        told: list[list[Message]] = [[] for _ in seating]  # by engine seat
+        home = self._home
+        told: list[list[Message]] = [[] for _ in seating]  # by engine seat (a second hand's: none)
         watched: list[Message] = []  # the spectators'
         unsaid: list[Message] = []  # of those, the ones for programs only
         concerned: set[int] = set()  # the seats this step may have asked to act
@@ -231,7 +269,7 @@ class TableGame:
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:
-                    told[event.private_to].append(message)
+                    told[home[event.private_to]].append(message)
                 continue
             # one message for everyone (its fields do not depend on the reader), reworded for
             # the seats it calls "you" if they read sentences: encoded once; each sentence
@@ -249,9 +287,11 @@ class TableGame:
             for messages in told:
                 messages.append(common)
             if reworded:
-                for seat in texts.addressed(event):
-                    if sentences[seat]:
-                        told[seat][-1] = common.reworded(partial(self._sentence, event, seat))
+                addressed = texts.addressed(event)
+                for seat in addressed:
+                    reader = home[seat]
+                    if sentences[reader] and (reader == seat or reader not in addressed):
+                        told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
         if self._acting is not None:
             self._acting.update(concerned)  # pushed once the whole request is applied
@@ -289,11 +329,12 @@ class TableGame:
         """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
         rnd = self.game.round
+        home = self._home
         for seat in sorted(seats):
             if rnd.waits_for(seat):
-                pushed = self._pushed_legal(seat, readers[seat])
+                pushed = self._pushed_legal(seat, readers[home[seat]])
                 if pushed is not None:
-                    told[seat].append(pushed)
+                    told[home[seat]].append(pushed)
 
     def _pushed_legal(self, seat: int, reader: Reader | None) -> Message | None:
         """The seat's LEGAL if its reader asked for it to come by itself (people: the grouped
@@ -312,29 +353,42 @@ class TableGame:
         return [None if seat is None else reader_at(seat) for seat in self._table_seats(seating)]
 
     def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
-        """The table seat (1-4) of each engine seat's player, worked out again only when
-        the seating or the table's seats change."""
+        """The table seat (1-N) of each engine seat's player (None for a second hand: its
+        player reads its messages at his own seat), worked out again only when the seating
+        or the table's seats change."""
         seats = self.table.seats
         if seating != self._seating_seen or seats != self._table_seats_seen:
             self._seating_seen, self._table_seats_seen = tuple(seating), list(seats)
-            self._seats = [self.table.seat_of(name) for name in seating]
+            home = self._homes()
+            self._seats = [self.table.seat_of(name) if home[seat] == seat else None
+                           for seat, name in enumerate(seating)]
         return self._seats
 
     def _sentence(self, event: ev.Event, seat: int) -> str:
         """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
         if type(event) is ev.ExchangeSubmitted:
-            return self.texts.passed(self._given(seat))
-        return self.texts.event(event, seat).text
+            return self._for_hand(seat, self.texts.passed(self._given(seat)))
+        return self._for_hand(seat, self.texts.event(event, seat).text)
+
+    def _for_hand(self, seat: int, text: str) -> str:
+        """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
+        if self._home[seat] == seat:
+            return text
+        return f"[{self.texts.names[seat]}, seat {seat + 1}, your /{SECOND_HAND}] {text}"
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
-            return self.texts.received(event, self._given(seat))
-        return self.texts.event(event, seat)
+            message = self.texts.received(event, self._given(seat))
+        else:
+            message = self.texts.event(event, seat)
+        if message is None or self._home[seat] == seat:
+            return message
+        return message.reworded(lambda: self._for_hand(seat, message.text))
 
     def _given(self, seat: int) -> dict[int, Card]:
         """What ``seat`` passed in this round's exchange, by the seat it went to."""
         exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
-        return {(seat + step) % 4: card for step, card in zip((1, 2, 3), exchange.cards)}
+        return dict(zip(self.game.variant.exchange_targets[seat], exchange.cards))
 
     def _tell(self, name: str, message: Message) -> None:
         seat = self.table.seat_of(name)
@@ -360,29 +414,38 @@ class TableGame:
             reader = None if table_seat is None else self.table.reader_at(table_seat)
             if reader is not None and reader.away is not None:
                 afk[engine_seat] = reader.away
+        plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
-                                     {"totals": list(self.game.totals), "log": self.log_number}, away, afk)
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away, afk,
+                                     plays)
 
-    def hand_message(self, nick: str) -> Message:
-        return self.texts.hand(self.game.round.view(self.seat_of(nick)))
+    def hand_message(self, nick: str, hand: int = 0) -> Message:
+        return self.texts.hand(self.game.round.view(self.seat_for(nick, hand)), own=hand == 0)
 
-    def waits_for(self, nick: str) -> bool:
+    def hand_messages(self, nick: str) -> list[Message]:
+        """The hand of every seat ``nick`` plays this round, his own first."""
+        seats = self.game.seats_played_by(self.player(nick))
+        return [self.hand_message(nick, hand) for hand in range(len(seats))]
+
+    def waits_for(self, nick: str, hand: int = 0) -> bool:
         """Whether the round waits for ``nick``: his Grand Tichu decision, his exchange, his turn."""
-        return self.game.round.waits_for(self.seat_of(nick))
+        return self.game.round.waits_for(self.seat_for(nick, hand))
 
-    def legal_message(self, nick: str, full: bool = False) -> Message:
-        return self._legal(self.seat_of(nick), full)
+    def legal_message(self, nick: str, full: bool = False, hand: int = 0) -> Message:
+        return self._legal(self.seat_for(nick, hand), full)
 
     def _legal(self, seat: int, full: bool) -> Message:
-        return self.texts.legal(seat, self.game.round.iter_legal_actions(seat), full)
+        second = SECOND_HAND if self._home[seat] != seat else ""
+        return self.texts.legal(seat, self.game.round.iter_legal_actions(seat), full, second)
 
     def show_state(self, nick: str) -> None:
-        """Tell ``nick`` the score, the table, his hand and what is asked of him (he came back)."""
+        """Tell ``nick`` the score, the table, his hands and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
         self._tell(nick, self.table_message(nick, score_said=True))
         if self.game.round.phase != OVER:
-            self._tell(nick, self.hand_message(nick))
+            for message in self.hand_messages(nick):
+                self._tell(nick, message)
             self._ask_again(nick)
 
     def _asked(self, seat: int) -> ev.Event | None:
@@ -418,13 +481,14 @@ class TableGame:
             self._ask_again(nick)
 
     def _ask_again(self, nick: str) -> None:
-        seat = self.seat_of(nick)
-        asked = self._asked(seat)
-        if asked is not None:
-            self._tell(nick, self.texts.event(asked, seat))
-            pushed = self._pushed_legal(seat, self.table.reader(nick))
-            if pushed is not None:
-                self._tell(nick, pushed)
+        for seat in self.game.seats_played_by(self.player(nick)):
+            asked = self._asked(seat)
+            if asked is not None:
+                message = self.texts.event(asked, seat)
+                self._tell(nick, message.reworded(self._sentence(asked, seat)))
+                pushed = self._pushed_legal(seat, self.table.reader(nick))
+                if pushed is not None:
+                    self._tell(nick, pushed)
 
     def stood_in(self, nick: str) -> bool:
         """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""
@@ -490,11 +554,12 @@ class GameWiring:
     def __call__(self, table: Table) -> TableGame:
         players = tuple(table.seats)  # already seated by the table's options (tichujoin)
         seed = self.seeds()
-        driver = self._driver(players, table.options, table.bots, seed)
+        driver = self._driver(players, table.options, table.bots, seed, table.variant)
         log_number = self.logs.reserve()
         record = None
         if self.storage is not None:
-            game_id = self.storage.games.begin(log_number, table.number, seed, table.options.as_data(),
+            # the options as the table shows them: a variant's name among them (none: the 4-player game)
+            game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
                                                players, table.bots)
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
@@ -502,14 +567,15 @@ class GameWiring:
         driver.subscribe(GameLogRecorder(self.logs, log_number))
         return TableGame(table, driver, log_number, record)
 
-    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable) -> GameDriver:
+    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable,
+                variant: Variant = NANJING) -> GameDriver:
         options = replace(table_options, tichujoin=False)
-        seeds = GameSeeds.from_seed(seed)
+        seeds = GameSeeds.from_seed(seed, variant.seats)
         levels = {name: level for name, level in bots.values()}
         return GameDriver(players, options, seeds,
-                          seated_bots(players, options, levels, seeds, self.bot_settings),
+                          seated_bots(players, options, levels, seeds, self.bot_settings, variant),
                           self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          tally=self.tally, workers=self.workers)
+                          tally=self.tally, workers=self.workers, variant=variant)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
@@ -535,7 +601,8 @@ class GameWiring:
             raise ValueError(stored.problem)
         data = stored.table_options
         options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
-        driver = self._driver(stored.players, options, stored.bots, stored.seed)
+        variant = variant_named(data.get("variant", NANJING.name))  # a row without it: the 4-player game
+        driver = self._driver(stored.players, options, stored.bots, stored.seed, variant)
         differed = replay_journal(driver, stored.entries)
         if differed:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
@@ -555,7 +622,7 @@ class GameWiring:
         table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
-                      {name: SUBSTITUTE_LEVEL for name in driver.replaced})
+                      {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)
         self.log.info("table {table}: game {number} restored after {n} journal entries",
                       table=table.number, number=stored.log_number, n=len(stored.entries))
         return table

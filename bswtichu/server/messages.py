@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from bswtichu.engine import NANJING, Variant
+
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
 
@@ -296,7 +298,8 @@ def describe_table(view: dict[str, Any]) -> str:
 
 def describe_options(options: dict[str, Any]) -> str:
     rounds = options["round"]
-    parts = [
+    parts = [f"variant {options['variant']}"] if "variant" in options else []  # not the 4-player game
+    parts += [
         f"round {rounds}" if rounds else "round off",
         "tichujoin " + ("on" if options["tichujoin"] else "off"),
         "turnier " + ("on" if options["turnier"] else "off"),
@@ -422,24 +425,39 @@ def options(number: int, values: dict[str, Any]) -> Message:
     )
 
 
-def started(view: dict[str, Any], swapped: bool, seat: int | None) -> Message:
-    """The table starts, as told to the player in ``seat`` (None: a spectator)."""
+def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Variant = NANJING) -> Message:
+    """The table starts, as told to the player in ``seat`` (None: a spectator).
+
+    ``teams`` are the variant's teams in table seats; Trichu's people have no fixed
+    partner (each round the dealer plays the dummy's hand opposite him), so its
+    ``teams`` is empty."""
     number, seats = view["table"], view["seats"]
     seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
     swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
-    text = (
-        f"Table {number} starts{swap}: {seating}. Partners: {seats[0]} + {seats[2]}"
-        f" (seats 1+3) against {seats[1]} + {seats[3]} (seats 2+4)."
-    )
-    if seat is not None:
-        partner = seats[(seat + 1) % 4]
-        text += f" You sit in seat {seat}; your partner is {partner}."
+    if variant.dummy is not None:
+        teams: list[list[int]] = []
+        text = (f"Table {number} starts a game of {variant.title}: {seating}. Each round the dealer"
+                " plays with the dummy's hand opposite him; the deal passes on round by round.")
+        if seat is not None:
+            text += f" You sit in seat {seat}."
+    else:
+        teams = [[s + 1 for s in variant.team_seats(team)] for team in (0, 1)]
+        sides = " against ".join(" + ".join(seats[s - 1] for s in team) + " (seats "
+                                 + "+".join(map(str, team)) + ")" for team in teams)
+        game = "" if variant is NANJING else f" a game of {variant.title}"
+        text = f"Table {number} starts{game}{swap}: {seating}. Partners: {sides}."
+        if seat is not None:
+            partners = [seats[s] for s in variant.partners[seat - 1]]
+            if len(partners) == 1:
+                text += f" You sit in seat {seat}; your partner is {partners[0]}."
+            else:
+                text += f" You sit in seat {seat}; your partners are {' and '.join(partners)}."
     return Message(
         "STARTED",
         {
             "table": number,
             "seats": seats,
-            "teams": [[1, 3], [2, 4]],
+            "teams": teams,
             "swapped": swapped,
             "options": view["options"],
             "seat": seat,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from bswtichu.engine import Exchange, Round, card_points
+from bswtichu.engine import Exchange, Round, Variant, card_points
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import OVER
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -68,7 +68,8 @@ def review_of(number: int, log_text: str) -> ReviewedGame:
 def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...]:
     """The deal (hands of 14 before the exchange), each trick (hands as it begins: a trick is
     collected by the action that leads the next one), and the last trick with the score."""
-    texts = GameTexts(None, names, lambda: card_points(c for _, combo in rnd.trick for c in combo.cards))
+    texts = GameTexts(None, names, lambda: card_points(c for _, combo in rnd.trick for c in combo.cards),
+                      variant=rnd.variant)
     steps: list[Step] = []
     hands = _hands(rnd)
     said: list[Message] = []
@@ -82,7 +83,7 @@ def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...
             if event.private_to is not None or isinstance(event, ev.TurnStarted):
                 continue
             if isinstance(event, ev.PhaseStarted) and event.phase == "play":
-                said.append(_exchange_line(names, exchanges))
+                said.append(_exchange_line(names, exchanges, rnd.variant))
                 steps.append(Step("the deal and the exchange", hands, tuple(said)))
                 hands, said = _hands(rnd), []
             elif isinstance(event, ev.PhaseStarted) and event.phase == "exchange":
@@ -99,15 +100,16 @@ def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...
 
 
 def _hands(rnd: Round) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(card.text for card in rnd.hands[seat]) for seat in range(4))
+    return tuple(tuple(card.text for card in rnd.hands[seat]) for seat in range(rnd.variant.seats))
 
 
-def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange]) -> Message:
+def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange], variant: Variant) -> Message:
     """Who passed which card to whom (live, each player reads only his own)."""
     given = {}
     parts = []
     for exchange in sorted(exchanges, key=lambda e: e.seat):
-        to = {str((exchange.seat + step) % 4 + 1): card.text for step, card in zip((1, 2, 3), exchange.cards)}
+        to = {str(target + 1): card.text
+              for target, card in zip(variant.exchange_targets[exchange.seat], exchange.cards)}
         given[str(exchange.seat + 1)] = to
         parts.append(f"{names[exchange.seat]} passed "
                      + ", ".join(f"{card} to {names[int(seat) - 1]}" for seat, card in to.items()))

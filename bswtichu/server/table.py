@@ -1,12 +1,12 @@
-"""Tables: four seats, spectators, options, and the moment a game starts.
+"""Tables: seats (four, or as many as the variant's people), spectators, options, the start.
 
 Domain only: a table speaks in nicks, seats and ``Message`` values, and reaches
 clients through the lookup it was given (a nick to its online ``Reader``, the
 lobby's ``find``). Its state
 is plain data (``Table.view``), ready to be stored later.
 
-Seats are numbered 1-4 as players see them; partners sit opposite (1+3, 2+4).
-Seats fill in join order. With ``tichujoin`` the first two joiners are partners:
+Seats are numbered 1-N as players see them (N: the variant's people, 4 for the
+4-player game, where partners sit opposite, 1+3 and 2+4). Seats fill in join order. With ``tichujoin`` the first two joiners are partners:
 they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
 """
 
@@ -20,21 +20,23 @@ from typing import Protocol
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.engine import GameOptions, seats_from_join_order
-from bswtichu.engine.game import OPTION_NAMES
+from bswtichu.engine import NANJING, VARIANTS, GameOptions, Variant, seats_from_join_order
+from bswtichu.engine.game import OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server import messages, names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
 from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Votes
 
-SEAT_COUNT = 4
-SEATS = range(1, SEAT_COUNT + 1)
-PARTNER_SEATS = ((1, 3), (2, 4))
+#: the table's options: the game's, and the variant (which sets the number of seats)
+OPTION_NAMES = (*GAME_OPTION_NAMES, "variant")
 MAX_ROUNDS = 100
 #: the short names bots get, in this order (then Ada2, Bea2, ...)
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 #: the turn clock's limits (seconds per decision)
 CLOCK_RANGE = range(1, 3601)
+
+_COUNT_WORDS = {3: "three", 4: "four", 6: "six"}
+
 
 class Reader(Protocol):
     """An online client as a table tells him things (the lobby's `Session`)."""
@@ -137,7 +139,9 @@ class Table:
         #: ``with table.outbox:`` gathers what is told at once into one write per client
         #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
         self.outbox = outbox
-        self.seats: list[str | None] = [None] * SEAT_COUNT
+        #: the form of the game (`/variant`): how many seats, the rules the game is built with
+        self.variant: Variant = NANJING
+        self.seats: list[str | None] = [None] * NANJING.players
         self.spectators: list[str] = []
         self.options = GameOptions(clock=clock_default)
         self._clock_default = clock_default
@@ -174,6 +178,19 @@ class Table:
     # -- who is here --------------------------------------------------------
 
     @property
+    def seat_numbers(self) -> range:
+        """The seats as people count them: 1..N."""
+        return range(1, len(self.seats) + 1)
+
+    def option_data(self) -> dict[str, object]:
+        """The options as plain data; ``variant`` only where it is not the 4-player game
+        (a 4-player table's fields are what they always were)."""
+        data = self.options.as_data()
+        if self.variant is not NANJING:
+            data["variant"] = self.variant.name
+        return data
+
+    @property
     def state(self) -> str:
         """"open" (free seats), "full" (four seated, not started), "started", or "finished"
         (four seated, its game over and shown by /table and /score until the next /start)."""
@@ -189,7 +206,7 @@ class Table:
             seat = self.seats.index(nick) + 1
             return None if seat in self.replaced else seat
         key = nick.casefold()
-        for seat, sitting in zip(SEATS, self.seats):
+        for seat, sitting in zip(self.seat_numbers, self.seats):
             if sitting is not None and sitting.casefold() == key and seat not in self.replaced:
                 return seat
         return None
@@ -205,7 +222,7 @@ class Table:
 
     def players(self) -> list[tuple[int, str]]:
         """(seat, nick) for every taken seat, away players included."""
-        return [(seat, nick) for seat, nick in zip(SEATS, self.seats) if nick is not None]
+        return [(seat, nick) for seat, nick in zip(self.seat_numbers, self.seats) if nick is not None]
 
     def view(self) -> dict[str, object]:
         """The table as plain data: what /tables shows and what a store would keep."""
@@ -215,7 +232,7 @@ class Table:
             "seats": list(self.seats),
             "away": sorted(self._away),
             "spectators": list(self.spectators),
-            "options": self.options.as_data(),
+            "options": self.option_data(),
             "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
             "private": self.private,
         }
@@ -258,7 +275,7 @@ class Table:
             reader.send(message)
 
     def tell_players(self, message: Message) -> None:
-        for seat in SEATS:
+        for seat in self.seat_numbers:
             self.tell_seat(seat, message)
 
     def tell_spectators(self, message: Message) -> None:
@@ -273,7 +290,7 @@ class Table:
     def tell_all_but(self, message: Message, skipped: Callable[[str], bool],
                      spectators_only: bool = False) -> None:
         """Chat: to everyone present (only the spectators, if so) whose nick ``skipped`` spares."""
-        players = [] if spectators_only else [self.present_at(seat) for seat in SEATS]
+        players = [] if spectators_only else [self.present_at(seat) for seat in self.seat_numbers]
         for nick in [nick for nick in players if nick is not None] + self.spectators:
             if not skipped(nick):
                 self._deliver(nick, message)
@@ -297,7 +314,7 @@ class Table:
                 "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
             )
         self._require_invitation(nick, "sit down")
-        free = [s for s in SEATS if self.seats[s - 1] is None]
+        free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
         if seat is None:
             if not free:
                 raise Refusal(
@@ -306,8 +323,8 @@ class Table:
                     " to open a new table",
                 )
             seat = free[0]
-        elif seat not in SEATS:
-            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{SEAT_COUNT}")
+        elif seat not in self.seat_numbers:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
         elif seat not in free:
             taken_by = self.seats[seat - 1]
             held = " (away, seat held)" if seat in self._away else ""
@@ -347,28 +364,63 @@ class Table:
             self._go_away(seat, grace=True)
         self._close_if_abandoned()
 
-    def set_option(self, nick: str, name: str, value: int | bool | None) -> None:
+    def set_option(self, nick: str, name: str, value: int | bool | str | None) -> None:
         """Set an option before the start; ``value`` None toggles tichujoin/turnier."""
         self._require_present_player(nick, f"change options at table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has started; options are fixed")
+        if name == "variant":
+            self._set_variant(nick, value)
+            return
         if name == "round":
             if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
                 raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+            self._check_rounds(self.variant, value)
         elif name == "clock":
             if value is not None and not (isinstance(value, int) and value in CLOCK_RANGE):
                 raise Refusal("bad_option", f"clock must be {CLOCK_RANGE[0]}-{CLOCK_RANGE[-1]} seconds or off")
         elif name in ("tichujoin", "turnier"):
             if value is None:
-                value = not self.options.as_data()[name]
+                value = not self.option_data()[name]
             elif not isinstance(value, bool):
                 raise Refusal("bad_option", f"{name} is on or off")
+            if value and not self.variant.bsw_options:
+                raise Refusal("bad_option", f"{name} is for the 4-player game, not {self.variant.title}")
         else:
             raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
         self.options = self.options.with_option(name, value)
         if name == "clock":
             self._clock_chosen = True
-        self.tell_all(messages.option_set(self.number, name, value, nick, self.options.as_data()))
+        self.tell_all(messages.option_set(self.number, name, value, nick, self.option_data()))
+
+    def _set_variant(self, nick: str, name: object) -> None:
+        """``/variant NAME``: the table gets the variant's number of seats; refused while a
+        seat it would not have is taken, or while an option it has not is set."""
+        variant = VARIANTS.get(name.lower()) if isinstance(name, str) else None
+        if variant is None:
+            raise Refusal("bad_option", f"unknown variant {name}; variants: {', '.join(VARIANTS)}")
+        count = variant.players
+        beyond = [(seat, who) for seat, who in zip(self.seat_numbers, self.seats) if seat > count and who]
+        if beyond:
+            taken = ", ".join(f"seat {seat} ({who})" for seat, who in beyond)
+            raise Refusal("seats_taken", f"{variant.title} has {count} seats, but {taken} is taken;"
+                                         " free it first (/kick SEAT for a bot)")
+        if not variant.bsw_options:
+            on = [option for option in ("tichujoin", "turnier") if self.options.as_data()[option]]
+            if on:
+                raise Refusal("bad_option", f"{' and '.join(on)} is for the 4-player game;"
+                                            f" turn it off before /variant {variant.name}")
+        self._check_rounds(variant, self.options.round_limit)
+        self.variant = variant
+        self.seats = (self.seats + [None] * count)[:count]
+        self.tell_all(messages.option_set(self.number, "variant", variant.name, nick, self.option_data()))
+
+    @staticmethod
+    def _check_rounds(variant: Variant, rounds: int | None) -> None:
+        """A game of a fixed number of rounds (Trichu) is a multiple of its people's number."""
+        if variant.game_rounds is not None and rounds is not None and rounds % variant.players:
+            raise Refusal("bad_option", f"a game of {variant.title} is a multiple of {variant.players}"
+                                        f" rounds (everyone deals equally often); {rounds} is not")
 
     def start(self, nick: str) -> None:
         """Fix the seating (the engine's tichujoin rule), announce it, then build and start the game."""
@@ -379,24 +431,25 @@ class Table:
         if closing is not None:
             raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
         seated = sum(1 for n in self.seats if n is not None)
-        if seated < SEAT_COUNT:
+        if seated < len(self.seats):
             raise Refusal(
                 "not_enough_players",
-                f"table {self.number} has {seated} of {SEAT_COUNT} players; /start needs four",
+                f"table {self.number} has {seated} of {len(self.seats)} players; /start needs"
+                f" {_COUNT_WORDS.get(len(self.seats), len(self.seats))}",
             )
         if self._away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
             raise Refusal("player_away", f"cannot start while {names} is away")
         self._cancel_quick()
-        seating = list(seats_from_join_order(self.seats, self.options.tichujoin))
+        seating = list(seats_from_join_order(self.seats, self.options.tichujoin, self.variant))
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
         self.started = True
         view = self.view()
-        for seat in SEATS:
-            self.tell_seat(seat, messages.started(view, swapped, seat))
-        self.tell_spectators(messages.started(view, swapped, None))
+        for seat in self.seat_numbers:
+            self.tell_seat(seat, messages.started(view, swapped, seat, self.variant))
+        self.tell_spectators(messages.started(view, swapped, None, self.variant))
         self.last_game = None
         self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
                       event="table_start", bots={name: level for name, level in self.bots.values()})
@@ -410,7 +463,7 @@ class Table:
         self._require_present_player(nick, f"seat a bot at table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has started; bots join before /start")
-        free = [s for s in SEATS if self.seats[s - 1] is None]
+        free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
         if seat is None:
             if not free:
                 raise Refusal("table_full", f"table {self.number} is full")
@@ -428,7 +481,7 @@ class Table:
         if self.started:
             raise Refusal("table_started", f"table {self.number} has started; bots stay until the end")
         if seat not in self.bots:
-            who = self.seats[seat - 1] if seat in SEATS else None
+            who = self.seats[seat - 1] if seat in self.seat_numbers else None
             raise Refusal("not_a_bot", f"seat {seat} holds {'no bot' if who is None else who + ', not a bot'};"
                                        " /kick removes bots only")
         name, _ = self.bots.pop(seat)
@@ -459,7 +512,7 @@ class Table:
             clock = None if self.private else self._clock_default
             if clock != self.options.clock:
                 self.options = self.options.with_option("clock", clock)
-                self.tell_all(messages.option_set(self.number, "clock", clock, nick, self.options.as_data()))
+                self.tell_all(messages.option_set(self.number, "clock", clock, nick, self.option_data()))
 
     def invite(self, nick: str, guest: str) -> None:
         """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
@@ -478,10 +531,12 @@ class Table:
         return seat in self.bots
 
     def restore(self, options: GameOptions, seats: list[str], bots: dict[int, tuple[str, str]],
-                game: RunningGame, replaced: dict[str, str] | None = None) -> None:
+                game: RunningGame, replaced: dict[str, str] | None = None,
+                variant: Variant = NANJING) -> None:
         """A stored started table after a restart: every person's seat is held for him, the game
         waits; ``replaced`` (name -> level) are the players whose seat a bot took by vote."""
         self.options = options
+        self.variant = variant
         self.seats = list(seats)
         self.bots = dict(bots)
         for name, level in (replaced or {}).items():
@@ -552,7 +607,7 @@ class Table:
         if not present:
             return  # nobody to play with: the table closes by itself
         with self.outbox:  # a timer's step: one write per client
-            for seat in SEATS:
+            for seat in self.seat_numbers:
                 if self.seats[seat - 1] is None:
                     self.add_bot(present[0], seat, self.quick_level, bot_name(self.quick_level))
             if not self._away:
@@ -571,8 +626,8 @@ class Table:
         watching the table who waits to play, or to a bot (None)."""
         self._require_voter(nick, "ask for a vote")
         self.votes.refuse_if_open()
-        if seat not in SEATS:
-            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{SEAT_COUNT}")
+        if seat not in self.seat_numbers:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
         player = self.seats[seat - 1]
         if seat in self.bots or player is None:
             raise Refusal("not_a_person", f"seat {seat} holds a bot already")

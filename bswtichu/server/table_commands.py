@@ -15,10 +15,12 @@ from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
-from bswtichu.server.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, SEAT_COUNT, Table, TableHall
+from bswtichu.engine import VARIANTS
+from bswtichu.server.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table, TableHall
 
 #: The options /option takes, as a refusal names them.
-OPTION_FORMS = "options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off"
+OPTION_FORMS = ("options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off,"
+                f" variant {'|'.join(VARIANTS)}")
 ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
 OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
 
@@ -31,7 +33,7 @@ def current_table(session: Session) -> Table:
 
 
 def seated_at(session: Session) -> tuple[Table, int]:
-    """The table and seat (1-4) of a seated player, or a refusal for anyone else."""
+    """The table and seat (1-N) of a seated player, or a refusal for anyone else."""
     table = current_table(session)
     seat = table.seat_of(session.nick)
     if seat is None:
@@ -105,8 +107,11 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         numbers = _numbers(args, ("TABLE", "SEAT"))
         wanted = numbers[0] if numbers else None
         seat = numbers[1] if len(numbers) > 1 else None
-        if seat is not None and not 1 <= seat <= SEAT_COUNT:
-            raise wrong_use(f"seats are 1-{SEAT_COUNT}")
+        if seat is not None:
+            asked = hall.get(wanted)
+            count = len(asked.seats) if asked is not None else max(v.players for v in VARIANTS.values())
+            if not 1 <= seat <= count:
+                raise wrong_use(f"seats are 1-{count}")
         here = session.table
         if here is not None and here.number != wanted:
             raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
@@ -185,6 +190,15 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             raise wrong_use("one number of seconds, or off")
         table.set_option(session.nick, "clock", _clock_value(args))
 
+    def set_variant(session: Session, args: str) -> None:
+        table = current_table(session)
+        if not args:
+            session.send(messages.options(table.number, table.option_data()))
+            return
+        if " " in args:
+            raise wrong_use(f"one variant: {', '.join(VARIANTS)}")
+        table.set_option(session.nick, "variant", args)
+
     def switcher(name: str):
         def handle(session: Session, args: str) -> None:
             current_table(session).set_option(session.nick, name, _switch(args))
@@ -206,6 +220,10 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             if not value:
                 raise wrong_use(f"clock needs SECONDS; {OPTION_FORMS}")
             table.set_option(session.nick, "clock", _clock_value(value))
+        elif name == "variant":
+            if not value or " " in value:
+                raise wrong_use(f"variant needs one NAME; {OPTION_FORMS}")
+            table.set_option(session.nick, "variant", value)
         elif name in OPTION_NAMES:
             table.set_option(session.nick, name, _switch(value))
         else:
@@ -230,7 +248,7 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
     def replace_seat(session: Session, args: str) -> None:
         words = args.split()
         if not words or len(words) > 2 or not is_number(words[0]):
-            raise wrong_use("which seat (1-4), and, if a person watching takes it, his name")
+            raise wrong_use("which seat (1-N), and, if a person watching takes it, his name")
         current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
 
     def answer(yes: bool):
@@ -252,7 +270,7 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/tables",
             summary="list the tables: seats, options, state",
             help="One line per table: number, state (open, full, started), who sits in"
-            " seats 1-4 (away players keep their seat), options, spectators.",
+            " seats 1-4 (1-6, 1-3 by /variant; away players keep their seat), options, spectators.",
             handler=list_tables,
         ),
         Command(
@@ -260,8 +278,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/join [TABLE] [SEAT]",
             summary="sit down (alone: open a new table)",
             help="/join opens a new table and seats you. /join TABLE takes the next free seat"
-            " there (seats fill in join order); /join TABLE SEAT takes seat 1-4. Partners sit"
-            " opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
+            " there (seats fill in join order); /join TABLE SEAT takes seat 1-4 (1-6, 1-3 by"
+            " /variant). Partners sit opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
             " the same name puts you back in your seat.",
             handler=join,
         ),
@@ -336,13 +354,26 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             handler=set_clock,
         ),
         Command(
+            key="variant", group="table",
+            usage=f"/variant [{'|'.join(VARIANTS)}]",
+            summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3)",
+            help="nanjing: the 4-player game. tientsin: six players in two teams of three"
+            " (seats 1+3+5 against 2+4+6). trichu: three people, each round the dealer also"
+            " plays the dummy's open hand opposite him (/dummy COMMAND). The table gets the"
+            " variant's number of seats; refused while a seat it would not have is taken, or"
+            " with tichujoin or turnier on (4-player only); Trichu's round X is a multiple of 3."
+            " Alone, shows the table's options. Players only, before the start.",
+            handler=set_variant,
+        ),
+        Command(
             key="option", group="table",
             aliases=("options",),
             usage="/option [NAME [VALUE]]",
             summary="show the table's options, or set one",
             help="Alone, shows the options of your table. /option round X|off,"
             " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
-            " SECONDS|off do the same as /round, /tichujoin, /turnier and /clock.",
+            " SECONDS|off and /option variant NAME do the same as /round, /tichujoin, /turnier,"
+            " /clock and /variant.",
             handler=option,
         ),
         Command(
