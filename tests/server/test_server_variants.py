@@ -1,0 +1,338 @@
+"""Tables that play Tientsin (6 seats) and Trichu (3 people and the dummy): the `variant`
+option, seats, refusals, the dealer's /dummy command, the turn clock, messages, restarts.
+
+People are lobby clients in machine mode on a fake clock; bots move as the clock advances.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from twisted.internet.task import Clock
+
+from bswtichu.engine import TIENTSIN, TRICHU
+from bswtichu.engine.events import SeatingChanged
+from bswtichu.server.game_messages import GameTexts
+from bswtichu.server.messages import started
+
+from lobby_clients import Client
+from test_server_durable import durable_lobby, gone
+from test_server_game import seeded_lobby
+
+DELAY = 1.0
+
+
+def seated(connect, count: int, variant: str | None = None) -> list[Client]:
+    """``count`` people at table 1 (Ann first), the variant set before the others sit down."""
+    names = ["Ann", "Bob", "Cy", "Dan", "Eli", "Fay"][:count]
+    people = [connect(name) for name in names]
+    people[0].say("/join")
+    if variant is not None:
+        people[0].say(f"/variant {variant}")
+    for person in people[1:]:
+        person.say("/join 1")
+    for person in people:
+        person.clear()
+    return people
+
+
+# ---------------------------------------------------------------------- the option
+
+
+def test_the_variant_sets_the_seats_and_shows_in_the_table_list(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/variant Tientsin")
+    option = ann.only("OPTION")
+    assert option["name"] == "variant" and option["value"] == "tientsin"
+    assert option["options"]["variant"] == "tientsin"
+    ann.clear()
+    ann.say("/tables")
+    view = ann.only("TABLES")["tables"][0]
+    assert view["seats"] == ["Ann"] + [None] * 5 and view["options"]["variant"] == "tientsin"
+    ann.say("/option variant trichu")
+    ann.clear()
+    ann.say("/tables")
+    assert ann.only("TABLES")["tables"][0]["seats"] == ["Ann", None, None]
+    ann.say("/variant nanjing")
+    ann.clear()
+    ann.say("/tables")
+    view = ann.only("TABLES")["tables"][0]
+    assert view["seats"] == ["Ann", None, None, None] and "variant" not in view["options"]
+
+
+def test_people_read_the_variant_in_the_table_list(connect):
+    ann = connect("Ann", machine=False)
+    ann.say("/join")
+    ann.say("/variant trichu")
+    ann.clear()
+    ann.say("/tables")
+    text = "\n".join(ann.connection.lines)
+    assert "options: variant trichu, round off" in text and "seats: 1 Ann, 2 -, 3 -" in text
+
+
+def test_an_unknown_variant_is_refused_with_the_known_ones(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.clear()
+    ann.say("/variant chess")
+    assert ann.error_code() == "bad_option"
+    assert "nanjing, trichu, tientsin" in ann.received()[0][1]["message"]
+
+
+def test_fewer_seats_are_refused_while_a_seat_beyond_them_is_taken(connect):
+    people = seated(connect, 5, "tientsin")
+    ann = people[0]
+    ann.say("/variant nanjing")
+    assert ann.error_code() == "seats_taken"
+    assert "seat 5 (Eli)" in ann.received()[0][1]["message"]
+    ann.clear()
+    ann.say("/tables")
+    assert len(ann.only("TABLES")["tables"][0]["seats"]) == 6
+
+
+def test_the_bsw_options_are_for_the_four_player_game_only(connect):
+    ann = connect("Ann")
+    ann.say("/join")
+    ann.say("/tichujoin on")
+    ann.clear()
+    ann.say("/variant tientsin")
+    assert ann.error_code() == "bad_option"
+    ann.say("/tichujoin off")
+    ann.say("/variant trichu")
+    ann.clear()
+    for line in ("/turnier on", "/tichujoin on", "/round 4"):
+        ann.say(line)
+        assert ann.error_code() == "bad_option", line
+        ann.clear()
+    ann.say("/round 6")
+    assert ann.only("OPTION")["value"] == 6
+    ann.say("/variant nanjing")
+    ann.say("/round 4")
+    ann.say("/variant trichu")
+    ann.clear()
+    ann.say("/round 4")  # 4-player round 4 stays as it was: Trichu is refused
+    ann.clear()
+    ann.say("/variant trichu")
+    assert ann.error_code() == "bad_option"
+
+
+def test_start_bot_and_join_use_the_tables_seat_count(connect):
+    people = seated(connect, 2, "trichu")
+    ann = people[0]
+    ann.say("/start")
+    assert ann.error_code() == "not_enough_players"
+    assert "needs three" in ann.received()[0][1]["message"]
+    ann.clear()
+    ann.say("/bot 4")
+    assert ann.error_code() == "usage"
+    ann.clear()
+    ann.say("/bot 3")
+    assert ann.only("BOT_JOINED")["seat"] == 3 if "BOT_JOINED" in ann.keywords() else True
+    eve = connect("Eve")
+    eve.say("/join 1 4")
+    assert eve.error_code() == "usage"
+
+
+def test_options_are_fixed_once_the_game_runs(tmp_path):
+    lobby = seeded_lobby(tmp_path, 5, bot_delay=DELAY)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.say("/variant tientsin")
+    for _ in range(5):
+        ann.say("/bot")
+    ann.say("/start")
+    ann.clear()
+    ann.say("/variant nanjing")
+    assert ann.error_code() == "table_started"
+
+
+# ---------------------------------------------------------------------- texts for 6 and 3
+
+
+def test_the_start_names_the_teams_of_three():
+    view = {"table": 1, "seats": ["A", "B", "C", "D", "E", "F"], "options": {"variant": "tientsin"}}
+    message = started(view, False, 2, TIENTSIN)
+    assert message.fields["teams"] == [[1, 3, 5], [2, 4, 6]]
+    assert "A + C + E (seats 1+3+5) against B + D + F (seats 2+4+6)" in message.text
+    assert "your partners are D and F" in message.text
+    trichu = started({"table": 1, "seats": ["A", "B", "C"], "options": {}}, False, None, TRICHU)
+    assert trichu.fields["teams"] == [] and "dummy" in trichu.text
+
+
+def test_seating_and_turns_in_trichu_name_the_dummy():
+    from bswtichu.engine import DUMMY
+    texts = GameTexts(1, ["Ann", "Bob", DUMMY, "Cy"], variant=TRICHU)
+    seating = texts.event(SeatingChanged(("Ann", "Bob", DUMMY, "Cy")), None)
+    assert seating.fields["seats"] == ["Ann", "Bob", "dummy", "Cy"]
+    assert "Ann + dummy against Bob + Cy" in seating.text
+
+
+# ---------------------------------------------------------------------- playing
+
+
+def legal(client: Client, second: bool = False) -> list[str]:
+    """The client's legal commands (``second``: for the second hand he plays, if any)."""
+    client.clear()
+    client.say("/dummy legal" if second else "/legal")
+    got = client.received()
+    return got[-1][1]["commands"] if got and got[-1][0] == "LEGAL" else []
+
+
+def spelled(client: Client, command: str) -> str:
+    """An exchange command with cards from the hand it is for."""
+    words = command.split()
+    cards = [w for w in words if w.startswith("C") and w[1:].isdigit()]
+    if not cards:
+        return command
+    marker = words[:len(words) - len(cards)]
+    count = len(cards)
+    client.clear()
+    client.say("/dummy hand" if words[0] == "/dummy" else "/hand")
+    hands = [f for k, f in client.received() if k == "HAND"]
+    return " ".join(marker + hands[0]["cards"][:count])
+
+
+def play_on(people: list[Client], clock: Clock, rng: Random, moves: int) -> bool:
+    """People take random legal actions (their own and a second hand's), bots move on the
+    clock; True once the game is over."""
+    for _ in range(moves):
+        options = [(p, c) for p in people for second in (False, True) for c in legal(p, second)
+                   if not c.endswith(("/tichu", "/grand", " tichu", " grand"))]
+        if options:
+            person, command = rng.choice(options)
+            person.clear()
+            person.say(spelled(person, command))
+            if any(k == "GAME_OVER" for k in person.keywords()):
+                return True
+            assert "ERROR" not in person.keywords(), (command, person.received())
+        else:
+            clock.advance(DELAY)
+        if all(p.session.table is None or p.session.table.game is None for p in people):
+            return True
+    return False
+
+
+def test_trichus_dealer_plays_the_dummy_with_a_marked_command(tmp_path):
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 11, clock, bot_delay=DELAY)
+    ann, bob, cy, eve = (Client(lobby, n) for n in ("Ann", "Bob", "Cy", "Eve"))
+    ann.say("/join")
+    ann.say("/variant trichu")
+    bob.say("/join 1")
+    cy.say("/join 1")
+    eve.say("/watch 1")
+    for c in (ann, bob, cy, eve):
+        c.clear()
+    ann.say("/start")
+    # Ann deals the first round: she is told her cards and the dummy's (seat 3), nobody else is
+    dealt = [f["seat"] for k, f in ann.received() if k == "DEALT"]
+    assert 1 in dealt and 3 in dealt
+    assert all(f["seat"] != 3 for c in (bob, cy, eve) for k, f in c.received() if k == "DEALT")
+    ann.clear()
+    ann.say("/hand")
+    assert [f["seat"] for f in (f for k, f in ann.received() if k == "HAND")] == [1, 3]
+    bob.clear()
+    bob.say("/dummy hand")
+    assert bob.error_code() == "no_second_hand"
+    ann.clear()
+    ann.say("/dummy schupf 2 3")  # Bob and Cy still decide about Grand Tichu
+    assert ann.error_code() == "illegal"
+    ann.clear()
+    ann.say("/dummy juggle")
+    assert ann.error_code() == "usage"
+    commands = legal(ann, second=True)
+    assert commands and all(c.startswith("/dummy ") for c in commands)
+    ann.clear()
+    ann.say("/table")
+    table = ann.only("TABLE")
+    assert table["plays"] == [1, 3] and table["names"][2] == "dummy" and table["open_hand"]
+    eve.clear()
+    eve.say("/table")
+    assert eve.only("TABLE")["open_hand"] is None  # the dummy's cards open only in play
+    assert play_on([ann, bob, cy], clock, Random(2), 60) is False
+    eve.clear()
+    eve.say("/table")
+    watched = eve.only("TABLE")
+    assert watched["phase"] == "play" and len(watched["open_hand"]) == watched["hand_counts"][2]
+
+
+def test_a_whole_game_of_each_variant_with_people_and_bots(tmp_path):
+    for variant, people, bots, rounds in (("tientsin", 2, 4, 1), ("trichu", 2, 1, 3)):
+        clock = Clock()
+        lobby = seeded_lobby(tmp_path / variant, 13, clock, bot_delay=DELAY)
+        clients = [Client(lobby, n) for n in ("Ann", "Bob")[:people]]
+        clients[0].say("/join")
+        clients[0].say(f"/variant {variant}")
+        clients[0].say(f"/round {rounds}")
+        for client in clients[1:]:
+            client.say("/join 1")
+        for _ in range(bots):
+            clients[0].say("/bot")
+        clients[0].say("/start")
+        assert play_on(clients, clock, Random(4), 5000), variant
+        over = [f for k, f in clients[0].received() if k == "GAME_OVER"]
+        assert len(over) == 1 and len(over[0]["standings"]) == people + bots
+
+
+def test_the_turn_clock_times_the_dealers_dummy_decisions_and_never_stalls(tmp_path):
+    """A person dealer who never acts: his clock runs out for his own and the dummy's decisions
+    (one stand-in decision each), then his stand-in plays both hands; the game ends."""
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 17, clock, bot_delay=DELAY)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.say("/variant trichu")
+    ann.say("/round 3")
+    ann.say("/clock 20")
+    ann.say("/bot")
+    ann.say("/bot")
+    ann.say("/start")
+    table = lobby.tables.get(1)
+    driver = table.game.driver
+    assert "DUMMY" not in {repr(p) for p in driver._clocks}  # the dummy is no one with a clock
+    outs = []
+    for _ in range(3000):
+        if table.game is None:
+            break
+        clock.advance(1)
+        outs += [f for k, f in ann.received() if k == "CLOCK_OUT"]
+        ann.clear()
+        assert all(repr(p) != "DUMMY" for p in driver._clocks)
+    assert table.game is None and table.last_game.driver.game.over
+    assert outs and all(f["player"] == "Ann" for f in outs)
+
+
+# ---------------------------------------------------------------------- restart
+
+
+def views(lobby) -> list:
+    game = lobby.tables.get(1).game.game
+    return [game.round.view(seat) for seat in range(game.variant.seats)] + [game.round.view(None)]
+
+
+@pytest.mark.parametrize("variant, bots", [("tientsin", 5), ("trichu", 2)])
+def test_a_restart_restores_a_variant_game_mid_round(tmp_path, variant, bots):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.say(f"/variant {variant}")
+    for _ in range(bots):
+        ann.say("/bot")
+    ann.say("/start")
+    assert not play_on([ann], clock, Random(5), 40)
+    before = views(lobby)
+    seating = lobby.tables.get(1).game.game.seating
+    gone(lobby)
+    lobby2 = durable_lobby(tmp_path, Clock(), seed=99)
+    table = lobby2.tables.get(1)
+    assert table is not None and table.started and table.variant.name == variant
+    assert len(table.seats) == (6 if variant == "tientsin" else 3)
+    assert table.game.game.seating == seating and views(lobby2) == before
+    ann2 = Client(lobby2, "Ann")
+    ann2.say("/join 1 1")
+    clock2 = table.game.driver.clock
+    assert play_on([ann2], clock2, Random(6), 8000)
