@@ -460,6 +460,13 @@ class GameTexts:
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
 
+    def open_hand(self, view: RoundView) -> Message:
+        """The dummy's hand, open to everyone at the table once play begins (Trichu)."""
+        dummy = view.variant.dummy
+        cards = view.open_hand or ()
+        return self._msg("OPEN_HAND", {"seat": dummy + 1, "cards": [c.text for c in cards]},
+                         f"The dummy's open hand (seat {dummy + 1}): {format_cards(cards) or 'empty'}.")
+
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
                    away: Sequence[bool] | None = None, afk: dict[int, str] | None = None,
                    plays: Sequence[int] = ()) -> Message:

@@ -293,6 +293,11 @@ class TableGame:
                     if sentences[reader] and (reader == seat or reader not in addressed):
                         told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
             watched.append(common)
+            if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
+                shown = texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
+                for messages in told:
+                    messages.append(shown)
+                watched.append(shown)
         if self._acting is not None:
             self._acting.update(concerned)  # pushed once the whole request is applied
         elif concerned:

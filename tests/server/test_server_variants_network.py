@@ -11,10 +11,25 @@ from random import Random
 import pytest
 import pytest_twisted
 
-from test_server_game_network import GameServer, check_watcher, watch
+from test_server_game_network import PLAYED_TEXT, GameServer, tokens, watch
 from test_server_network import reactor
 
 TIMEOUT = 10
+
+
+def check_spectator(client) -> list[str]:
+    """The telnet spectator was told no card before it was played, but the dummy's open hand."""
+    text = client.raw.replace(b"\r\n", b"\n").decode("utf-8", "replace").split("\n")
+    public: set[str] = set()
+    for line in text:
+        played = PLAYED_TEXT.search(line)
+        if played:
+            public |= set((played.group(1) or played.group(2)).split())
+        if line.startswith("The dummy's open hand"):
+            public |= tokens(line)
+        leaked = tokens(line) - public
+        assert not leaked, f"the spectator was told {sorted(leaked)}: {line}"
+    return text
 
 
 class Person:
@@ -109,5 +124,6 @@ async def test_a_whole_variant_game_over_tcp_with_one_person_and_bots(tmp_path, 
             assert all(len(f["hand_counts"]) == 6 for k, f in ann.messages if k == "TABLE")
         await eve.wait_for(lambda line: line.startswith("Game over at table 1")).addTimeout(
             TIMEOUT, reactor())
-        text = check_watcher(eve)
+        text = check_spectator(eve)
+        assert (variant == "trichu") == any(line.startswith("The dummy's open hand") for line in text)
         assert sum(" played" in line for line in text) > 20
