@@ -166,7 +166,8 @@ PROMPTING = ("TURN", "PHASE", "CLOCK")
 def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     """The prompt after ``message`` if it asks this player something, else None.
 
-    TURN asks the player it names; PHASE ``grand`` and ``exchange`` ask every
+    TURN asks the player it names (or ``by``, who plays that hand: Trichu's dealer the
+    dummy's, prompted ``dummy lead> ``); PHASE ``grand`` and ``exchange`` ask every
     seated player; CLOCK (the turn clock's warning) asks again the player it is
     sent to.  The message's sentence has just said what is asked and how to
     answer: the prompt only marks the place to type, with the one word a
@@ -176,6 +177,8 @@ def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     fields = message.fields
     if message.keyword == "TURN" and nick is not None and fields.get("player") == nick:
         return _prompt(fields.get("need", "play"), fields.get("clock"))
+    if message.keyword == "TURN" and nick is not None and fields.get("by") == nick:  # his dummy's turn
+        return _prompt(f"dummy {fields.get('need', 'play')}", fields.get("clock"))
     if message.keyword == "PHASE" and seated and fields.get("phase") in PROMPT_WORDS:
         return _prompt(PROMPT_WORDS[fields["phase"]], fields.get("clock"))
     if message.keyword == "CLOCK" and seated:

@@ -155,13 +155,16 @@ class GameTexts:
     ``trick_points()``, if given, counts the trick on the table (a won trick's points);
     ``time_left(seat)``, if given (the table has a turn clock), is the seconds left on a
     seat's clock (None: it does not run), ``time_left(None)`` the clock's full time;
-    ``variant`` the game's form (a Trichu seating's `DUMMY` is named "dummy")."""
+    ``variant`` the game's form (a Trichu seating's `DUMMY` is named "dummy"); ``played_by``:
+    the seats a person plays besides his own (the dummy's), and who plays each (TURN's ``by``)."""
 
     def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None,
-                 time_left: Callable[[int | None], int | None] | None = None, variant: Variant = NANJING):
+                 time_left: Callable[[int | None], int | None] | None = None, variant: Variant = NANJING,
+                 played_by: dict[int, str] | None = None):
         self.table = table
         self.names = [name if isinstance(name, str) else str(name) for name in names]
         self.variant = variant
+        self.played_by = played_by or {}
         self._asking = {"grand": variant.grand_seats, "exchange": tuple(range(variant.seats))}
         self.trick_points = trick_points
         self.time_left = time_left
@@ -299,6 +302,8 @@ class GameTexts:
             return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
 
         fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
+        if e.seat in self.played_by:
+            fields["by"] = self.played_by[e.seat]
         if left is not None:
             fields["clock"] = left
         return self._msg("TURN", fields, text)

@@ -214,7 +214,9 @@ class TableGame:
         """The round's texts: with the time left in each question if the table has a turn clock."""
         timed = self._time_left if self.driver.clock_seconds else None
         game = self.driver.game
-        return GameTexts(self.table.number, game.seating, self._trick_points, timed, game.variant)
+        seating = game.seating
+        played_by = {seat: seating[home] for seat, home in enumerate(self._homes()) if seat != home}
+        return GameTexts(self.table.number, seating, self._trick_points, timed, game.variant, played_by)
 
     def _time_left(self, seat: int | None) -> int | None:
         """The seconds left on ``seat``'s turn clock; None: the clock's full time."""

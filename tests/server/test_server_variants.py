@@ -336,3 +336,16 @@ def test_a_restart_restores_a_variant_game_mid_round(tmp_path, variant, bots):
     ann2.say("/join 1 1")
     clock2 = table.game.driver.clock
     assert play_on([ann2], clock2, Random(6), 8000)
+
+
+def test_the_dummys_turn_names_and_prompts_the_dealer_who_plays_it():
+    from bswtichu.engine import DUMMY
+    from bswtichu.engine.events import TurnStarted
+    from bswtichu.net.mud import prompt_text
+    texts = GameTexts(1, ["Ann", "Bob", DUMMY, "Cy"], variant=TRICHU, played_by={2: "Ann"})
+    turn = texts.event(TurnStarted(2, "lead"), None)
+    assert turn.fields["by"] == "Ann" and turn.fields["player"] == "dummy"
+    assert prompt_text(turn, "Ann", True) == "dummy lead> "
+    assert prompt_text(turn, "Bob", True) is None
+    own = texts.event(TurnStarted(0, "lead"), None)
+    assert "by" not in own.fields and prompt_text(own, "Ann", True) == "lead> "
