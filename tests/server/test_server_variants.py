@@ -349,3 +349,45 @@ def test_the_dummys_turn_names_and_prompts_the_dealer_who_plays_it():
     assert prompt_text(turn, "Bob", True) is None
     own = texts.event(TurnStarted(0, "lead"), None)
     assert "by" not in own.fields and prompt_text(own, "Ann", True) == "lead> "
+
+
+def test_tientsins_exchange_dog_and_gift_take_the_variants_seats(tmp_path):
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 23, clock, bot_delay=DELAY)
+    ann = Client(lobby, "Ann")
+    ann.say("/join")
+    ann.say("/variant tientsin")
+    for _ in range(5):
+        ann.say("/bot")
+    ann.say("/start")
+    ann.say("/nogrand")
+    for _ in range(30):  # the bots decide about Grand Tichu
+        clock.advance(1)
+    assert "/schupf C1 C2" in legal(ann)
+    ann.clear()
+    ann.say("/schupf 2 3 4")
+    assert ann.error_code() == "usage"
+    assert "pass exactly 2 cards" in ann.received()[0][1]["message"]
+    ann.clear()
+    ann.say("/hand")
+    cards = ann.only("HAND")["cards"]
+    ann.clear()
+    ann.say(f"/schupf {cards[0]} {cards[1]}")
+    assert "ERROR" not in ann.keywords()
+    for _ in range(30):  # the bots pass their cards
+        clock.advance(1)
+    ann.clear()
+    ann.say("/dog Zed")
+    refusal = ann.received()[0][1]["message"]
+    assert ann.error_code() == "no_such_player" and refusal.count(" and ") == 1  # two partners
+    ann.clear()
+    ann.say("/give Zed")
+    assert ann.error_code() == "no_such_player"
+    assert ann.received()[0][1]["message"].count(",") == 0  # "opponents are X and Y and Z"
+    ann.clear()
+    ann.say("/dog 7")
+    assert ann.error_code() == "usage"
+    ann.clear()
+    ann.say("/table")
+    table = ann.only("TABLE")
+    assert len(table["names"]) == 6 and table["variant"] == "tientsin" and table["plays"] == [1]
