@@ -192,8 +192,8 @@ class Table:
 
     @property
     def state(self) -> str:
-        """"open" (free seats), "full" (four seated, not started), "started", or "finished"
-        (four seated, its game over and shown by /table and /score until the next /start)."""
+        """"open" (free seats), "full" (every seat taken, not started), "started", or "finished"
+        (every seat taken, its game over and shown by /table and /score until the next /start)."""
         if self.started:
             return "started"
         if None in self.seats:
