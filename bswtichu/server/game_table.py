@@ -292,8 +292,12 @@ class TableGame:
                 addressed = texts.addressed(event)
                 for seat in addressed:
                     reader = home[seat]
-                    if sentences[reader] and (reader == seat or reader not in addressed):
+                    if not sentences[reader]:
+                        continue
+                    if reader == seat or reader not in addressed:
                         told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
+                    else:  # asked for his own hand and a second one (the exchange): both said
+                        told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
             watched.append(common)
             if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
                 shown = texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
@@ -376,6 +380,9 @@ class TableGame:
         if type(event) is ev.ExchangeSubmitted:
             return self._for_hand(seat, self.texts.passed(self._given(seat)))
         return self._for_hand(seat, self.texts.event(event, seat).text)
+
+    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> str:
+        return " ".join(self._sentence(event, seat) for seat in seats)
 
     def _for_hand(self, seat: int, text: str) -> str:
         """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""

@@ -391,3 +391,18 @@ def test_tientsins_exchange_dog_and_gift_take_the_variants_seats(tmp_path):
     ann.say("/table")
     table = ann.only("TABLE")
     assert len(table["names"]) == 6 and table["variant"] == "tientsin" and table["plays"] == [1]
+
+
+def test_trichus_dealer_reading_sentences_is_asked_for_both_exchanges(tmp_path):
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 29, clock, bot_delay=DELAY)
+    ann = Client(lobby, "Ann", machine=False)
+    ann.say("/join")
+    ann.say("/variant trichu")
+    ann.say("/bot")
+    ann.say("/bot")
+    ann.say("/start")
+    for _ in range(30):  # the bots decide about Grand Tichu
+        clock.advance(1)
+    asked = [line for line in ann.connection.lines if "Exchange: /schupf" in line]
+    assert len(asked) == 1 and "[dummy, seat 3, your /dummy] Exchange: /schupf C1 C2" in asked[0]
