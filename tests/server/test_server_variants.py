@@ -406,3 +406,21 @@ def test_trichus_dealer_reading_sentences_is_asked_for_both_exchanges(tmp_path):
         clock.advance(1)
     asked = [line for line in ann.connection.lines if "Exchange: /schupf" in line]
     assert len(asked) == 1 and "[dummy, seat 3, your /dummy] Exchange: /schupf C1 C2" in asked[0]
+
+
+def test_a_dealer_who_drops_has_a_stand_in_for_his_hand_and_the_dummys(tmp_path):
+    clock = Clock()
+    lobby = seeded_lobby(tmp_path, 37, clock, bot_delay=DELAY, grace=5.0)
+    ann, bob = Client(lobby, "Ann"), Client(lobby, "Bob")
+    ann.say("/join")
+    ann.say("/variant trichu")
+    ann.say("/round 3")
+    bob.say("/join 1")
+    ann.say("/bot")
+    ann.say("/start")
+    game = lobby.tables.get(1).game
+    assert game.game.seats_played_by("Ann") == (0, 2)  # she deals the first round
+    ann.hang_up()
+    assert play_on([bob], clock, Random(9), 5000)  # Bob plays on; nothing waits for Ann
+    assert game.driver.game.over and len(game.driver.game.rounds) == 3
+    assert "Ann" in game.driver.substitutes
