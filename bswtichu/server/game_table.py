@@ -61,7 +61,7 @@ def _wish_after_round(trial: Round, action: Action) -> bool:
 #: command's arguments are read against the hand only in its own phase (the phase is what is wrong)
 _WRONG_PHASE = {
     PLAY: {GRAND: "first decide about Grand Tichu (grand or nogrand)",
-           EXCHANGE: "first pass your 3 cards (exchange)"},
+           EXCHANGE: "first pass your {count} cards (exchange)"},
     EXCHANGE: {GRAND: "first decide about Grand Tichu; the exchange comes next",
                PLAY: "the exchange is not now"},
 }
@@ -149,7 +149,8 @@ class TableGame:
         self.player(nick)
         now = self.game.round.phase
         if now != phase and now in _WRONG_PHASE[phase]:
-            raise Refusal("illegal", _WRONG_PHASE[phase][now])
+            count = len(self.game.variant.exchange_steps)
+            raise Refusal("illegal", _WRONG_PHASE[phase][now].format(count=count))
 
     def seat_named(self, nick: str, target: str, hand: int = 0, partners: bool = False) -> int:
         """The engine seat of the player ``target`` names (a seat 1-N or a name), for ``nick``'s
