@@ -579,16 +579,8 @@ class GameWiring:
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
             driver.subscribe(record)
-        self._record_log(driver, log_number)
+        driver.subscribe(GameLogRecorder(self.logs, log_number))
         return TableGame(table, driver, log_number, record)
-
-    def _record_log(self, driver: GameDriver, log_number: int) -> None:
-        """The `.tch` log's recorder; BrettspielWelt's format is the 4-player game's, so another
-        variant's game has no log yet (its number is closed at once: /log says there is none)."""
-        if driver.game.variant is NANJING:
-            driver.subscribe(GameLogRecorder(self.logs, log_number))
-        else:
-            self.logs.finish(log_number)
 
     def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable,
                 variant: Variant = NANJING) -> GameDriver:
@@ -634,15 +626,14 @@ class GameWiring:
         players = driver.game.base_seats  # as seated now: a seat may have been handed over
         record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
+        recorder = GameLogRecorder(self.logs, stored.log_number)
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
-            if variant is NANJING:
-                GameLogRecorder(self.logs, stored.log_number).save(driver.game)
+            recorder.save(driver.game)
             record.game_over(driver)
             return None
         driver.subscribe(record)
-        if variant is NANJING:
-            self.logs.reopen(stored.log_number)
-        self._record_log(driver, stored.log_number)
+        self.logs.reopen(stored.log_number)
+        driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,

@@ -275,6 +275,9 @@ def test_a_whole_game_of_each_variant_with_people_and_bots(tmp_path):
         assert play_on(clients, clock, Random(4), 5000), variant
         over = [f for k, f in clients[0].received() if k == "GAME_OVER"]
         assert len(over) == 1 and len(over[0]["standings"]) == people + bots
+        clients[0].clear()
+        clients[0].say(f"/log {over[0]['log']}")  # the variant's own log format
+        assert f"variant {variant}" in clients[0].only("LOG")["text"].lower()
 
 
 def test_the_turn_clock_times_the_dealers_dummy_decisions_and_never_stalls(tmp_path):
