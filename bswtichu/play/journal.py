@@ -86,9 +86,10 @@ class Journal:
         history = game.round.history
         seen = self._seen
         if seen < len(history):
-            seating, is_bot, sink = game.seating, driver.is_bot, self.sink
+            is_bot, sink = driver.is_bot, self.sink
+            players = [driver.player_at(seat) for seat in range(game.variant.seats)]  # who plays each hand
             for action in history[seen:]:
-                player = seating[action.seat]
+                player = players[action.seat]
                 if player == self._timed_out:
                     self._timed_out = None
                     sink(_action_entry(TIMEOUT, player, action))
