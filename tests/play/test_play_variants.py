@@ -209,7 +209,9 @@ def test_a_duo_persons_clock_runs_while_either_of_his_seats_waits():
         def happened(self, driver, told):
             events.extend(told)
 
+    entries = []
     driver.subscribe(Recorder())
+    driver.subscribe(Journal(entries.append))
     driver.start()
     clock.advance(0)  # Bob's bots decide on Grand Tichu
     assert driver.time_left("Ann") == 30
@@ -224,3 +226,16 @@ def test_a_duo_persons_clock_runs_while_either_of_his_seats_waits():
     assert any(isinstance(e, SubstituteStarted) and e.player == "Ann" for e in events)
     assert driver.bot_at(2).level == "basic"  # the stand-in that stays takes both his seats
     assert any(isinstance(a, Exchange) and a.seat == 2 for a in driver.round.history)
+    again, _ = duo_driver({"Bob": "basic"}, GameOptions(round_limit=1, clock=30))
+    assert replay_journal(again, entries) == 0
+    assert again.round.history == driver.round.history
+    assert again.strikes == driver.strikes and again.substitutes == driver.substitutes == {"Ann"}
+
+
+def test_a_duo_persons_place_handed_over_moves_both_seats():
+    driver, clock = duo_driver({"Bob": "basic"})
+    driver.start()
+    driver.hand_over("Ann", "Zoe")
+    assert driver.game.seating == ("Zoe", "Bob", "Zoe", "Bob") and driver.game.seats_played_by("Zoe") == (0, 2)
+    play_person(driver, clock, "Zoe", Random(2))
+    assert driver.game.over and {s.player for s in driver.game.standings()} == {"Zoe", "Bob"}
