@@ -175,6 +175,7 @@ def test_a_duo_person_acts_for_both_his_seats_and_the_journal_rebuilds_the_game(
     assert replay_journal(again, entries) == 0
     assert [r.history for r in again.game.rounds] == [r.history for r in driver.game.rounds]
     assert again.game.scores() == driver.game.scores()
+    assert [again.bot_at(s).rng.getstate() for s in (1, 3)] == [driver.bot_at(s).rng.getstate() for s in (1, 3)]
 
 
 def test_a_duo_stand_in_takes_both_seats_and_both_stand_aside():
@@ -196,6 +197,7 @@ def test_a_duo_stand_in_takes_both_seats_and_both_stand_aside():
     again, _ = duo_driver({"Bob": "random"}, substitute_after=0)
     assert replay_journal(again, entries) == 0
     assert [r.history for r in again.game.rounds] == [r.history for r in driver.game.rounds]
+    assert [again.bot_at(s).rng.getstate() for s in range(4)] == [driver.bot_at(s).rng.getstate() for s in range(4)]
 
 
 def test_a_duo_persons_clock_runs_while_either_of_his_seats_waits():
