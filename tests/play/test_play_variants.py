@@ -68,6 +68,21 @@ def test_a_person_dealing_plays_the_dummy_himself():
     assert driver.game.seating[0] == "Ann" and driver.bot_at(TRICHU.dummy) is None
 
 
+def test_a_stand_in_for_a_dealer_plays_his_dummy_too():
+    """A person's stand-in takes every seat he plays: the dealer's dummy gets one as well."""
+    seeds = GameSeeds.from_seed(4, TRICHU.seats)
+    players = ("Ann", "Bob", "Cy")
+    bots = seated_bots(players, GameOptions(), {"Bob": "basic", "Cy": "basic"}, seeds, variant=TRICHU)
+    clock = Clock()
+    driver = GameDriver(players, GameOptions(round_limit=3), seeds, bots, clock, substitute_after=0,
+                        variant=TRICHU)
+    driver.start()
+    driver.player_away("Ann")
+    assert driver.bot_at(0).level == driver.bot_at(TRICHU.dummy).level == "basic"
+    clock.advance(0)
+    assert driver.game.over
+
+
 def test_sides_in_a_match():
     assert sides_in_game(NANJING, 0) == (0, 1, 0, 1) and sides_in_game(NANJING, 1) == (1, 0, 1, 0)
     assert sides_in_game(TIENTSIN, 1) == (1, 0, 1, 0, 1, 0)
