@@ -26,6 +26,6 @@ def make_bot(level: str, seat: int, rng: Random, settings: BotSettings = BotSett
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
-    if variant is not NANJING:
+    if not variant.four_player_round:  # Duo's rounds are the 4-player game's
         level = NANJING_ONLY.get(level, level)
     return LEVELS[level].configured(seat, rng, settings)

@@ -24,7 +24,7 @@ from .game import (
 )
 from .notation import parse_exchange, parse_play, parse_wish
 from .round import EXCHANGE, GRAND, OVER, PLAY, Round, RoundResult, RoundView, partner_of, team_of
-from .variant import NANJING, TIENTSIN, TRICHU, VARIANTS, Variant, variant_named
+from .variant import DUO, NANJING, TIENTSIN, TRICHU, VARIANTS, Variant, variant_named
 
 __all__ = [
     "Action", "CallGrand", "CallTichu", "DeclineGrand", "DogLead", "Exchange", "GiveDragon", "MakeWish",
@@ -35,5 +35,5 @@ __all__ = [
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
     "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",
-    "NANJING", "TIENTSIN", "TRICHU", "VARIANTS", "Variant", "variant_named",
+    "DUO", "NANJING", "TIENTSIN", "TRICHU", "VARIANTS", "Variant", "variant_named",
 ]

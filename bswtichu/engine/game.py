@@ -5,7 +5,8 @@ where in each round.  Normal games have fixed seats and team totals; a
 `turnier` rotates partnerships (R13.3.5) and scores victory points per player.
 The `Variant` says the rest: how many play, who deals, per-team or per-player
 scores, to 1000 or a fixed number of rounds (Trichu, where the people move
-round by round so that each deals in turn and plays the `DUMMY` opposite).
+round by round so that each deals in turn and plays the `DUMMY` opposite),
+and which seats' hands a person plays (Duo: two, so a seating names him twice).
 """
 
 from __future__ import annotations
@@ -91,13 +92,13 @@ class _Dummy:
 
 DUMMY = _Dummy()
 
-_COUNT_WORDS = {3: "three", 4: "four", 6: "six"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
 
 
 def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant: Variant = NANJING) -> tuple:
     """Seat order at the start: join order, or with ``tichujoin`` joiners 1+2 as partners (§13.2).
 
-    In Trichu the order of the three people; `Game.seating_for` seats them and the dummy.
+    In Trichu and Duo the order of the people; `Game.seating_for` seats them (and the dummy).
     """
     if len(joiners) != variant.players:
         raise ValueError(f"a game needs {_COUNT_WORDS.get(variant.players, variant.players)} players")
@@ -153,7 +154,8 @@ class Game:
 
         Trichu: the dealer sits in the variant's `dummy_owner` seat and the `DUMMY`
         opposite; the dealer role passes to the next person each round, and the
-        people keep their order around the table.
+        people keep their order around the table.  Duo: each person also at the
+        seat of the further hand he plays, as (A, B, A, B).
         """
         variant = self.variant
         if variant.dummy is not None:
@@ -161,9 +163,17 @@ class Game:
             people = iter(self.base_seats[k:] + self.base_seats[:k])
             return tuple(DUMMY if s == variant.dummy else next(people) for s in range(variant.seats))
         if not self.options.turnier:
-            return self.base_seats
+            return self._with_further_hands(self.base_seats)
         code = TOURNAMENT_SCHEDULE[number % len(TOURNAMENT_SCHEDULE)]
         return tuple(self.base_seats[i] for i in PARTNERSHIPS[code])
+
+    def _with_further_hands(self, people: tuple) -> tuple:
+        """``people`` at the variant's `person_seats`, and each also at the seats he plays besides."""
+        variant = self.variant
+        if len(variant.person_seats) == variant.seats:
+            return people
+        at = dict(zip(variant.person_seats, people))
+        return tuple(at[owner] for owner in variant.played_by)
 
     @property
     def seating(self) -> tuple:
@@ -171,18 +181,16 @@ class Game:
         return self.seatings[-1] if self.seatings else self.seating_for(0)
 
     def seat_of(self, player: Hashable) -> int:
+        """The player's seat this round; in Duo the first of his two."""
         return self.seating.index(player)
 
     def seats_played_by(self, player: Hashable) -> tuple[int, ...]:
-        """The seats whose hands ``player`` plays this round, his own first.
+        """The seats whose hands ``player`` plays this round, his own first (`Variant.played_by`).
 
-        One seat, but for the dealer in Trichu, who also plays the dummy's hand.
-        A server gives the second hand's actions a marked command of their own.
+        One seat, but two for the dealer in Trichu (the dummy's hand too) and for
+        each person in Duo (his partner seat's).
         """
-        seat = self.seat_of(player)
-        if seat == self.variant.dummy_owner:
-            return seat, self.variant.dummy
-        return (seat,)
+        return self.variant.hands_with[self.seat_of(player)]
 
     def rename(self, old: Hashable, new: Hashable) -> None:
         """Another player takes ``old``'s place from now on, with his seat, points and past
@@ -249,7 +257,8 @@ class Game:
         score = result.score
         teams = self.variant.teams
         for seat, player in enumerate(seating):
-            self.tichu_points[player] += score[teams[seat]]
+            if seating.index(player) == seat:  # once per person, though he plays two seats (Duo)
+                self.tichu_points[player] += score[teams[seat]]
         if self.options.turnier:
             for team, vp in enumerate(tournament_victory_points(result)):
                 for seat in self.variant.team_seats(team):
@@ -295,7 +304,7 @@ class Game:
             keyed = [(self.tichu_points[p], 0, p) for p in self.base_seats]
         else:
             teams = self.variant.teams
-            keyed = [(self.totals[teams[s]], 0, p) for s, p in enumerate(self.base_seats)]
+            keyed = [(self.totals[teams[self.seat_of(p)]], 0, p) for p in self.base_seats]
         keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
         out, place = [], 0
         for i, (first, second, player) in enumerate(keyed):

@@ -4,8 +4,10 @@ The engine has no seat count or partner arithmetic of its own: a `Round` and a
 `Game` read everything that depends on the number of players from their
 `Variant`.  Seats are 0..N-1 inside the engine (people count them 1..N); turn
 order is seat, seat + 1, ... (rules.md R3.3).  `NANJING` is the 4-player game
-and the default everywhere; `TRICHU` (3 people and a dummy hand) and
-`TIENTSIN` (6 players) are rules.md §17, with the decisions of docs/rules.md.
+and the default everywhere; `TRICHU` (3 people and a dummy hand), `TIENTSIN`
+(6 players) and `DUO` (2 people, each playing both hands of a team) are
+rules.md §17, with the decisions of docs/rules.md.  Who plays which seat's
+hand is the variant's too (`played_by`): a person may play more than one.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ class Variant:
     game_rounds: int | None = None
     #: The BSW options `tichujoin` and `turnier` (4-player only).
     bsw_options: bool = False
+    #: Per seat, the seat of the person who plays its hand: his own seat, or for a further
+    #: hand (Trichu's dummy, Duo's partner seats) the seat he sits at first.  None: each seat
+    #: its own person, but the dummy its `dummy_owner` (one copy of that fact).
+    played_by: tuple[int, ...] | None = None
 
     # Derived tables (seat -> ...), made once in __post_init__.
     next_seat: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -61,6 +67,12 @@ class Variant:
     opponents: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     exchange_targets: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     team_size: int = field(init=False, repr=False, compare=False)
+    #: The seats people sit at first, in join order (the others are further hands).
+    person_seats: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: The seats of further hands, played by a person who sits first at another seat.
+    further_seats: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: seat -> the seats whose hands the person playing it plays, his first seat first.
+    hands_with: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         n = self.seats
@@ -68,6 +80,17 @@ class Variant:
             raise ValueError("every seat needs a team, 0 or 1")
         seats = range(n)
         put = object.__setattr__
+        played_by = self.played_by
+        if played_by is None:
+            played_by = tuple(self.dummy_owner if s == self.dummy else s for s in seats)
+            put(self, "played_by", played_by)
+        if len(played_by) != n or any(played_by[played_by[s]] != played_by[s] for s in seats):
+            raise ValueError("every seat's hand is played by the person of a seat he sits at first")
+        put(self, "person_seats", tuple(s for s in seats if played_by[s] == s))
+        put(self, "further_seats", tuple(s for s in seats if played_by[s] != s))
+        put(self, "hands_with", tuple((played_by[s],) + tuple(t for t in seats if t != played_by[s]
+                                                                and played_by[t] == played_by[s])
+                                      for s in seats))
         put(self, "next_seat", tuple((s + 1) % n for s in seats))
         put(self, "partners", tuple(tuple((s + k) % n for k in range(1, n) if self.teams[(s + k) % n] == self.teams[s])
                                     for s in seats))
@@ -86,8 +109,18 @@ class Variant:
 
     @property
     def players(self) -> int:
-        """How many people play (the dummy is no one)."""
-        return self.seats - (self.dummy is not None)
+        """How many people play (a person of two hands is one; the dummy is no one)."""
+        return len(self.person_seats)
+
+    @property
+    def four_player_round(self) -> bool:
+        """Whether a round is the 4-player game's (Duo: only who plays which hand differs)."""
+        return self.round_rules == NANJING.round_rules
+
+    @property
+    def round_rules(self) -> tuple:
+        """The fields a `Round` plays by (who plays which hand, the game's length and options aside)."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.init and f.name not in _GAME_FIELDS)
 
     @property
     def title(self) -> str:
@@ -117,6 +150,10 @@ class Variant:
         steps = ", ".join(_STEP_NAMES.get((self.seats, k), f"seat+{k}") for k in self.exchange_steps)
         return f"pass exactly {len(self.exchange_steps)} cards, in this order: {steps}"
 
+
+#: The fields that concern the game or the people, not the rules of a round.
+_GAME_FIELDS = frozenset({"name", "played_by", "per_player_scores", "target_score", "game_rounds",
+                          "bsw_options"})
 
 _STEP_NAMES = {(4, 1): "the right opponent", (4, 2): "the partner", (4, 3): "the left opponent",
                (6, 2): "the partner two seats on", (6, 4): "the partner four seats on"}
@@ -168,7 +205,14 @@ TIENTSIN = Variant(
     grand_seats=(0, 1, 2, 3, 4, 5), exchange_steps=(2, 4), dog_choice=True, sweep_points=300,
     tail_tricks_to_opponents=True, next_to_last_tricks_to_first=True)
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (NANJING, TRICHU, TIENTSIN)}
+#: Two players (rules.md §17.3, the Würzburg form): the 4-player game, each person playing
+#: both hands of a team (seat 0 and 2, seat 1 and 3), seeing both; scores per team are per person.
+DUO = Variant(
+    name="duo", seats=4, teams=(0, 1, 0, 1), grand_after=8, extra_card_offsets=(),
+    grand_seats=(0, 1, 2, 3), exchange_steps=(1, 2, 3), dog_choice=False, sweep_points=200,
+    tail_tricks_to_opponents=False, next_to_last_tricks_to_first=False, played_by=(0, 1, 0, 1))
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (NANJING, TRICHU, TIENTSIN, DUO)}
 
 
 def variant_named(name: str) -> Variant:
@@ -179,4 +223,4 @@ def variant_named(name: str) -> Variant:
         raise ValueError(f"unknown variant {name!r}; variants: {', '.join(VARIANTS)}") from None
 
 
-__all__ = ["Variant", "NANJING", "TRICHU", "TIENTSIN", "VARIANTS", "variant_named"]
+__all__ = ["Variant", "NANJING", "TRICHU", "TIENTSIN", "DUO", "VARIANTS", "variant_named"]

@@ -18,6 +18,13 @@ Who acts when, in one place:
 - A bot action that is not legal is a bug: it is logged as an error (so a
   test run fails on it) and a random legal action is played instead.
 
+A person may play more than one seat's hand (`Variant.played_by`: Trichu's dealer
+the dummy's too, each person in Duo his partner seat's).  A bot person plays
+each of his seats with a bot of its own (`bot_at`), each knowing only its own
+seat's hand and what that seat was told, although the person himself may see
+both; a stand-in for him takes all his seats, and his turn clock runs while
+the round waits for any of them.
+
 Bots act through the injected clock: after ``bot_delay`` seconds while a person
 is present at the table, at once when none is.  A person away longer than
 ``substitute_after`` seconds gets a stand-in bot that has seen everything his
@@ -52,7 +59,7 @@ from twisted.logger import Logger
 
 from bswtichu.bots import Bot, BotSettings, make_bot
 from bswtichu.engine import (
-    DUMMY, NANJING, Action, CallTichu, Event, Game, GameOptions, Play, Round, Variant, seats_from_join_order,
+    NANJING, Action, CallTichu, Event, Game, GameOptions, Play, Round, Variant, seats_from_join_order,
 )
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER, PLAY
@@ -147,8 +154,9 @@ class GameSeeds:
     """Everything random in a game, drawn from one seed: the deals, each seat's bot, the driver.
 
     A seat's bot generator is drawn for every seat, people's too, so a stand-in
-    for a person plays as a bot seated there from the start would.  (Trichu:
-    three people's and, last, the dummy's.)
+    for a person plays as a bot seated there from the start would: the people's
+    in join order, then the further hands' (`Variant.further_seats`: Trichu's
+    dummy; Duo's seats 3 and 4).
     """
 
     deals: Random
@@ -176,20 +184,17 @@ def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Pl
 class BotSeats:
     """The subscriber that keeps each bot told: its seat at every deal, the events it may see."""
 
-    def __init__(self, bots: dict[Player, Bot]):
-        self.bots = bots
-
     def round_dealt(self, driver: GameDriver) -> None:
-        for seat, player in enumerate(driver.game.seating):
-            bot = self.bots.get(player)
+        for seat in range(driver.game.variant.seats):
+            bot = driver.bot_at(seat)
             if bot is not None:
                 bot.begin_round(seat)
 
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
-        if not self.bots:  # a table of people: nothing to look up per event and seat
+        if not driver.bots:  # a table of people: nothing to look up per event and seat
             return
-        seated = [(seat, bot) for seat, player in enumerate(driver.game.seating)
-                  if (bot := self.bots.get(player)) is not None]
+        seated = [(seat, bot) for seat in range(driver.game.variant.seats)
+                  if (bot := driver.bot_at(seat)) is not None]
         for event in events:
             for seat, bot in seated:
                 if event.private_to in (None, seat):
@@ -232,8 +237,10 @@ class GameDriver:
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
                  turns: BotTurns | None = None, tally: Tally | None = None,
-                 workers: BotWorkers | None = None, variant: Variant = NANJING):
-        """``players`` in join order (the engine seats them); ``bots`` plays some of them;
+                 workers: BotWorkers | None = None, variant: Variant = NANJING,
+                 settings: BotSettings = BotSettings()):
+        """``players`` in join order (the engine seats them); ``bots`` plays some of them
+        (a bot person's further hands get bots of his level, made here with ``settings``);
         ``turns``, if given, queues each due bot step behind other tables' (a server's);
         ``tally``, if given, counts the live game's actions and bot decisions (not a replay's);
         ``workers``, if given, make the decisions of the bots they take in other processes
@@ -250,7 +257,11 @@ class GameDriver:
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
         self.max_rounds = max_rounds
+        self.settings = settings
+        #: person -> the bot playing his (first) seat
         self.bots = dict(bots)
+        #: further hand's seat -> its bot while a bot plays its person, else None (`bot_at`)
+        self.hand_bots: dict[int, Bot | None] = {}
         self.substitutes: set[Player] = set()
         #: persons whose seat a bot plays for good (`replace`)
         self.replaced: set[Player] = set()
@@ -270,7 +281,7 @@ class GameDriver:
         self._clock_left: dict[Player, float] = {}
         #: per person, decisions in a row that ran out of time
         self.strikes: dict[Player, int] = {}
-        self._bot_seats = BotSeats(self.bots)
+        self._bot_seats = BotSeats()
         self._subscribers: list[GameSubscriber] = [self._bot_seats]
 
     # ------------------------------------------------------------------ wiring
@@ -300,35 +311,22 @@ class GameDriver:
         return self.game.over or self.stopped
 
     def seat_of(self, player: Player) -> int:
-        """The player's engine seat (0..N-1) in the current round."""
+        """The player's engine seat (0..N-1) in the current round (the first, if he plays two)."""
         return self.game.seating.index(player)
+
+    def player_at(self, seat: int) -> Player:
+        """The person who plays ``seat``'s hand (the dummy's: its dealer)."""
+        game = self.game
+        return game.seating[game.variant.played_by[seat]]
+
+    def bot_at(self, seat: int) -> Bot | None:
+        """The bot that plays ``seat``'s hand, or None (a person plays it)."""
+        if seat in self.hand_bots:
+            return self.hand_bots[seat]
+        return self.bots.get(self.game.seating[seat])
 
     def is_bot(self, player: Player) -> bool:
         return player in self.bots
-
-    def player_for(self, seat: int) -> Player:
-        """Who decides for ``seat`` this round: its player, or for Trichu's `DUMMY` the dealer."""
-        player = self.game.seating[seat]
-        return self.game.seating[self.game.variant.dummy_owner] if player is DUMMY else player
-
-    def _waiting_seat(self, player: Player) -> int:
-        """The first of the seats ``player`` plays that the round waits for (his own if none)."""
-        seats = self.game.seats_played_by(player)
-        return next((seat for seat in seats if self.game.round.waits_for(seat)), seats[0])
-
-    def _bot_at(self, seat: int) -> Bot | None:
-        """The bot that decides for ``seat``, or None (a person does).  The dummy's is the bot
-        dealer's (`_seat_dummy`), or, while a stand-in plays for the person dealer, one of its own."""
-        seating = self.game.seating
-        player = seating[seat]
-        if player is not DUMMY:
-            return self.bots.get(player)
-        if seating[self.game.variant.dummy_owner] not in self.bots:
-            return None
-        bot = self.bots.get(DUMMY)
-        if bot is None:
-            bot = self.bots[DUMMY] = self._stand_in(DUMMY)
-        return bot
 
     # ------------------------------------------------------------------ actions
 
@@ -338,7 +336,8 @@ class GameDriver:
         The caller checks a multi-action request beforehand (`check_in_order`);
         an engine error on the first action leaves everything unchanged.  A turn
         that the next action of the same request takes at once (the wish typed
-        with the Mahjong) is not announced.
+        with the Mahjong) is not announced.  The actions may be for any of the seats
+        he plays (`Game.seats_played_by`).
         """
         self.strikes.pop(player, None)
         if player in self.substitutes:
@@ -372,8 +371,9 @@ class GameDriver:
 
     def _start_round(self) -> None:
         events = self.game.start_round()
-        self._seat_dummy()
         self._round_events = []
+        self.hand_bots.clear()
+        self._seat_further_hands()
         self._cancel_clocks()
         for subscriber in self._subscribers:
             subscriber.round_dealt(self)
@@ -381,20 +381,32 @@ class GameDriver:
         self._tell(events)
         self._schedule_bots()
 
-    def _seat_dummy(self) -> None:
-        """Trichu: a bot dealer's dummy is played by a bot of his level, with the dummy's generator.
-
-        A person who deals plays the dummy himself: it then has no bot.
-        """
+    def _seat_further_hands(self) -> None:
+        """A bot person's further hands (Trichu's dummy, Duo's partner seats) get bots of his
+        level that have seen what their seats saw this round; a person plays his himself."""
         variant = self.game.variant
-        if variant.dummy is None:
-            return
-        dealer = self.bots.get(self.game.seating[variant.dummy_owner])
-        if dealer is None:
-            self.bots.pop(DUMMY, None)
-        else:
-            self.bots[DUMMY] = make_bot(dealer.level, variant.dummy, self.seeds.seats[variant.players],
-                                        variant=variant)
+        for seat in variant.further_seats:
+            owner = self.bots.get(self.player_at(seat))
+            if owner is None:
+                self.hand_bots[seat] = None
+            elif self.hand_bots.get(seat) is None:
+                self.hand_bots[seat] = self._seat_bot(owner.level, seat)
+
+    def _seat_bot(self, level: str, seat: int) -> Bot:
+        """A bot of ``level`` for ``seat`` that has seen what the seat saw this round, drawing on
+        the seat's generator (`_generator`), so a replay makes the same one."""
+        bot = make_bot(level, seat, self._generator(seat), self.settings, self.game.variant)
+        bot.begin_round(seat)
+        for event in self._visible(self._round_events, seat):
+            bot.observe(event)
+        return bot
+
+    def _generator(self, seat: int) -> Random:
+        """The bot generator of ``seat`` (`GameSeeds`): its person's at his first seat, else the further hand's."""
+        variant = self.game.variant
+        if seat in variant.further_seats:
+            return self.seeds.seats[variant.players + variant.further_seats.index(seat)]
+        return self.seeds.seats[self.game.seating_for(0).index(self.game.seating[seat])]
 
     def _tell(self, events: Sequence[Event]) -> None:
         self._round_events.extend(events)
@@ -425,7 +437,7 @@ class GameDriver:
     def _person_present(self) -> bool:
         """Whether a person is at the table (one whose stand-in the turn clock left still watches)."""
         return any(p not in self.away and (p not in self.bots or p in self.substitutes)
-                   for p in self.game.seating)
+                   for p in self.game.base_seats)
 
     def _schedule_bots(self) -> None:
         if self.stopped or self.paused or self.holding or self._replaying or not self.bots:
@@ -477,13 +489,15 @@ class GameDriver:
     def _chosen(self, answer: tuple[Action, Bot], seat: int, bot: Bot, legal: Sequence[Action],
                 moment: int, began: float) -> None:
         self._thinking = False
-        player = self.game.seating[seat]
         if self.stopped or self.paused or self.holding or moment != self._moment \
-                or self.bots.get(player) is not bot:
+                or self.bot_at(seat) is not bot:
             self._schedule_bots()  # the game moved on: the answer is for a moment gone
             return
         action, after = answer
-        self.bots[player] = after  # the bot as the choice left it (BotSeats shares the dict)
+        if seat in self.hand_bots:  # the bot as the choice left it
+            self.hand_bots[seat] = after
+        else:
+            self.bots[self.game.seating[seat]] = after
         if self.tally is not None:
             self.tally.decided(bot.level, perf_counter() - began)
         self._apply_bot(self._checked(seat, action, legal))
@@ -504,7 +518,7 @@ class GameDriver:
 
     def _apply_bot(self, action: Action) -> None:
         if self.tally is not None:
-            self.tally.actions[self.bots[self.game.seating[action.seat]].level] += 1
+            self.tally.actions[self.bot_at(action.seat).level] += 1
         self._apply(action)
 
     def next_bot_action(self) -> Action | None:
@@ -534,7 +548,7 @@ class GameDriver:
         seat = waiting[0]
         for _ in range(len(following) - 1):
             seat = following[seat]
-            bot = self._bot_at(seat)
+            bot = self.bot_at(seat)
             if bot is None or seat in waiting:
                 continue
             legal = rnd.legal_actions(seat)
@@ -547,7 +561,7 @@ class GameDriver:
     def _chooser(self, waiting: list[int]) -> tuple[int, Bot] | None:
         """The first waiting seat a bot plays, and its bot (None: the round waits for people)."""
         for seat in waiting:
-            bot = self._bot_at(seat)
+            bot = self.bot_at(seat)
             if bot is not None:
                 return seat, bot
         return None
@@ -611,6 +625,7 @@ class GameDriver:
         if self.stopped or player in self.substitutes:
             return
         self.bots[player] = self._stand_in(player)
+        self._seat_further_hands()
         self.substitutes.add(player)
         self._stop_clock(player)
         self._clock_left.pop(player, None)
@@ -631,6 +646,7 @@ class GameDriver:
         self._clock_left.pop(player, None)
         if player not in self.bots:
             self.bots[player] = self._stand_in(player)
+            self._seat_further_hands()
         self.substitutes.discard(player)
         self.replaced.add(player)
         self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, "replaced")])
@@ -652,22 +668,16 @@ class GameDriver:
         self.substitutes.discard(player)
         self.bots.pop(player, None)
         self.game.rename(player, to)
+        self._seat_further_hands()
         self._tell([SeatHandedOver(player, to)])
         self._release(player)
         self._run_clocks(None)
         self._schedule_bots()
 
     def _stand_in(self, player: Player, seat: int | None = None) -> Bot:
-        """A stand-in bot for ``player`` (at ``seat``, one he plays; his own by default) that has
-        seen what that seat saw this round (drawing on his seat's generator, so a replay makes
-        the same one)."""
-        seat = self.seat_of(player) if seat is None else seat
-        start_seat = self.game.seating_for(0).index(player)
-        bot = make_bot(SUBSTITUTE_LEVEL, seat, self.seeds.seats[start_seat])  # basic plays every variant
-        bot.begin_round(seat)
-        for event in self._visible(self._round_events, seat):
-            bot.observe(event)
-        return bot
+        """A stand-in bot for ``player`` at ``seat`` (his first by default) that has seen what
+        the seat saw this round; his further hands get theirs from `_seat_further_hands`."""
+        return self._seat_bot(SUBSTITUTE_LEVEL, self.seat_of(player) if seat is None else seat)
 
     def _hold(self, player: Player) -> None:
         """The game waits for ``player`` (away, his stand-in not yet due): the clocks stop."""
@@ -707,20 +717,16 @@ class GameDriver:
         if not self.clock_seconds or self.stopped:
             return
         rnd = self.game.round
-        game = self.game
-        # per person (the dummy is none): his clock runs while any seat he plays is waited for
-        for player in game.base_seats:
-            seats = game.seats_played_by(player)
-            seat = next((s for s in seats if rnd.waits_for(s)), None)
-            if acted in seats:
-                seat = acted if seat is not None else None
-            if player in self.bots or seat is None:
+        seating, hands_with = self.game.seating, self.game.variant.hands_with
+        for first in self.game.variant.person_seats:
+            player, seats = seating[first], hands_with[first]
+            if player in self.bots or not any(rnd.waits_for(seat) for seat in seats):
                 self._stop_clock(player)
                 self._clock_left.pop(player, None)
             elif self.paused or self.holding or self._replaying:
-                if seat == acted or player not in self._clock_left:
+                if acted in seats or player not in self._clock_left:
                     self._clock_left[player] = float(self.clock_seconds)
-            elif seat == acted or player not in self._clocks:
+            elif acted in seats or player not in self._clocks:
                 self._start_clock(player, self._clock_left.pop(player, float(self.clock_seconds)))
 
     def _start_clock(self, player: Player, seconds: float) -> None:
@@ -750,8 +756,12 @@ class GameDriver:
     def _warn(self, player: Player) -> None:
         deadline, _ = self._clocks[player]
         self._clocks[player] = (deadline, None)
-        seat = self.seat_of(player)
-        self._tell([ClockWarning(player, seat, CLOCK_WARNING, self._need())])
+        self._tell([ClockWarning(player, self._waiting_seat(player), CLOCK_WARNING, self._need())])
+
+    def _waiting_seat(self, player: Player) -> int:
+        """The first of ``player``'s seats that the round waits for (his first seat if none)."""
+        seats = self.game.seats_played_by(player)
+        return next((seat for seat in seats if self.game.round.waits_for(seat)), seats[0])
 
     def _need(self) -> str:
         """What the round waits for now, in one word."""
@@ -759,13 +769,12 @@ class GameDriver:
         return rnd.need if rnd.phase == PLAY else rnd.phase
 
     def _time_out(self, player: Player) -> None:
-        """His time is up: a stand-in makes this one decision (for the seat he plays that is waited
-        for: his own, or Trichu's dealer's dummy); the second time in a row it stays."""
+        """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
         self._clocks.pop(player, None)
         if self.stopped or self.paused or self.holding or player in self.bots:
             return
         strikes = self.strikes.get(player, 0) + 1
-        self._tell([ClockRanOut(player, self.seat_of(player), SUBSTITUTE_LEVEL, strikes)])
+        self._tell([ClockRanOut(player, self._waiting_seat(player), SUBSTITUTE_LEVEL, strikes)])
         self._decide_for(player)
         self.strikes[player] = strikes
         if strikes >= CLOCK_STRIKES and not self.stopped:
@@ -781,6 +790,7 @@ class GameDriver:
     def _end_substitute(self, player: Player) -> None:
         self.substitutes.discard(player)
         self.bots.pop(player, None)
+        self._seat_further_hands()
         self.strikes.pop(player, None)
         self._run_clocks(None)
         self._tell([SubstituteEnded(player)])
@@ -821,14 +831,14 @@ class GameDriver:
 
     def replay_act(self, action: Action) -> None:
         """Apply a person's stored action again."""
-        self.strikes.pop(self.player_for(action.seat), None)
+        self.strikes.pop(self.player_at(action.seat), None)
         self._apply(action)
 
     def replay_timeout(self, player: Player, stored: Action) -> bool:
         """His time ran out here: the stand-in chooses again (its seat's generator draws as it
         did live) and ``stored`` is applied; returns whether it chose the stored action."""
         strikes = self.strikes.get(player, 0) + 1
-        seat = self._waiting_seat(player)
+        seat = stored.seat
         legal = self.game.round.legal_actions(seat)
         chosen = self._stand_in(player, seat).choose(self.game.round.view(seat), legal)
         self._apply(stored)

@@ -25,7 +25,8 @@ DEFAULT_MAX_ROUNDS = 100
 
 @dataclass(frozen=True)
 class PlayerRecord:
-    """One player's game: ``points`` adds up his team's score of every round he played."""
+    """One player's game: ``points`` adds up his team's score of every round he played (once,
+    though he plays two hands); his calls are those of all his hands but the dummy's."""
 
     level: str
     points: int
@@ -69,7 +70,8 @@ class CallTally:
             if player is DUMMY:  # no one: its calls are its dealer's decisions, its points its own
                 continue
             counts = self.counts[player]
-            counts["points"] += result.score[variant.teams[seat]]
+            if variant.played_by[seat] == seat:  # his first seat: Duo's person scores once
+                counts["points"] += result.score[variant.teams[seat]]
             call = result.calls[seat]
             if call:
                 counts[f"{call}_calls"] += 1
@@ -77,12 +79,12 @@ class CallTally:
 
 
 def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-                    max_rounds: int | None = DEFAULT_MAX_ROUNDS,
-                    variant: Variant = NANJING) -> tuple[GameDriver, Clock]:
+                    max_rounds: int | None = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING,
+                    settings: BotSettings = BotSettings()) -> tuple[GameDriver, Clock]:
     """A driver for players 0..N-1 played by ``bots`` (bot i is player i), on its own clock."""
     clock = Clock()
     driver = GameDriver(tuple(range(len(bots))), options, seeds, dict(enumerate(bots)), clock,
-                        max_rounds=max_rounds, variant=variant)
+                        max_rounds=max_rounds, variant=variant, settings=settings)
     return driver, clock
 
 
@@ -93,13 +95,15 @@ def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(
     seeds = GameSeeds.from_seed(seed, variant.seats)
     players = tuple(range(variant.players))
     bots = seated_bots(players, options, dict(enumerate(levels_by_seat)), seeds, settings, variant)
-    return run_game([bots[player] for player in players], options, seeds, max_rounds, variant)
+    return run_game([bots[player] for player in players], options, seeds, max_rounds, variant, settings)
 
 
 def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-             max_rounds: int = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING) -> GameSummary:
-    """Play a game with these bot objects (bot i is player i, who starts in seat i)."""
-    driver, clock = headless_driver(bots, options, seeds, max_rounds, variant)
+             max_rounds: int = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING,
+             settings: BotSettings = BotSettings()) -> GameSummary:
+    """Play a game with these bot objects (bot i is player i, who starts in seat i; a player of
+    two hands gets a bot of his level for the second, made with ``settings``)."""
+    driver, clock = headless_driver(bots, options, seeds, max_rounds, variant, settings)
     tally = CallTally(len(bots))
     driver.subscribe(tally)
     driver.start()

@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Sequence
 
 from twisted.logger import Logger
 
-from bswtichu.engine import DUMMY, Action, Card, Event
+from bswtichu.engine import Action, Card, Event
 from .driver import ClockRanOut, GameDriver, Player, SeatHandedOver, SubstituteEnded, SubstituteStarted
 
 DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
@@ -86,11 +86,10 @@ class Journal:
         history = game.round.history
         seen = self._seen
         if seen < len(history):
-            seating, is_bot, sink = game.seating, driver.is_bot, self.sink
+            is_bot, sink = driver.is_bot, self.sink
+            players = [driver.player_at(seat) for seat in range(game.variant.seats)]  # who plays each hand
             for action in history[seen:]:
-                player = seating[action.seat]
-                if player is DUMMY:  # Trichu: the dealer plays the dummy's hand
-                    player = driver.player_for(action.seat)
+                player = players[action.seat]
                 if player == self._timed_out:
                     self._timed_out = None
                     sink(_action_entry(TIMEOUT, player, action))

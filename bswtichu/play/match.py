@@ -8,7 +8,9 @@ neither level keeps a seat advantage.  Game i is played with the seed
 ``--variant``: Tientsin as above with teams of three (seats 1+3+5, 2+4+6);
 Trichu, with three people and no fixed teams, gives side 1 one person (the
 first in game 0, the second in game 1, ...) and side 2 the other two; the
-dummy plays its dealer's level.  Points per round are per player of a side.
+dummy plays its dealer's level.  Duo (two people, each playing both hands of a
+team) as the 4-player game, a person per side, a bot of his level at each of his
+seats.  Points per round are per player of a side.
 """
 
 from __future__ import annotations

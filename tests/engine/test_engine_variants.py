@@ -1,5 +1,5 @@
-"""Trichu and Tientsin in the engine (rules.md §17, docs/rules.md): properties over random
-rounds to the end, a reference tally, and worked examples from the rules' text."""
+"""Trichu, Tientsin and Duo in the engine (rules.md §17, docs/rules.md): properties over random
+rounds and games to the end, a reference tally, and worked examples from the rules' text."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from random import Random
 import pytest
 
 from bswtichu.engine import (
-    DECK, DUMMY, NANJING, TIENTSIN, TRICHU, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange,
-    Game, GameOptions, GiveDragon, MakeWish, Pass, Play, Round, card_points, parse_cards, variant_named,
+    DECK, DUMMY, DUO, NANJING, TIENTSIN, TRICHU, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange,
+    Game, GameOptions, GiveDragon, MakeWish, Pass, Play, Round, Variant, card_points, parse_cards, variant_named,
 )
 from bswtichu.engine.deal import deal_from_hands
 from bswtichu.engine.events import CardsReceived, DogLeadChosen, RoundEnded
@@ -18,7 +18,7 @@ from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY, double_victory, r
 
 from test_engine_support import rejected
 
-VARIANTS = (NANJING, TRICHU, TIENTSIN)
+VARIANTS = (NANJING, TRICHU, TIENTSIN, DUO)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -159,8 +159,10 @@ def test_random_rounds_to_the_end(variant):
     assert sweeps > 0
 
 
-@pytest.mark.parametrize("variant", (TRICHU, TIENTSIN), ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", (TRICHU, TIENTSIN, DUO), ids=lambda v: v.name)
 def test_views_show_only_what_a_seat_may_see(variant):
+    """A seat's view shows its own hand (and Trichu's dummy where open); in Duo a person's two
+    hands are two seats' views, which a server puts together for him."""
     rng = Random(3)
     rnd = Round.deal_random(rng, variant=variant)
     while rnd.phase != OVER:
@@ -453,7 +455,7 @@ def test_copies_of_a_variant_are_the_variant():
 
 def test_seats_played_by_each_person():
     """Every seat is played by exactly one person; in Trichu the dealer also plays the dummy."""
-    for variant, people in ((NANJING, 4), (TIENTSIN, 6), (TRICHU, 3)):
+    for variant, people in ((NANJING, 4), (TIENTSIN, 6), (TRICHU, 3), (DUO, 2)):
         game = Game([f"p{i}" for i in range(people)], rng=Random(1), variant=variant)
         for number in range(3):
             game.start_round()
@@ -463,4 +465,89 @@ def test_seats_played_by_each_person():
                 assert game.seats_played_by(p)[0] == game.seat_of(p)
             if variant is TRICHU:
                 assert game.seats_played_by(game.seating[0]) == (0, 2)
+            if variant is DUO:
+                assert [game.seats_played_by(p) for p in game.base_seats] == [(0, 2), (1, 3)]
             game.round.phase = OVER  # the next deal; the seats are the game's, not the round's
+
+
+# ---------------------------------------------------------------------------- Duo
+
+def test_duo_is_the_4_player_round_with_two_people():
+    assert variant_named("Duo") is DUO and DUO.players == 2 and DUO.seats == 4
+    assert DUO.four_player_round and NANJING.four_player_round
+    assert not TRICHU.four_player_round and not TIENTSIN.four_player_round
+    assert DUO.played_by == (0, 1, 0, 1) and DUO.person_seats == (0, 1) and DUO.further_seats == (2, 3)
+    assert DUO.hands_with == ((0, 2), (1, 3), (0, 2), (1, 3))
+    assert [DUO.partner_of(s) for s in range(4)] == [NANJING.partner_of(s) for s in range(4)]
+    assert DUO.exchange_targets == NANJING.exchange_targets  # a person's hands exchange with each other too
+    assert TRICHU.played_by == (0, 1, 0, 3) and TRICHU.players == 3  # the dummy played by its dealer
+    with pytest.raises(ValueError, match="played by"):
+        Variant(name="odd", seats=4, teams=(0, 1, 0, 1), grand_after=8, extra_card_offsets=(),
+                grand_seats=(0, 1, 2, 3), exchange_steps=(1, 2, 3), dog_choice=False, sweep_points=200,
+                tail_tricks_to_opponents=False, next_to_last_tricks_to_first=False, played_by=(0, 0, 1, 1))
+
+
+def random_game(game: Game, rng: Random) -> list:
+    """Play ``game`` to its end with random legal actions of any seat, calls rare (so that a team
+    reaches 1000); the events of each round's end."""
+    ends = []
+    while not game.over:
+        game.start_round()
+        rnd = game.round
+        while rnd.phase != OVER:
+            options = [a for s in range(game.variant.seats) for a in rnd.legal_actions(s)]
+            quiet = [a for a in options if not isinstance(a, (CallGrand, CallTichu))]
+            events = game.apply(rng.choice(quiet if quiet and rng.random() < 0.98 else options))
+        ends.append(events)
+    return ends
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_duo_game_scores_per_person_and_plays_as_the_4_player_game(seed):
+    """The same deals and actions make the same rounds and team totals as a 4-player game; each
+    person is seated twice, scores his team's total once, and stands once in the standings."""
+    duo = Game(["ann", "bob"], rng=Random(seed), variant=DUO)
+    four = Game(["ann", "bob", "cy", "dan"], rng=Random(seed))
+    duo_ends = random_game(duo, Random(f"a{seed}"))
+    four_ends = random_game(four, Random(f"a{seed}"))
+    assert [r.history for r in duo.rounds] == [r.history for r in four.rounds]
+    assert [e[-1].kind for e in duo_ends] == [e[-1].kind for e in four_ends]
+    assert duo.scores() == four.scores() and max(duo.scores()) >= 1000
+    assert all(seating == ("ann", "bob", "ann", "bob") for seating in duo.seatings)
+    assert duo.tichu_points == {"ann": duo.totals[0], "bob": duo.totals[1]}
+    standings = duo.standings()
+    assert sorted(s.player for s in standings) == ["ann", "bob"]
+    assert {s.player: s.points for s in standings} == duo.tichu_points
+    winner = "ann" if duo.totals[0] > duo.totals[1] else "bob"
+    assert duo.winners() == (winner,) and standings[0].player == winner and standings[0].place == 1
+    assert duo_ends[-1][-1].winners == (winner,)
+    for events in duo_ends:
+        scored = next(e for e in events if e.kind == "round_scored")
+        assert len(scored.standings) == 2
+
+
+def test_duo_game_rules_and_rename():
+    with pytest.raises(ValueError, match="two players"):
+        Game(["a", "b", "c", "d"], variant=DUO)
+    with pytest.raises(ValueError, match="4-player"):
+        Game(["a", "b"], GameOptions(turnier=True), variant=DUO)
+    with pytest.raises(ValueError, match="4-player"):
+        Game(["a", "b"], GameOptions(tichujoin=True), variant=DUO)
+    game = Game(["a", "b"], GameOptions(round_limit=2), rng=Random(2), variant=DUO)
+    assert game.seating == ("a", "b", "a", "b") and game.seat_of("b") == 1
+    random_game(game, Random(3))
+    assert len(game.rounds) == 2 and game.over
+    before = game.tichu_points["a"]
+    game.rename("a", "zoe")
+    assert game.seating == ("zoe", "b", "zoe", "b") and game.seats_played_by("zoe") == (0, 2)
+    assert game.tichu_points["zoe"] == before and "a" not in game.tichu_points
+    assert sorted(s.player for s in game.standings()) == ["b", "zoe"]
+
+
+def test_duo_view_says_its_variant_and_has_no_open_hand():
+    """The 4-player protocol fields, plus the variant's name (the 4-player view omits it)."""
+    rnd = Round.deal_random(Random(4), variant=DUO)
+    data = rnd.view(2).to_dict()
+    assert data["variant"] == "duo" and data["open_hand"] is None
+    assert set(data["hand"]) == {c.text for c in rnd.hands[2]}
+    assert "variant" not in Round.deal_random(Random(4)).view(2).to_dict()

@@ -90,7 +90,7 @@ def test_a_stand_in_has_seen_what_the_seat_saw_and_stands_aside_when_he_is_back(
 
     stand_ins = []
 
-    def recording_bot(level, seat, rng):
+    def recording_bot(level, seat, rng, *settings_and_variant):
         bot = BasicBot(seat, rng)
         bot.told = []
         bot.observe = bot.told.append
