@@ -138,7 +138,10 @@ def account_commands(directory: NameDirectory, storage: Storage,
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
                   "options": r.options, **_variant_field(r.variant)} for r in rows]
-        of = (f" of {variant.title}" if variant else "") + (f" of {name}" if name else "")
+        if variant is None:
+            of = f" of {name}" if name else ""
+        else:
+            of = f" of {variant.title}" + (f" with {name}" if name else "")
         if not rows:
             text = f"No finished games{of} yet."
         else:
@@ -150,8 +153,8 @@ def account_commands(directory: NameDirectory, storage: Storage,
                 lines.append(f"  game {r.log_number} ({when} UTC{kind}): {who}; /review {r.log_number}"
                              f" steps through it, /log {r.log_number} is its log")
             text = "\n".join(lines)
-        session.send(Message("HISTORY", {"nick": name, "games": games,
-                                         **_variant_field(variant.name if variant else DEFAULT_VARIANT)}, text))
+        asked = {"variant": variant.name} if variant else {}  # the filter, if one was given
+        session.send(Message("HISTORY", {"nick": name, "games": games, **asked}, text))
 
     def stats(session: Session, args: str) -> None:
         variant, rest = variant_word(args)

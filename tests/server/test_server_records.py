@@ -172,7 +172,7 @@ def test_history_shows_and_filters_the_variant(lobby):
     only = ask(eve, "/history tientsin", "HISTORY")
     assert [g["log"] for g in only["games"]] == [2] and only["variant"] == "tientsin" and only["nick"] is None
     assert [g["log"] for g in ask(eve, "/history Eve Tientsin", "HISTORY")["games"]] == [2]
-    assert ask(eve, "/history Eve nanjing", "HISTORY")["games"] == []
+    assert ask(eve, "/history Eve nanjing", "HISTORY") == {"nick": "Eve", "games": [], "variant": "nanjing"}
     assert [len(g["players"]) for g in ask(eve, "/history Ann", "HISTORY")["games"]] == [6, 4]
     human = Client(lobby, "Yul", machine=False)
     human.clear()
@@ -182,6 +182,9 @@ def test_history_shows_and_filters_the_variant(lobby):
     human.clear()
     human.say("/history trichu")
     assert human.connection.lines == ["No finished games of Trichu yet."]
+    human.clear()
+    human.say("/history Ann tientsin")
+    assert human.connection.lines[0] == "The last 1 finished games of Tientsin with Ann:"
 
 
 def test_stats_and_top_show_a_variant_only_when_asked(lobby):
