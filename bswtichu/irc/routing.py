@@ -22,7 +22,6 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from bswtichu.engine import DUMMY, VARIANTS
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
 from bswtichu.irc.order import TableOrder, event_key
@@ -60,20 +59,6 @@ def irc_key(nick: str) -> str:
     return nick.lower().translate(IRC_CASE)
 
 
-#: how a seating names the dummy hand's seat (Trichu)
-DUMMY_NAME = str(DUMMY)
-
-
-def dummy_seat_played_by(seats: list, name: str | None) -> int | None:
-    """The dummy's seat (1..N) in a round's seating (SEATING's ``seats``) if ``name`` plays
-    its hand (Trichu's dealer), else None: the variant with that many seats and a dummy says
-    which seat plays it."""
-    for variant in VARIANTS.values():
-        if variant.dummy is not None and len(seats) == variant.seats and seats[variant.dummy] == DUMMY_NAME:
-            return variant.dummy + 1 if seats[variant.dummy_owner] == name else None
-    return None
-
-
 def is_table_event(keyword: str, fields: dict) -> bool:
     return keyword in TABLE_EVENTS and fields.get("table") is not None
 
@@ -100,7 +85,6 @@ class Player:
         self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
-        self.dummy_seat: int | None = None  # the dummy's seat while he plays its hand (Trichu's dealer)
 
     @property
     def name(self) -> str | None:
@@ -295,16 +279,14 @@ class Bridge:
         elif keyword == "TURN" and fields.get("player") == player.name:
             self._seen(player, keyword, fields)  # his turn comes after the play it must beat
             self._tell_player(player, text)
-        elif keyword == "TURN" and player.dummy_seat is not None and fields.get("seat") == player.dummy_seat:
-            self._seen(player, keyword, fields)  # the dummy's turn is its player's (the channel is not told)
+        elif keyword == "TURN" and fields.get("by") == player.name:
+            self._seen(player, keyword, fields)  # a turn of the hand he plays beside his own (Trichu's dummy)
             self._tell_player(player, f"{text} You play the dummy's hand: !dummy before the command"
                                       " (!dummy play CARDS, !dummy pass).")
         elif keyword in player.expect:
             player.expect.discard(keyword)
             self._tell_player(player, text)
         elif is_table_event(keyword, fields):
-            if keyword == "SEATING":
-                player.dummy_seat = dummy_seat_played_by(fields.get("seats") or [], player.name)
             self._seen(player, keyword, fields)
         else:
             self._tell_player(player, text)

@@ -394,7 +394,7 @@ def test_a_six_seat_table_is_named_seat_by_seat_and_the_dog_lead_is_told_in_the_
 
 
 TRICHU_SEATING = {"table": 1, "seats": ["Ann", "Bob", "dummy", "Cy"]}
-DUMMY_TURN = {"table": 1, "seat": 3, "player": "dummy", "need": "lead"}
+DUMMY_TURN = {"table": 1, "seat": 3, "player": "dummy", "need": "lead", "by": "Ann"}  # Ann deals
 
 
 def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
@@ -414,12 +414,12 @@ def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
     s.irc.heard.clear()  # the next round Bob deals: the dummy is his
     for link in (ann, bob, watcher):
         s.server(link, "SEATING", "Seating for this round: ...", table=1, seats=["Bob", "Cy", "dummy", "Ann"])
-        s.server(link, "TURN", "dummy (seat 3) to lead.", **DUMMY_TURN)
+        s.server(link, "TURN", "dummy (seat 3) to lead.", **{**DUMMY_TURN, "by": "Bob"})
     assert [who for who, _ in s.irc.heard] == ["#tichu", "Bob"]
 
 
 @pytest.mark.parametrize("seats", [["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], ["Ann", "Bob", "Cy", "Dee"]])
-def test_no_dummy_no_dummy_turns(seats):
+def test_without_a_dummy_nobody_hears_of_anothers_turn(seats):
     s = Setup()
     ann, watcher = seated_at(s, "Ann", [seats[0]] + [None] * (len(seats) - 1))
     s.irc.heard.clear()
