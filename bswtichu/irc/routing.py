@@ -276,13 +276,11 @@ class Bridge:
                 self._seen(player, keyword, fields)
             if not channel_sees:
                 self._tell_player(player, text)
-        elif keyword == "TURN" and fields.get("player") == player.name:
-            self._seen(player, keyword, fields)  # his turn comes after the play it must beat
+        elif keyword == "TURN" and player.name in (fields.get("player"), fields.get("by")):
+            # his turn, or that of the hand he plays beside his own ("by": Trichu's dealer, the dummy's),
+            # comes after the play it must beat
+            self._seen(player, keyword, fields)
             self._tell_player(player, text)
-        elif keyword == "TURN" and fields.get("by") == player.name:
-            self._seen(player, keyword, fields)  # a turn of the hand he plays beside his own (Trichu's dummy)
-            self._tell_player(player, f"{text} You play the dummy's hand: !dummy before the command"
-                                      " (!dummy play CARDS, !dummy pass).")
         elif keyword in player.expect:
             player.expect.discard(keyword)
             self._tell_player(player, text)

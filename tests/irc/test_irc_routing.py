@@ -394,6 +394,7 @@ def test_a_six_seat_table_is_named_seat_by_seat_and_the_dog_lead_is_told_in_the_
 
 
 TRICHU_SEATING = {"table": 1, "seats": ["Ann", "Bob", "dummy", "Cy"]}
+DEALERS_TURN = "[dummy, seat 3, your /dummy] Your turn: lead: /play CARDS."
 DUMMY_TURN = {"table": 1, "seat": 3, "player": "dummy", "need": "lead", "by": "Ann"}  # Ann deals
 
 
@@ -405,11 +406,11 @@ def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
     for link in (ann, bob, watcher):
         s.server(link, "SEATING", "Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy.",
                  **TRICHU_SEATING)
-        s.server(link, "TURN", "dummy (seat 3) to lead.", **DUMMY_TURN)
+        dealer = link is ann  # the server marks the dummy's turn for the dealer who plays it
+        s.server(link, "TURN", DEALERS_TURN if dealer else "dummy (seat 3) to lead.", **DUMMY_TURN)
     assert s.irc.heard == [
         ("#tichu", "[table 1] Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy."),
-        ("Ann", "dummy (seat 3) to lead. You play the dummy's hand: !dummy before the command"
-                " (!dummy play CARDS, !dummy pass)."),
+        ("Ann", DEALERS_TURN),
     ]
     s.irc.heard.clear()  # the next round Bob deals: the dummy is his
     for link in (ann, bob, watcher):
