@@ -74,12 +74,18 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     for (const [name, fields] of [
       ["Tichu.Nick", {nick: "Ann", previous: null}],
       ["Tichu.Joined", {table: 2, seat: 2, nick: "Ann", seats: ["B", "Ann", null, null, null, null]}],
+      ["Tichu.Joined", {table: 2, seat: 6, nick: "F", seats: ["B", "Ann", null, null, null, "F"]}],
       ["Tichu.Started", {table: 2, seat: 2, seats: ["B", "Ann", "C", "D", "E", "F"],
                          options: {round: 1, variant: "tientsin"}, teams: [[1, 3, 5], [2, 4, 6]]}],
       ["Tichu.Tichu", {table: 2, seat: 6, player: "F", grand: false}],
       ["Tichu.Score", {table: 2, rounds: 1, totals: [120, -20], standings: [], turnier: false}],
       ["Tichu.Passed", {table: 2, seat: 6, player: "F"}],
     ]) six.apply(name, fields);
+    const early = new model.Model();
+    for (const [name, fields] of [["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 2, seat: 2, nick: "Ann", seats: ["B", "Ann", null, null]}]]) early.apply(name, fields);
+    early.apply("Tichu.Joined", {table: 2, seat: 3, nick: "C", seats: ["B", "Ann", "C", null, null, "F"]});
+    after.sixCountsBefore = [...early.game.counts];
     after.six = {order: six.seatOrder(), targets: six.exchangeTargets(), calls: [...six.game.calls],
                  passed: [...six.game.passed], score: new view.View({}).scoreText(six)};
     // Trichu: three people, then four hands; Ann deals and plays the dummy (seat 3)
@@ -109,6 +115,8 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
                                                        {player: "B", place: 2, points: 40},
                                                        {player: "C", place: 3, points: 0}]});
     after.three.score = new view.View({}).scoreText(three);
+    three.apply("Tichu.TableOpen", {table: 3, seats: ["Ann", "B", "C"], options: {variant: "trichu"}});
+    after.three.afterGame = [three.seat, three.dummySeat, [...three.game.counts]];
     done({
       sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
                 link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
@@ -179,3 +187,5 @@ async def test_the_modules_in_chromium():
     assert three["dummyMoves"] == [["Dummy: Play", ["Kp", "Ks"], ""], ["Dummy: Play", ["DR"], ""]]
     assert three["openAfter"] == ["DR"] and three["dummyLegalAfter"] is None
     assert three["score"] == "Score after round 1: Ann 60, B 40, C 0; the dummy 60."
+    assert three["afterGame"][:2] == [1, None] and len(three["afterGame"][2]) == 3  # the table's 3 seats again
+    assert after["sixCountsBefore"] == [None] * 6  # /variant tientsin: the table's lists grow with it

@@ -137,6 +137,7 @@ export class Model {
     const handler = HANDLERS[name];
     if (!handler) return false;
     handler(this, fields);
+    if (this.game.counts.length !== this.seats.length) this.fitSeats(); // seats came or went (a variant's table)
     return true;
   }
 
@@ -356,6 +357,10 @@ const HANDLERS = {
   "Tichu.TableOpen": (m, f) => {
     m.seats = [...f.seats];
     m.options = f.options;
+    // the table's seats again, after a game that seated us elsewhere (turnier, Trichu)
+    const ours = f.seats.indexOf(m.nick);
+    if (m.seat !== null && ours >= 0) m.seat = ours + 1;
+    m.plays = [];
   },
   "Tichu.Table": (m, f) => {
     if (!ourTable(m, f)) return;

@@ -257,7 +257,9 @@ export class View {
     show("open-hand-box", open !== null);
     const cards = (open || []).map((code) => {
       const item = element("li");
-      item.append(cardElement(code));
+      const shown = cardElement(code);
+      shown.dataset.code = code; // for the /dummy schupf typed by hand, and for tests
+      item.append(shown);
       return item;
     });
     if (open !== null && !cards.length) cards.push(element("li", "No cards.", "empty"));
@@ -346,11 +348,9 @@ export class View {
     show("dummy-moves", other !== null || model.dummySeat !== null);
     const commands = other ? other.commands.filter((line) => !/^\/dummy\s+\/?schupf/i.test(line)) : [];
     const parts = this.moveGroups(commands, model, "dummy-");
-    if (!parts.length) {
-      parts.push(element("p", other && other.exchange
-        ? "Type the dummy's exchange: /dummy schupf C1 C2 (its cards are in its open hand)." : "Nothing for the dummy right now.",
-      "empty"));
-    }
+    if (other && other.exchange) {
+      parts.push(element("p", "Type the dummy's exchange: /dummy schupf C1 C2 (its cards are in its open hand).", "empty"));
+    } else if (!parts.length) parts.push(element("p", "Nothing for the dummy right now.", "empty"));
     redraw(byId("dummy-legal"), JSON.stringify([commands, other && other.exchange, model.seats]), parts);
   }
 
