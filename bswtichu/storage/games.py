@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
 from bswtichu.engine import (
-    DUMMY, VARIANTS, Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
+    VARIANTS, Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
     parse_card,
 )
 from bswtichu.play.journal import DEAL, HAND_OVER, JournalEntry
@@ -102,17 +102,7 @@ def encode_entry(entry: JournalEntry) -> str | None:
     return None
 
 
-#: the journal's ``player`` of the dummy hand's steps (Trichu): no name starts so
-DUMMY_PLAYER = "*dummy"
-
-
-def encode_player(player) -> str | None:
-    return DUMMY_PLAYER if player is DUMMY else player
-
-
 def decode_entry(kind: str, player: str | None, data: str | None) -> JournalEntry:
-    if player == DUMMY_PLAYER:
-        player = DUMMY
     if kind == DEAL:
         values = json.loads(data)
         return JournalEntry(kind, round=values["round"], deal=tuple(parse_card(c) for c in values["cards"]))
@@ -191,7 +181,7 @@ class GameStore:
                 self._batch = set()
             self._batch.add(game_id)
         self.db.execute("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, seq, entry.kind, encode_player(entry.player), encode_entry(entry)))
+                        (game_id, seq, entry.kind, entry.player, encode_entry(entry)))
         self.writes += 1
 
     def commit(self) -> None:

@@ -412,6 +412,10 @@ def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
         ("#tichu", "[table 1] Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy."),
         ("Ann", DEALERS_TURN),
     ]
+    s.irc.heard.clear()  # when play begins the dummy's hand is open to all: the channel shows it
+    for link in (ann, bob, watcher):
+        s.server(link, "OPEN_HAND", "The dummy's open hand (seat 3): 2j 3j.", table=1, seat=3, cards=["2j", "3j"])
+    assert s.irc.heard == [("#tichu", "[table 1] The dummy's open hand (seat 3): 2j 3j.")]
     s.irc.heard.clear()  # the next round Bob deals: the dummy is his
     for link in (ann, bob, watcher):
         s.server(link, "SEATING", "Seating for this round: ...", table=1, seats=["Bob", "Cy", "dummy", "Ann"])

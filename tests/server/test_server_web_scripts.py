@@ -109,6 +109,11 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     three.apply("Tichu.Played", {table: 3, seat: 3, player: "dummy", cards_left: 1, out_of_turn: false,
                                  combo: {type: "pair", cards: ["Kp", "Ks"], text: "pair of kings"}});
     after.three.openAfter = [...three.game.openHand];
+    const watcher = new model.Model();
+    watcher.apply("Tichu.Nick", {nick: "Wes", previous: null});
+    watcher.apply("Tichu.SpectatorJoined", {table: 3, nick: "Wes", seats: ["Ann", "B", "C"]});
+    watcher.apply("Tichu.OpenHand", {table: 3, seat: 3, cards: ["Ks", "2j"]});
+    after.three.watcherSees = [...watcher.game.openHand];
     after.three.dummyLegalAfter = three.game.otherLegal;
     three.apply("Tichu.Score", {table: 3, rounds: 1, totals: [0, 0], turnier: false, scores: [60, 40, 0, 60],
                                 dummy: 60, standings: [{player: "Ann", place: 1, points: 60},
@@ -186,6 +191,7 @@ async def test_the_modules_in_chromium():
     assert three["own"] is None  # the dummy's legal moves are not ours
     assert three["dummyMoves"] == [["Dummy: Play", ["Kp", "Ks"], ""], ["Dummy: Play", ["DR"], ""]]
     assert three["openAfter"] == ["DR"] and three["dummyLegalAfter"] is None
+    assert three["watcherSees"] == ["2j", "Ks"]  # OPEN_HAND: everyone's from the play phase
     assert three["score"] == "Score after round 1: Ann 60, B 40, C 0; the dummy 60."
     assert three["afterGame"][:2] == [1, None] and len(three["afterGame"][2]) == 3  # the table's 3 seats again
     assert after["sixCountsBefore"] == [None] * 6  # /variant tientsin: the table's lists grow with it

@@ -276,6 +276,9 @@ const HANDLERS = {
     if (m.otherHand(f.seat)) m.game.openHand = sortCards(f.cards);
     else m.game.hand = sortCards(f.cards);
   },
+  "Tichu.OpenHand": (m, f) => {
+    if (ourTable(m, f)) m.game.openHand = sortCards(f.cards); // Trichu: the dummy's hand, open to all
+  },
   "Tichu.Received": (m, f) => {
     const g = m.game;
     const given = Object.values(f.given || {});
