@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from random import Random
 
 import pytest
 from twisted.internet.task import Clock
@@ -23,6 +24,7 @@ from bswtichu.storage.database import MIGRATIONS, SCHEMA_VERSION, migrate, open_
 from bswtichu.storage.ratings import bot_identity, ladder, player_identity, rating_of
 
 from lobby_clients import Client
+from test_server_durable import DELAY, WIRED, durable_lobby
 
 CHEAP = ScryptCost(n=2 ** 8)
 PEOPLE = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
@@ -210,3 +212,61 @@ def test_stats_and_top_show_a_variant_only_when_asked(lobby):
         eve.clear()
         eve.say(wrong)
         assert eve.error_code() == "usage"
+
+
+# -- a whole game at a server table, stored in its database --------------------------------
+
+
+def legal_commands(person: Client, line: str) -> list[str]:
+    person.clear()
+    person.say(line)
+    found = [fields for keyword, fields in person.received() if keyword == "LEGAL"]
+    return found[0]["commands"] if found else []
+
+
+def exchange_line(person: Client, command: str) -> str:
+    """A legal exchange (``/schupf C1 C2`` or ``/dummy schupf C1 C2``) with real cards."""
+    person.clear()
+    person.say("/hand")
+    hands = [fields["cards"] for keyword, fields in person.received() if keyword == "HAND"]
+    count = command.count(" C")
+    if command.startswith("/dummy"):
+        return "/dummy schupf " + " ".join(hands[1][:count])
+    return "/schupf " + " ".join(hands[0][:count])
+
+
+@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2)])
+def test_a_variant_game_at_a_server_table_goes_into_the_record(tmp_path, variant, rounds, bots):
+    clock = Clock()
+    lobby = durable_lobby(tmp_path, clock)
+    ann = Client(lobby, "Ann")
+    for line in ("/register secret-ann", "/join", f"/variant {variant}", f"/round {rounds}", *["/bot"] * bots,
+                 "/start"):
+        ann.say(line)
+    rng = Random(3)
+    for _ in range(5000):
+        table = ann.session.table
+        if table is None or table.game is None or table.game.driver.finished:
+            break
+        commands = [c for c in legal_commands(ann, "/legal") + legal_commands(ann, "/dummy legal")
+                    if not c.endswith("tichu")]
+        if not commands:
+            clock.advance(DELAY)
+            continue
+        command = rng.choice(commands)
+        ann.clear()
+        ann.say(exchange_line(ann, command) if "schupf" in command else command)
+    storage = WIRED[lobby].storage
+    assert storage.db.execute("SELECT variant, state FROM games").fetchall() == [(variant, "over")]
+    people = storage.db.execute("SELECT name FROM game_players").fetchall()
+    assert len(people) == bots + 1  # Trichu's dummy has no row
+    ann.clear()
+    ann.say(f"/stats Ann {variant}")
+    stats = ann.only("STATS")
+    assert (stats["variant"], stats["games"]) == (variant, 1) and stats["rating"] is not None
+    ann.clear()
+    ann.say("/stats")
+    assert ann.only("STATS")["games"] == 0 and ann.only("STATS")["rating"] is None  # no 4-player record
+    ann.clear()
+    ann.say(f"/top bots {variant}")
+    assert [e["nick"] for e in ann.only("TOP")["ladder"]] == ["basic"]
