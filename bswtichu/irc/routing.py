@@ -32,7 +32,7 @@ from bswtichu.irc.text import carries_secret, name_candidates, server_name
 TABLE_EVENTS = frozenset({
     "JOINED", "LEFT", "AWAY", "RETURNED", "SPECTATOR_JOINED", "SPECTATOR_LEFT", "OPTION",
     "STARTED", "GAME", "SEATING", "PHASE", "GRAND_DECIDED", "TICHU", "EXCHANGE_SUBMITTED",
-    "TURN", "PLAYED", "PASSED", "WISH", "WISH_FULFILLED", "TRICK_WON", "TRICK_TAKEN",
+    "TURN", "PLAYED", "PASSED", "WISH", "WISH_FULFILLED", "TRICK_WON", "TRICK_TAKEN", "DOG_LEAD", "OPEN_HAND",
     "DRAGON_GIVEN", "OUT", "ROUND_END", "SCORE", "GAME_OVER", "TABLE_OPEN", "SUBSTITUTE",
     "SUBSTITUTE_END", "CHAT", "EMOTE", "PRIVATE", "INVITED",
 })
@@ -276,8 +276,10 @@ class Bridge:
                 self._seen(player, keyword, fields)
             if not channel_sees:
                 self._tell_player(player, text)
-        elif keyword == "TURN" and fields.get("player") == player.name:
-            self._seen(player, keyword, fields)  # his turn comes after the play it must beat
+        elif keyword == "TURN" and player.name in (fields.get("player"), fields.get("by")):
+            # his turn, or that of the hand he plays beside his own ("by": Trichu's dealer, the dummy's),
+            # comes after the play it must beat
+            self._seen(player, keyword, fields)
             self._tell_player(player, text)
         elif keyword in player.expect:
             player.expect.discard(keyword)

@@ -1,5 +1,8 @@
 """Commands for accounts and the record: /register, /password, /resume, /history, /stats.
 
+The record is per variant: /history lists every variant's games (or one's), /stats
+shows one variant's record and rating, the 4-player game's unless another is named.
+
 Logging in is ``/nick NAME PASSWORD`` (the lobby's /nick asks the `NameGuard`); these use
 the `NameDirectory` for names and its guard for passwords and tokens.
 Passwords and tokens are never repeated in any reply.
@@ -10,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bswtichu.engine import VARIANTS, Variant
 from bswtichu.server import messages, names
 from bswtichu.server.accounts import RegistrationLimit
 from bswtichu.server.commands import Command, wrong_use
@@ -18,7 +22,7 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.storage import Storage
 from bswtichu.storage.accounts import password_problem
-from bswtichu.storage.ratings import bot_identity, player_identity, rating_of
+from bswtichu.storage.ratings import DEFAULT_VARIANT, bot_identity, player_identity, rating_of
 
 HISTORY_LENGTH = 10
 BOT_PREFIX = "bot-"
@@ -128,40 +132,50 @@ def account_commands(directory: NameDirectory, storage: Storage,
         directory.take_name(session, name)
 
     def history(session: Session, args: str) -> None:
-        name = _one_name(args) or None
-        rows = storage.games.history(name, HISTORY_LENGTH)
+        variant, rest = variant_word(args)
+        name = _one_name(rest) or None
+        rows = storage.games.history(name, HISTORY_LENGTH, variant and variant.name)
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
-                  "options": r.options} for r in rows]
-        if not rows:
-            text = f"No finished games{' of ' + name if name else ''} yet."
+                  "options": r.options, **_variant_field(r.variant)} for r in rows]
+        if variant is None:
+            of = f" of {name}" if name else ""
         else:
-            lines = [f"The last {len(rows)} finished games{' of ' + name if name else ''}:"]
+            of = f" of {variant.title}" + (f" with {name}" if name else "")
+        if not rows:
+            text = f"No finished games{of} yet."
+        else:
+            lines = [f"The last {len(rows)} finished games{of}:"]
             for r in rows:
                 when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
+                kind = "" if r.variant == DEFAULT_VARIANT else f", {r.variant.capitalize()}"
                 who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
-                lines.append(f"  game {r.log_number} ({when} UTC): {who}; /review {r.log_number}"
+                lines.append(f"  game {r.log_number} ({when} UTC{kind}): {who}; /review {r.log_number}"
                              f" steps through it, /log {r.log_number} is its log")
             text = "\n".join(lines)
-        session.send(Message("HISTORY", {"nick": name, "games": games}, text))
+        asked = {"variant": variant.name} if variant else {}  # the filter, if one was given
+        session.send(Message("HISTORY", {"nick": name, "games": games, **asked}, text))
 
     def stats(session: Session, args: str) -> None:
-        name = _one_name(args) or session.nick
+        variant, rest = variant_word(args)
+        kind = variant.name if variant else DEFAULT_VARIANT
+        name = _one_name(rest) or session.nick
         if name.casefold().startswith(BOT_PREFIX):
             level = name[len(BOT_PREFIX):].lower()
-            rating = rating_of(storage.db, bot_identity(level))
-            games, wins, points = storage.games.level_stats(level)
+            rating = rating_of(storage.db, bot_identity(level), kind)
+            games, wins, points = storage.games.level_stats(level, kind)
         else:
-            rating = rating_of(storage.db, player_identity(name)) if accounts.is_registered(name) else None
-            games, wins, points = storage.games.stats(name)
+            rating = rating_of(storage.db, player_identity(name), kind) if accounts.is_registered(name) else None
+            games, wins, points = storage.games.stats(name, kind)
             if not games and rating is None and not accounts.is_registered(name) and directory.find(name) is None:
                 raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
                                                 " is registered or is online; /who lists who is")
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
-                "sigma": None if rating is None else round(rating.sigma, 2)}
-        text = f"{name}: {messages.counted(games, 'game')}, {wins} won, {messages.counted(points, 'point')}"
+                "sigma": None if rating is None else round(rating.sigma, 2), **_variant_field(kind)}
+        where = "" if kind == DEFAULT_VARIANT else f" in {kind.capitalize()}"
+        text = f"{name}{where}: {messages.counted(games, 'game')}, {wins} won, {messages.counted(points, 'point')}"
         if rating is not None:
             text += f"; rating {rating.ordinal:.1f} (mu {rating.mu:.1f}, sigma {rating.sigma:.1f})"
         elif not name.casefold().startswith(BOT_PREFIX):
@@ -185,14 +199,34 @@ def account_commands(directory: NameDirectory, storage: Storage,
                 " connection still holding the name is closed) and seats him in it again at once."
                 " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
                 handler=resume, needs_nick=False),
-        Command(key="history", group="account", german="historie", usage="/history [NAME]", summary="the last finished games",
-                help=f"The last {HISTORY_LENGTH} finished games (of NAME, if given): players, points, log number.",
+        Command(key="history", group="account", german="historie", usage="/history [NAME] [VARIANT]",
+                summary="the last finished games",
+                help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
+                f" points, log number, and the variant of a game not for four. VARIANT is one of"
+                f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name.",
                 handler=history),
-        Command(key="stats", group="account", german="statistik", usage="/stats [NAME]",
+        Command(key="stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
                 summary="games, wins, points and rating",
-                help="Your record (or NAME's): finished games, wins, points, and the rating of a"
+                help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
+                " own record and rating): finished games, wins, points, and the rating of a"
                 " registered player. /stats bot-basic shows a bot level's.", handler=stats),
     ]
+
+
+def variant_word(args: str) -> tuple[Variant | None, str]:
+    """The variant named by the last of a command's words, if it names one, and the words before it.
+
+    So /stats NAME VARIANT, /stats VARIANT (your own), and /stats trichu nanjing for a
+    player called Trichu (whose name alone would be read as the variant)."""
+    words = args.split()
+    if words and words[-1].lower() in VARIANTS:
+        return VARIANTS[words[-1].lower()], " ".join(words[:-1])
+    return None, args
+
+
+def _variant_field(name: str) -> dict:
+    """A machine message's ``variant`` field: absent for the 4-player game, as before there were others."""
+    return {} if name == DEFAULT_VARIANT else {"variant": name}
 
 
 def _one_name(args: str) -> str:

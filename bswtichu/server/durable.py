@@ -16,7 +16,7 @@ from typing import Sequence
 
 from twisted.logger import Logger
 
-from bswtichu.engine import Event, team_of
+from bswtichu.engine import Event, Game, Variant
 from bswtichu.engine.events import GameOver
 from bswtichu.play import GameDriver, SeatHandedOver
 from bswtichu.play.journal import Journal, JournalEntry
@@ -73,7 +73,7 @@ class DurableGame:
         self.journal.happened(driver, events)
         for event in events:  # every action's events pass here: checked by exact type
             if type(event) is GameOver:
-                self._finish(event)
+                self._finish(driver.game, event)
             elif type(event) is SeatHandedOver:  # the result and rating go to who plays it now
                 self.players = tuple(event.to if p == event.player else p for p in self.players)
 
@@ -84,12 +84,14 @@ class DurableGame:
     def game_over(self, driver: GameDriver) -> None:
         """Store the result of a game that is over (when the crash came between its end and its result)."""
         game = driver.game
-        self._finish(GameOver(game.winners(), tuple(game.standings())))
+        self._finish(game, GameOver(game.winners(), tuple(game.standings())))
 
     def abandon(self) -> None:
         self.storage.games.abandon(self.game_id)
 
-    def _finish(self, event: GameOver) -> None:
+    def _finish(self, game: Game, event: GameOver) -> None:
+        """Store the result and rate the game, both under its variant (`rated_side` says how)."""
+        variant = game.variant
         places = {s.player: s for s in event.standings}
         rows, rated = [], []
         for seat, name in enumerate(self.players):
@@ -103,11 +105,21 @@ class DurableGame:
                 identity = player_identity(name)
             else:
                 identity = None
-            rated.append(RatedSeat(identity, seat if self.turnier else team_of(seat), standing.place))
+            rated.append(RatedSeat(identity, rated_side(variant, self.turnier, seat), standing.place))
         result = {"winners": list(event.winners), "standings": [s.to_dict() for s in event.standings]}
         if self.failed:
             return
         try:
-            self.storage.games.finish(self.game_id, result, rows, also=lambda db: update_ratings(db, rated))
+            self.storage.games.finish(self.game_id, result, rows, variant=variant.name,
+                                      also=lambda db: update_ratings(db, rated, variant.name))
         except Exception:
             self._failed("cannot store the result of game {id}")
+
+
+def rated_side(variant: Variant, turnier: bool, seat: int) -> int:
+    """The side a player (by his seat at the start) is rated on: his team, or he alone where
+    the game's result is per player (a tournament; Trichu, whose dummy is nobody and is not
+    rated: docs/rules.md)."""
+    if turnier or variant.per_player_scores:
+        return seat
+    return variant.teams[seat]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bswtichu.engine import VARIANTS
 from bswtichu.server import messages, names
 from bswtichu.server.chat import Chat
 from bswtichu.server.commands import Command, is_number, wrong_use
@@ -17,7 +18,7 @@ from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.storage import Storage
 from bswtichu.storage.community import FRIEND, IGNORE, CommunityStore
-from bswtichu.storage.ratings import ladder
+from bswtichu.storage.ratings import DEFAULT_VARIANT, ladder
 
 #: a rating from fewer games is provisional: shown apart, after the established ones
 PROVISIONAL_GAMES = 5
@@ -196,12 +197,13 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
         bots = bool(words) and words[0].lower() == "bots"
         if bots:
             words = words[1:]
+        variant = words.pop(0).lower() if words and words[0].lower() in VARIANTS else DEFAULT_VARIANT
         if len(words) > 1 or (words and not is_number(words[0])):
             raise wrong_use("N is a number of places")
         count = int(words[0]) if words else TOP_DEFAULT
         if not 1 <= count <= TOP_MAX:
             raise wrong_use(f"N is 1-{TOP_MAX}")
-        rows = ladder(storage.db, bots)
+        rows = ladder(storage.db, bots, variant)
         established = [r for r in rows if bots or r.rating.games >= PROVISIONAL_GAMES][:count]
         provisional = [] if bots else [r for r in rows if r.rating.games < PROVISIONAL_GAMES][:count]
 
@@ -211,7 +213,8 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
 
         ranked = [entry(place, row) for place, row in enumerate(established, 1)]
         unsure = [entry(None, row) for row in provisional]
-        what = "bot levels" if bots else "players"
+        what = ("bot levels" if bots else "players") + (
+            "" if variant == DEFAULT_VARIANT else f" in {variant.capitalize()}")
         lines = [f"The best {what}:" if ranked else f"No {what} with an established rating yet"
                  f"{'' if bots else f' ({PROVISIONAL_GAMES} games)'}."]
         lines += [f"  {e['place']:>2}. {e['nick']} {e['rating']:.1f} ({messages.counted(e['games'], 'game')})"
@@ -219,7 +222,10 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
         if unsure:
             lines.append(f"Provisional (fewer than {PROVISIONAL_GAMES} games): " + ", ".join(
                 f"{e['nick']} {e['rating']:.1f}?" for e in unsure))
-        session.send(Message("TOP", {"bots": bots, "ladder": ranked, "provisional": unsure}, "\n".join(lines)))
+        data = {"bots": bots, "ladder": ranked, "provisional": unsure}
+        if variant != DEFAULT_VARIANT:  # the 4-player ladder's message is as before there were others
+            data["variant"] = variant
+        session.send(Message("TOP", data, "\n".join(lines)))
 
     def command(key: str, usage: str, summary: str, help: str, handler, german: str | None = None,
                 group: str = "social") -> Command:
@@ -251,8 +257,10 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
                 "For spectators of a table: no player hears it, not during the game nor after"
                 " (as on BrettspielWelt). A spectator's plain chat at a started table is kibitz too.",
                 kibitz, german="kiebitz", group="table"),
-        command("top", "/top [bots] [N]", "the best rated players (or bot levels)",
+        command("top", "/top [bots] [VARIANT] [N]", "the best rated players (or bot levels)",
                 f"The openskill ladder of registered players, best first ({TOP_DEFAULT} places unless"
                 f" N, at most {TOP_MAX}); ratings from fewer than {PROVISIONAL_GAMES} games are"
-                " provisional and shown apart, off the top. /top bots ranks the bot levels.", top),
+                " provisional and shown apart, off the top. /top bots ranks the bot levels. Each"
+                f" variant ({', '.join(VARIANTS)}) has its own ladder; without one, the 4-player game's.",
+                top),
     ]

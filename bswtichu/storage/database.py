@@ -112,6 +112,23 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (owner_key, list, name_key)
     ) WITHOUT ROWID;
     """,
+    # The variants (docs/rules.md): each finished game says which it was, and each rating is of one
+    # variant; what came before is the 4-player game's.
+    """
+    ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'nanjing';
+    CREATE TABLE variant_ratings (
+        identity TEXT NOT NULL,           -- "player:<name_key>" or "bot:<level>"
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        games    INTEGER NOT NULL,
+        variant  TEXT NOT NULL,           -- nanjing (the 4-player game), tientsin, trichu
+        PRIMARY KEY (variant, identity)
+    );
+    INSERT INTO variant_ratings (identity, mu, sigma, games, variant)
+        SELECT identity, mu, sigma, games, 'nanjing' FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE variant_ratings RENAME TO ratings;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -5,7 +5,8 @@ and its journal in ``game_journal``: one row per step, committed before the
 server tells anyone of the step: each on its own, or (``batched``) the steps of
 one reactor turn together, by `commit` before the turn's output is written.  A finished game keeps its
 journal (so it can be replayed) and gains its players' places in
-``game_players``; an abandoned one is marked so and is not restored.
+``game_players`` and its variant (``nanjing``, the 4-player game, for every game
+stored before there were others); an abandoned one is marked so and is not restored.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bswtichu.engine import (
 )
 from bswtichu.play.journal import DEAL, HAND_OVER, JournalEntry
 from .database import transaction
+from .ratings import DEFAULT_VARIANT
 
 RUNNING, OVER, ABANDONED = "running", "over", "abandoned"
 
@@ -135,6 +137,7 @@ class GameResultRow:
     state: str
     players: tuple[tuple[str, int, int, bool], ...]  # (name, seat, points, won)
     options: dict
+    variant: str = DEFAULT_VARIANT
 
 
 class GameStore:
@@ -206,14 +209,16 @@ class GameStore:
                         (ABANDONED, self.now(), game_id, RUNNING))
 
     def finish(self, game_id: int, result: dict, players: Sequence[tuple[str, int, str | None, int, int, bool]],
-               also: Callable[[sqlite3.Connection], None] = lambda db: None) -> None:
-        """The game is over: its result and each player's (name, seat, level, place, points, won).
+               also: Callable[[sqlite3.Connection], None] = lambda db: None,
+               variant: str = DEFAULT_VARIANT) -> None:
+        """The game of ``variant`` is over: its result and each player's (name, seat, level, place,
+        points, won); the people only, so a dummy has no row.
 
         ``also`` runs in the same transaction (the ratings' update).
         """
         with transaction(self.db) as db:
-            db.execute("UPDATE games SET state = ?, ended = ?, result = ? WHERE id = ?",
-                       (OVER, self.now(), json.dumps(result), game_id))
+            db.execute("UPDATE games SET state = ?, ended = ?, result = ?, variant = ? WHERE id = ?",
+                       (OVER, self.now(), json.dumps(result), variant, game_id))
             db.executemany(
                 "INSERT INTO game_players (game_id, name, name_key, seat, level, place, points, won)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -245,36 +250,40 @@ class GameStore:
                                (game_id,))
         return [decode_entry(*row) for row in rows]
 
-    def history(self, name: str | None, limit: int = 10) -> list[GameResultRow]:
-        """The last finished games (of ``name``, if given), newest first."""
+    def history(self, name: str | None, limit: int = 10, variant: str | None = None) -> list[GameResultRow]:
+        """The last finished games (of ``name``, of ``variant``, if given), newest first."""
+        where, values = ["g.state = ?"], [OVER]
+        if variant is not None:
+            where.append("g.variant = ?")
+            values.append(variant)
         if name is None:
-            ids = self.db.execute("SELECT id FROM games WHERE state = ? ORDER BY ended DESC, id DESC LIMIT ?",
-                                  (OVER, limit)).fetchall()
+            query = "SELECT g.id FROM games g WHERE "
         else:
-            ids = self.db.execute(
-                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                " WHERE p.name_key = ? AND g.state = ? ORDER BY g.ended DESC, g.id DESC LIMIT ?",
-                (name.casefold(), OVER, limit)).fetchall()
+            query = "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id WHERE p.name_key = ? AND "
+            values.insert(0, name.casefold())
+        ids = self.db.execute(query + " AND ".join(where) + " ORDER BY g.ended DESC, g.id DESC LIMIT ?",
+                              (*values, limit)).fetchall()
         out = []
         for (game_id,) in ids:
-            log_number, ended, state, options = self.db.execute(
-                "SELECT log_number, ended, state, table_options FROM games WHERE id = ?", (game_id,)).fetchone()
+            log_number, ended, state, options, game_variant = self.db.execute(
+                "SELECT log_number, ended, state, table_options, variant FROM games WHERE id = ?",
+                (game_id,)).fetchone()
             players = tuple(self.db.execute(
                 "SELECT name, seat, points, won FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)))
-            out.append(GameResultRow(log_number, ended, state,
-                                     tuple((n, s, p, bool(w)) for n, s, p, w in players), json.loads(options)))
+            out.append(GameResultRow(log_number, ended, state, tuple((n, s, p, bool(w)) for n, s, p, w in players),
+                                     json.loads(options), game_variant))
         return out
 
-    def level_stats(self, level: str) -> tuple[int, int, int]:
-        """(seats, wins, points) of a bot level over finished games."""
-        row = self.db.execute(
-            "SELECT count(*), coalesce(sum(won), 0), coalesce(sum(points), 0) FROM game_players"
-            " WHERE level = ?", (level,)).fetchone()
-        return tuple(row)
+    def level_stats(self, level: str, variant: str = DEFAULT_VARIANT) -> tuple[int, int, int]:
+        """(seats, wins, points) of a bot level over finished games of ``variant``."""
+        return self._record("p.level = ?", level, variant)
 
-    def stats(self, name: str) -> tuple[int, int, int]:
-        """(games, wins, points) of a player over his finished games."""
+    def stats(self, name: str, variant: str = DEFAULT_VARIANT) -> tuple[int, int, int]:
+        """(games, wins, points) of a player over his finished games of ``variant``."""
+        return self._record("p.name_key = ? AND p.level IS NULL", name.casefold(), variant)
+
+    def _record(self, who: str, key: str, variant: str) -> tuple[int, int, int]:
         row = self.db.execute(
-            "SELECT count(*), coalesce(sum(won), 0), coalesce(sum(points), 0) FROM game_players"
-            " WHERE name_key = ? AND level IS NULL", (name.casefold(),)).fetchone()
+            "SELECT count(*), coalesce(sum(p.won), 0), coalesce(sum(p.points), 0) FROM game_players p"
+            f" JOIN games g ON g.id = p.game_id WHERE {who} AND g.variant = ?", (key, variant)).fetchone()
         return tuple(row)

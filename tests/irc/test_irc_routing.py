@@ -360,3 +360,75 @@ def test_an_event_the_channel_showed_first_does_not_hold_the_players_next_reply(
              seats=["Ann", None, None, None])
     s.server(player, "TABLES", "Table 1 [open] seats: 1 Ann", tables=[])
     assert s.irc.heard == [("Ann", "Table 1 [open] seats: 1 Ann")]
+
+
+# -- the variants: any number of seats, Trichu's dummy ------------------------------------
+
+
+def seated_at(s: Setup, nick: str, seats: list) -> tuple:
+    """IRC user ``nick`` seated at table 1 of ``len(seats)`` seats, its watcher watching."""
+    s.bridge.command(nick, "/join")
+    player = s.links[-1]
+    s.login(player, nick)
+    s.server(player, "JOINED", f"{nick} sits down at table 1, seat 1.", table=1, seat=1, nick=nick, seats=seats)
+    if len(s.links) > 1 and s.bridge.watchers.get(1) is not None and s.bridge.watchers[1].active:
+        return player, s.bridge.watchers[1].link
+    watcher = s.links[-1]
+    s.login(watcher, "tichubot-w1")
+    s.server(watcher, "SPECTATOR_JOINED", table=1, nick="tichubot-w1", seats=seats)
+    return player, watcher
+
+
+def test_a_six_seat_table_is_named_seat_by_seat_and_the_dog_lead_is_told_in_the_channel():
+    s = Setup()
+    seats = ["Ann", "Bob", None, "Dee", None, "Fay"]
+    player, watcher = seated_at(s, "Ann", seats)
+    assert s.irc.channel[0] == "[table 1] seats: 1 Ann, 2 Bob, 3 (free), 4 Dee, 5 (free), 6 Fay"
+    s.irc.channel.clear(), s.irc.users.clear()
+    dog = {"table": 1, "seat": 4, "to": 6, "leader": 2}
+    for link in (player, watcher):
+        s.server(link, "DOG_LEAD", "Dee (seat 4) chose Fay (seat 6) to lead; Bob (seat 2) leads in his place.",
+                 **dog)
+    assert s.irc.channel == ["[table 1] Dee (seat 4) chose Fay (seat 6) to lead; Bob (seat 2) leads in his place."]
+    assert s.irc.users == []
+
+
+TRICHU_SEATING = {"table": 1, "seats": ["Ann", "Bob", "dummy", "Cy"]}
+DEALERS_TURN = "[dummy, seat 3, your /dummy] Your turn: lead: /play CARDS."
+DUMMY_TURN = {"table": 1, "seat": 3, "player": "dummy", "need": "lead", "by": "Ann"}  # Ann deals
+
+
+def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
+    s = Setup()
+    ann, watcher = seated_at(s, "Ann", ["Ann", None, None])
+    bob, _ = seated_at(s, "Bob", ["Ann", "Bob", None])
+    s.irc.heard.clear()
+    for link in (ann, bob, watcher):
+        s.server(link, "SEATING", "Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy.",
+                 **TRICHU_SEATING)
+        dealer = link is ann  # the server marks the dummy's turn for the dealer who plays it
+        s.server(link, "TURN", DEALERS_TURN if dealer else "dummy (seat 3) to lead.", **DUMMY_TURN)
+    assert s.irc.heard == [
+        ("#tichu", "[table 1] Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy."),
+        ("Ann", DEALERS_TURN),
+    ]
+    s.irc.heard.clear()  # when play begins the dummy's hand is open to all: the channel shows it
+    for link in (ann, bob, watcher):
+        s.server(link, "OPEN_HAND", "The dummy's open hand (seat 3): 2j 3j.", table=1, seat=3, cards=["2j", "3j"])
+    assert s.irc.heard == [("#tichu", "[table 1] The dummy's open hand (seat 3): 2j 3j.")]
+    s.irc.heard.clear()  # the next round Bob deals: the dummy is his
+    for link in (ann, bob, watcher):
+        s.server(link, "SEATING", "Seating for this round: ...", table=1, seats=["Bob", "Cy", "dummy", "Ann"])
+        s.server(link, "TURN", "dummy (seat 3) to lead.", **{**DUMMY_TURN, "by": "Bob"})
+    assert [who for who, _ in s.irc.heard] == ["#tichu", "Bob"]
+
+
+@pytest.mark.parametrize("seats", [["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], ["Ann", "Bob", "Cy", "Dee"]])
+def test_without_a_dummy_nobody_hears_of_anothers_turn(seats):
+    s = Setup()
+    ann, watcher = seated_at(s, "Ann", [seats[0]] + [None] * (len(seats) - 1))
+    s.irc.heard.clear()
+    for link in (ann, watcher):
+        s.server(link, "SEATING", "Seating ...", table=1, seats=seats)
+        s.server(link, "TURN", "Cy (seat 3) to lead.", table=1, seat=3, player="Cy", need="lead")
+    assert s.irc.heard == [("#tichu", "[table 1] Seating ...")]

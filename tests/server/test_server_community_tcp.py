@@ -394,9 +394,9 @@ async def test_top_ranks_established_ratings_and_keeps_provisional_ones_apart(tm
                                          "Cy": (40.0, 6.0, 2)}.items():
             storage.accounts.register(name, PASSWORD)
             rating = Rating(mu, sigma, games)
-            storage.db.execute("INSERT INTO ratings VALUES (?, ?, ?, ?)",
+            storage.db.execute("INSERT INTO ratings VALUES (?, ?, ?, ?, 'nanjing')",
                                (f"player:{name.casefold()}", rating.mu, rating.sigma, rating.games))
-        storage.db.execute("INSERT INTO ratings VALUES ('bot:basic', 25.0, 1.0, 40)")
+        storage.db.execute("INSERT INTO ratings VALUES ('bot:basic', 25.0, 1.0, 40, 'nanjing')")
         eve = await server.person("Eve")
         eve.send("/top")
         top = await eve.message("TOP")

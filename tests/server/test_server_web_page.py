@@ -8,8 +8,9 @@ by Tab and Enter, three cards and the exchange button, the legal-move buttons, a
 the cards of a play selected in the hand and "Play the selected cards"); after its first
 move the connection drops (``/quit``) and the person comes back with the page's "Come
 back as" button, then plays on until the page says "Game over". The browser's blocking
-calls run in a thread; the server runs in the reactor. Also: the page over https: and
-wss:, and a registered name's password.
+calls run in a thread; the server runs in the reactor. Also: a game of Tientsin (six
+seats) and of Trichu (the dealer plays the dummy's hand by its buttons), the page over
+https: and wss:, and a registered name's password.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from twisted.internet import threads
 
 from bswtichu.config import Listener
 
-from browser_player import MISSING, STEP_TIMEOUT, PagePlayer, start_browser
+from browser_player import MISSING, PREFERENCE, STEP_TIMEOUT, PagePlayer, start_browser
 from test_server_network import LOOPBACK, LOOPBACK_LISTENERS, RunningServer, reactor
 from test_server_tintin import unexplained_errors
 from test_server_tls import self_signed
@@ -258,3 +259,68 @@ async def test_a_password_over_plain_http_from_another_address_is_warned_of(tmp_
             6 * STEP_TIMEOUT, reactor())
     assert seen["text"].startswith("Your password went over an unencrypted connection.")
     assert seen["link"] == f"https://{OUTWARD}:{tls}/"
+
+
+class VariantPagePlayer(PagePlayer):
+    """Plays as the page offers, and as Trichu's dealer also the dummy's hand: its moves'
+    buttons, and its exchange typed from the open hand as the page says."""
+
+    dummy_moves = 0
+    open_hands_seen = 0
+
+    def _step(self, driver) -> bool:
+        if not self.shown("#game-over") and self.shown("#dummy-moves"):
+            if "Type the dummy's exchange" in self.text("#dummy-legal"):
+                codes = [card.get_attribute("data-code") for card in self.all("#open-hand .card")]
+                self.open_hands_seen += 1
+                self.command(f"/dummy schupf {' '.join(codes[:2])}")
+                self.wait("the dummy's exchange", lambda d: "Type the dummy's" not in self.text("#dummy-legal"))
+                return False
+            moves = {button.get_attribute("title"): button for button in self.all("#dummy-legal button.move")}
+            choice = next((line for prefix in PREFERENCE for line in moves
+                           if line.startswith("/dummy " + prefix[1:])), None)
+            if choice is not None:
+                self.dummy_moves += 1
+                moves[choice].click()
+                return False
+        return super()._step(driver)
+
+
+def play_a_variant(url: str, variant: str, rounds: int, bots: int) -> dict:
+    driver = start_browser()
+    try:
+        person = VariantPagePlayer(driver)
+        person.open(url)
+        person.log_in("Ann")
+        for line in ("/join", f"/variant {variant}", f"/round {rounds}", *["/bot"] * bots):
+            person.command(line)
+        person.wait("the bots", lambda d: len(person.seats()) == bots + 1
+                    and not any("(free)" in seat for seat in person.seats()))
+        seats = person.seats()
+        person.command("/start")
+        over = person.play_to_the_end(GAME_TIMEOUT)
+        return {"seats": seats, "over": over, "score": person.text("#score"), "console": person.console_errors(),
+                "dummy_moves": person.dummy_moves, "open_hands": person.open_hands_seen}
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2)])
+@pytest_twisted.ensureDeferred
+async def test_a_variant_game_played_by_clicking_in_chromium(tmp_path, variant, rounds, bots):
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
+    async with RunningServer(listeners=listeners, bot_delay=0.0, log_folder=str(tmp_path / "logs")) as server:
+        url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(play_a_variant, url, variant, rounds, bots).addTimeout(
+            GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+    assert seen["over"].startswith("Game over") and seen["console"] == []
+    assert len(seen["seats"]) == bots + 1 and "undefined" not in " ".join(seen["seats"])
+    if variant == "tientsin":
+        assert [seat.split("\n")[1].split(" · ")[0] for seat in seen["seats"]] == [
+            "you", "right opponent", "partner", "opponent opposite", "partner", "left opponent"]
+        assert re.fullmatch(r"Score after round 1 of 1: Ann \+ \S+ \+ \S+ -?\d+, \S+ \+ \S+ \+ \S+ -?\d+\.",
+                            seen["score"]), seen["score"]
+    else:  # Ann deals the first round: she plays the dummy's hand, its exchange too
+        assert seen["dummy_moves"] > 0 and seen["open_hands"] == 1
+        assert re.fullmatch(r"Score after round 3 of 3: .*; the dummy -?\d+\.", seen["score"]), seen["score"]

@@ -69,6 +69,59 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     after.seatAfterSeating = m.seat;
     m.apply("Tichu.Left", {table: 1, seat: 1, nick: "Ann", reason: "left", seats: [null, "B", "C", "D"]});
     after.atTableAfterLeaving = m.atTable;
+    // Tientsin: six seats, the exchange to the partners two and four seats on, teams of three
+    const six = new model.Model();
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 2, seat: 2, nick: "Ann", seats: ["B", "Ann", null, null, null, null]}],
+      ["Tichu.Joined", {table: 2, seat: 6, nick: "F", seats: ["B", "Ann", null, null, null, "F"]}],
+      ["Tichu.Started", {table: 2, seat: 2, seats: ["B", "Ann", "C", "D", "E", "F"],
+                         options: {round: 1, variant: "tientsin"}, teams: [[1, 3, 5], [2, 4, 6]]}],
+      ["Tichu.Tichu", {table: 2, seat: 6, player: "F", grand: false}],
+      ["Tichu.Score", {table: 2, rounds: 1, totals: [120, -20], standings: [], turnier: false}],
+      ["Tichu.Passed", {table: 2, seat: 6, player: "F"}],
+    ]) six.apply(name, fields);
+    const early = new model.Model();
+    for (const [name, fields] of [["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 2, seat: 2, nick: "Ann", seats: ["B", "Ann", null, null]}]]) early.apply(name, fields);
+    early.apply("Tichu.Joined", {table: 2, seat: 3, nick: "C", seats: ["B", "Ann", "C", null, null, "F"]});
+    after.sixCountsBefore = [...early.game.counts];
+    after.six = {order: six.seatOrder(), targets: six.exchangeTargets(), calls: [...six.game.calls],
+                 passed: [...six.game.passed], score: new view.View({}).scoreText(six)};
+    // Trichu: three people, then four hands; Ann deals and plays the dummy (seat 3)
+    const three = new model.Model();
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 3, seat: 1, nick: "Ann", seats: ["Ann", null, null]}],
+      ["Tichu.Started", {table: 3, seat: 1, seats: ["Ann", "B", "C"], options: {variant: "trichu"}, teams: []}],
+      ["Tichu.Seating", {table: 3, seats: ["Ann", "B", "dummy", "C"]}],
+      ["Tichu.Dealt", {table: 3, seat: 1, cards: ["2j", "3j", "MJ"]}],
+      ["Tichu.Hand", {table: 3, seat: 3, cards: ["Kp", "Ks", "DR"]}],
+      ["Tichu.Table", {table: 3, seat: 1, names: ["Ann", "B", "dummy", "C"], phase: "play",
+                       hand: ["2j", "3j", "MJ"], hand_counts: [3, 14, 3, 14], calls: [null, null, null, null],
+                       trick: [], trick_won: false, turn: 3, need: "lead", wish: null, finish_order: [],
+                       totals: [0, 0], round: 1, variant: "trichu", open_hand: ["Kp", "Ks", "DR"], plays: [1, 3]}],
+      ["Tichu.Legal", {table: 3, seat: 3, commands: ["/dummy play Kp Ks", "/dummy play DR"], exchange: false}],
+    ]) three.apply(name, fields);
+    after.three = {seat: three.seat, dummySeat: three.dummySeat, hand: [...three.game.hand],
+                   open: [...three.game.openHand], own: three.game.legal,
+                   dummyMoves: three.game.otherLegal.commands.map((line) => view.commandLabel(line, three))};
+    three.apply("Tichu.Played", {table: 3, seat: 3, player: "dummy", cards_left: 1, out_of_turn: false,
+                                 combo: {type: "pair", cards: ["Kp", "Ks"], text: "pair of kings"}});
+    after.three.openAfter = [...three.game.openHand];
+    const watcher = new model.Model();
+    watcher.apply("Tichu.Nick", {nick: "Wes", previous: null});
+    watcher.apply("Tichu.SpectatorJoined", {table: 3, nick: "Wes", seats: ["Ann", "B", "C"]});
+    watcher.apply("Tichu.OpenHand", {table: 3, seat: 3, cards: ["Ks", "2j"]});
+    after.three.watcherSees = [...watcher.game.openHand];
+    after.three.dummyLegalAfter = three.game.otherLegal;
+    three.apply("Tichu.Score", {table: 3, rounds: 1, totals: [0, 0], turnier: false, scores: [60, 40, 0, 60],
+                                dummy: 60, standings: [{player: "Ann", place: 1, points: 60},
+                                                       {player: "B", place: 2, points: 40},
+                                                       {player: "C", place: 3, points: 0}]});
+    after.three.score = new view.View({}).scoreText(three);
+    three.apply("Tichu.TableOpen", {table: 3, seats: ["Ann", "B", "C"], options: {variant: "trichu"}});
+    after.three.afterGame = [three.seat, three.dummySeat, [...three.game.counts]];
     done({
       sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
                 link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
@@ -128,3 +181,17 @@ async def test_the_modules_in_chromium():
     assert after["standIns"] == {"B": "basic"} and after["standInsAfter"] == {}
     assert after["seatAfterSeating"] == 2  # turnier's next round seats Ann in seat 2
     assert after["atTableAfterLeaving"] is False
+    six = after["six"]
+    assert six["order"] == [2, 3, 4, 5, 6, 1] and six["targets"] == [4, 6]
+    assert six["calls"] == [None] * 5 + ["tichu"] and six["passed"] == [False] * 5 + [True]
+    assert six["score"] == "Score after round 1 of 1: B + C + E 120, Ann + D + F -20."
+    three = after["three"]
+    assert (three["seat"], three["dummySeat"]) == (1, 3)
+    assert three["hand"] == ["MJ", "2j", "3j"] and three["open"] == ["Ks", "Kp", "DR"]  # the dummy's apart
+    assert three["own"] is None  # the dummy's legal moves are not ours
+    assert three["dummyMoves"] == [["Dummy: Play", ["Kp", "Ks"], ""], ["Dummy: Play", ["DR"], ""]]
+    assert three["openAfter"] == ["DR"] and three["dummyLegalAfter"] is None
+    assert three["watcherSees"] == ["2j", "Ks"]  # OPEN_HAND: everyone's from the play phase
+    assert three["score"] == "Score after round 1: Ann 60, B 40, C 0; the dummy 60."
+    assert three["afterGame"][:2] == [1, None] and len(three["afterGame"][2]) == 3  # the table's 3 seats again
+    assert after["sixCountsBefore"] == [None] * 6  # /variant tientsin: the table's lists grow with it

@@ -36,7 +36,7 @@ def test_a_new_file_is_created_in_wal_mode_with_the_current_schema(tmp_path):
 def test_migrations_go_forward_and_keep_the_data(tmp_path):
     path = tmp_path / "old.sqlite3"
     db = open_database(path)
-    db.execute("INSERT INTO ratings VALUES ('bot:basic', 25.0, 8.0, 3)")
+    db.execute("INSERT INTO ratings VALUES ('bot:basic', 25.0, 8.0, 3, 'nanjing')")
     later = MIGRATIONS + ("ALTER TABLE ratings ADD COLUMN note TEXT DEFAULT 'x';",)
     assert migrate(db, later) == SCHEMA_VERSION + 1
     assert db.execute("SELECT identity, games, note FROM ratings").fetchall() == [("bot:basic", 3, "x")]
@@ -111,7 +111,7 @@ def test_a_game_of_guests_rates_nobody():
 def test_while_a_server_has_its_file_no_other_connection_reads_it(tmp_path):
     path = str(tmp_path / "b.sqlite3")
     storage = Storage.open(path, cost=CHEAP)
-    storage.db.execute("INSERT INTO ratings VALUES ('bot:basic', 25, 8, 1)")
+    storage.db.execute("INSERT INTO ratings VALUES ('bot:basic', 25, 8, 1, 'nanjing')")
     other = sqlite3.connect(path, timeout=0)
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         other.execute("SELECT count(*) FROM ratings").fetchone()

@@ -84,6 +84,9 @@ function received(name, fields) {
   if (name === "Tichu.PasswordWanted") byId("command-line").focus();
   if (name === "Tichu.SpectatorJoined" && fields.nick === model.nick) ask("/table", "Tichu.Table"); // so far
   if (name === "Tichu.Legal") movePending = false;
+  if (name === "Tichu.Phase" && fields.phase === "play" && model.variant !== "nanjing") {
+    ask("/table", "Tichu.Table"); // a variant's hand sizes, and the dummy's hand now open to all
+  }
   if (name === "Tichu.Error" && movePending) {
     // the move was refused (the game moved on meanwhile): nothing changed, so ask again
     movePending = false;
@@ -148,7 +151,9 @@ function move(line) {
 function select(code) {
   const at = selected.indexOf(code);
   if (at >= 0) selected.splice(at, 1);
-  else if (!(model.game.legal && model.game.legal.exchange && selected.length >= 3)) selected.push(code);
+  else if (!(model.game.legal && model.game.legal.exchange && selected.length >= model.exchangeTargets().length)) {
+    selected.push(code);
+  }
   view.render(model, selected);
 }
 
@@ -160,7 +165,7 @@ function playSelected() {
 }
 
 function exchange() {
-  if (selected.length !== 3) return;
+  if (selected.length !== model.exchangeTargets().length) return;
   move(`/schupf ${selected.join(" ")}`);
   selected = [];
   view.render(model, selected);

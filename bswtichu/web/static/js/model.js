@@ -1,5 +1,7 @@
 // What the page knows, kept from the Tichu.* GMCP packages (their fields are the machine-mode
 // fields of docs/PROTOCOL.md §7). Only packages change it; the views only read it.
+// A table has as many seats as its per-seat fields have entries (4; 6 in Tientsin; in Trichu
+// 3 people, and 4 hands once the game runs: the dummy's open hand, played by the dealer).
 
 import { sortCards } from "./cards.js";
 
@@ -13,21 +15,43 @@ const ENDS_LEGAL = new Set([
 /** Our own messages that answer what the round waited for. */
 const OWN_ENDS_LEGAL = new Set(["Tichu.GrandDecided", "Tichu.Tichu", "Tichu.ExchangeSubmitted"]);
 
-function emptyGame() {
+/** Who gets the exchange's cards, in the order passed: seats this many steps on (the variants'
+ * `exchange_steps`, bswtichu/engine/variant.py). */
+const EXCHANGE_STEPS = { nanjing: [1, 2, 3], tientsin: [2, 4], trichu: [1, 3] };
+
+function emptyGame(seats = 4) {
   return {
     phase: null,
     hand: [],
-    counts: [null, null, null, null],
-    calls: [null, null, null, null],
-    passed: [false, false, false, false],
+    counts: Array(seats).fill(null),
+    calls: Array(seats).fill(null),
+    passed: Array(seats).fill(false),
     finish: [],
     turn: null, // {seat, need}
     trick: [], // [{seat, combo}]
     trickWon: null, // {seat, points}
     wish: null,
     legal: null, // {commands, exchange}
+    openHand: null, // the dummy's hand where we may see it (Trichu), else null
+    otherLegal: null, // {seat, commands, exchange}: the legal moves of the second hand we play (the dummy)
     over: null, // {winners, standings}
   };
+}
+
+/** ``list`` made ``length`` long: cut, or filled with ``fill``. */
+function fitted(list, length, fill) {
+  return list.length === length ? list : [...list.slice(0, length), ...Array(Math.max(0, length - list.length)).fill(fill)];
+}
+
+/** ``hand`` without ``codes`` (a Phoenix played as a rank is the Phoenix). */
+function without(hand, codes) {
+  const kept = [...hand];
+  for (const code of codes) {
+    const plain = code.startsWith("PH") ? "PH" : code;
+    const at = kept.findIndex((held) => held.toUpperCase() === plain.toUpperCase());
+    if (at >= 0) kept.splice(at, 1);
+  }
+  return kept;
 }
 
 export class Model {
@@ -37,14 +61,17 @@ export class Model {
     this.who = [];
     this.chat = [];
     this.tableNumber = null;
-    this.seat = null; // ours, 1-4, or null (lobby, or watching)
+    this.seat = null; // ours, 1-N, or null (lobby, or watching)
     this.seats = [null, null, null, null];
+    this.plays = []; // the seats we play this round where we play two (ours, the dummy's), else []
+    this.tableVariant = null; // the TABLE's variant (absent: the 4-player game)
     this.bots = {};
     this.away = [];
     this.standIns = {}; // name -> bot level, while a bot plays for an away player
     this.options = null;
     this.tableState = null;
     this.totals = null;
+    this.standings = null; // {people, dummy} where each person scores his own (Trichu)
     this.rounds = null;
     this.game = emptyGame();
     this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
@@ -57,10 +84,38 @@ export class Model {
     return this.tableNumber !== null;
   }
 
-  /** Seat numbers as the table is seen from ``seat`` (ours, else 1): us, right, partner, left. */
+  /** The table's variant: nanjing (the 4-player game), tientsin or trichu. */
+  get variant() {
+    return this.tableVariant || (this.options && this.options.variant) || "nanjing";
+  }
+
+  /** Seat numbers as the table is seen from ``seat`` (ours, else 1): us, then to the right
+   * round the table (4 seats: us, right, partner, left). */
   seatOrder() {
+    const count = this.seats.length;
     const base = this.seat || 1;
-    return [0, 1, 2, 3].map((step) => ((base - 1 + step) % 4) + 1);
+    return [...Array(count).keys()].map((step) => ((base - 1 + step) % count) + 1);
+  }
+
+  /** The seats our exchange's cards go to, in the order the exchange command takes them. */
+  exchangeTargets() {
+    const steps = EXCHANGE_STEPS[this.variant] || EXCHANGE_STEPS.nanjing;
+    const count = this.seats.length;
+    return steps.map((step) => ((this.seat - 1 + step) % count) + 1);
+  }
+
+  /** The dummy's seat where we play it (Trichu's dealer), else null. */
+  get dummySeat() {
+    return this.plays.length > 1 ? this.plays[1] : null;
+  }
+
+  /** The game's per-seat lists as long as the seats (a Trichu table's 3 people play 4 hands). */
+  fitSeats() {
+    const g = this.game;
+    const count = this.seats.length;
+    g.counts = fitted(g.counts, count, null);
+    g.calls = fitted(g.calls, count, null);
+    g.passed = fitted(g.passed, count, false);
   }
 
   name(seat) {
@@ -74,9 +129,15 @@ export class Model {
       this.game.legal = null;
       this.legalVersion += 1;
     }
+    const other = this.game.otherLegal;
+    if (other !== null && (ENDS_LEGAL.has(name) || (OWN_ENDS_LEGAL.has(name) && fields.seat === other.seat))) {
+      this.game.otherLegal = null;
+      this.legalVersion += 1;
+    }
     const handler = HANDLERS[name];
     if (!handler) return false;
     handler(this, fields);
+    if (this.game.counts.length !== this.seats.length) this.fitSeats(); // seats came or went (a variant's table)
     return true;
   }
 
@@ -89,27 +150,31 @@ export class Model {
       this.away = [];
       this.standIns = {};
       this.tableState = null;
+      this.plays = [];
+      this.tableVariant = null;
     }
     this.tableNumber = number;
     this.seat = seat;
     if (seats) this.seats = [...seats];
+    this.fitSeats();
+  }
+
+  /** Whether a package about ``seat`` is about the second hand we play, not our own. */
+  otherHand(seat) {
+    return seat !== undefined && this.seat !== null && seat !== this.seat;
   }
 
   leaveTable() {
     this.tableNumber = null;
     this.seat = null;
     this.seats = [null, null, null, null];
+    this.plays = [];
+    this.tableVariant = null;
     this.game = emptyGame();
   }
 
   removeFromHand(codes) {
-    const hand = [...this.game.hand];
-    for (const code of codes) {
-      const plain = code.startsWith("PH") ? "PH" : code;
-      const at = hand.findIndex((held) => held.toUpperCase() === plain.toUpperCase());
-      if (at >= 0) hand.splice(at, 1);
-    }
-    this.game.hand = hand;
+    this.game.hand = without(this.game.hand, codes);
   }
 }
 
@@ -191,27 +256,44 @@ const HANDLERS = {
     m.tableState = "started";
     m.totals = null;
     m.rounds = null;
-    m.game = emptyGame();
+    m.standings = null;
+    m.plays = [];
+    m.game = emptyGame(f.seats.length);
   },
   "Tichu.Seating": (m, f) => {
-    // turnier: each round its own seats, ours among them
+    // turnier (and Trichu): each round its own seats, ours among them
     m.seats = [...f.seats];
     const ours = f.seats.indexOf(m.nick);
     if (m.seat !== null && ours >= 0) m.seat = ours + 1;
+    m.plays = [];
+    m.fitSeats();
   },
   "Tichu.Dealt": (m, f) => {
-    m.game.hand = sortCards([...m.game.hand, ...f.cards]);
+    if (m.otherHand(f.seat)) m.game.openHand = sortCards([...(m.game.openHand || []), ...f.cards]);
+    else m.game.hand = sortCards([...m.game.hand, ...f.cards]);
   },
   "Tichu.Hand": (m, f) => {
-    m.game.hand = sortCards(f.cards);
+    if (m.otherHand(f.seat)) m.game.openHand = sortCards(f.cards);
+    else m.game.hand = sortCards(f.cards);
+  },
+  "Tichu.OpenHand": (m, f) => {
+    if (ourTable(m, f)) m.game.openHand = sortCards(f.cards); // Trichu: the dummy's hand, open to all
   },
   "Tichu.Received": (m, f) => {
-    m.removeFromHand(Object.values(f.given || {}));
-    m.game.hand = sortCards([...m.game.hand, ...Object.values(f.cards || {})]);
+    const g = m.game;
+    const given = Object.values(f.given || {});
+    const got = Object.values(f.cards || {});
+    if (m.otherHand(f.seat)) g.openHand = sortCards([...without(g.openHand || [], given), ...got]);
+    else {
+      m.removeFromHand(given);
+      g.hand = sortCards([...g.hand, ...got]);
+    }
   },
   "Tichu.Phase": (m, f) => {
     m.game.phase = f.phase;
-    if (f.phase === "play") m.game.counts = [14, 14, 14, 14];
+    // 14 cards each after the exchange in the 4-player game and Trichu; Tientsin's hands
+    // differ (9 or 10): the page asks for the table then
+    if (f.phase === "play" && m.game.counts.length === 4) m.game.counts = [14, 14, 14, 14];
   },
   "Tichu.GrandDecided": () => {},
   "Tichu.Tichu": (m, f) => {
@@ -229,8 +311,9 @@ const HANDLERS = {
     }
     g.trick.push({ seat: f.seat, combo: f.combo });
     g.counts[f.seat - 1] = f.cards_left;
-    g.passed = [false, false, false, false];
+    g.passed = g.passed.map(() => false);
     if (f.seat === m.seat) m.removeFromHand(f.combo.cards);
+    else if (g.openHand !== null) g.openHand = without(g.openHand, f.combo.cards); // each card is one
   },
   "Tichu.Passed": (m, f) => {
     m.game.passed[f.seat - 1] = true;
@@ -247,25 +330,27 @@ const HANDLERS = {
   "Tichu.TrickTaken": (m) => {
     m.game.trick = [];
     m.game.trickWon = null;
-    m.game.passed = [false, false, false, false];
+    m.game.passed = m.game.passed.map(() => false);
   },
   "Tichu.DragonGiven": (m) => {
     m.game.trick = [];
     m.game.trickWon = null;
-    m.game.passed = [false, false, false, false];
+    m.game.passed = m.game.passed.map(() => false);
   },
   "Tichu.Out": (m, f) => {
     if (!m.game.finish.includes(f.seat)) m.game.finish.push(f.seat);
   },
   "Tichu.RoundEnd": (m) => {
     const over = m.game.over;
-    m.game = emptyGame();
+    m.game = emptyGame(m.seats.length);
     m.game.over = over;
   },
   "Tichu.Score": (m, f) => {
     if (!ourTable(m, f)) return;
     m.totals = f.totals;
     m.rounds = f.rounds;
+    // per-person scores (Trichu): each person's total, and the dummy's
+    m.standings = f.scores ? { people: f.standings || [], dummy: f.dummy } : null;
   },
   "Tichu.GameOver": (m, f) => {
     m.game.over = { winners: f.winners || [], standings: f.standings || [] };
@@ -275,12 +360,19 @@ const HANDLERS = {
   "Tichu.TableOpen": (m, f) => {
     m.seats = [...f.seats];
     m.options = f.options;
+    // the table's seats again, after a game that seated us elsewhere (turnier, Trichu)
+    const ours = f.seats.indexOf(m.nick);
+    if (m.seat !== null && ours >= 0) m.seat = ours + 1;
+    m.plays = [];
   },
   "Tichu.Table": (m, f) => {
     if (!ourTable(m, f)) return;
     const g = m.game;
     m.seats = [...f.names];
     m.seat = f.seat;
+    m.plays = f.plays || [];
+    m.tableVariant = f.variant || null;
+    g.openHand = f.open_hand ? sortCards(f.open_hand) : null;
     g.phase = f.phase;
     if (f.hand) g.hand = sortCards(f.hand);
     g.counts = [...f.hand_counts];
@@ -292,6 +384,7 @@ const HANDLERS = {
     g.finish = [...(f.finish_order || [])];
     m.totals = f.totals;
     m.rounds = f.round;
+    m.fitSeats();
   },
   "Tichu.Substitute": (m, f) => {
     m.standIns[f.player] = f.level;
@@ -300,7 +393,9 @@ const HANDLERS = {
     delete m.standIns[f.player];
   },
   "Tichu.Legal": (m, f) => {
-    m.game.legal = { commands: f.commands || [], exchange: Boolean(f.exchange) };
+    const legal = { commands: f.commands || [], exchange: Boolean(f.exchange) };
+    if (m.otherHand(f.seat)) m.game.otherLegal = { seat: f.seat, ...legal }; // its commands say /dummy
+    else m.game.legal = legal;
     m.legalVersion += 1;
   },
 };

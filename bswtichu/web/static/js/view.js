@@ -7,7 +7,13 @@ import { ansiFragment } from "./ansi.js";
 import { card, cardElement, cardWords, commandCards, rankLabel } from "./cards.js";
 
 const NEED_WORDS = { lead: "to lead", follow: "to play", wish: "to make the wish", give: "to give the Dragon trick away" };
-const PLACE_WORDS = ["first", "second", "third", "fourth"];
+const PLACE_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+/** Where each seat sits as seen from ours, by the number of seats (turn order goes to the right). */
+const WHERE_WORDS = {
+  4: ["you", "right opponent", "partner", "left opponent"],
+  6: ["you", "right opponent", "partner", "opponent opposite", "partner", "left opponent"],
+};
+const COUNT_WORDS = { 2: "two", 3: "three" };
 const GROUP_NAMES = ["", "Single cards", "Two cards", "Three cards", "Four cards"];
 const LOG_LINES = 2000;
 const PROMPT = /^(lead|follow|wish|give|grand|schupf)> /;
@@ -52,6 +58,10 @@ function redraw(parent, key, children) {
 
 /** A label for one legal command line, for the button that sends it. */
 export function commandLabel(line, model) {
+  if (/^\/dummy\s/i.test(line)) { // the dummy's move, which we make (Trichu's dealer)
+    const [label, cards, rest] = commandLabel(line.trim().replace(/^\/dummy\s+/i, "/"), model);
+    return [`Dummy: ${label}`, cards, rest];
+  }
   const [verb, ...args] = line.trim().split(/\s+/);
   switch (verb.toLowerCase()) {
     case "/play": {
@@ -208,20 +218,22 @@ export class View {
     if (!g.turn) return g.phase ? `Phase: ${g.phase}.` : "Waiting for the game to start.";
     const need = NEED_WORDS[g.turn.need] || g.turn.need;
     if (g.turn.seat === model.seat) return `Your turn: ${need.replace(/^to /, "")}.`;
+    if (g.turn.seat === model.dummySeat) return `The dummy's turn, yours to play: ${need.replace(/^to /, "")}.`;
     return `${model.name(g.turn.seat)} (seat ${g.turn.seat}) ${need}.`;
   }
 
   seats(model) {
     const g = model.game;
-    const where = ["you", "right opponent", "partner", "left opponent"];
+    const where = WHERE_WORDS[model.seats.length] || [];
+    byId("seats").className = model.seats.length === 4 ? "seats" : `seats count-${model.seats.length}`;
     const items = model.seatOrder().map((seat, at) => {
       const item = element("li", null, "seat", `pos-${at}`);
       const name = model.seats[seat - 1];
-      const mine = seat === model.seat;
+      const mine = seat === model.seat ? " (you)" : seat === model.dummySeat ? " (yours to play)" : "";
       item.classList.toggle("turn", g.turn !== null && g.turn.seat === seat);
-      item.append(element("strong", `Seat ${seat}: ${name || "(free)"}${mine ? " (you)" : ""}`));
+      item.append(element("strong", `Seat ${seat}: ${name || "(free)"}${mine}`));
       const facts = [];
-      if (model.seat !== null) facts.push(where[at]);
+      if (model.seat !== null && where[at]) facts.push(where[at]);
       if (model.bots[String(seat)]) facts.push(`${model.bots[String(seat)]} bot`);
       if (model.away.includes(seat)) facts.push("away");
       if (name && model.standIns[name]) facts.push(`a ${model.standIns[name]} bot plays for them`);
@@ -235,7 +247,23 @@ export class View {
       return item;
     });
     redraw(byId("seats"), JSON.stringify([model.seats, model.seat, model.bots, model.away, model.standIns,
-      g.counts, g.calls, g.finish, g.passed, g.turn]), items);
+      g.counts, g.calls, g.finish, g.passed, g.turn, model.plays]), items);
+    this.openHand(model);
+  }
+
+  /** The dummy's open hand (Trichu), for everyone who may see it. */
+  openHand(model) {
+    const open = model.game.openHand;
+    show("open-hand-box", open !== null);
+    const cards = (open || []).map((code) => {
+      const item = element("li");
+      const shown = cardElement(code);
+      shown.dataset.code = code; // for the /dummy schupf typed by hand, and for tests
+      item.append(shown);
+      return item;
+    });
+    if (open !== null && !cards.length) cards.push(element("li", "No cards.", "empty"));
+    redraw(byId("open-hand"), JSON.stringify(open), cards);
   }
 
   trick(model) {
@@ -259,10 +287,16 @@ export class View {
 
   scoreText(model) {
     if (!model.totals) return "";
-    const team = (a, b) => `${model.name(a)} + ${model.name(b)}`;
     const rounds = model.options && model.options.round ? ` of ${model.options.round}` : "";
     const after = model.rounds ? ` after round ${model.rounds}${rounds}` : "";
-    return `Score${after}: ${team(1, 3)} ${model.totals[0]}, ${team(2, 4)} ${model.totals[1]}.`;
+    if (model.standings) { // each person his own total (Trichu)
+      const people = model.standings.people.map((s) => `${s.player} ${s.points}`).join(", ");
+      return `Score${after}: ${people}; the dummy ${model.standings.dummy}.`;
+    }
+    // the teams sit alternately: seats 1, 3, ... against seats 2, 4, ...
+    const team = (first) => model.seatOrder().filter((seat) => seat % 2 === first % 2).sort((a, b) => a - b)
+      .map((seat) => model.name(seat)).join(" + ");
+    return `Score${after}: ${team(1)} ${model.totals[0]}, ${team(2)} ${model.totals[1]}.`;
   }
 
   // -- the hand and the moves --------------------------------------------------------
@@ -288,24 +322,52 @@ export class View {
     show("exchange", exchanging);
     if (exchanging) this.exchange(model, selected);
     this.legal(model);
+    this.dummyLegal(model);
   }
 
   exchange(model, selected) {
+    const targets = model.exchangeTargets();
     const roles = ["the right opponent", "your partner", "the left opponent"];
-    const slots = roles.map((role, at) => {
-      const seat = ((model.seat - 1 + at + 1) % 4) + 1;
-      const item = element("li", `To ${role}, ${model.name(seat)}: `);
+    const slots = targets.map((seat, at) => {
+      const to = model.seats.length === 4 && model.variant === "nanjing" ? `${roles[at]}, ` : `seat ${seat}, `;
+      const item = element("li", `To ${to}${model.name(seat)}: `);
       if (selected[at]) item.append(cardElement(selected[at]));
       else item.append(element("span", "pick a card", "empty"));
       return item;
     });
+    const count = targets.length;
+    byId("exchange-title").textContent = `Exchange: pick ${COUNT_WORDS[count] || count} cards from your hand`;
+    byId("send-exchange").textContent = `Pass these ${COUNT_WORDS[count] || count} cards`;
     redraw(byId("exchange-slots"), JSON.stringify([selected, model.seats]), slots);
-    byId("send-exchange").disabled = selected.length !== 3;
+    byId("send-exchange").disabled = selected.length !== count;
+  }
+
+  /** The dummy's legal moves, as buttons that send its /dummy commands (Trichu's dealer). */
+  dummyLegal(model) {
+    const other = model.game.otherLegal;
+    show("dummy-moves", other !== null || model.dummySeat !== null);
+    const commands = other ? other.commands.filter((line) => !/^\/dummy\s+\/?schupf/i.test(line)) : [];
+    const parts = this.moveGroups(commands, model, "dummy-");
+    if (other && other.exchange) {
+      parts.push(element("p", "Type the dummy's exchange: /dummy schupf C1 C2 (its cards are in its open hand).", "empty"));
+    } else if (!parts.length) parts.push(element("p", "Nothing for the dummy right now.", "empty"));
+    redraw(byId("dummy-legal"), JSON.stringify([commands, other && other.exchange, model.seats]), parts);
   }
 
   legal(model) {
     const legal = model.game.legal;
     const commands = legal ? legal.commands.filter((line) => !line.startsWith("/schupf")) : [];
+    const parts = this.moveGroups(commands, model);
+    if (!parts.length) {
+      const count = COUNT_WORDS[model.exchangeTargets().length];
+      parts.push(element("p", legal && legal.exchange ? `Pick ${count} cards above.` : "Nothing to do right now.", "empty"));
+    }
+    redraw(byId("legal"), JSON.stringify([commands, legal && legal.exchange, model.seats]), parts);
+    byId("legal").dataset.version = String(model.legalVersion);
+  }
+
+  /** Buttons for legal command lines, grouped: other moves first, then plays by their number of cards. */
+  moveGroups(commands, model, prefix = "") {
     const groups = new Map();
     const others = [];
     for (const line of commands) {
@@ -324,21 +386,17 @@ export class View {
       } else others.push(made);
     }
     const parts = [];
-    if (others.length) parts.push(this.group("Moves", others));
+    if (others.length) parts.push(this.group("Moves", others, prefix));
     for (const size of [...groups.keys()].sort((a, b) => a - b)) {
-      parts.push(this.group(GROUP_NAMES[size] || "Five cards or more", groups.get(size)));
+      parts.push(this.group(GROUP_NAMES[size] || "Five cards or more", groups.get(size), prefix));
     }
-    if (!parts.length) {
-      parts.push(element("p", legal && legal.exchange ? "Pick three cards above." : "Nothing to do right now.", "empty"));
-    }
-    redraw(byId("legal"), JSON.stringify([commands, legal && legal.exchange, model.seats]), parts);
-    byId("legal").dataset.version = String(model.legalVersion);
+    return parts;
   }
 
-  group(title, buttons) {
+  group(title, buttons, prefix = "") {
     const box = element("div", null, "move-group");
     const heading = element("h4", title);
-    heading.id = `moves-${title.replace(/\W+/g, "-").toLowerCase()}`;
+    heading.id = `${prefix}moves-${title.replace(/\W+/g, "-").toLowerCase()}`;
     const list = element("div", null, "moves");
     list.setAttribute("role", "group");
     list.setAttribute("aria-labelledby", heading.id);
