@@ -168,8 +168,8 @@ def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
 
     TURN asks the player it names (or ``by``, who plays that hand with ``command``: Trichu's
     dealer the dummy's, prompted ``dummy lead> ``; a Duo player his second hand's,
-    ``second lead> ``); PHASE ``grand`` and ``exchange`` ask every seated player; CLOCK (the turn clock's warning) asks again the player it is
-    sent to.  The message's sentence has just said what is asked and how to
+    ``second lead> ``); PHASE ``grand`` and ``exchange`` ask every seated player; CLOCK
+    (the turn clock's warning) asks again the player it is sent to.  The message's sentence has just said what is asked and how to
     answer: the prompt only marks the place to type, with the one word a
     trigger needs (``lead> ``, ``grand> ``), and on a table with a turn clock
     the seconds left when it was asked (``lead 30s> ``).

@@ -472,16 +472,21 @@ class GameTexts:
     def hand(self, view: RoundView, own: bool = True) -> Message:
         """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
-        whose = "Your hand" if own else f"{self._second_hand(view.seat)}, which you play"
+        if own:
+            whose = "Your hand"
+        elif self.variant.dummy is None:
+            whose = f"{self._second_hand(view.seat).capitalize()}, which you play"
+        else:
+            whose = f"The hand of {self._second_hand(view.seat)}, which you play"
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
 
     def _second_hand(self, seat: int) -> str:
-        """A further hand its player reads of: Trichu's "The hand of dummy (seat 3)", Duo's
-        "Your second hand (seat 3)" (the seat's name is his own)."""
+        """A further hand as its player reads of it: Trichu's "dummy (seat 3)", Duo's "your
+        second hand (seat 3)" (there the seat's name is his own)."""
         if self.variant.dummy is None:
-            return f"Your second hand (seat {seat + 1})"
-        return f"The hand of {self.names[seat]} (seat {seat + 1})"
+            return f"your second hand (seat {seat + 1})"
+        return f"{self.names[seat]} (seat {seat + 1})"
 
     def open_hand(self, view: RoundView) -> Message:
         """The dummy's hand, open to everyone at the table once play begins (Trichu)."""
@@ -592,7 +597,7 @@ class GameTexts:
         def text() -> str:
             if not commands:
                 return "Nothing to do right now."
-            mine = f" for {self._second_hand(seat).lower()}: /{second} before each command" if second else ""
+            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
             if full:
                 return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
             return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank))
