@@ -166,19 +166,19 @@ PROMPTING = ("TURN", "PHASE", "CLOCK")
 def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
     """The prompt after ``message`` if it asks this player something, else None.
 
-    TURN asks the player it names (or ``by``, who plays that hand: Trichu's dealer the
-    dummy's, prompted ``dummy lead> ``); PHASE ``grand`` and ``exchange`` ask every
-    seated player; CLOCK (the turn clock's warning) asks again the player it is
-    sent to.  The message's sentence has just said what is asked and how to
+    TURN asks the player it names (or ``by``, who plays that hand with ``command``: Trichu's
+    dealer the dummy's, prompted ``dummy lead> ``; a Duo player his second hand's,
+    ``second lead> ``); PHASE ``grand`` and ``exchange`` ask every seated player; CLOCK
+    (the turn clock's warning) asks again the player it is sent to.  The message's sentence has just said what is asked and how to
     answer: the prompt only marks the place to type, with the one word a
     trigger needs (``lead> ``, ``grand> ``), and on a table with a turn clock
     the seconds left when it was asked (``lead 30s> ``).
     """
     fields = message.fields
+    if message.keyword == "TURN" and nick is not None and fields.get("by") == nick:  # his second hand's
+        return _prompt(f"{fields.get('command', 'dummy')} {fields.get('need', 'play')}", fields.get("clock"))
     if message.keyword == "TURN" and nick is not None and fields.get("player") == nick:
         return _prompt(fields.get("need", "play"), fields.get("clock"))
-    if message.keyword == "TURN" and nick is not None and fields.get("by") == nick:  # his dummy's turn
-        return _prompt(f"dummy {fields.get('need', 'play')}", fields.get("clock"))
     if message.keyword == "PHASE" and seated and fields.get("phase") in PROMPT_WORDS:
         return _prompt(PROMPT_WORDS[fields["phase"]], fields.get("clock"))
     if message.keyword == "CLOCK" and seated:

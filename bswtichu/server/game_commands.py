@@ -18,11 +18,11 @@ from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages
-from bswtichu.server.commands import Command, is_number, wrong_use
+from bswtichu.server.commands import Command, UsageRefusal, is_number, usage_error, wrong_use
 from bswtichu.server.game_messages import game_log
-from bswtichu.server.game_table import SECOND_HAND, TableGame, refusal_for
+from bswtichu.server.game_table import TableGame, refusal_for
 from bswtichu.server.gamelogs import GameLogStore
-from bswtichu.server.messages import Refusal
+from bswtichu.server.messages import SECOND_HAND_WORDS, Refusal, second_hand_word
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
 from bswtichu.server.table import TableHall
@@ -68,7 +68,8 @@ def game_commands(hall: TableHall, logs: GameLogStore,
     (moderation's), for whatever /kick is given that is not a seat number."""
 
     # Each game handler takes ``hand``: 0 for the player's own seat, 1 for the second hand he
-    # plays this round (/dummy COMMAND: Trichu's dealer plays the dummy's).
+    # plays this round (/second COMMAND, or /dummy: Trichu's dealer plays the dummy's, a Duo
+    # player his team's second hand).
 
     def simple(action_class):
         def handle(session: Session, args: str, hand: int = 0) -> None:
@@ -231,17 +232,23 @@ def game_commands(hall: TableHall, logs: GameLogStore,
             raise Refusal("no_such_log", f"there is no log of game {number}")
         session.send(game_log(number, text))
 
-    #: what /dummy takes: the commands a hand is played with (German names too)
-    second_hand = {}
+    #: what /second (/dummy) takes: the commands a hand is played with (German names too)
+    second_hand: dict[str, Command] = {}
 
-    def dummy(session: Session, args: str) -> None:
+    def second(session: Session, args: str) -> None:
+        """A command for the second hand; its refusals name the variant's word (/dummy, /second)."""
+        game = _player_game(session)
+        word = second_hand_word(game.game.variant)
         name, _, rest = args.strip().partition(" ")
-        handler = second_hand.get(name.lower())
-        if handler is None:
-            raise wrong_use(f"/{SECOND_HAND} COMMAND [ARGS]: the commands are"
-                            f" {', '.join(sorted({c.key for c in commands if c.key in second_hand}))}")
-        _player_game(session).seat_for(session.nick, 1)  # refused for anyone without a second hand
-        handler(session, rest.strip(), hand=1)
+        command = second_hand.get(name.lower())
+        if command is None:
+            keys = sorted({c.key for c in second_hand.values()})
+            raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
+        game.seat_for(session.nick, 1)  # refused for anyone without a second hand
+        try:
+            command.handler(session, rest.strip(), hand=1)
+        except UsageRefusal as refusal:
+            raise usage_error(f"/{word} {command.usage[1:]}", refusal.detail) from None
 
     play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
                  " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
@@ -318,20 +325,22 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
                 " our own, docs/variant-log.md); the number is announced when a game starts and"
                 " ends.", handler=show_log),
-        Command(key=SECOND_HAND, group="game", usage=f"/{SECOND_HAND} COMMAND [ARGS]",
-                summary="Trichu's dealer: play the dummy's hand",
-                help="The dealer in Trichu plays the dummy's hand too, with the usual commands after"
-                f" /{SECOND_HAND}: /{SECOND_HAND} play 7j 7s, /{SECOND_HAND} pass, /{SECOND_HAND}"
-                f" schupf C1 C2, /{SECOND_HAND} tichu, /{SECOND_HAND} bomben CARDS, /{SECOND_HAND} hand,"
-                f" /{SECOND_HAND} legal. Only the player who plays a second hand this round may.",
-                handler=dummy),
+        Command(key=SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
+                usage="/second COMMAND [ARGS]",
+                summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",
+                help="Where you play a second hand, give its commands after /second: /second play 7j"
+                " 7s, /second pass, /second schupf C1 C2 C3, /second tichu, /second bomben CARDS,"
+                " /second hand, /second legal. In Duo it is your team's other hand (seat 3, or 4);"
+                " in Trichu the dealer plays the dummy's hand and says /dummy (either name works"
+                " in both). Only a player who plays a second hand this round may.",
+                handler=second),
     ]
     for command in commands:
         if command.key in ("grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish",
                            "give", "dog", "hand", "legal"):
             for name in (command.key, command.german, *command.aliases):
                 if name:
-                    second_hand[name] = command.handler
+                    second_hand[name] = command
     return commands
 
 

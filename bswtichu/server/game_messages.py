@@ -22,7 +22,7 @@ from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
-from bswtichu.server.messages import Message, counted
+from bswtichu.server.messages import Message, counted, second_hand_word
 from bswtichu.tch.variant_log import is_variant_log
 
 NEED_TEXT = {
@@ -148,6 +148,11 @@ def result_fields(result: RoundResult) -> dict:
             s + 1 for s in result.variant.team_seats(result.double_victory)],
         "card_points": list(result.card_points), "call_points": list(result.call_points),
         "calls": list(result.calls), "score": list(result.score)}
+
+
+def _team_names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """A team as "A + C", each person once (in Duo one person plays the team's two hands)."""
+    return " + ".join(dict.fromkeys(names[s] for s in seats))
 
 
 class GameTexts:
@@ -282,11 +287,11 @@ class GameTexts:
 
     def passed(self, given: dict[int, Card]) -> str:
         """What a seat read when it passed its cards (``given``: by the seat each went to)."""
-        return "You passed " + _listed([f"{card.text} to {self.names[to]}" for to, card in sorted(given.items())]) + "."
+        return "You passed " + _listed([f"{card.text} to {self._hand_name(to)}" for to, card in sorted(given.items())]) + "."
 
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
         """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
-        got = [f"{card.text} from {self.names[giver]}" for giver, card in sorted(e.received.items())]
+        got = [f"{card.text} from {self._hand_name(giver)}" for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
                                       "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
                                       "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
@@ -302,8 +307,9 @@ class GameTexts:
             return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
 
         fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
-        if e.seat in self.played_by:
+        if e.seat in self.played_by:  # a second hand's: who plays it, with which command
             fields["by"] = self.played_by[e.seat]
+            fields["command"] = second_hand_word(self.variant)
         if left is not None:
             fields["clock"] = left
         return self._msg("TURN", fields, text)
@@ -376,10 +382,15 @@ class GameTexts:
 
     def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
         """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""
-        teams = [" + ".join(names[s] for s in self.variant.team_seats(team)) for team in (0, 1)]
+        teams = [_team_names(names, self.variant.team_seats(team)) for team in (0, 1)]
         if points is None:
             return " against ".join(teams)
         return ", ".join(f"{team} {p}" for team, p in zip(teams, points))
+
+    def _hand_name(self, seat: int) -> str:
+        """A seat's player, with the seat where he plays more than one hand (Duo: "Ann (seat 3)")."""
+        name = self.names[seat]
+        return name if self.names.count(name) == 1 else f"{name} (seat {seat + 1})"
 
     def _on_SubstituteStarted(self, e: SubstituteStarted, viewer):
         until = (f"{e.player} types anything (time ran out {CLOCK_STRIKES} times in a row)"
@@ -443,13 +454,13 @@ class GameTexts:
 
     def round_result(self, result: RoundResult) -> Message:
         score = result.score
-        order = ", ".join(self.names[s] for s in result.finish_order)
+        order = ", ".join(self._hand_name(s) for s in result.finish_order)
         if result.double_victory is not None:
-            team = " + ".join(self.names[s] for s in self.variant.team_seats(result.double_victory))
+            team = _team_names(self.names, self.variant.team_seats(result.double_victory))
             how = f"{'Triple' if self.variant.team_size == 3 else 'Double'} victory for {team}!"
         else:
             how = f"Order out: {order}."
-        calls = [f"{self.names[s]} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
+        calls = [f"{self._hand_name(s)} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
                  for s, c in enumerate(result.calls) if c]
         text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
                 + (f"; calls: {', '.join(calls)}" if calls else "")
@@ -461,9 +472,21 @@ class GameTexts:
     def hand(self, view: RoundView, own: bool = True) -> Message:
         """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
-        whose = "Your hand" if own else f"The hand of {self.names[view.seat]} (seat {view.seat + 1}), which you play"
+        if own:
+            whose = "Your hand"
+        elif self.variant.dummy is None:
+            whose = f"{self._second_hand(view.seat).capitalize()}, which you play"
+        else:
+            whose = f"The hand of {self._second_hand(view.seat)}, which you play"
         return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
                          f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
+
+    def _second_hand(self, seat: int) -> str:
+        """A further hand as its player reads of it: Trichu's "dummy (seat 3)", Duo's "your
+        second hand (seat 3)" (there the seat's name is his own)."""
+        if self.variant.dummy is None:
+            return f"your second hand (seat {seat + 1})"
+        return f"{self.names[seat]} (seat {seat + 1})"
 
     def open_hand(self, view: RoundView) -> Message:
         """The dummy's hand, open to everyone at the table once play begins (Trichu)."""
@@ -502,7 +525,7 @@ class GameTexts:
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
-            lines.append(f"  On the table: {shown_play(view.top)} by {self.names[view.top_seat]}{won}.")
+            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(view.top_seat)}{won}.")
         elif view.phase == "play":
             lines.append("  The table is empty.")
         if view.wish is not None:
@@ -574,7 +597,7 @@ class GameTexts:
         def text() -> str:
             if not commands:
                 return "Nothing to do right now."
-            mine = f" for {self.names[seat]} (seat {seat + 1}): /{second} before each command" if second else ""
+            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
             if full:
                 return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
             return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank))

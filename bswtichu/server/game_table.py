@@ -35,17 +35,12 @@ from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
 from bswtichu.server import names
 from bswtichu.server.commands import is_number
-from bswtichu.server.messages import Message, Refusal
+from bswtichu.server.messages import Message, Refusal, second_hand_title, second_hand_word
 from bswtichu.server.render import MACHINE
 from bswtichu.server.table import Reader, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
-
-#: The command that marks a person's actions for the second hand he plays (Trichu's dealer: the
-#: dummy's); `Game.seats_played_by` says which seats a person plays
-SECOND_HAND = "dummy"
-
 
 def refusal_for(error: TichuError) -> Refusal:
     """The engine's error as the one line a client gets, under the error's stable code."""
@@ -125,8 +120,9 @@ class TableGame:
             return self.seat_of(nick)
         seats = self.game.seats_played_by(self.player(nick))
         if hand >= len(seats):
-            raise Refusal("no_second_hand", f"you play no second hand this round; /{SECOND_HAND} is for the"
-                                            " player who plays one (in Trichu the dealer, for the dummy)")
+            raise Refusal("no_second_hand", f"you play no second hand this round;"
+                                            f" /{second_hand_word(self.game.variant)} is for the player"
+                                            " who plays one (in Trichu the dealer, for the dummy)")
         return seats[hand]
 
     def _homes(self) -> list[int]:
@@ -389,7 +385,7 @@ class TableGame:
         """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
         if self._home[seat] == seat:
             return text
-        return f"[{self.texts.names[seat]}, seat {seat + 1}, your /{SECOND_HAND}] {text}"
+        return f"{second_hand_title(self.game.variant, self.texts.names[seat], seat + 1)} {text}"
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):
@@ -451,7 +447,7 @@ class TableGame:
         return self._legal(self.seat_for(nick, hand), full)
 
     def _legal(self, seat: int, full: bool) -> Message:
-        second = SECOND_HAND if self._home[seat] != seat else ""
+        second = second_hand_word(self.game.variant) if self._home[seat] != seat else ""
         return self.texts.legal(seat, self.game.round.iter_legal_actions(seat), full, second)
 
     def show_state(self, nick: str) -> None:

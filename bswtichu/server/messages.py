@@ -425,6 +425,26 @@ def options(number: int, values: dict[str, Any]) -> Message:
     )
 
 
+#: The command names that mark a person's actions for a further hand he plays (``/second play
+#: 7j``): both work wherever a person plays one; each variant's messages say its own word
+SECOND_HAND_WORDS = ("second", "dummy")
+
+
+def second_hand_word(variant: Variant) -> str:
+    """The word a variant's messages use for that command: Trichu's dealer plays the dummy's
+    hand (/dummy), a Duo player the second hand of his team (/second)."""
+    return "dummy" if variant.dummy is not None else "second"
+
+
+def second_hand_title(variant: Variant, name: str, seat: int) -> str:
+    """How a person is told which further hand a sentence is about: "[dummy, seat 3, your
+    /dummy]" in Trichu, "[your second hand, seat 3, /second]" in Duo (``seat`` counted 1..N)."""
+    word = second_hand_word(variant)
+    if variant.dummy is not None:
+        return f"[{name}, seat {seat}, your /{word}]"
+    return f"[your second hand, seat {seat}, /{word}]"
+
+
 def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Variant = NANJING) -> Message:
     """The table starts, as told to the player in ``seat`` (None: a spectator).
 
@@ -440,6 +460,18 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Vari
                 " plays with the dummy's hand opposite him; the deal passes on round by round.")
         if seat is not None:
             text += f" You sit in seat {seat}."
+    elif variant.further_seats:  # Duo: each person plays every hand of his team
+        people = variant.person_seats  # table seat k's person sits first at engine seat people[k - 1]
+        teams = [[k for k, s in enumerate(people, start=1) if variant.teams[s] == team] for team in (0, 1)]
+        sides = " against ".join(" + ".join(f"{seats[k - 1]} (seats "
+                                            + " and ".join(str(h + 1) for h in variant.hands_with[people[k - 1]])
+                                            + ")" for k in team) for team in teams)
+        text = (f"Table {number} starts a game of {variant.title}: {seating}. Each of you plays"
+                f" both hands of a team: {sides}.")
+        if seat is not None:
+            hands = variant.hands_with[people[seat - 1]]
+            text += (f" You sit in seat {seat} and play the hands of seats {hands[0] + 1} and {hands[1] + 1};"
+                     f" /{second_hand_word(variant)} COMMAND plays seat {hands[1] + 1}'s.")
     else:
         teams = [[s + 1 for s in variant.team_seats(team)] for team in (0, 1)]
         sides = " against ".join(" + ".join(seats[s - 1] for s in team) + " (seats "

@@ -35,7 +35,7 @@ BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 #: the turn clock's limits (seconds per decision)
 CLOCK_RANGE = range(1, 3601)
 
-_COUNT_WORDS = {3: "three", 4: "four", 6: "six"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
 
 
 class Reader(Protocol):

@@ -176,7 +176,7 @@ def test_seating_and_turns_in_trichu_name_the_dummy():
 def legal(client: Client, second: bool = False) -> list[str]:
     """The client's legal commands (``second``: for the second hand he plays, if any)."""
     client.clear()
-    client.say("/dummy legal" if second else "/legal")
+    client.say("/second legal" if second else "/legal")  # /second: /dummy's other name
     got = client.received()
     return got[-1][1]["commands"] if got and got[-1][0] == "LEGAL" else []
 
@@ -190,7 +190,7 @@ def spelled(client: Client, command: str) -> str:
     marker = words[:len(words) - len(cards)]
     count = len(cards)
     client.clear()
-    client.say("/dummy hand" if words[0] == "/dummy" else "/hand")
+    client.say(f"{words[0]} hand" if words[0] in ("/dummy", "/second") else "/hand")
     hands = [f for k, f in client.received() if k == "HAND"]
     return " ".join(marker + hands[0]["cards"][:count])
 
@@ -260,7 +260,7 @@ def test_trichus_dealer_plays_the_dummy_with_a_marked_command(tmp_path):
 
 
 def test_a_whole_game_of_each_variant_with_people_and_bots(tmp_path):
-    for variant, people, bots, rounds in (("tientsin", 2, 4, 1), ("trichu", 2, 1, 3)):
+    for variant, people, bots, rounds in (("tientsin", 2, 4, 1), ("trichu", 2, 1, 3), ("duo", 1, 1, 2)):
         clock = Clock()
         lobby = seeded_lobby(tmp_path / variant, 13, clock, bot_delay=DELAY)
         clients = [Client(lobby, n) for n in ("Ann", "Bob")[:people]]
@@ -316,7 +316,7 @@ def views(lobby) -> list:
     return [game.round.view(seat) for seat in range(game.variant.seats)] + [game.round.view(None)]
 
 
-@pytest.mark.parametrize("variant, bots", [("tientsin", 5), ("trichu", 2)])
+@pytest.mark.parametrize("variant, bots", [("tientsin", 5), ("trichu", 2), ("duo", 1)])
 def test_a_restart_restores_a_variant_game_mid_round(tmp_path, variant, bots):
     clock = Clock()
     lobby = durable_lobby(tmp_path, clock)
@@ -333,7 +333,7 @@ def test_a_restart_restores_a_variant_game_mid_round(tmp_path, variant, bots):
     lobby2 = durable_lobby(tmp_path, Clock(), seed=99)
     table = lobby2.tables.get(1)
     assert table is not None and table.started and table.variant.name == variant
-    assert len(table.seats) == (6 if variant == "tientsin" else 3)
+    assert len(table.seats) == {"tientsin": 6, "trichu": 3, "duo": 2}[variant]
     assert table.game.game.seating == seating and views(lobby2) == before
     ann2 = Client(lobby2, "Ann")
     ann2.say("/join 1 1")

@@ -1,5 +1,6 @@
-"""Whole games of Tientsin and Trichu over real loopback TCP: one person on the line port in
-machine mode (playing his own hand and, when he deals in Trichu, the dummy's with /dummy),
+"""Whole games of Tientsin, Trichu and Duo over real loopback TCP: one person on the line port
+in machine mode (playing his own hand and, when he deals in Trichu, the dummy's with /dummy; in
+Duo always his second hand, with /second),
 bots in the other seats, a telnet spectator who is told no card before it is played.
 """
 
@@ -64,7 +65,7 @@ async def spelled(person: Person, command: str) -> str:
     slots = [w for w in words if w.startswith("C") and w[1:].isdigit()]
     if not slots:
         return command
-    _, hand = await person.ask("/dummy hand" if words[0] == "/dummy" else "/hand", "HAND")
+    _, hand = await person.ask(f"{words[0]} hand" if words[0] in ("/dummy", "/second") else "/hand", "HAND")
     return " ".join(words[:len(words) - len(slots)] + hand["cards"][:len(slots)])
 
 
@@ -76,7 +77,7 @@ async def play_alone_with_bots(person: Person, rng: Random, max_steps: int = 200
         if person.over() is not None:
             return person.over()
         seen = len(person.messages)
-        second = await person.commands("/dummy legal")
+        second = await person.commands("/second legal")  # Trichu's /dummy by its other name
         news = any(k not in ("LEGAL", "ERROR") for k, _ in person.messages[seen:])
         choices = [c for c in own + second if c.split()[-1] not in ("/tichu", "/grand", "tichu", "grand")
                    and "bomben" not in c]
@@ -92,7 +93,7 @@ async def play_alone_with_bots(person: Person, rng: Random, max_steps: int = 200
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2)])
+@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2), ("duo", 2, 1)])
 @pytest_twisted.ensureDeferred
 async def test_a_whole_variant_game_over_tcp_with_one_person_and_bots(tmp_path, variant, rounds, bots):
     async with GameServer(tmp_path, seed=31) as server:
@@ -119,6 +120,13 @@ async def test_a_whole_variant_game_over_tcp_with_one_person_and_bots(tmp_path, 
             assert any(f["seat"] == 3 for k, f in ann.messages if k == "DEALT")
             final = [f for k, f in ann.messages if k == "SCORE"][-1]
             assert len(final["scores"]) == 4 and final["dummy"] == final["scores"][-1]
+        elif variant == "duo":  # Ann plays seats 1 and 3 all game, with /second for seat 3
+            assert started["teams"] == [[1], [2]]
+            assert {f["seat"] for k, f in ann.messages if k in ("DEALT", "HAND")} == {1, 3}
+            turns = [f for k, f in ann.messages if k == "TURN" and f["seat"] == 3]
+            assert turns and all(f["by"] == "Ann" and f["command"] == "second" for f in turns)
+            assert any(c.startswith("/second ") for k, f in ann.messages if k == "LEGAL" and f["seat"] == 3
+                       for c in f["commands"])
         else:
             assert started["teams"] == [[1, 3, 5], [2, 4, 6]]
             assert all(len(f["hand_counts"]) == 6 for k, f in ann.messages if k == "TABLE")
