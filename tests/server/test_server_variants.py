@@ -335,10 +335,12 @@ def test_a_restart_restores_a_variant_game_mid_round(tmp_path, variant, bots):
     assert table is not None and table.started and table.variant.name == variant
     assert len(table.seats) == {"tientsin": 6, "trichu": 3, "duo": 2}[variant]
     assert table.game.game.seating == seating and views(lobby2) == before
-    ann2 = Client(lobby2, "Ann")
-    ann2.say("/join 1 1")
+    ann2 = Client(lobby2)
+    ann2.say(f"/resume {ann.token}")  # back in her seat, the game plays on to its end
+    assert ann2.only("RETURNED")["seat"] == 1 and ann2.session.table is table
     clock2 = table.game.driver.clock
     assert play_on([ann2], clock2, Random(6), 8000)
+    assert table.game is None or table.game.game.over
 
 
 def test_the_dummys_turn_names_and_prompts_the_dealer_who_plays_it():
