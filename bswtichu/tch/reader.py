@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from os import PathLike
-from pathlib import Path
 from typing import Optional, Union
 
 from ..engine.cards import DECK, Card, bsw_rank_text, parse_bsw_card, parse_bsw_rank
 from ..engine.errors import ParseError
-from .errors import TchFormatError
+from .errors import TchFormatError, read_log_text
 from .layout import (BOMB_PREFIX, DRAGON_PREFIX, EXCHANGE_HEADER, GIVES, GRAND_HEADER,
                      GRAND_TICHU_PREFIX, PASSES, PLAY_HEADER, RESULT_PREFIX, START_HEADER,
                      TICHU_PREFIX, WISH_PREFIX)
@@ -38,15 +37,8 @@ _ORDINALS = ("first", "second", "third")
 
 def read_tch_file(path: Union[str, PathLike]) -> GameLog:
     """Read a `.tch` file (UTF-8); the log's ``source`` is the file's name."""
-    path = Path(path)
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise TchFormatError(line, f"not UTF-8 text (byte {data[exc.start]:#04x})",
-                             path.name) from None
-    return read_tch(text, source=path.name)
+    text, name = read_log_text(path)
+    return read_tch(text, source=name)
 
 
 def read_tch(text: str, source: str = "") -> GameLog:

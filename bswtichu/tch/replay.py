@@ -26,23 +26,12 @@ from ..engine.round import OVER, partner_of, team_of
 from . import model
 from .errors import TchFormatError
 from .reader import read_tch_file
-from .report import RoundReport
+from .report import LineFailure, RoundReport
 from .variant_log import is_variant_log_file, read_variant_log_file
 from .variant_replay import replay_variant_log
 
 BONUS = {"tichu": 100, "grand": 200}
 
-
-class _Failure(Exception):
-    """An entry the engine refused; ``line`` is where, ``message`` why."""
-
-    def __init__(self, line: int | None, message: str):
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-    def text(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line else self.message
 
 
 def deal_of(rlog: model.RoundLog) -> list:
@@ -52,11 +41,11 @@ def deal_of(rlog: model.RoundLog) -> list:
         first, full = rlog.grand_hands[seat], rlog.start_hands[seat]
         rest = [c for c in full if c not in first]
         if len(rest) != LAST_CARDS or len(first) != FIRST_CARDS:
-            raise _Failure(None, f"seat {seat}'s 8 Grand Tichu cards are not all in its 14 cards")
+            raise LineFailure(None, f"seat {seat}'s 8 Grand Tichu cards are not all in its 14 cards")
         rests.append(rest)
     deal = deal_from_hands(rlog.grand_hands, rests)
     if len(set(deal)) != 56:
-        raise _Failure(None, "the four 14-card hands do not hold 56 different cards")
+        raise LineFailure(None, "the four 14-card hands do not hold 56 different cards")
     return deal
 
 
@@ -73,13 +62,13 @@ def replay_round(rlog: model.RoundLog, number: int, source: str = "") -> RoundRe
             report.notes.append("repeated Grosses Tichu line (counted once)")
         for seat in range(4):
             rnd.apply(Exchange(seat, tuple(rlog.exchanges[seat])))
-    except (_Failure, TichuError) as exc:
-        report.error = exc.text() if isinstance(exc, _Failure) else f"deal or exchange: {exc}"
+    except (LineFailure, TichuError) as exc:
+        report.error = exc.text() if isinstance(exc, LineFailure) else f"deal or exchange: {exc}"
         return report
     entries = [e for e in rlog.entries if not isinstance(e, model.Result)]
     try:
         rnd = _replay_entries(rnd, entries, 0, report.notes)
-    except _Failure as failure:
+    except LineFailure as failure:
         report.error = failure.text()
         return report
     report.actions = list(rnd.history)
@@ -126,7 +115,7 @@ def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> 
             _apply(rnd, MakeWish(rnd.wish_pending_seat, None), line)
         if isinstance(entry, model.Wish):
             if rnd.wish_pending_seat is None:
-                raise _Failure(line, "a Wunsch line, but no Mahjong was just played")
+                raise LineFailure(line, "a Wunsch line, but no Mahjong was just played")
             _apply(rnd, MakeWish(rnd.wish_pending_seat, entry.rank), line)
         elif isinstance(entry, model.TichuCall):
             if rnd.calls[entry.seat]:
@@ -139,7 +128,7 @@ def _replay_entries(rnd: Round, entries: list, start: int, notes: list[str]) -> 
             _apply(rnd, Pass(entry.seat), line)
         elif isinstance(entry, model.DragonGift):
             if rnd.gift_pending_seat is None:
-                raise _Failure(line, "a Drache line, but no Dragon trick is waiting to be given")
+                raise LineFailure(line, "a Drache line, but no Dragon trick is waiting to be given")
             else:
                 _apply(rnd, GiveDragon(rnd.gift_pending_seat, entry.seat), line)
         elif isinstance(entry, model.Play):
@@ -162,7 +151,7 @@ def _branch(rnd: Round, entries: list, index: int, options: list[Play], notes: l
         try:
             _apply(attempt, option, entries[index].line)
             final = _replay_entries(attempt, entries, index + 1, attempt_notes)
-        except _Failure as failure:
+        except LineFailure as failure:
             failures.append(failure)
             continue
         notes.extend(attempt_notes)
@@ -206,9 +195,9 @@ def _apply(rnd: Round, action, line: int | None) -> None:
     try:
         rnd.apply(action)
     except IllegalActionError as exc:
-        raise _Failure(line, f"{action.notation()} by seat {action.seat}: {exc}") from None
+        raise LineFailure(line, f"{action.notation()} by seat {action.seat}: {exc}") from None
     except TichuError as exc:
-        raise _Failure(line, str(exc)) from None
+        raise LineFailure(line, str(exc)) from None
 
 
 def _compare(rnd: Round, report: RoundReport) -> bool:

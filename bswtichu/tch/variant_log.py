@@ -20,7 +20,7 @@ from ..engine import Action, Variant, action_text, variant_named
 from ..engine.cards import Card, format_cards, parse_card, split_tokens
 from ..engine.errors import ParseError
 from ..engine.notation import parse_action
-from .errors import TchFormatError
+from .errors import TchFormatError, read_log_text
 
 #: The file name's ending: "Tichu variant log", beside BSW's ``.tch``, never mistaken for one.
 EXTENSION = ".tvl"
@@ -167,14 +167,8 @@ def is_variant_log_file(path: Union[str, PathLike]) -> bool:
 
 def read_variant_log_file(path: Union[str, PathLike]) -> VariantGameLog:
     """Read a variant log file (UTF-8); the log's ``source`` is the file's name."""
-    path = Path(path)
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise VariantLogError(line, f"not UTF-8 text (byte {data[exc.start]:#04x})", path.name) from None
-    return read_variant_log(text, path.name)
+    text, name = read_log_text(path, VariantLogError)
+    return read_variant_log(text, name)
 
 
 def read_variant_log(text: str, source: str = "") -> VariantGameLog:

@@ -14,20 +14,9 @@ from __future__ import annotations
 from ..engine import DUMMY, Game, GameOptions, IllegalActionError, TichuError, action_text
 from ..engine.deal import deal_from_hands
 from ..engine.round import OVER
-from .report import RoundReport
+from .report import LineFailure, RoundReport
 from .variant_log import DUMMY_NAME, VariantGameLog, VariantRound
 
-
-class _Failure(Exception):
-    """A line the rules refuse: where, and why."""
-
-    def __init__(self, line: int | None, message: str):
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-    def text(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line else self.message
 
 
 def replay_variant_log(log: VariantGameLog) -> list[RoundReport]:
@@ -47,7 +36,7 @@ def replay_variant_log(log: VariantGameLog) -> list[RoundReport]:
             report.logged = list(r.outcome.score)
         try:
             _check_round(game, log, r, report)
-        except _Failure as failure:
+        except LineFailure as failure:
             report.error = failure.text()
             for later in log.rounds[r.number:]:
                 reports.append(RoundReport(log.source, later.number, ok=False, complete=later.is_complete,
@@ -55,7 +44,7 @@ def replay_variant_log(log: VariantGameLog) -> list[RoundReport]:
             return reports
     try:
         _check_end(game, log)
-    except _Failure as failure:
+    except LineFailure as failure:
         if not reports:
             return [RoundReport(log.source, None, ok=False, complete=False, error=failure.text())]
         reports[-1].ok = False
@@ -71,53 +60,53 @@ def _check_round(game: Game, log: VariantGameLog, r: VariantRound, report: Round
     variant = game.variant
     number = len(game.rounds)
     if game.over:
-        raise _Failure(r.lines.get("round"), f"round {r.number}, but the game was over after round {number}")
+        raise LineFailure(r.lines.get("round"), f"round {r.number}, but the game was over after round {number}")
     seating = _names(log, game.seating_for(number))
     if r.seats != seating:
-        raise _Failure(r.lines.get("seats"), f"the seating of round {r.number} is {' '.join(seating)},"
+        raise LineFailure(r.lines.get("seats"), f"the seating of round {r.number} is {' '.join(seating)},"
                                              f" not {' '.join(r.seats)}")
     dealer = game.dealer_for(number)
     if r.dealer != dealer:
-        raise _Failure(r.lines.get("dealer"), f"seat {dealer + 1} deals round {r.number}, not seat {r.dealer + 1}")
+        raise LineFailure(r.lines.get("dealer"), f"seat {dealer + 1} deals round {r.number}, not seat {r.dealer + 1}")
     _check_deal(game, r, dealer)
     try:
         game.start_round(deal_from_hands(r.first_cards, r.last_cards, variant, dealer))
     except (TichuError, ValueError) as exc:
-        raise _Failure(r.lines.get("round"), f"the deal: {exc}") from None
+        raise LineFailure(r.lines.get("round"), f"the deal: {exc}") from None
     rnd = game.round
     for logged in r.actions:
         action = logged.action
         if rnd.phase == OVER:
-            raise _Failure(logged.line, f"{action_text(action)}, but the round is over")
+            raise LineFailure(logged.line, f"{action_text(action)}, but the round is over")
         try:
             game.apply(action)
         except (IllegalActionError, TichuError) as exc:
-            raise _Failure(logged.line, f"{action_text(action)} is not legal here: {exc}") from None
+            raise LineFailure(logged.line, f"{action_text(action)} is not legal here: {exc}") from None
     report.actions = list(rnd.history)
     outcome = r.outcome
     if outcome is None:
         if rnd.phase == OVER:
             last = r.actions[-1].line if r.actions else r.lines.get("round")
-            raise _Failure(last, "the round ends here, but its 'out', 'score' and 'totals' lines are missing")
+            raise LineFailure(last, "the round ends here, but its 'out', 'score' and 'totals' lines are missing")
         report.ok = True
         report.notes.append("incomplete round: the log ends before its result")
         return
     if rnd.phase != OVER:
         waiting = rnd.waiting_for
-        raise _Failure(outcome.line, "'out', but by the rules the round goes on"
+        raise LineFailure(outcome.line, "'out', but by the rules the round goes on"
                        + (f" (it waits for seat {waiting + 1})" if waiting is not None else ""))
     result = rnd.result
     report.result = list(result.score)
     order = " ".join(str(s + 1) for s in result.finish_order) + (" sweep" if result.double_victory is not None else "")
     if (outcome.finish_order, outcome.sweep) != (result.finish_order, result.double_victory is not None):
-        raise _Failure(outcome.line, f"the seats went out as 'out {order}'")
+        raise LineFailure(outcome.line, f"the seats went out as 'out {order}'")
     logged = (outcome.score, outcome.card_points, outcome.call_points)
     if logged != (result.score, result.card_points, result.call_points):
-        raise _Failure(outcome.score_line, "the round scores 'score {} {} cards {} {} calls {} {}'".format(
+        raise LineFailure(outcome.score_line, "the round scores 'score {} {} cards {} {} calls {} {}'".format(
             *result.score, *result.card_points, *result.call_points))
     totals = game.scores()
     if r.totals != totals:
-        raise _Failure(r.lines.get("totals"), f"the game's totals after round {r.number} are"
+        raise LineFailure(r.lines.get("totals"), f"the game's totals after round {r.number} are"
                                               f" 'totals {' '.join(map(str, totals))}'")
     report.ok = True
 
@@ -131,12 +120,12 @@ def _check_deal(game: Game, r: VariantRound, dealer: int) -> None:
         first, last = r.first_cards[seat], r.last_cards[seat]
         want = (head.stop - head.start, tail.stop - tail.start)
         if (len(first), len(last)) != want:
-            raise _Failure(line, f"in {variant.title} seat {seat + 1} gets {want[0]} + {want[1]} cards"
+            raise LineFailure(line, f"in {variant.title} seat {seat + 1} gets {want[0]} + {want[1]} cards"
                                  f" when seat {dealer + 1} deals, not {len(first)} + {len(last)}")
         for card in first + last:
             if card in seen:
                 earlier = seen[card]
-                raise _Failure(line, f"{card.text} is dealt twice: to hand {earlier + 1} (line"
+                raise LineFailure(line, f"{card.text} is dealt twice: to hand {earlier + 1} (line"
                                      f" {r.lines.get(f'hand {earlier + 1}')}) and to hand {seat + 1}")
             seen[card] = seat
 
@@ -145,16 +134,16 @@ def _check_end(game: Game, log: VariantGameLog) -> None:
     end = log.end
     if log.rounds and not log.rounds[-1].is_complete:
         if end is not None:
-            raise _Failure(end.line, "'end', but the last round is unfinished")
+            raise LineFailure(end.line, "'end', but the last round is unfinished")
         return
     if end is None:
         if game.over:
-            raise _Failure(log.rounds[-1].lines.get("totals"),
+            raise LineFailure(log.rounds[-1].lines.get("totals"),
                            "the game is over after this round, but the log has no 'end' line")
         return
     if not game.over:
-        raise _Failure(end.line, f"'end', but by the rules the game goes on after round {len(game.rounds)}")
+        raise LineFailure(end.line, f"'end', but by the rules the game goes on after round {len(game.rounds)}")
     winners = _names(log, game.winners())
     if end.winners != winners:
         said = f"winners {' '.join(winners)}" if winners else "draw"
-        raise _Failure(end.line, f"the game ends 'end {said}'")
+        raise LineFailure(end.line, f"the game ends 'end {said}'")

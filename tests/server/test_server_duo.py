@@ -18,7 +18,7 @@ from bswtichu.server.messages import Message
 from lobby_clients import Client
 from test_server_durable import durable_lobby, gone
 from test_server_game import seeded_lobby
-from test_server_variants import DELAY, play_on, seated, views
+from test_server_variants import DELAY, play_on, seated, timed_game_without_the_person, views
 
 
 def recorded(client: Client) -> list[str]:
@@ -207,27 +207,9 @@ def test_no_message_to_a_person_names_a_card_of_the_opponents_hands(tmp_path):
 
 
 def test_the_clock_is_one_per_person_and_times_both_his_hands(tmp_path):
-    clock = Clock()
-    lobby = seeded_lobby(tmp_path, 17, clock, bot_delay=DELAY)
-    ann = Client(lobby, "Ann")
-    ann.say("/join")
-    ann.say("/variant duo")
-    ann.say("/round 1")
-    ann.say("/clock 20")
-    ann.say("/bot")
-    ann.say("/start")
-    table = lobby.tables.get(1)
-    driver = table.game.driver
-    assert set(driver._clocks) <= {"Ann", table.seats[1]}
-    outs = []
-    for _ in range(3000):
-        if table.game is None:
-            break
-        clock.advance(1)
-        outs += [f for k, f in ann.received() if k == "CLOCK_OUT"]
-        ann.clear()
-    assert table.game is None and table.last_game.driver.game.over
-    assert outs and all(f["player"] == "Ann" for f in outs) and {f["seat"] for f in outs} == {1, 3}
+    table, outs = timed_game_without_the_person(tmp_path, "duo", 1, 1)
+    assert set(table.last_game.driver._clocks) <= {"Ann", table.seats[1]}
+    assert {f["seat"] for f in outs} == {1, 3}
     assert "Ann" in table.last_game.driver.substitutes  # three strikes: her stand-in played both
 
 

@@ -280,22 +280,16 @@ def test_a_whole_game_of_each_variant_with_people_and_bots(tmp_path):
         assert f"variant {variant}" in clients[0].only("LOG")["text"].lower()
 
 
-def test_the_turn_clock_times_the_dealers_dummy_decisions_and_never_stalls(tmp_path):
-    """A person dealer who never acts: his clock runs out for his own and the dummy's decisions
-    (one stand-in decision each), then his stand-in plays both hands; the game ends."""
+def timed_game_without_the_person(tmp_path, variant: str, rounds: int, bots: int):
+    """Ann alone with ``bots`` bots at a ``clock 20`` table of ``variant`` who never acts: run the
+    clock until the game ends; the table and every CLOCK_OUT she was told."""
     clock = Clock()
     lobby = seeded_lobby(tmp_path, 17, clock, bot_delay=DELAY)
     ann = Client(lobby, "Ann")
-    ann.say("/join")
-    ann.say("/variant trichu")
-    ann.say("/round 3")
-    ann.say("/clock 20")
-    ann.say("/bot")
-    ann.say("/bot")
-    ann.say("/start")
+    for command in ("/join", f"/variant {variant}", f"/round {rounds}", "/clock 20", *["/bot"] * bots, "/start"):
+        ann.say(command)
     table = lobby.tables.get(1)
     driver = table.game.driver
-    assert "DUMMY" not in {repr(p) for p in driver._clocks}  # the dummy is no one with a clock
     outs = []
     for _ in range(3000):
         if table.game is None:
@@ -303,9 +297,16 @@ def test_the_turn_clock_times_the_dealers_dummy_decisions_and_never_stalls(tmp_p
         clock.advance(1)
         outs += [f for k, f in ann.received() if k == "CLOCK_OUT"]
         ann.clear()
-        assert all(repr(p) != "DUMMY" for p in driver._clocks)
+        assert all(repr(p) != "DUMMY" for p in driver._clocks)  # the dummy is no one with a clock
     assert table.game is None and table.last_game.driver.game.over
     assert outs and all(f["player"] == "Ann" for f in outs)
+    return table, outs
+
+
+def test_the_turn_clock_times_the_dealers_dummy_decisions_and_never_stalls(tmp_path):
+    """A person dealer who never acts: his clock runs out for his own and the dummy's decisions
+    (one stand-in decision each), then his stand-in plays both hands; the game ends."""
+    timed_game_without_the_person(tmp_path, "trichu", 3, 2)
 
 
 # ---------------------------------------------------------------------- restart
