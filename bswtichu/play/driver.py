@@ -168,8 +168,7 @@ def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Pl
                 variant: Variant = NANJING) -> dict[Player, Bot]:
     """Bots of the given levels for some of ``players`` (join order), each with its seat's generator."""
     seating = seats_from_join_order(players, options.tichujoin, variant)
-    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings,
-                             variant)
+    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings)
             for player, level in levels.items()}
 
 
@@ -370,7 +369,7 @@ class GameDriver:
             self.bots.pop(DUMMY, None)
         else:
             self.bots[DUMMY] = make_bot(dealer.level, variant.dummy, self.seeds.seats[variant.players],
-                                        variant=variant)
+                                        dealer.settings)
 
     def _tell(self, events: Sequence[Event]) -> None:
         self._round_events.extend(events)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from twisted.internet.task import Clock
 
-from bswtichu.bots import BasicBot, make_bot
+from bswtichu.bots import BotSettings, ExpertBot
 from bswtichu.engine import DUMMY, NANJING, TIENTSIN, TRICHU, GameOptions
 from bswtichu.play.driver import GameDriver, GameSeeds, seated_bots
 from bswtichu.play.headless import play_game
@@ -25,10 +25,15 @@ def test_every_level_plays_every_variant(variant, level):
     assert len(summary.totals) == (variant.players + 1 if variant.per_player_scores else 2)
 
 
-def test_the_expert_plays_as_basic_outside_the_4_player_game():
-    from random import Random
-    assert type(make_bot("expert", 0, Random(1), variant=TIENTSIN)) is BasicBot
-    assert make_bot("expert", 0, Random(1)).level == "expert"
+def test_the_dummy_plays_with_its_dealers_settings():
+    """A match's expert budget reaches the dummy's expert too."""
+    seeds = GameSeeds.from_seed(5, TRICHU.seats)
+    players = ("Ann", "Bob", "Cy")
+    settings = BotSettings(expert_budget=7)
+    bots = seated_bots(players, GameOptions(), {p: "expert" for p in players}, seeds, settings, variant=TRICHU)
+    driver = GameDriver(players, GameOptions(round_limit=3), seeds, bots, Clock(), variant=TRICHU)
+    driver.start()  # the first round is dealt; the clock never runs, so nobody plays
+    assert isinstance(driver.bots[DUMMY], ExpertBot) and driver.bots[DUMMY].budget == 7
 
 
 def test_the_dummy_is_played_by_a_bot_of_its_dealers_level():
