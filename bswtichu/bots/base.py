@@ -58,6 +58,12 @@ class Bot:
         self.seat = seat
         self.rng = rng
 
+    @property
+    def settings(self) -> BotSettings:
+        """The settings this bot was configured with, for a bot of its level that plays beside it
+        (Trichu's dummy plays its dealer's level)."""
+        return BotSettings()
+
     def begin_round(self, seat: int) -> None:
         """A new round is dealt and the bot sits at ``seat``; forget the last round."""
         self.seat = seat

@@ -12,9 +12,14 @@ The search is budgeted in *playouts*, not in seconds: the same seed and the
 same events give the same decision on any machine, so a game can be replayed
 and restored.  ``budget`` playouts are shared by the candidates of a decision.
 
-A few partnership rules stand above the search: never overtake the partner's
+A few partnership rules stand above the search: never overtake a partner's
 trick when a pass is allowed (and never go out over him while his Tichu is
 alive), hand the lead to a partner who called with the Dog.
+
+It plays every variant: seats, partners, opponents, the exchange, the Dog's
+lead and the scoring come from the view's `Variant` (`search`), and a hand the
+seat sees open (Trichu's dummy, `RoundView.open_hand`) is kept as it is in
+every sampled deal.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from random import Random
 from typing import Sequence
 
 from ..engine import (
-    DECK, Action, CallGrand, DeclineGrand, Exchange, GiveDragon, Pass, Play, RoundView,
+    DECK, Action, CallGrand, DeclineGrand, DogLead, Exchange, GiveDragon, Pass, Play, RoundView,
 )
 from ..engine.cards import mask_of
 from ..engine.combos import classify
@@ -63,6 +68,10 @@ class ExpertBot(BasicBot):
         self.budget = budget
         super().__init__(seat, rng)
 
+    @property
+    def settings(self) -> BotSettings:
+        return BotSettings(expert_budget=self.budget)
+
     def begin_round(self, seat: int) -> None:
         super().begin_round(seat)
         self.counter = CardCounter(seat)
@@ -77,15 +86,17 @@ class ExpertBot(BasicBot):
     def _exchange(self, view: RoundView) -> Exchange:
         """Basic's exchange, remembered: the counter knows who got which of its cards."""
         action = super()._exchange(view)
-        self.counter.give(action.cards)
+        self.counter.give(action.cards, self.variant.exchange_targets[self.seat])
         return action
 
     def interrupt(self, view: RoundView, legal: Sequence[Action]) -> Action | None:
         """Bomb out of turn when the search says the bomb gains points; asked once per table state."""
+        self.variant = view.variant
         bombs = [a for a in legal if isinstance(a, Play)]
         if not bombs or view.top is None or view.top_seat is None or view.need not in ("lead", "follow"):
             return None
-        if view.top_seat % 2 == self.seat % 2 or not self._bomb_worth_searching(view, bombs):
+        if view.top_seat in self.partners or view.top_seat == self.seat \
+                or not self._bomb_worth_searching(view, bombs):
             return None
         key = (len(view.trick), view.top_seat, view.turn, view.trick_won, view.hand_counts)
         if key not in self._bomb_decisions:
@@ -98,23 +109,29 @@ class ExpertBot(BasicBot):
 
     def _grand(self, view: RoundView) -> Action:
         """Grand Tichu if the playouts of sampled full deals see us out first often enough."""
-        if view.calls[self.partner] is not None or grand_strength(view.hand) < GRAND_MIN_STRENGTH:
+        if self._partner_called(view) or grand_strength(view.hand) < GRAND_MIN_STRENGTH:
             return DeclineGrand(self.seat)
+        variant = self.variant
+        seats = range(variant.seats)
         mine = set(view.hand)
         pool = [c for c in DECK if c not in mine]
+        sizes_options = _full_hand_sizes(view)
         first = 0
         playouts = max(self.budget, CALL_PLAYOUTS)
         for _ in range(playouts):
             self.rng.shuffle(pool)
-            hands = [None] * 4
-            rest = pool[6:]
-            for s in range(4):
+            sizes = sizes_options[0] if len(sizes_options) == 1 else self.rng.choice(sizes_options)
+            more = sizes[self.seat] - len(view.hand)
+            hands = [None] * variant.seats
+            rest = pool[more:]
+            for s in seats:
                 if s == self.seat:
-                    hands[s] = counts_of(list(view.hand) + pool[:6])
+                    hands[s] = counts_of(list(view.hand) + pool[:more])
                 else:
-                    hands[s], rest = counts_of(rest[:14]), rest[14:]
-            leader = next(s for s in range(4) if hands[s][MAHJONG])
-            state = Playout(hands, (), None, None, 0, (0, 0, 0, 0), leader, 0, (0, 0, 0, 0))
+                    hands[s], rest = counts_of(rest[:sizes[s]]), rest[sizes[s]:]
+            leader = next(s for s in seats if hands[s][MAHJONG])
+            nobody = (0,) * variant.seats
+            state = Playout(variant, hands, (), None, None, 0, nobody, leader, 0, nobody)
             state.run()
             first += bool(state.out) and state.out[0] == self.seat
         if first / playouts >= GRAND_MIN_CHANCE:
@@ -123,7 +140,7 @@ class ExpertBot(BasicBot):
 
     def _wants_tichu(self, view: RoundView) -> bool:
         """Tichu if the playouts from here see us go out first often enough."""
-        if view.calls[self.partner] is not None or len(view.hand) != 14 or view.finish_order:
+        if self._partner_called(view) or self.played_any or view.finish_order:
             return False
         if self._cost(mask_of(view.hand)) > TICHU_MAX_COST:
             return False
@@ -141,6 +158,11 @@ class ExpertBot(BasicBot):
         """The Dragon trick to the opponent where it costs us least, as the playouts price it."""
         options = [GiveDragon(self.seat, o) for o in self.opponents]
         return self._best_by_search(view, options, options.index(super()._give(view)))
+
+    def _dog_lead(self, view: RoundView, legal: Sequence[Action]) -> DogLead:
+        """The Dog's lead (Tientsin) to the partner the playouts price best; `basic`'s choice by default."""
+        options = [a for a in legal if isinstance(a, DogLead)]
+        return self._best_by_search(view, options, options.index(super()._dog_lead(view, legal)))
 
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
@@ -168,8 +190,8 @@ class ExpertBot(BasicBot):
         going_out = [p for p in plays if len(p.cards) == len(view.hand)]
         if going_out and not self._partner_tichu_alive(view):
             return min(going_out, key=is_bomb_play)
-        if can_pass and view.top_seat == self.partner:
-            return Pass(self.seat)  # never overtake the partner
+        if can_pass and view.top_seat in self.partners:
+            return Pass(self.seat)  # never overtake a partner
         if not plays:
             return Pass(self.seat)
         hand_mask = mask_of(view.hand)
@@ -192,7 +214,7 @@ class ExpertBot(BasicBot):
         return self._best_by_search(view, candidates, 0)
 
     def _partner_tichu_alive(self, view: RoundView) -> bool:
-        return view.calls[self.partner] is not None and not view.finish_order
+        return self._partner_called(view) and not view.finish_order
 
     def _bomb_worth_searching(self, view: RoundView, bombs: Sequence[Play]) -> bool:
         """Cheap gate before a bomb search: the trick or the owner's hand must matter."""
@@ -233,7 +255,7 @@ class ExpertBot(BasicBot):
         """Each candidate's score difference (our team minus theirs) on each of the sampled deals."""
         deals = max(1, self.budget // len(candidates))
         values: list[list[int]] = [[] for _ in candidates]
-        team = self.seat % 2
+        team = self.variant.teams[self.seat]
         for hands in self._deals(view, deals):
             for i, action in enumerate(candidates):
                 score = self._position(view, hands, action).run()
@@ -242,15 +264,17 @@ class ExpertBot(BasicBot):
 
     def _deals(self, view: RoundView, count: int):
         """``count`` deals of the hidden cards as playout hands (cards per rank slot)."""
+        dummy = view.variant.dummy
+        open_hands = {dummy: view.open_hand} if view.open_hand is not None else None
         for _ in range(count):
-            hands = sample_hands(self.counter, view.hand, view.hand_counts, self.rng)
+            hands = sample_hands(self.counter, view.hand, view.hand_counts, self.rng, open_hands)
             yield [counts_of(h) for h in hands]
 
     def _position(self, view: RoundView, hands, action: Action | None = None) -> Playout:
         """The playout position of ``view`` with these hands, after our ``action`` (None: nothing)."""
         trick_points = sum(c.points for _, combo in view.trick for c in combo.cards)
         top = table_combo(view.top) if view.top is not None else None
-        state = Playout(hands, view.finish_order, top, view.top_seat, trick_points,
+        state = Playout(view.variant, hands, view.finish_order, top, view.top_seat, trick_points,
                         view.points_taken, view.turn, len(self.counter.passed),
                         [BONUS[c] for c in view.calls])
         bomb = isinstance(action, Play) and view.top is not None and is_bomb_play(action)
@@ -261,6 +285,8 @@ class ExpertBot(BasicBot):
             return state
         if isinstance(action, GiveDragon):
             state.collect(to=action.to)
+        elif isinstance(action, DogLead):
+            state.send_lead(action.to)
         elif isinstance(action, Pass):
             state.pass_turn(self.seat)
         elif isinstance(action, Play):
@@ -268,6 +294,23 @@ class ExpertBot(BasicBot):
             combo = combo.played_over(view.top if view.need != "lead" or bomb else None)
             state.play(self.seat, table_combo(combo), [slot_of(c) for c in action.cards])
         return state
+
+
+def _full_hand_sizes(view: RoundView) -> list[tuple[int, ...]]:
+    """The hand sizes the deal may end with, as far as the Grand Tichu phase shows them.
+
+    A seat that has decided (or needs not) already holds all its cards; where
+    the hands differ in size (Tientsin) and the dealer cannot be told, every
+    dealer that fits is an option.
+    """
+    variant = view.variant
+    grand = variant.grand_after
+    options = []
+    for dealer in range(variant.seats):
+        sizes = variant.hand_sizes(dealer)
+        if all(n == grand or n == size for n, size in zip(view.hand_counts, sizes)) and sizes not in options:
+            options.append(sizes)
+    return options or [variant.hand_sizes()]
 
 
 def _play_key(play: Play) -> tuple:

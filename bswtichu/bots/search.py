@@ -8,15 +8,21 @@ Three parts, all pure and driven by an injected `random.Random`:
   the first leader), which ranks a seat cannot hold (it passed while a wish
   bound it), and who called.
 - `sample_hands` deals the cards still out to the other seats, consistent with
-  all of that, and leaning the high cards towards players who called.
+  all of that (and with a hand the seat sees open, Trichu's dummy), leaning the
+  high cards towards players who called.
 - `Playout` plays a round forward from a sampled position with a fast, fixed
-  policy for all four seats and returns the round's score.
+  policy for every seat and returns the round's score.
+
+Everything that depends on the form of the game comes from its `Variant`: the
+seats, the teams, the turn order, whom the exchange gave which card, the
+Dog's lead (Tientsin: a partner the playout chooses), the Dragon's opponents.
 
 The engine is not used for playouts: replaying a `Round` and asking it for
 legal actions costs milliseconds per step, so a few hundred playouts would
 take seconds.  A playout here takes a fraction of a millisecond.  It keeps the
 engine's own rules for when a trick is won, when the round ends and how it is
-scored (`engine.round.trick_won`, `round_over`, `round_points`), and
+scored (`engine.round.trick_won`, `round_over`, `round_points`, each with
+the variant), and
 simplifies the rest, all of it here (the real decision is always among the
 engine's legal actions; a playout only prices them):
 
@@ -25,8 +31,11 @@ engine's legal actions; a playout only prices them):
 - no wish: the Mahjong's wish binds nobody;
 - no Tichu calls during the playout, only the calls already made;
 - a trick is collected as soon as it is won: no bomb comes onto a won trick
-  (R9.6), and the Dragon goes at once to the opponent holding more cards;
-- a double victory scores 200, a tournament's 100 included.
+  (R9.6), and the Dragon goes at once to the opponent holding most cards;
+- the Dog's player who chooses the partner to lead (Tientsin) sends the lead
+  to the partner still in with the fewest cards;
+- a double (triple) victory scores the variant's `sweep_points`, a
+  tournament's 100 included.
 
 tests/bots/test_bots_playout_rules.py plays random rounds through the engine
 and the same actions through a `Playout`, and checks that the two agree on
@@ -36,10 +45,11 @@ taken, and the final score.
 
 from __future__ import annotations
 
+from functools import cache
 from random import Random
 from typing import Iterable, Sequence
 
-from ..engine import DECK, Card
+from ..engine import DECK, Card, Variant
 from ..engine.combos import Combo, ComboType
 from ..engine.events import (
     Event, Passed, PhaseStarted, Played, TichuCalled, TrickCollected, TurnStarted,
@@ -89,24 +99,27 @@ def table_combo(combo: Combo) -> tuple:
 # ---------------------------------------------------------------------- counting
 
 class CardCounter:
-    """What one seat knows about the hidden cards of a round, from the events it saw."""
+    """What one seat knows about the hidden cards of a round, from the events it saw.
+
+    It needs no seat count: it is made at the deal, before any view tells the variant.
+    """
 
     def __init__(self, seat: int):
         self.seat = seat
         self.played: set[Card] = set()
         self.sure: dict[Card, int] = {}  # a hidden card and the seat that certainly holds it
         self.lacks: set[tuple[int, int]] = set()  # (seat, rank): that seat holds no natural card of rank
-        self.calls: list[str | None] = [None] * 4
+        self.calls: dict[int, str] = {}  # seat -> "tichu" or "grand"
         self.passed: set[int] = set()  # seats that passed since the last play
         self.wish: int | None = None
         self.first_leader: int | None = None
         self._play_started = False
         self.top: Combo | None = None
 
-    def give(self, exchange_cards: Sequence[Card]) -> None:
-        """Our own exchange (to the right opponent, the partner, the left opponent)."""
-        for step, c in enumerate(exchange_cards, start=1):
-            self.sure[c] = (self.seat + step) % 4
+    def give(self, exchange_cards: Sequence[Card], targets: Sequence[int]) -> None:
+        """Our own exchange: each card to the seat in the same place of ``targets`` (`Variant.exchange_targets`)."""
+        for target, c in zip(targets, exchange_cards):
+            self.sure[c] = target
 
     def observe(self, event: Event) -> None:
         if isinstance(event, Played):
@@ -146,9 +159,12 @@ class CardCounter:
 
 
 def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequence[int],
-                 rng: Random, tries: int = 8) -> list[list[Card]]:
+                 rng: Random, open_hands: dict[int, Sequence[Card]] | None = None,
+                 tries: int = 8) -> list[list[Card]]:
     """One deal of the hidden cards to the other seats, consistent with what the counter knows.
 
+    ``hand_counts`` has one entry per seat; ``open_hands`` are other seats'
+    hands that our seat sees (Trichu's dummy): they are kept, not sampled.
     Cards are dealt one at a time to a seat chosen in proportion to its free
     places (which alone gives every consistent deal the same chance), times a
     weight that leans the Dragon, the Phoenix and Aces towards a seat that
@@ -157,24 +173,28 @@ def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequen
     are dropped.
     """
     me = counter.seat
-    pool = counter.hidden(hand)
-    others = [s for s in range(4) if s != me]
+    seats = range(len(hand_counts))
+    known: dict[int, Sequence[Card]] = {me: hand}
+    if open_hands:
+        known.update((s, cards) for s, cards in open_hands.items() if s != me)
+    seen = {c for cards in known.values() for c in cards}
+    pool = [c for c in counter.hidden(hand) if c not in seen]
+    others = [s for s in seats if s not in known]
     for attempt in range(tries + 1):
         strict = attempt < tries
-        hands: list[list[Card]] = [[] for _ in range(4)]
-        hands[me] = list(hand)
-        room = [0] * 4
+        hands: list[list[Card]] = [list(known.get(s, ())) for s in seats]
+        room = [0] * len(hands)
         free: list[Card] = []
         for c in pool:
             holder = counter.sure.get(c)
-            if holder is not None and holder != me:
+            if holder is not None and holder not in known:
                 hands[holder].append(c)
             else:
                 free.append(c)
         for s in others:
             room[s] = hand_counts[s] - len(hands[s])
         if any(room[s] < 0 for s in others):
-            return _uniform(pool, hand, hand_counts, me, rng)
+            return _uniform(pool, known, hand_counts, others, rng)
         rng.shuffle(free)
         free.sort(key=lambda c: not _strong(c))  # strong cards first, while every seat has room
         ok = True
@@ -184,8 +204,9 @@ def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequen
                 w = room[s]
                 if w and strict and c.is_natural and (s, c.rank) in counter.lacks:
                     w = 0
-                if w and counter.calls[s] and _strong(c):
-                    w *= 3.0 if counter.calls[s] == "grand" else 2.0
+                call = counter.calls.get(s)
+                if w and call and _strong(c):
+                    w *= 3.0 if call == "grand" else 2.0
                 weights.append(w)
             total = sum(weights)
             if total <= 0:
@@ -200,40 +221,49 @@ def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequen
             room[s] -= 1
         if ok:
             return hands
-    return _uniform(pool, hand, hand_counts, me, rng)
+    return _uniform(pool, known, hand_counts, others, rng)
 
 
 def _strong(c: Card) -> bool:
     return c.kind in ("DR", "PH") or (c.is_natural and c.rank == ACE)
 
 
-def _uniform(pool, hand, hand_counts, me, rng) -> list[list[Card]]:
+def _uniform(pool, known, hand_counts, others, rng) -> list[list[Card]]:
     """Fallback: the hidden cards dealt uniformly by hand size (should the knowledge not fit)."""
     pool = list(pool)
     rng.shuffle(pool)
-    hands: list[list[Card]] = [[] for _ in range(4)]
-    hands[me] = list(hand)
-    for s in range(4):
-        if s != me:
-            hands[s], pool = pool[:hand_counts[s]], pool[hand_counts[s]:]
+    hands: list[list[Card]] = [list(known.get(s, ())) for s in range(len(hand_counts))]
+    for s in others:
+        hands[s], pool = pool[:hand_counts[s]], pool[hand_counts[s]:]
     return hands
 
 
 # ---------------------------------------------------------------------- playouts
 
-class Playout:
-    """A round in progress, reduced to what the playout policy needs; `run` plays it out.
+@cache
+def _following(variant: Variant) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the other seats in turn order after it."""
+    n = variant.seats
+    return tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
 
-    ``calls`` holds each seat's bonus at stake (0, 100 or 200).  Scores are
-    (team 0, team 1) as the engine counts them, double victory included.
+
+class Playout:
+    """A round of ``variant`` in progress, reduced to what the playout policy needs; `run` plays it out.
+
+    One entry per seat in ``hands``, ``piles`` and ``bonus`` (each seat's bonus
+    at stake: 0, 100 or 200).  Scores are (team 0, team 1) as the engine counts
+    them, double victory included.
     """
 
-    __slots__ = ("hands", "sizes", "out", "top", "top_seat", "trick_points", "piles", "turn",
-                 "passes", "bonus", "dragon_on_top", "finished")
+    __slots__ = ("variant", "teams", "following", "hands", "sizes", "out", "top", "top_seat",
+                 "trick_points", "piles", "turn", "passes", "bonus", "dragon_on_top", "finished")
 
-    def __init__(self, hands: Sequence[Sequence[int]], out: Sequence[int], top: tuple | None,
-                 top_seat: int | None, trick_points: int, piles: Sequence[int], turn: int,
-                 passes: int, bonus: Sequence[int]):
+    def __init__(self, variant: Variant, hands: Sequence[Sequence[int]], out: Sequence[int],
+                 top: tuple | None, top_seat: int | None, trick_points: int, piles: Sequence[int],
+                 turn: int, passes: int, bonus: Sequence[int]):
+        self.variant = variant
+        self.teams = variant.teams
+        self.following = _following(variant)
         self.hands = [list(h) for h in hands]
         self.sizes = [sum(h) for h in hands]
         self.out = list(out)
@@ -254,14 +284,13 @@ class Playout:
 
     def next_active(self, seat: int) -> int:
         sizes = self.sizes
-        for step in (1, 2, 3):
-            s = (seat + step) & 3
+        for s in self.following[seat]:
             if sizes[s]:
                 return s
         return seat
 
     def over(self) -> bool:
-        return round_over(self.out)
+        return round_over(self.out, self.variant)
 
     def play(self, seat: int, combo: tuple, slots: Sequence[int]) -> None:
         """``seat`` plays ``combo`` made of the cards in ``slots`` (in turn or as a bomb)."""
@@ -278,8 +307,7 @@ class Playout:
                 if self.over():
                     self.finished = True
                     return
-            partner = (seat + 2) % 4
-            self.turn = partner if self.active(partner) else self.next_active(partner)
+            self.send_lead(self.dog_partner(seat))
             return
         self.top, self.top_seat = combo, seat
         self.dragon_on_top = combo[0] == SINGLE and combo[2] == DRAGON
@@ -290,9 +318,22 @@ class Playout:
                 return
         self.turn = self.next_active(seat)
 
+    def dog_partner(self, seat: int) -> int:
+        """The partner the Dog of ``seat`` sends the lead to: the one partner, or (Tientsin,
+        `Variant.dog_choice`) the playout's choice, the partner still in with the fewest cards."""
+        partners = self.variant.partners[seat]
+        if len(partners) == 1:
+            return partners[0]
+        sizes = self.sizes
+        return min(partners, key=lambda p: (not sizes[p], sizes[p]))
+
+    def send_lead(self, partner: int) -> None:
+        """The Dog's lead goes to ``partner``, or the next seat still in after him (R8.3.2)."""
+        self.turn = partner if self.active(partner) else self.next_active(partner)
+
     def pass_turn(self, seat: int) -> None:
         self.passes += 1
-        if trick_won(self.passes, len(self.out), not self.sizes[self.top_seat]):
+        if trick_won(self.passes, len(self.out), not self.sizes[self.top_seat], self.variant.seats):
             self.collect()
         else:
             self.turn = self.next_active(seat)
@@ -310,9 +351,9 @@ class Playout:
         self.turn = winner if self.active(winner) else self.next_active(winner)
 
     def dragon_gift(self, winner: int) -> int:
-        """The playout's gift: the opponent who still holds the most cards."""
-        a, b = (winner + 1) % 4, (winner + 3) % 4
-        return a if self.sizes[a] >= self.sizes[b] else b
+        """The playout's gift: the opponent who still holds the most cards (the first in turn order of equals)."""
+        sizes = self.sizes
+        return max(self.variant.opponents[winner], key=lambda o: sizes[o])
 
     def score(self) -> tuple[int, int]:
         """The round's score (team 0, team 1), tallied by the engine's rule (`round_points`)."""
@@ -321,9 +362,9 @@ class Playout:
         if self.top is not None:  # the last trick goes to its winner
             to = self.dragon_gift(self.top_seat) if self.dragon_on_top else self.top_seat
             piles[to] += self.trick_points
-        tail = next(s for s in range(4) if s not in out)
+        tail = next(s for s in range(self.variant.seats) if s not in out)
         tail_hand = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
-        cards, calls, _ = round_points(out, self.bonus, piles, tail_hand)
+        cards, calls, _ = round_points(out, self.bonus, piles, tail_hand, variant=self.variant)
         return cards[0] + calls[0], cards[1] + calls[1]
 
     def run(self) -> tuple[int, int]:
@@ -397,7 +438,7 @@ def lead_choice(state: Playout, seat: int) -> tuple[tuple, tuple]:
     whole = _whole_hand(hand, state.sizes[seat])
     if whole is not None:
         return whole
-    if hand[DOG] and state.active((seat + 2) % 4):
+    if hand[DOG] and any(state.sizes[p] for p in state.variant.partners[seat]):
         return (DOGKIND, 1, 0), (DOG,)
     for low in range(1, ACE + 1):
         if hand[low] and hand[low] < 4:
@@ -449,12 +490,11 @@ def follow_choice(state: Playout, seat: int) -> tuple | None:
         if whole[1] == (PHOENIX,):
             return (SINGLE, 1, top[2] + 0.5), whole[1]
         return whole
-    if owner % 2 == seat % 2:
+    if state.teams[owner] == state.teams[seat]:
         return None
     sizes = state.sizes
-    left, right = sizes[(seat + 1) & 3], sizes[(seat + 3) & 3]
-    pressed = (0 < left <= PRESSURE_CARDS or 0 < right <= PRESSURE_CARDS or state.trick_points >= 15
-               or (state.bonus[owner] and sizes[owner] <= 6))
+    pressed = (any(0 < sizes[o] <= PRESSURE_CARDS for o in state.variant.opponents[seat])
+               or state.trick_points >= 15 or (state.bonus[owner] and sizes[owner] <= 6))
     kind, length, rank = top
     choice = None
     if kind == SINGLE:

@@ -176,8 +176,7 @@ def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Pl
                 variant: Variant = NANJING) -> dict[Player, Bot]:
     """Bots of the given levels for some of ``players`` (join order), each with its seat's generator."""
     seating = seats_from_join_order(players, options.tichujoin, variant)
-    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings,
-                             variant)
+    return {player: make_bot(level, seating.index(player), seeds.seats[seating.index(player)], settings)
             for player, level in levels.items()}
 
 
@@ -237,10 +236,9 @@ class GameDriver:
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
                  turns: BotTurns | None = None, tally: Tally | None = None,
-                 workers: BotWorkers | None = None, variant: Variant = NANJING,
-                 settings: BotSettings = BotSettings()):
+                 workers: BotWorkers | None = None, variant: Variant = NANJING):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them
-        (a bot person's further hands get bots of his level, made here with ``settings``);
+        (a bot person's further hands get bots of his level and settings);
         ``turns``, if given, queues each due bot step behind other tables' (a server's);
         ``tally``, if given, counts the live game's actions and bot decisions (not a replay's);
         ``workers``, if given, make the decisions of the bots they take in other processes
@@ -257,7 +255,6 @@ class GameDriver:
         self.bot_delay = bot_delay
         self.substitute_after = substitute_after
         self.max_rounds = max_rounds
-        self.settings = settings
         #: person -> the bot playing his (first) seat
         self.bots = dict(bots)
         #: further hand's seat -> its bot while a bot plays its person, else None (`bot_at`)
@@ -390,12 +387,12 @@ class GameDriver:
             if owner is None:
                 self.hand_bots[seat] = None
             elif self.hand_bots.get(seat) is None:
-                self.hand_bots[seat] = self._seat_bot(owner.level, seat)
+                self.hand_bots[seat] = self._seat_bot(owner.level, seat, owner.settings)
 
-    def _seat_bot(self, level: str, seat: int) -> Bot:
+    def _seat_bot(self, level: str, seat: int, settings: BotSettings = BotSettings()) -> Bot:
         """A bot of ``level`` for ``seat`` that has seen what the seat saw this round, drawing on
         the seat's generator (`_generator`), so a replay makes the same one."""
-        bot = make_bot(level, seat, self._generator(seat), self.settings, self.game.variant)
+        bot = make_bot(level, seat, self._generator(seat), settings)
         bot.begin_round(seat)
         for event in self._visible(self._round_events, seat):
             bot.observe(event)

@@ -79,12 +79,12 @@ class CallTally:
 
 
 def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-                    max_rounds: int | None = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING,
-                    settings: BotSettings = BotSettings()) -> tuple[GameDriver, Clock]:
+                    max_rounds: int | None = DEFAULT_MAX_ROUNDS,
+                    variant: Variant = NANJING) -> tuple[GameDriver, Clock]:
     """A driver for players 0..N-1 played by ``bots`` (bot i is player i), on its own clock."""
     clock = Clock()
     driver = GameDriver(tuple(range(len(bots))), options, seeds, dict(enumerate(bots)), clock,
-                        max_rounds=max_rounds, variant=variant, settings=settings)
+                        max_rounds=max_rounds, variant=variant)
     return driver, clock
 
 
@@ -95,15 +95,14 @@ def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(
     seeds = GameSeeds.from_seed(seed, variant.seats)
     players = tuple(range(variant.players))
     bots = seated_bots(players, options, dict(enumerate(levels_by_seat)), seeds, settings, variant)
-    return run_game([bots[player] for player in players], options, seeds, max_rounds, variant, settings)
+    return run_game([bots[player] for player in players], options, seeds, max_rounds, variant)
 
 
 def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
-             max_rounds: int = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING,
-             settings: BotSettings = BotSettings()) -> GameSummary:
+             max_rounds: int = DEFAULT_MAX_ROUNDS, variant: Variant = NANJING) -> GameSummary:
     """Play a game with these bot objects (bot i is player i, who starts in seat i; a player of
-    two hands gets a bot of his level for the second, made with ``settings``)."""
-    driver, clock = headless_driver(bots, options, seeds, max_rounds, variant, settings)
+    two hands gets a bot of his level and settings for the second)."""
+    driver, clock = headless_driver(bots, options, seeds, max_rounds, variant)
     tally = CallTally(len(bots))
     driver.subscribe(tally)
     driver.start()

@@ -586,8 +586,7 @@ class GameWiring:
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings, variant),
                           self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          tally=self.tally, workers=self.workers, variant=variant,
-                          settings=self.bot_settings)
+                          tally=self.tally, workers=self.workers, variant=variant)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""

@@ -10,9 +10,10 @@ from bswtichu.bots.search import (
     MAHJONG, SLOT_POINTS, CardCounter, Playout, counts_of, sample_hands,
 )
 from bswtichu.engine import (
-    DECK, CallTichu, DeclineGrand, Exchange, GameOptions, GiveDragon, Pass, Play, Round,
-    parse_cards,
+    DECK, NANJING, VARIANTS, CallTichu, DeclineGrand, Exchange, GameOptions, GiveDragon, Pass, Play,
+    Round, parse_cards,
 )
+from bswtichu.engine.round import double_victory
 from bswtichu.engine.deal import deal_from_hands
 from bswtichu.play import GameSeeds, headless_driver, run_game
 
@@ -39,7 +40,7 @@ class Scenario:
         self.bot = ExpertBot(0, Random(seed), budget)
         self.bot.begin_round(0)
         self._show(self.round.opening_events)
-        self.bot.counter.give(tuple(gives[0]))  # as the bot does when it chooses its exchange
+        self.bot.counter.give(tuple(gives[0]), NANJING.exchange_targets[0])  # as the bot does when it chooses its exchange
         for seat in range(4):
             self.act(Exchange(seat, tuple(gives[seat])))
         assert [set(h) for h in self.round.hands] == [set(h) for h in hands]
@@ -129,30 +130,34 @@ def test_the_counter_knows_the_passed_card_and_the_mahjong_holder():
     assert len(hidden) == 42 and not set(hidden) & scene.round.hands[0]
 
 
-@settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32), plays=st.integers(0, 40))
-def test_sampled_deals_fit_everything_the_seat_saw(seed, plays):
-    """Play a random round part-way; every sampled deal must fit the counter's knowledge."""
+@settings(max_examples=60, deadline=None)
+@given(variant=st.sampled_from(list(VARIANTS.values())), seed=st.integers(0, 2**32),
+       plays=st.integers(0, 40), me=st.integers(0, 5))
+def test_sampled_deals_fit_everything_the_seat_saw(variant, seed, plays, me):
+    """Play a random round part-way; every sampled deal must fit the counter's knowledge
+    and keep the hand the seat sees open (Trichu's dummy) as it is."""
     rng = Random(seed)
-    rnd = Round.deal_random(rng)
-    counter = CardCounter(0)
+    me %= variant.seats
+    rnd = Round.deal_random(rng, variant=variant, dealer=seed % variant.seats)
+    counter = CardCounter(me)
     for event in rnd.opening_events:
-        if event.private_to in (None, 0):
+        if event.private_to in (None, me):
             counter.observe(event)
 
     def apply(action):
         for event in rnd.apply(action):
-            if event.private_to in (None, 0):
+            if event.private_to in (None, me):
                 counter.observe(event)
 
-    for seat in range(4):
-        apply(DeclineGrand(seat))
-    for seat in range(4):
+    for seat in range(variant.seats):
+        if not rnd.grand_decided[seat]:
+            apply(DeclineGrand(seat))
+    for seat in range(variant.seats):
         hand = sorted(rnd.hands[seat], key=lambda c: c.index)
-        trio = tuple(rng.sample(hand, 3))
-        if seat == 0:
-            counter.give(trio)
-        apply(Exchange(seat, trio))
+        given = tuple(rng.sample(hand, len(variant.exchange_steps)))
+        if seat == me:
+            counter.give(given, variant.exchange_targets[me])
+        apply(Exchange(seat, given))
     for _ in range(plays):
         if rnd.phase == "over":
             break
@@ -160,39 +165,49 @@ def test_sampled_deals_fit_everything_the_seat_saw(seed, plays):
         apply(rng.choice([a for a in rnd.legal_actions(seat) if not isinstance(a, CallTichu)]))
     if rnd.phase == "over":
         return
-    view = rnd.view(0)
-    hands = sample_hands(counter, view.hand, view.hand_counts, Random(seed + 1))
+    view = rnd.view(me)
+    open_hands = None if view.open_hand is None else {variant.dummy: view.open_hand}
+    assert (open_hands is not None) == (variant.dummy is not None)
+    hands = sample_hands(counter, view.hand, view.hand_counts, Random(seed + 1), open_hands)
     assert [len(h) for h in hands] == list(view.hand_counts)
-    assert set(hands[0]) == rnd.hands[0]
+    assert set(hands[me]) == rnd.hands[me]
+    if open_hands:
+        assert set(hands[variant.dummy]) == rnd.hands[variant.dummy]
     dealt = [c for h in hands for c in h]
     assert len(set(dealt)) == len(dealt)
     assert set(dealt) | counter.played == set(DECK)
     for card, seat in counter.sure.items():
         assert card in hands[seat] and card in rnd.hands[seat]  # what it is sure of is true
     for seat, rank in counter.lacks:
-        assert not any(c.is_natural and c.rank == rank for c in rnd.hands[seat])
+        assert seat == variant.dummy or not any(c.is_natural and c.rank == rank for c in rnd.hands[seat])
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_a_playout_from_the_deal_ends_and_scores_100_points_or_a_double_victory(seed):
+@settings(max_examples=90, deadline=None)
+@given(variant=st.sampled_from(list(VARIANTS.values())), seed=st.integers(0, 2**32))
+def test_a_playout_from_the_deal_ends_and_scores_100_points_or_a_double_victory(variant, seed):
     deal = list(DECK)
     Random(seed).shuffle(deal)
-    hands = [counts_of(deal[14 * s: 14 * s + 14]) for s in range(4)]
-    leader = next(s for s in range(4) if hands[s][MAHJONG])
-    bonus = [100 if s == seed % 5 else 0 for s in range(4)]
-    state = Playout(hands, (), None, None, 0, (0, 0, 0, 0), leader, 0, bonus)
+    seats = range(variant.seats)
+    hands, start = [], 0
+    for size in variant.hand_sizes(seed % variant.seats):
+        hands.append(counts_of(deal[start:start + size]))
+        start += size
+    leader = next(s for s in seats if hands[s][MAHJONG])
+    bonus = [100 if s == seed % 7 else 0 for s in seats]
+    state = Playout(variant, hands, (), None, None, 0, (0,) * variant.seats, leader, 0, bonus)
     score = state.run()
     assert state.finished
-    out = state.out
+    out, teams = state.out, variant.teams
     calls = [0, 0]
-    for s in range(4):
-        calls[s % 2] += (bonus[s] if out[0] == s else -bonus[s])
+    for s in seats:
+        calls[teams[s]] += (bonus[s] if out[0] == s else -bonus[s])
     cards = (score[0] - calls[0], score[1] - calls[1])
-    if out[0] % 2 == out[1] % 2:
-        assert sorted(cards) == [0, 200] and cards[out[0] % 2] == 200
+    sweep = double_victory(out, variant)
+    if sweep is not None:
+        assert len(out) == variant.team_size and all(teams[s] == sweep for s in out)
+        assert cards[sweep] == variant.sweep_points and cards[1 - sweep] == 0
     else:
-        assert len(out) == 3 and sum(cards) == 100
+        assert len(out) == variant.seats - 1 and sum(cards) == 100
     assert sum(SLOT_POINTS[s] * n for h in hands for s, n in enumerate(h)) == 100
 
 

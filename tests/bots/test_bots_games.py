@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from twisted.logger import LogLevel, globalLogPublisher
 
 from bswtichu.bots import Bot, BasicBot, BotSettings, ExpertBot, RandomBot, make_bot, must_act
-from bswtichu.engine import DeclineGrand, GameOptions
+from bswtichu.engine import VARIANTS, DeclineGrand, GameOptions
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameSeeds, headless_driver, play_game, run_game
 
@@ -104,9 +104,11 @@ def test_an_illegal_bot_action_is_logged_as_an_error_and_replaced_by_a_legal_one
 
 
 def scrambled(rnd, seat, rng):
-    """A copy of the round where the other seats' cards are dealt out among them anew."""
+    """A copy of the round where the cards ``seat`` cannot see are dealt out among their seats anew
+    (not the dummy's, where its hand is open to ``seat``)."""
     other = rnd.copy()
-    seats = [s for s in range(4) if s != seat]
+    dummy = rnd.variant.dummy if rnd.view(seat).open_hand is not None else None
+    seats = [s for s in range(rnd.variant.seats) if s not in (seat, dummy)]
     pool = [c for s in seats for c in other.hands[s]]
     rng.shuffle(pool)
     for s in seats:
@@ -115,21 +117,25 @@ def scrambled(rnd, seat, rng):
     return other
 
 
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=lambda v: v.name)
 @pytest.mark.parametrize("level", ["basic", "random", "expert"])
-def test_bot_choices_do_not_depend_on_the_hidden_cards(level):
-    bots = [make_bot(level, s, Random(10 + s), SMALL) for s in range(4)]
-    driver, _ = headless_driver(bots, GameOptions(round_limit=1), GameSeeds.from_seed(5))
+def test_bot_choices_do_not_depend_on_the_hidden_cards(level, variant):
+    """In every variant; in Trichu the dummy's hand, once open, is no hidden card."""
+    bots = [make_bot(level, s, Random(10 + s), SMALL) for s in range(variant.players)]
+    options = GameOptions(round_limit=variant.players if variant.game_rounds else 1)
+    driver, _ = headless_driver(bots, options, GameSeeds.from_seed(5, variant.seats), variant=variant)
     driver.start()
     rnd, shuffler, compared = driver.round, Random(99), 0
     while rnd.phase != OVER:
-        for seat in range(4):
+        for seat in range(variant.seats):
             view = rnd.view(seat)
             if not must_act(view):
                 continue
+            bot = driver.bot_at(seat)
             other = scrambled(rnd, seat, shuffler)
             assert other.view(seat) == view
-            mine = copy.deepcopy(bots[seat]).choose(view, rnd.legal_actions(seat))
-            theirs = copy.deepcopy(bots[seat]).choose(other.view(seat), other.legal_actions(seat))
+            mine = copy.deepcopy(bot).choose(view, rnd.legal_actions(seat))
+            theirs = copy.deepcopy(bot).choose(other.view(seat), other.legal_actions(seat))
             assert mine == theirs
             compared += 1
         assert driver.step() is not None

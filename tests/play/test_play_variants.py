@@ -8,7 +8,7 @@ from random import Random
 import pytest
 from twisted.internet.task import Clock
 
-from bswtichu.bots import BasicBot, BotSettings, make_bot
+from bswtichu.bots import BotSettings, ExpertBot
 from bswtichu.engine import DUO, NANJING, TIENTSIN, TRICHU, GameOptions
 from bswtichu.engine.actions import Exchange
 from bswtichu.play.driver import ClockRanOut, GameDriver, GameSeeds, SubstituteStarted, seated_bots
@@ -30,10 +30,17 @@ def test_every_level_plays_every_variant(variant, level):
     assert len(summary.totals) == (variant.players + 1 if variant.per_player_scores else 2)
 
 
-def test_the_expert_plays_as_basic_outside_the_4_player_game():
-    assert type(make_bot("expert", 0, Random(1), variant=TIENTSIN)) is BasicBot
-    assert make_bot("expert", 0, Random(1)).level == "expert"
-    assert make_bot("expert", 2, Random(1), variant=DUO).level == "expert"  # Duo's rounds are 4-player
+@pytest.mark.parametrize("variant", (TRICHU, DUO), ids=lambda v: v.name)
+def test_further_hands_play_with_their_persons_settings(variant):
+    """A match's expert budget reaches the dummy's expert, and a Duo person's second hand's."""
+    seeds = GameSeeds.from_seed(5, variant.seats)
+    players = ("Ann", "Bob", "Cy")[:variant.players]
+    settings = BotSettings(expert_budget=7)
+    bots = seated_bots(players, GameOptions(), {p: "expert" for p in players}, seeds, settings, variant=variant)
+    driver = GameDriver(players, GameOptions(round_limit=3), seeds, bots, Clock(), variant=variant)
+    driver.start()  # the first round is dealt; the clock never runs, so nobody plays
+    for seat in variant.further_seats:
+        assert isinstance(driver.bot_at(seat), ExpertBot) and driver.bot_at(seat).budget == 7
 
 
 def test_the_dummy_is_played_by_a_bot_of_its_dealers_level():
