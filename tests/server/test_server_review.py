@@ -237,3 +237,18 @@ def test_bad_round_values_are_refused_clearly(tmp_path):
     eve.clear()
     eve.say("/review next")  # the refusals left the review where it was
     assert (eve.only("REVIEW")["round"], eve.only("REVIEW")["step"]) == (2, 2)
+
+
+def test_a_variant_log_the_engine_refuses_is_not_reviewed_and_says_where(tmp_path):
+    store = GameLogStore(tmp_path / "logs")
+    _, number = recorded_game(store, TRICHU, 6)
+    text = store.read(number)
+    eve = Client(seeded_lobby(tmp_path, 5), "Eve")
+    # a hand of one card: the engine's replay names the line; a line no log has: the reader does
+    for broken, said in ((re.sub(r"^hand 2: .*$", "hand 2: 2j /", text, count=1, flags=re.M), "does not replay: line"),
+                         (text.replace("\nround 1\n", "\nround one\n"), "does not read: line")):
+        store.path(number).write_text(broken, encoding="utf-8")
+        eve.clear()
+        eve.say(f"/review {number}")
+        assert eve.error_code() == "no_such_log"
+        assert said in eve.connection.lines[0]
