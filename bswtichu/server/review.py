@@ -1,7 +1,9 @@
 """Looking back at a finished game: its rounds replayed through the engine, one trick at a time.
 
-A finished game's `.tch` log (`GameLogStore`) is read and each round's actions
-replayed (`bswtichu.tch.replay`), so a review shows what the engine says, in the
+A finished game's log (`GameLogStore`) is read and each round's actions replayed
+through the engine: a 4-player game's `.tch` (`bswtichu.tch.replay`), another
+variant's `.tvl` (`bswtichu.tch.variant_replay`, with the logged variant and each
+round's seating and dealer), so a review shows what the engine says, in the
 words spectators read in live play (`GameTexts`, a spectator's view), with every
 hand open.  A round's steps: the deal (Grand Tichu, the exchange), then each
 trick until it is taken, then the round's result.  A running game is not
@@ -16,18 +18,20 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from bswtichu.engine import Exchange, Round, Variant, card_points
+from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points
 from bswtichu.engine import events as ev
+from bswtichu.engine.deal import deal_from_hands
 from bswtichu.engine.round import OVER
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import GameTexts
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
-from bswtichu.tch import read_tch
+from bswtichu.tch import TchFormatError, read_tch
 from bswtichu.tch.replay import deal_of, replay_round
-from bswtichu.tch.variant_log import is_variant_log
-
+from bswtichu.tch.report import RoundReport
+from bswtichu.tch.variant_log import DUMMY_NAME, is_variant_log, read_variant_log
+from bswtichu.tch.variant_replay import replay_variant_log
 
 
 @dataclass(frozen=True)
@@ -41,32 +45,57 @@ class Step:
 
 @dataclass(frozen=True)
 class ReviewedGame:
-    """A finished game's rounds, each as its steps."""
+    """A finished game's rounds, each as its steps, and each round's names in seat order
+    (Trichu's seating moves round by round)."""
 
     number: int
-    names: tuple[str, ...]
+    seatings: tuple[tuple[str, ...], ...]
     rounds: tuple[tuple[Step, ...], ...]
 
 
 def review_of(number: int, log_text: str) -> ReviewedGame:
-    """The steps of every round of game ``number`` from its `.tch` log."""
-    if is_variant_log(log_text):
-        raise Refusal("no_such_log", f"game {number} is not a 4-player game, which is all /review"
-                                     f" shows; /log {number} shows its log")
-    game = read_tch(log_text, f"game {number}")
-    rounds = []
-    names: tuple[str, ...] = ()
+    """The steps of every round of game ``number`` from its log, `.tch` or variant log."""
+    try:
+        if is_variant_log(log_text):
+            return _variant_review(number, log_text)
+        game = read_tch(log_text, f"game {number}")
+    except TchFormatError as exc:
+        raise Refusal("no_such_log", f"the log of game {number} does not read: {exc}") from None
+    rounds, seatings = [], []
     for index, rlog in enumerate(game.rounds, start=1):
-        report = replay_round(rlog, index)
-        if not report.ok:
-            raise Refusal("no_such_log", f"round {index} of game {number} does not replay: {report.error}")
-        names = tuple(rlog.seat_names)
-        rounds.append(_steps(Round(deal_of(rlog)), report.actions, names))
-    return ReviewedGame(number, names, tuple(rounds))
+        report = _replayed(number, replay_round(rlog, index))
+        seatings.append(tuple(rlog.seat_names))
+        rounds.append(_steps(Round(deal_of(rlog)), report.actions, seatings[-1]))
+    return ReviewedGame(number, tuple(seatings), tuple(rounds))
+
+
+def _variant_review(number: int, log_text: str) -> ReviewedGame:
+    """A variant log's rounds: each dealt as logged by its dealer, with its seating (the dummy's
+    seat named "dummy", as live play names it; a Duo person at both his seats)."""
+    log = read_variant_log(log_text, f"game {number}")
+    reports = replay_variant_log(log)
+    for report in reports:
+        _replayed(number, report)
+    rounds, seatings = [], []
+    for logged, report in zip(log.rounds, reports):
+        seatings.append(tuple(str(DUMMY) if name == DUMMY_NAME else name for name in logged.seats))
+        deal = deal_from_hands(logged.first_cards, logged.last_cards, log.variant, logged.dealer)
+        # no tournament rules: `turnier` is for the 4-player game only (the replay refuses it)
+        rnd = Round(deal, variant=log.variant, dealer=logged.dealer)
+        rounds.append(_steps(rnd, report.actions, seatings[-1]))
+    return ReviewedGame(number, tuple(seatings), tuple(rounds))
+
+
+def _replayed(number: int, report: RoundReport) -> RoundReport:
+    """The round's replay, if the engine accepts it; else the refusal saying where it fails."""
+    if not report.ok:
+        where = f"round {report.round} of game {number}" if report.round is not None else f"game {number}"
+        raise Refusal("no_such_log", f"{where} does not replay: {report.error}")
+    return report
 
 
 def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...]:
-    """The deal (hands of 14 before the exchange), each trick (hands as it begins: a trick is
+    """The deal (the whole hands before the exchange), each trick (hands as it begins: a trick is
     collected by the action that leads the next one), and the last trick with the score."""
     texts = GameTexts(None, names, lambda: card_points(c for _, combo in rnd.trick for c in combo.cards),
                       variant=rnd.variant)
@@ -104,29 +133,33 @@ def _hands(rnd: Round) -> tuple[tuple[str, ...], ...]:
 
 
 def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange], variant: Variant) -> Message:
-    """Who passed which card to whom (live, each player reads only his own)."""
+    """Who passed which card to whom (live, each player reads only his own); a name at two
+    seats (Duo's person) with the seat, to tell his hands apart."""
     given = {}
     parts = []
+    label = (lambda seat: names[seat]) if len(set(names)) == len(names) else \
+        (lambda seat: f"{names[seat]} (seat {seat + 1})")
     for exchange in sorted(exchanges, key=lambda e: e.seat):
         to = {str(target + 1): card.text
               for target, card in zip(variant.exchange_targets[exchange.seat], exchange.cards)}
         given[str(exchange.seat + 1)] = to
-        parts.append(f"{names[exchange.seat]} passed "
-                     + ", ".join(f"{card} to {names[int(seat) - 1]}" for seat, card in to.items()))
+        parts.append(f"{label(exchange.seat)} passed "
+                     + ", ".join(f"{card} to {label(int(seat) - 1)}" for seat, card in to.items()))
     return Message("EXCHANGED", {"table": None, "given": given}, "; ".join(parts) + ".")
 
 
 def step_message(game: ReviewedGame, round_number: int, index: int) -> Message:
     """Step ``index`` of round ``round_number`` (1-based) as one REVIEW message."""
     steps = game.rounds[round_number - 1]
+    names = game.seatings[round_number - 1]
     step = steps[index]
     seats = ", ".join(f"{name} (seat {seat}): {' '.join(hand) or '(none)'}"
-                      for seat, (name, hand) in enumerate(zip(game.names, step.hands), start=1))
+                      for seat, (name, hand) in enumerate(zip(names, step.hands), start=1))
     heading = (f"Review of game {game.number}, round {round_number} of {len(game.rounds)}, {step.title}"
                f" (step {index + 1} of {len(steps)}; /review next, prev, round K, end).")
     text = "\n".join([heading, f"Hands: {seats}.", *(m.text for m in step.said)])
     fields = {"log": game.number, "round": round_number, "rounds": len(game.rounds),
-              "step": index + 1, "steps": len(steps), "title": step.title, "names": list(game.names),
+              "step": index + 1, "steps": len(steps), "title": step.title, "names": list(names),
               "hands": [list(hand) for hand in step.hands],
               "events": [{"keyword": m.keyword, **m.fields} for m in step.said]}
     return Message("REVIEW", fields, text)
