@@ -235,7 +235,7 @@ def test_bswtichu_replay_knows_a_variant_log_by_its_ending_or_its_first_line(tmp
 
 def test_the_example_logs_of_the_docs_replay_clean():
     examples = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.tvl"))
-    assert {p.name for p in examples} >= {"sample-trichu.tvl", "sample-tientsin.tvl"}
+    assert {p.name for p in examples} >= {"sample-trichu.tvl", "sample-tientsin.tvl", "sample-duo.tvl"}
     assert main([str(p) for p in examples]) == 0
     doc = (Path(__file__).resolve().parents[2] / "docs" / "variant-log.md").read_text(encoding="utf-8")
     example = doc.split("```\n")[1]  # the example's lines are the sample's, some left out
