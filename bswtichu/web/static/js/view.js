@@ -373,7 +373,7 @@ export class View {
     if (!exchanging) return;
     const targets = model.exchangeTargets(model.dummySeat);
     const slots = targets.map((seat, at) => {
-      const to = seat === model.seat ? "you" : `seat ${seat}, ${model.name(seat)}`;
+      const to = seat === model.seat ? `your own hand (seat ${seat})` : `seat ${seat}, ${model.name(seat)}`;
       const item = element("li", `To ${to}: `);
       if (selected[at]) item.append(cardElement(selected[at]));
       else item.append(element("span", "pick a card", "empty"));
