@@ -294,7 +294,8 @@ class VariantPagePlayer(PagePlayer):
         for _ in range(3):  # each click draws that hand again: look it up anew each time
             if send.is_enabled():
                 break
-            free = [card for card in self.all("#second-hand button.card") if card.get_attribute("aria-pressed") != "true"]
+            free = [card for card in self.all("#second-hand button.card")
+                    if card.get_attribute("aria-pressed") != "true"]
             free[0].click()
             send = self.find("#send-second-exchange")
         picked = [card.get_attribute("data-code") for card in self.all("#second-hand button.card")

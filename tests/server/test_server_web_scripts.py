@@ -160,8 +160,23 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     after.duo.secondAfterPlay = [...duo.game.secondHand];
     after.duo.names = [1, 2, 3, 4].map((seat) => duo.handName(seat));
     duo.apply("Tichu.Score", {table: 4, rounds: 1, totals: [50, 50], turnier: false,
-                              standings: [{player: "Ann", place: 1, points: 50}, {player: "Bo", place: 1, points: 50}]});
+                              standings: [{player: "Ann", place: 1, points: 50},
+                                          {player: "Bo", place: 1, points: 50}]});
     after.duo.score = duoView.scoreText(duo);
+    // coming back (a new page): RETURNED names the table's two people, then TABLE, then both HANDs
+    const back = new model.Model();
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Returned", {table: 4, seat: 1, nick: "Ann", seats: ["Ann", "Bo"]}],
+      ["Tichu.Table", {table: 4, seat: 1, names: ["Ann", "Bo", "Ann", "Bo"], phase: "play", hand: ["2j", "3j"],
+                       hand_counts: [2, 14, 2, 14], calls: [null, null, null, null], trick: [], trick_won: false,
+                       turn: 3, need: "lead", wish: null, finish_order: [], totals: [0, 0], round: 1,
+                       variant: "duo", open_hand: null, plays: [1, 3]}],
+      ["Tichu.Hand", {table: 4, seat: 1, cards: ["2j", "3j"]}],
+      ["Tichu.Hand", {table: 4, seat: 3, cards: ["Kp", "Ks"]}],
+    ]) back.apply(name, fields);
+    after.duo.back = {hand: back.game.hand, second: back.game.secondHand, open: back.game.openHand,
+                      dummySeat: back.dummySeat, turn: duoView.announcement(back)};
     done({
       sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
                 link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
@@ -250,3 +265,5 @@ async def test_the_modules_in_chromium():
     assert duo["secondAfterPlay"] == ["5s", "6s"]
     assert duo["names"] == ["Ann (seat 1)", "Bo (seat 2)", "Ann (seat 3)", "Bo (seat 4)"]
     assert duo["score"] == "Score after round 1: Ann 50, Bo 50."  # each person once
+    assert duo["back"] == {"hand": ["2j", "3j"], "second": ["Ks", "Kp"], "open": None, "dummySeat": 3,
+                           "turn": "Your second hand's turn (seat 3): lead."}

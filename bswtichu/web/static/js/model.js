@@ -349,7 +349,7 @@ const HANDLERS = {
     g.counts[f.seat - 1] = f.cards_left;
     g.passed = g.passed.map(() => false);
     if (f.seat === m.seat) m.removeFromHand(f.combo.cards);
-    else if (f.seat === m.dummySeat && g.secondHand !== null) g.secondHand = without(g.secondHand, f.combo.cards); // Duo
+    else if (f.seat === m.dummySeat && g.secondHand !== null) g.secondHand = without(g.secondHand, f.combo.cards);
     else if (g.openHand !== null) g.openHand = without(g.openHand, f.combo.cards); // each card is one
   },
   "Tichu.Passed": (m, f) => {

@@ -218,7 +218,9 @@ export class View {
     const g = model.game;
     if (g.over) return "Game over.";
     if (g.legal && g.legal.exchange) return "Exchange: pick three cards, then pass them.";
-    if (g.otherLegal && g.otherLegal.exchange) return `Exchange: pick the ${this.secondWords(model)}'s cards, then pass them.`;
+    if (g.otherLegal && g.otherLegal.exchange) {
+      return `Exchange: pick the ${this.secondWords(model)}'s cards, then pass them.`;
+    }
     if (g.phase === "grand" && g.legal) return "Grand Tichu? Decide before your last 6 cards.";
     if (!g.turn) return g.phase ? `Phase: ${g.phase}.` : "Waiting for the game to start.";
     const need = NEED_WORDS[g.turn.need] || g.turn.need;
