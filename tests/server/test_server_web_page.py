@@ -9,12 +9,14 @@ the cards of a play selected in the hand and "Play the selected cards"); after i
 move the connection drops (``/quit``) and the person comes back with the page's "Come
 back as" button, then plays on until the page says "Game over". The browser's blocking
 calls run in a thread; the server runs in the reactor. Also: a game of Tientsin (six
-seats) and of Trichu (the dealer plays the dummy's hand by its buttons), the page over
+seats), of Trichu (the dealer plays the dummy's hand by its buttons) and of Duo (the
+person plays his second hand by its own buttons and cards), the page over
 https: and wss:, and a registered name's password.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 
@@ -262,31 +264,51 @@ async def test_a_password_over_plain_http_from_another_address_is_warned_of(tmp_
 
 
 class VariantPagePlayer(PagePlayer):
-    """Plays as the page offers, and as Trichu's dealer also the dummy's hand: its moves'
-    buttons, and its exchange typed from the open hand as the page says."""
+    """Plays as the page offers, and a second hand too (Trichu's dealer the dummy's, Duo's
+    player his own second one): its moves' buttons, and its exchange by picking its cards."""
 
-    dummy_moves = 0
-    open_hands_seen = 0
+    def __init__(self, driver) -> None:
+        super().__init__(driver)
+        self.dummy_moves: list[str] = []  # the second hand's moves clicked
+        self.second_exchanges: list[str] = []  # the second hand's cards picked for its exchanges
+        self.turns_seen: set[str] = set()  # the turn indicator's words while the second hand was asked
 
     def _step(self, driver) -> bool:
         if not self.shown("#game-over") and self.shown("#dummy-moves"):
-            if "Type the dummy's exchange" in self.text("#dummy-legal"):
-                codes = [card.get_attribute("data-code") for card in self.all("#open-hand .card")]
-                self.open_hands_seen += 1
-                self.command(f"/dummy schupf {' '.join(codes[:2])}")
-                self.wait("the dummy's exchange", lambda d: "Type the dummy's" not in self.text("#dummy-legal"))
+            if self.shown("#second-exchange"):
+                self._second_exchange()
                 return False
             moves = {button.get_attribute("title"): button for button in self.all("#dummy-legal button.move")}
             choice = next((line for prefix in PREFERENCE for line in moves
-                           if line.startswith("/dummy " + prefix[1:])), None)
+                           if re.match(rf"/(dummy|second) {prefix[1:]}", line)), None)
             if choice is not None:
-                self.dummy_moves += 1
+                self.turns_seen.add(self.text("#announce"))
+                self.dummy_moves.append(choice)
                 moves[choice].click()
                 return False
         return super()._step(driver)
 
+    def _second_exchange(self) -> None:
+        """Pick the first cards of the second hand until its exchange button is on, then click it."""
+        send = self.find("#send-second-exchange")
+        for _ in range(3):  # each click draws that hand again: look it up anew each time
+            if send.is_enabled():
+                break
+            free = [card for card in self.all("#second-hand button.card")
+                    if card.get_attribute("aria-pressed") != "true"]
+            free[0].click()
+            send = self.find("#send-second-exchange")
+        picked = [card.get_attribute("data-code") for card in self.all("#second-hand button.card")
+                  if card.get_attribute("aria-pressed") == "true"]
+        self.second_exchanges.append(" ".join(picked))
+        send.click()
+        self.wait("the second hand's exchange", lambda d: not self.shown("#second-exchange"))
+
 
 def play_a_variant(url: str, variant: str, rounds: int, bots: int) -> dict:
+    """Ann seats ``bots`` bots and plays ``rounds`` rounds of ``variant`` by clicking; in Duo
+    the page is looked at once her second hand has played (with SCREENSHOT_DIR set in the
+    environment, it is pictured there: docs/images/web-duo.png was made so)."""
     driver = start_browser()
     try:
         person = VariantPagePlayer(driver)
@@ -298,15 +320,33 @@ def play_a_variant(url: str, variant: str, rounds: int, bots: int) -> dict:
                     and not any("(free)" in seat for seat in person.seats()))
         seats = person.seats()
         person.command("/start")
+        seen: dict = {}
+        if variant == "duo":
+            person.play_until("both hands in play", lambda: any(
+                re.match(r"/second (play|pass)", move) for move in person.dummy_moves)
+                and "Ann (seat 3): " in person.text("#trick") and person.all("#second-hand .card"))
+            seen["playing"] = {"seats": person.seats(), "second_title": person.text("#second-title"),
+                               "trick": person.text("#trick"),
+                               "second_cards": len(person.all("#second-hand .card")),
+                               "second_buttons": len(person.all("#second-hand button")),
+                               "own_cards": len(person.all("#hand button.card")),
+                               "moves_title": person.text("#dummy-legal-title"),
+                               "open_hand": person.shown("#open-hand-box")}
+            if os.environ.get("SCREENSHOT_DIR"):
+                driver.set_window_size(1280, 1500)
+                person.wait("the wider window", lambda d: d.execute_script("return window.innerHeight") > 1000)
+                driver.execute_script("window.scrollTo(0, 0)")
+                driver.save_screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "web-duo.png"))
         over = person.play_to_the_end(GAME_TIMEOUT)
         return {"seats": seats, "over": over, "score": person.text("#score"), "console": person.console_errors(),
-                "dummy_moves": person.dummy_moves, "open_hands": person.open_hands_seen}
+                "dummy_moves": person.dummy_moves, "exchanges": person.second_exchanges,
+                "turns": person.turns_seen, **seen}
     finally:
         driver.quit()
 
 
 @pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
-@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2)])
+@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2), ("duo", 1, 1)])
 @pytest_twisted.ensureDeferred
 async def test_a_variant_game_played_by_clicking_in_chromium(tmp_path, variant, rounds, bots):
     listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
@@ -321,6 +361,26 @@ async def test_a_variant_game_played_by_clicking_in_chromium(tmp_path, variant, 
             "you", "right opponent", "partner", "opponent opposite", "partner", "left opponent"]
         assert re.fullmatch(r"Score after round 1 of 1: Ann \+ \S+ \+ \S+ -?\d+, \S+ \+ \S+ \+ \S+ -?\d+\.",
                             seen["score"]), seen["score"]
-    else:  # Ann deals the first round: she plays the dummy's hand, its exchange too
-        assert seen["dummy_moves"] > 0 and seen["open_hands"] == 1
+    elif variant == "trichu":  # Ann deals the first round: she plays the dummy's hand, its exchange too
+        assert seen["dummy_moves"] and all(move.startswith("/dummy ") for move in seen["dummy_moves"])
+        assert len(seen["exchanges"]) == 1 and len(seen["exchanges"][0].split()) == 2
+        assert any(turn.startswith("The dummy's turn, yours to play") for turn in seen["turns"]), seen["turns"]
         assert re.fullmatch(r"Score after round 3 of 3: .*; the dummy -?\d+\.", seen["score"]), seen["score"]
+    else:  # Duo: Ann plays seats 1 and 3, her second hand by its own buttons and exchange
+        playing = seen["playing"]
+        bot = seen["seats"][1].split("\n")[0].removeprefix("Seat 2: ")
+        assert [seat.split("\n")[0] for seat in playing["seats"]] == [
+            "Seat 1: Ann (you)", f"Seat 2: {bot}", "Seat 3: Ann (your second hand)", f"Seat 4: {bot}"]
+        assert [seat.split("\n")[1].split(" · ")[0] for seat in playing["seats"]] == [
+            "you", "right opponent", "your second hand", "left opponent"]
+        assert playing["second_title"] == "Your second hand (seat 3)" and not playing["open_hand"]
+        assert "Ann: " not in playing["trick"] and "bot-basic-Ada: " not in playing["trick"], playing["trick"]
+        assert 0 < playing["second_cards"] <= 14 and playing["second_buttons"] == 0  # shown, not picked
+        assert 0 < playing["own_cards"] <= 14
+        assert playing["moves_title"] == "What your second hand may do"
+        assert seen["dummy_moves"] and all(move.startswith("/second ") for move in seen["dummy_moves"])
+        assert len(seen["exchanges"]) == 1 and len(seen["exchanges"][0].split()) == 3
+        assert any(re.fullmatch(r"Your second hand's turn \(seat 3\): (lead|play|.+)\.", turn)
+                   for turn in seen["turns"]), seen["turns"]
+        assert re.fullmatch(rf"Score after round 1 of 1: Ann -?\d+, {re.escape(bot)} -?\d+\.", seen["score"]), \
+            seen["score"]

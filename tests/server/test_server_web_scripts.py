@@ -1,6 +1,6 @@
 """The page's JavaScript modules on their own, in a real headless Chromium: ANSI colours to
 spans, card labels and words, the legal-move labels, the socket's address (ws: or wss:), and the model fed a deal, an exchange
-and plays. The modules are served by a plain static Site (these tests need no game
+and plays (also at a Tientsin, Trichu and Duo table). The modules are served by a plain static Site (these tests need no game
 server); the whole game at the page is test_server_web_page.py."""
 
 from __future__ import annotations
@@ -122,6 +122,61 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     after.three.score = new view.View({}).scoreText(three);
     three.apply("Tichu.TableOpen", {table: 3, seats: ["Ann", "B", "C"], options: {variant: "trichu"}});
     after.three.afterGame = [three.seat, three.dummySeat, [...three.game.counts]];
+    // Duo: two people, Ann plays seats 1 and 3 (her second hand, private), Bo 2 and 4
+    const duo = new model.Model();
+    const duoView = new view.View({});
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Joined", {table: 4, seat: 1, nick: "Ann", seats: ["Ann", null]}],
+      ["Tichu.Joined", {table: 4, seat: 2, nick: "Bo", seats: ["Ann", "Bo"]}],
+      ["Tichu.Started", {table: 4, seat: 1, seats: ["Ann", "Bo"], options: {variant: "duo"}, teams: [[1], [2]]}],
+      ["Tichu.Dealt", {table: 4, seat: 1, cards: ["2j", "3j", "MJ"]}],
+      ["Tichu.Dealt", {table: 4, seat: 3, cards: ["Kp", "Ks", "4r"]}],
+      ["Tichu.Legal", {table: 4, seat: 1, commands: ["/nogrand", "/grand"], exchange: false}],
+      ["Tichu.Legal", {table: 4, seat: 3, commands: ["/second nogrand", "/second grand"], exchange: false}],
+      ["Tichu.GrandDecided", {table: 4, seat: 3, player: "Ann", called: false}],
+    ]) duo.apply(name, fields);
+    after.duo = {seats: [...duo.seats], plays: [...duo.plays], dummySeat: duo.dummySeat, counts: duo.game.counts.length,
+                 ownLegalAfterSecondDecided: duo.game.legal, secondLegalAfter: duo.game.otherLegal,
+                 where: duo.seatOrder(), targets: [duo.exchangeTargets(), duo.exchangeTargets(3)]};
+    for (const [name, fields] of [
+      ["Tichu.Legal", {table: 4, seat: 3, commands: ["/second schupf 4r Kp Ks", "/second tichu"], exchange: true}],
+    ]) duo.apply(name, fields);
+    after.duo.exchangeAnnounced = duoView.announcement(duo);
+    for (const [name, fields] of [
+      ["Tichu.Received", {table: 4, seat: 3, cards: {"2": "Ar", "1": "5s", "4": "6s"},
+                          given: {"2": "4r", "1": "Kp", "4": "Ks"}}],
+      ["Tichu.Phase", {table: 4, phase: "play"}],
+      ["Tichu.Turn", {table: 4, seat: 3, player: "Ann", by: "Ann", command: "second", need: "follow"}],
+      ["Tichu.Legal", {table: 4, seat: 3, commands: ["/second play Ar", "/second pass"], exchange: false}],
+    ]) duo.apply(name, fields);
+    after.duo.second = [...duo.game.secondHand];
+    after.duo.open = duo.game.openHand;
+    after.duo.hand = [...duo.game.hand];
+    after.duo.turn = duoView.announcement(duo);
+    after.duo.moves = duo.game.otherLegal.commands.map((line) => view.commandLabel(line, duo));
+    duo.apply("Tichu.Played", {table: 4, seat: 3, player: "Ann", cards_left: 13, out_of_turn: false,
+                               combo: {type: "single", cards: ["Ar"], text: "single Ar"}});
+    after.duo.secondAfterPlay = [...duo.game.secondHand];
+    after.duo.names = [1, 2, 3, 4].map((seat) => duo.handName(seat));
+    duo.apply("Tichu.Score", {table: 4, rounds: 1, totals: [50, 50], turnier: false,
+                              standings: [{player: "Ann", place: 1, points: 50},
+                                          {player: "Bo", place: 1, points: 50}]});
+    after.duo.score = duoView.scoreText(duo);
+    // coming back (a new page): RETURNED names the table's two people, then TABLE, then both HANDs
+    const back = new model.Model();
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Returned", {table: 4, seat: 1, nick: "Ann", seats: ["Ann", "Bo"]}],
+      ["Tichu.Table", {table: 4, seat: 1, names: ["Ann", "Bo", "Ann", "Bo"], phase: "play", hand: ["2j", "3j"],
+                       hand_counts: [2, 14, 2, 14], calls: [null, null, null, null], trick: [], trick_won: false,
+                       turn: 3, need: "lead", wish: null, finish_order: [], totals: [0, 0], round: 1,
+                       variant: "duo", open_hand: null, plays: [1, 3]}],
+      ["Tichu.Hand", {table: 4, seat: 1, cards: ["2j", "3j"]}],
+      ["Tichu.Hand", {table: 4, seat: 3, cards: ["Kp", "Ks"]}],
+    ]) back.apply(name, fields);
+    after.duo.back = {hand: back.game.hand, second: back.game.secondHand, open: back.game.openHand,
+                      dummySeat: back.dummySeat, turn: duoView.announcement(back)};
     done({
       sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
                 link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
@@ -195,3 +250,20 @@ async def test_the_modules_in_chromium():
     assert three["score"] == "Score after round 1: Ann 60, B 40, C 0; the dummy 60."
     assert three["afterGame"][:2] == [1, None] and len(three["afterGame"][2]) == 3  # the table's 3 seats again
     assert after["sixCountsBefore"] == [None] * 6  # /variant tientsin: the table's lists grow with it
+    duo = after["duo"]
+    assert duo["seats"] == ["Ann", "Bo", "Ann", "Bo"] and duo["counts"] == 4  # the game's 4 hands
+    assert duo["plays"] == [1, 3] and duo["dummySeat"] == 3 and duo["where"] == [1, 2, 3, 4]
+    assert duo["targets"] == [[2, 3, 4], [4, 1, 2]]
+    # the second hand's Grand Tichu (its GRAND_DECIDED names Ann too) leaves Ann's own choice open
+    assert duo["ownLegalAfterSecondDecided"] == {"commands": ["/nogrand", "/grand"], "exchange": False}
+    assert duo["secondLegalAfter"] is None
+    assert duo["exchangeAnnounced"] == "Exchange: pick the second hand's cards, then pass them."
+    # dealt 4r Kp Ks, passed on, Ar 5s 6s received: kept apart from her own, never an open hand
+    assert duo["second"] == ["5s", "6s", "Ar"] and duo["open"] is None and duo["hand"] == ["MJ", "2j", "3j"]
+    assert duo["turn"] == "Your second hand's turn (seat 3): play."
+    assert duo["moves"] == [["Second hand: Play", ["Ar"], ""], ["Second hand: Pass", [], ""]]
+    assert duo["secondAfterPlay"] == ["5s", "6s"]
+    assert duo["names"] == ["Ann (seat 1)", "Bo (seat 2)", "Ann (seat 3)", "Bo (seat 4)"]
+    assert duo["score"] == "Score after round 1: Ann 50, Bo 50."  # each person once
+    assert duo["back"] == {"hand": ["2j", "3j"], "second": ["Ks", "Kp"], "open": None, "dummySeat": 3,
+                           "turn": "Your second hand's turn (seat 3): lead."}

@@ -23,6 +23,7 @@ const LOBBY_IDLE_MS = 300000;
 
 let model = new Model();
 let selected = []; // card codes picked in the hand, in the order picked
+let otherSelected = []; // the same in the second hand we play (its exchange)
 let movePending = false; // a move was sent and no legal list has come since
 // A guest's resume token, kept in this page's memory only (never in the address or storage):
 // after a dropped connection "Come back as NAME" sends /resume with it.
@@ -34,7 +35,7 @@ let held = null; // the last text frame, until its package shows whether to log 
 let holdTimer = null;
 let lastUse = Date.now();
 
-const view = new View({ send, move, select, playSelected, exchange });
+const view = new View({ send, move, select, selectOther, playSelected, exchange, exchangeOther });
 const link = new Link({
   text: heldText,
   gmcp: (name, fields) => {
@@ -92,9 +93,13 @@ function received(name, fields) {
     movePending = false;
     ask("/legal", "Tichu.Legal");
   }
-  if (name === "Tichu.Table" || name === "Tichu.Hand") selected = [];
+  if (name === "Tichu.Table" || name === "Tichu.Hand") {
+    selected = [];
+    otherSelected = [];
+  }
   selected = selected.filter((code) => model.game.hand.includes(code));
-  view.render(model, selected);
+  otherSelected = otherSelected.filter((code) => (model.otherCards || []).includes(code));
+  view.render(model, selected, otherSelected);
 }
 
 function connected(state, detail) {
@@ -106,8 +111,9 @@ function connected(state, detail) {
   view.connection(detail ? `Disconnected: ${detail}` : "Disconnected.", false);
   model = new Model();
   selected = [];
+  otherSelected = [];
   view.resumable = resume === null ? null : resume.nick;
-  view.render(model, selected);
+  view.render(model, selected, otherSelected);
 }
 
 function askLobby() {
@@ -130,7 +136,7 @@ function send(line, echo) {
   if (echo) view.logLine(`> ${masked(line)}`, "echo");
   if (model.error !== null) {
     model.error = null;
-    view.render(model, selected);
+    view.render(model, selected, otherSelected);
   }
 }
 
@@ -154,21 +160,42 @@ function select(code) {
   else if (!(model.game.legal && model.game.legal.exchange && selected.length >= model.exchangeTargets().length)) {
     selected.push(code);
   }
-  view.render(model, selected);
+  view.render(model, selected, otherSelected);
+}
+
+/** A card of the second hand picked for its exchange (or put back). */
+function selectOther(code) {
+  const at = otherSelected.indexOf(code);
+  const other = model.game.otherLegal;
+  if (at >= 0) otherSelected.splice(at, 1);
+  else if (other && other.exchange && otherSelected.length < model.exchangeTargets(model.dummySeat).length) {
+    otherSelected.push(code);
+  }
+  view.render(model, selected, otherSelected);
 }
 
 function playSelected() {
   if (!selected.length) return;
   move(`/play ${selected.join(" ")}`);
   selected = [];
-  view.render(model, selected);
+  view.render(model, selected, otherSelected);
 }
 
 function exchange() {
   if (selected.length !== model.exchangeTargets().length) return;
   move(`/schupf ${selected.join(" ")}`);
   selected = [];
-  view.render(model, selected);
+  view.render(model, selected, otherSelected);
+}
+
+/** The second hand's exchange, in the command its LEGAL spells (``/second schupf``, ``/dummy schupf``). */
+function exchangeOther() {
+  const other = model.game.otherLegal;
+  if (!other || otherSelected.length !== model.exchangeTargets(model.dummySeat).length) return;
+  const spelled = other.commands.map((line) => /^\/(dummy|second)\s+\/?schupf\b/i.exec(line)).find(Boolean);
+  move(`/${spelled ? spelled[1] : "second"} schupf ${otherSelected.join(" ")}`);
+  otherSelected = [];
+  view.render(model, selected, otherSelected);
 }
 
 // -- the controls --------------------------------------------------------------------
@@ -196,7 +223,7 @@ on("command-form", "submit", (event) => {
     link.send(input.value);
     view.logLine("> ********", "echo");
     input.value = "";
-    view.render(model, selected);
+    view.render(model, selected, otherSelected);
     return;
   }
   const line = input.value.trim();
@@ -238,9 +265,10 @@ on("refresh-table", "click", () => send("/table", true));
 on("play-selected", "click", playSelected);
 on("clear-selection", "click", () => {
   selected = [];
-  view.render(model, selected);
+  view.render(model, selected, otherSelected);
 });
 on("send-exchange", "click", exchange);
+on("send-second-exchange", "click", exchangeOther);
 on("resume", "click", () => {
   if (resume !== null) send(`/resume ${resume.token}`, true);
 });
@@ -249,5 +277,5 @@ on("reconnect", "click", () => {
   link.open();
 });
 
-view.render(model, selected);
+view.render(model, selected, otherSelected);
 link.open();

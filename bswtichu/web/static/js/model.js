@@ -1,7 +1,8 @@
 // What the page knows, kept from the Tichu.* GMCP packages (their fields are the machine-mode
 // fields of docs/PROTOCOL.md §7). Only packages change it; the views only read it.
 // A table has as many seats as its per-seat fields have entries (4; 6 in Tientsin; in Trichu
-// 3 people, and 4 hands once the game runs: the dummy's open hand, played by the dealer).
+// 3 people, and 4 hands once the game runs: the dummy's open hand, played by the dealer; in
+// Duo 2 people, each playing two of the game's 4 hands: his own and his private second hand).
 
 import { sortCards } from "./cards.js";
 
@@ -17,7 +18,9 @@ const OWN_ENDS_LEGAL = new Set(["Tichu.GrandDecided", "Tichu.Tichu", "Tichu.Exch
 
 /** Who gets the exchange's cards, in the order passed: seats this many steps on (the variants'
  * `exchange_steps`, bswtichu/engine/variant.py). */
-const EXCHANGE_STEPS = { nanjing: [1, 2, 3], tientsin: [2, 4], trichu: [1, 3] };
+const EXCHANGE_STEPS = { nanjing: [1, 2, 3], tientsin: [2, 4], trichu: [1, 3], duo: [1, 2, 3] };
+/** Duo's people: the first plays the game's seats 1 and 3, the second 2 and 4 (its `played_by`). */
+const DUO_PEOPLE = 2;
 
 function emptyGame(seats = 4) {
   return {
@@ -33,7 +36,8 @@ function emptyGame(seats = 4) {
     wish: null,
     legal: null, // {commands, exchange}
     openHand: null, // the dummy's hand where we may see it (Trichu), else null
-    otherLegal: null, // {seat, commands, exchange}: the legal moves of the second hand we play (the dummy)
+    secondHand: null, // our second hand's cards (Duo: private, like our own), else null
+    otherLegal: null, // {seat, commands, exchange}: the legal moves of the second hand we play (dummy, Duo's second)
     over: null, // {winners, standings}
   };
 }
@@ -63,7 +67,7 @@ export class Model {
     this.tableNumber = null;
     this.seat = null; // ours, 1-N, or null (lobby, or watching)
     this.seats = [null, null, null, null];
-    this.plays = []; // the seats we play this round where we play two (ours, the dummy's), else []
+    this.plays = []; // the seats we play this round where we play two (ours, the dummy's or Duo's second), else []
     this.tableVariant = null; // the TABLE's variant (absent: the 4-player game)
     this.bots = {};
     this.away = [];
@@ -84,7 +88,7 @@ export class Model {
     return this.tableNumber !== null;
   }
 
-  /** The table's variant: nanjing (the 4-player game), tientsin or trichu. */
+  /** The table's variant: nanjing (the 4-player game), tientsin, trichu or duo. */
   get variant() {
     return this.tableVariant || (this.options && this.options.variant) || "nanjing";
   }
@@ -97,16 +101,32 @@ export class Model {
     return [...Array(count).keys()].map((step) => ((base - 1 + step) % count) + 1);
   }
 
-  /** The seats our exchange's cards go to, in the order the exchange command takes them. */
-  exchangeTargets() {
+  /** The seats the exchange of ``from`` (our seat, or the second hand's) gives to, in the order
+   * the exchange command takes them. */
+  exchangeTargets(from = this.seat) {
     const steps = EXCHANGE_STEPS[this.variant] || EXCHANGE_STEPS.nanjing;
     const count = this.seats.length;
-    return steps.map((step) => ((this.seat - 1 + step) % count) + 1);
+    return steps.map((step) => ((from - 1 + step) % count) + 1);
   }
 
-  /** The dummy's seat where we play it (Trichu's dealer), else null. */
+  /** The second hand's seat where we play one (Trichu's dealer: the dummy's; Duo: ours + 2), else
+   * null; before a Trichu game's TABLE names it, the seat of the legal moves we got for it. */
   get dummySeat() {
-    return this.plays.length > 1 ? this.plays[1] : null;
+    if (this.plays.length > 1) return this.plays[1];
+    return this.game.otherLegal === null ? null : this.game.otherLegal.seat;
+  }
+
+  /** The cards we know of the second hand we play: Duo's private one, else the dummy's open hand. */
+  get otherCards() {
+    return this.variant === "duo" ? this.game.secondHand : this.game.openHand;
+  }
+
+  /** Duo's seats as the game counts them (A, B, A, B) and ours (1 and 3, or 2 and 4), all game:
+   * STARTED names the table's two people only (the first round has no SEATING). */
+  duoHands() {
+    if (this.variant !== "duo") return;
+    if (this.seats.length === DUO_PEOPLE) this.seats = [...this.seats, ...this.seats];
+    this.plays = this.seat === null ? [] : [this.seat, this.seat + DUO_PEOPLE];
   }
 
   /** The game's per-seat lists as long as the seats (a Trichu table's 3 people play 4 hands). */
@@ -122,9 +142,17 @@ export class Model {
     return this.seats[seat - 1] || `seat ${seat}`;
   }
 
+  /** A hand's player, with its seat where he plays two (Duo: "Ann (seat 3)"). */
+  handName(seat) {
+    const name = this.name(seat);
+    return this.seats.filter((other) => other === name).length > 1 ? `${name} (seat ${seat})` : name;
+  }
+
   /** Take one package; true if it was one the page knows. */
   apply(name, fields) {
-    const mine = fields.player !== undefined && fields.player === this.nick;
+    // ours: in Duo our name is on our second hand's messages too, told apart by their seat
+    const mine = fields.player !== undefined && fields.player === this.nick
+      && (fields.seat === undefined || this.seat === null || fields.seat === this.seat);
     if ((ENDS_LEGAL.has(name) || (OWN_ENDS_LEGAL.has(name) && mine)) && this.game.legal !== null) {
       this.game.legal = null;
       this.legalVersion += 1;
@@ -162,6 +190,12 @@ export class Model {
   /** Whether a package about ``seat`` is about the second hand we play, not our own. */
   otherHand(seat) {
     return seat !== undefined && this.seat !== null && seat !== this.seat;
+  }
+
+  /** Cards of the second hand we were told of: Duo's private hand, else the dummy's open one. */
+  setOtherCards(cards) {
+    if (this.variant === "duo") this.game.secondHand = sortCards(cards);
+    else this.game.openHand = sortCards(cards);
   }
 
   leaveTable() {
@@ -259,6 +293,7 @@ const HANDLERS = {
     m.standings = null;
     m.plays = [];
     m.game = emptyGame(f.seats.length);
+    m.duoHands();
   },
   "Tichu.Seating": (m, f) => {
     // turnier (and Trichu): each round its own seats, ours among them
@@ -266,14 +301,15 @@ const HANDLERS = {
     const ours = f.seats.indexOf(m.nick);
     if (m.seat !== null && ours >= 0) m.seat = ours + 1;
     m.plays = [];
+    m.duoHands();
     m.fitSeats();
   },
   "Tichu.Dealt": (m, f) => {
-    if (m.otherHand(f.seat)) m.game.openHand = sortCards([...(m.game.openHand || []), ...f.cards]);
+    if (m.otherHand(f.seat)) m.setOtherCards([...(m.otherCards || []), ...f.cards]);
     else m.game.hand = sortCards([...m.game.hand, ...f.cards]);
   },
   "Tichu.Hand": (m, f) => {
-    if (m.otherHand(f.seat)) m.game.openHand = sortCards(f.cards);
+    if (m.otherHand(f.seat)) m.setOtherCards(f.cards);
     else m.game.hand = sortCards(f.cards);
   },
   "Tichu.OpenHand": (m, f) => {
@@ -283,7 +319,7 @@ const HANDLERS = {
     const g = m.game;
     const given = Object.values(f.given || {});
     const got = Object.values(f.cards || {});
-    if (m.otherHand(f.seat)) g.openHand = sortCards([...without(g.openHand || [], given), ...got]);
+    if (m.otherHand(f.seat)) m.setOtherCards([...without(m.otherCards || [], given), ...got]);
     else {
       m.removeFromHand(given);
       g.hand = sortCards([...g.hand, ...got]);
@@ -313,6 +349,7 @@ const HANDLERS = {
     g.counts[f.seat - 1] = f.cards_left;
     g.passed = g.passed.map(() => false);
     if (f.seat === m.seat) m.removeFromHand(f.combo.cards);
+    else if (f.seat === m.dummySeat && g.secondHand !== null) g.secondHand = without(g.secondHand, f.combo.cards);
     else if (g.openHand !== null) g.openHand = without(g.openHand, f.combo.cards); // each card is one
   },
   "Tichu.Passed": (m, f) => {

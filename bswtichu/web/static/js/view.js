@@ -13,6 +13,8 @@ const WHERE_WORDS = {
   4: ["you", "right opponent", "partner", "left opponent"],
   6: ["you", "right opponent", "partner", "opponent opposite", "partner", "left opponent"],
 };
+/** Duo: the partner's seat is our own second hand. */
+const DUO_WHERE_WORDS = ["you", "right opponent", "your second hand", "left opponent"];
 const COUNT_WORDS = { 2: "two", 3: "three" };
 const GROUP_NAMES = ["", "Single cards", "Two cards", "Three cards", "Four cards"];
 const LOG_LINES = 2000;
@@ -58,9 +60,10 @@ function redraw(parent, key, children) {
 
 /** A label for one legal command line, for the button that sends it. */
 export function commandLabel(line, model) {
-  if (/^\/dummy\s/i.test(line)) { // the dummy's move, which we make (Trichu's dealer)
-    const [label, cards, rest] = commandLabel(line.trim().replace(/^\/dummy\s+/i, "/"), model);
-    return [`Dummy: ${label}`, cards, rest];
+  const second = /^\/(dummy|second)\s+\/?/i.exec(line.trim());
+  if (second) { // the second hand's move, which we make (Trichu's dealer: the dummy's; Duo)
+    const [label, cards, rest] = commandLabel(`/${line.trim().slice(second[0].length)}`, model);
+    return [`${second[1].toLowerCase() === "dummy" ? "Dummy" : "Second hand"}: ${label}`, cards, rest];
   }
   const [verb, ...args] = line.trim().split(/\s+/);
   switch (verb.toLowerCase()) {
@@ -89,7 +92,8 @@ export function commandLabel(line, model) {
 }
 
 export class View {
-  /** ``actions``: send(line, echo), move(line), select(code), exchange(), playSelected(). */
+  /** ``actions``: send(line, echo), move(line), select(code), selectOther(code), exchange(),
+   * exchangeOther(), playSelected(). */
   constructor(actions) {
     this.actions = actions;
     this.log = byId("log");
@@ -141,7 +145,7 @@ export class View {
 
   // -- everything drawn from the model ------------------------------------------------
 
-  render(model, selected) {
+  render(model, selected, otherSelected = []) {
     const named = model.nick !== null;
     show("error", model.error !== null);
     byId("error").textContent = model.error === null ? "" : `Refused: ${model.error}`;
@@ -161,7 +165,7 @@ export class View {
     show("play", model.atTable && model.seat !== null);
     if (named && !model.atTable) this.lobby(model);
     if (model.atTable) this.table(model);
-    if (model.atTable && model.seat !== null) this.play(model, selected);
+    if (model.atTable && model.seat !== null) this.play(model, selected, otherSelected);
     this.chat(model);
   }
 
@@ -214,22 +218,29 @@ export class View {
     const g = model.game;
     if (g.over) return "Game over.";
     if (g.legal && g.legal.exchange) return "Exchange: pick three cards, then pass them.";
+    if (g.otherLegal && g.otherLegal.exchange) {
+      return `Exchange: pick the ${this.secondWords(model)}'s cards, then pass them.`;
+    }
     if (g.phase === "grand" && g.legal) return "Grand Tichu? Decide before your last 6 cards.";
     if (!g.turn) return g.phase ? `Phase: ${g.phase}.` : "Waiting for the game to start.";
     const need = NEED_WORDS[g.turn.need] || g.turn.need;
     if (g.turn.seat === model.seat) return `Your turn: ${need.replace(/^to /, "")}.`;
-    if (g.turn.seat === model.dummySeat) return `The dummy's turn, yours to play: ${need.replace(/^to /, "")}.`;
+    if (g.turn.seat === model.dummySeat) {
+      return model.variant === "duo" ? `Your second hand's turn (seat ${g.turn.seat}): ${need.replace(/^to /, "")}.`
+        : `The dummy's turn, yours to play: ${need.replace(/^to /, "")}.`;
+    }
     return `${model.name(g.turn.seat)} (seat ${g.turn.seat}) ${need}.`;
   }
 
   seats(model) {
     const g = model.game;
-    const where = WHERE_WORDS[model.seats.length] || [];
+    const where = model.variant === "duo" ? DUO_WHERE_WORDS : WHERE_WORDS[model.seats.length] || [];
     byId("seats").className = model.seats.length === 4 ? "seats" : `seats count-${model.seats.length}`;
     const items = model.seatOrder().map((seat, at) => {
       const item = element("li", null, "seat", `pos-${at}`);
       const name = model.seats[seat - 1];
-      const mine = seat === model.seat ? " (you)" : seat === model.dummySeat ? " (yours to play)" : "";
+      const mine = seat === model.seat ? " (you)" : seat !== model.dummySeat ? ""
+        : model.variant === "duo" ? " (your second hand)" : " (yours to play)";
       item.classList.toggle("turn", g.turn !== null && g.turn.seat === seat);
       item.append(element("strong", `Seat ${seat}: ${name || "(free)"}${mine}`));
       const facts = [];
@@ -272,14 +283,14 @@ export class View {
     byId("wish").textContent = g.wish ? `Wish: ${rankLabel(g.wish)}` : "";
     const items = g.trick.map((entry) => {
       const item = element("li", null, "play");
-      item.append(element("span", `${model.name(entry.seat)}: ${entry.combo.type}`, "who"));
+      item.append(element("span", `${model.handName(entry.seat)}: ${entry.combo.type}`, "who"));
       for (const code of entry.combo.cards) item.append(cardElement(code));
-      item.setAttribute("aria-label", `${model.name(entry.seat)} played ${entry.combo.text}: ${cardWords(entry.combo.cards)}`);
+      item.setAttribute("aria-label", `${model.handName(entry.seat)} played ${entry.combo.text}: ${cardWords(entry.combo.cards)}`);
       return item;
     });
     if (g.trickWon) {
       const points = g.trickWon.points === null ? "" : `: ${g.trickWon.points} points`;
-      items.push(element("li", `${model.name(g.trickWon.seat)} wins the trick${points}.`, "won"));
+      items.push(element("li", `${model.handName(g.trickWon.seat)} wins the trick${points}.`, "won"));
     }
     if (!items.length) items.push(element("li", "Nothing yet.", "empty"));
     redraw(byId("trick"), JSON.stringify([g.trick, g.trickWon, model.seats]), items);
@@ -293,15 +304,16 @@ export class View {
       const people = model.standings.people.map((s) => `${s.player} ${s.points}`).join(", ");
       return `Score${after}: ${people}; the dummy ${model.standings.dummy}.`;
     }
-    // the teams sit alternately: seats 1, 3, ... against seats 2, 4, ...
-    const team = (first) => model.seatOrder().filter((seat) => seat % 2 === first % 2).sort((a, b) => a - b)
-      .map((seat) => model.name(seat)).join(" + ");
+    // the teams sit alternately: seats 1, 3, ... against seats 2, 4, ...; each person named once
+    // (in Duo one person plays a team's two hands: its score is his)
+    const team = (first) => [...new Set(model.seatOrder().filter((seat) => seat % 2 === first % 2)
+      .sort((a, b) => a - b).map((seat) => model.name(seat)))].join(" + ");
     return `Score${after}: ${team(1)} ${model.totals[0]}, ${team(2)} ${model.totals[1]}.`;
   }
 
   // -- the hand and the moves --------------------------------------------------------
 
-  play(model, selected) {
+  play(model, selected, otherSelected) {
     const g = model.game;
     const hand = g.hand.map((code) => {
       const item = element("li");
@@ -322,15 +334,67 @@ export class View {
     show("exchange", exchanging);
     if (exchanging) this.exchange(model, selected);
     this.legal(model);
+    this.secondHand(model, otherSelected);
     this.dummyLegal(model);
+  }
+
+  /** What the second hand we play is called: Duo's "second hand", Trichu's "dummy". */
+  secondWords(model) {
+    return model.variant === "duo" ? "second hand" : "dummy";
+  }
+
+  /** The second hand's cards as buttons to pick (Duo's private hand, always; the dummy's open
+   * hand while we pick its exchange), with its exchange's slots. */
+  secondHand(model, selected) {
+    const other = model.game.otherLegal;
+    const exchanging = Boolean(other && other.exchange);
+    const cards = model.otherCards;
+    const shown = model.dummySeat !== null && cards !== null && (model.variant === "duo" || exchanging);
+    show("second-box", shown);
+    if (!shown) return;
+    const words = this.secondWords(model);
+    byId("second-title").textContent = model.variant === "duo"
+      ? `Your second hand (seat ${model.dummySeat})` : `The dummy's hand (seat ${model.dummySeat})`;
+    const hand = cards.map((code) => { // buttons while its exchange is picked; its plays are the buttons below
+      const item = element("li");
+      const shown = cardElement(code, exchanging ? "button" : "span");
+      shown.dataset.code = code;
+      if (exchanging) {
+        shown.type = "button";
+        shown.dataset.key = `second-card-${code}`;
+        shown.setAttribute("aria-pressed", String(selected.includes(code)));
+        shown.setAttribute("aria-label", card(code).words);
+        shown.addEventListener("click", () => this.actions.selectOther(code));
+      }
+      item.append(shown);
+      return item;
+    });
+    if (!hand.length) hand.push(element("li", "No cards.", "empty"));
+    redraw(byId("second-hand"), JSON.stringify([cards, selected, exchanging]), hand);
+    show("second-exchange", exchanging);
+    if (!exchanging) return;
+    const targets = model.exchangeTargets(model.dummySeat);
+    const slots = targets.map((seat, at) => {
+      const to = seat === model.seat ? `your own hand (seat ${seat})` : `seat ${seat}, ${model.name(seat)}`;
+      const item = element("li", `To ${to}: `);
+      if (selected[at]) item.append(cardElement(selected[at]));
+      else item.append(element("span", "pick a card", "empty"));
+      return item;
+    });
+    const count = COUNT_WORDS[targets.length] || targets.length;
+    byId("second-exchange-title").textContent = `The ${words}'s exchange: pick ${count} of its cards`;
+    byId("send-second-exchange").textContent = `Pass these ${count} cards of the ${words}`;
+    redraw(byId("second-exchange-slots"), JSON.stringify([selected, model.seats, model.dummySeat]), slots);
+    byId("send-second-exchange").disabled = selected.length !== targets.length;
   }
 
   exchange(model, selected) {
     const targets = model.exchangeTargets();
     const roles = ["the right opponent", "your partner", "the left opponent"];
     const slots = targets.map((seat, at) => {
-      const to = model.seats.length === 4 && model.variant === "nanjing" ? `${roles[at]}, ` : `seat ${seat}, `;
-      const item = element("li", `To ${to}${model.name(seat)}: `);
+      const to = seat === model.dummySeat ? `your second hand (seat ${seat})` // Duo
+        : `${model.seats.length === 4 && model.variant === "nanjing" ? roles[at] : `seat ${seat}`}, ${model.name(seat)}`;
+      const item = element("li", `To ${to}: `);
       if (selected[at]) item.append(cardElement(selected[at]));
       else item.append(element("span", "pick a card", "empty"));
       return item;
@@ -342,16 +406,20 @@ export class View {
     byId("send-exchange").disabled = selected.length !== count;
   }
 
-  /** The dummy's legal moves, as buttons that send its /dummy commands (Trichu's dealer). */
+  /** The second hand's legal moves, as buttons that send its commands (``/dummy ...`` for
+   * Trichu's dealer, ``/second ...`` in Duo, as its LEGAL spells them). */
   dummyLegal(model) {
     const other = model.game.otherLegal;
+    const words = this.secondWords(model);
     show("dummy-moves", other !== null || model.dummySeat !== null);
-    const commands = other ? other.commands.filter((line) => !/^\/dummy\s+\/?schupf/i.test(line)) : [];
+    byId("dummy-legal-title").textContent = model.variant === "duo"
+      ? "What your second hand may do" : "What the dummy may do (you play its hand)";
+    const commands = other ? other.commands.filter((line) => !/^\/(dummy|second)\s+\/?schupf/i.test(line)) : [];
     const parts = this.moveGroups(commands, model, "dummy-");
     if (other && other.exchange) {
-      parts.push(element("p", "Type the dummy's exchange: /dummy schupf C1 C2 (its cards are in its open hand).", "empty"));
-    } else if (!parts.length) parts.push(element("p", "Nothing for the dummy right now.", "empty"));
-    redraw(byId("dummy-legal"), JSON.stringify([commands, other && other.exchange, model.seats]), parts);
+      parts.push(element("p", `Pick the ${words}'s exchange from its hand above.`, "empty"));
+    } else if (!parts.length) parts.push(element("p", `Nothing for the ${words} right now.`, "empty"));
+    redraw(byId("dummy-legal"), JSON.stringify([commands, other && other.exchange, model.seats, words]), parts);
   }
 
   legal(model) {
