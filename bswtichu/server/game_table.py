@@ -35,7 +35,7 @@ from bswtichu.server.game_messages import GameTexts, game_started
 from bswtichu.server.gamelogs import GameLogRecorder, GameLogStore
 from bswtichu.server import names
 from bswtichu.server.commands import is_number
-from bswtichu.server.messages import Message, Refusal, second_hand_title, second_hand_word
+from bswtichu.server.messages import Message, Refusal, for_second_hand, second_hand_word
 from bswtichu.server.render import MACHINE
 from bswtichu.server.table import Reader, Table, TableHall
 from bswtichu.storage import Storage, StoredGame
@@ -385,7 +385,7 @@ class TableGame:
         """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
         if self._home[seat] == seat:
             return text
-        return f"{second_hand_title(self.game.variant, self.texts.names[seat], seat + 1)} {text}"
+        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         if isinstance(event, ev.CardsReceived):

@@ -436,6 +436,18 @@ def second_hand_word(variant: Variant) -> str:
     return "dummy" if variant.dummy is not None else "second"
 
 
+#: The game commands a sentence may name; said of a second hand, each is that hand's (/dummy play).
+_HAND_COMMAND = re.compile(r"(?<![\w/])/(play|pass|bomben|schupf|wish|give|dog|grand|nogrand|tichu)\b")
+
+
+def for_second_hand(variant: Variant, name: str, seat: int, text: str) -> str:
+    """A sentence said of a further hand, as its person reads it: marked with the hand, and the
+    commands it names are that hand's ("[dummy, seat 3, your /dummy] Your turn: lead: /dummy
+    play CARDS.")."""
+    prefixed = _HAND_COMMAND.sub(lambda command: f"/{second_hand_word(variant)} {command[1]}", text)
+    return f"{second_hand_title(variant, name, seat)} {prefixed}"
+
+
 def second_hand_title(variant: Variant, name: str, seat: int) -> str:
     """How a person is told which further hand a sentence is about: "[dummy, seat 3, your
     /dummy]" in Trichu, "[your second hand, seat 3, /second]" in Duo (``seat`` counted 1..N)."""

@@ -394,7 +394,7 @@ def test_a_six_seat_table_is_named_seat_by_seat_and_the_dog_lead_is_told_in_the_
 
 
 TRICHU_SEATING = {"table": 1, "seats": ["Ann", "Bob", "dummy", "Cy"]}
-DEALERS_TURN = "[dummy, seat 3, your /dummy] Your turn: lead: /play CARDS."
+DEALERS_TURN = "[dummy, seat 3, your /dummy] Your turn: lead: /dummy play CARDS."
 DUMMY_TURN = {"table": 1, "seat": 3, "player": "dummy", "need": "lead", "by": "Ann"}  # Ann deals
 
 

@@ -132,6 +132,10 @@ def test_sentences_and_prompts_mark_the_second_hand_with_its_command(tmp_path):
     ann.say("/start")
     asked = [line for line in ann.connection.lines if "Grand Tichu?" in line]
     assert asked and "[your second hand, seat 3, /second] Grand Tichu?" in asked[-1]
+    # the commands a second hand's sentence names are that hand's; his own hand's stay plain
+    assert "/second grand calls it" in asked[-1] and "/second nogrand declines" in asked[-1]
+    own = asked[-1].split("[your second hand")[0]
+    assert own.startswith("Grand Tichu?") and "/grand calls it" in own and "/second" not in own
     ann.connection.lines.clear()
     ann.say("/second legal")
     assert "Legal now for your second hand (seat 3): /second before each command" in ann.connection.lines[-1]

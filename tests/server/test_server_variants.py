@@ -411,7 +411,7 @@ def test_trichus_dealer_reading_sentences_is_asked_for_both_exchanges(tmp_path):
     for _ in range(30):  # the bots decide about Grand Tichu
         clock.advance(1)
     asked = [line for line in ann.connection.lines if "Exchange: /schupf" in line]
-    assert len(asked) == 1 and "[dummy, seat 3, your /dummy] Exchange: /schupf C1 C2" in asked[0]
+    assert len(asked) == 1 and "[dummy, seat 3, your /dummy] Exchange: /dummy schupf C1 C2" in asked[0]
 
 
 def test_a_dealer_who_drops_has_a_stand_in_for_his_hand_and_the_dummys(tmp_path):
