@@ -230,12 +230,13 @@ def exchange_line(person: Client, command: str) -> str:
     person.say("/hand")
     hands = [fields["cards"] for keyword, fields in person.received() if keyword == "HAND"]
     count = command.count(" C")
-    if command.startswith("/dummy"):
-        return "/dummy schupf " + " ".join(hands[1][:count])
+    word = command.split()[0]
+    if word in ("/dummy", "/second"):  # a second hand's exchange (Trichu's dummy, Duo's partner seat)
+        return f"{word} schupf " + " ".join(hands[1][:count])
     return "/schupf " + " ".join(hands[0][:count])
 
 
-@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2)])
+@pytest.mark.parametrize("variant, rounds, bots", [("tientsin", 1, 5), ("trichu", 3, 2), ("duo", 1, 1)])
 def test_a_variant_game_at_a_server_table_goes_into_the_record(tmp_path, variant, rounds, bots):
     clock = Clock()
     lobby = durable_lobby(tmp_path, clock)
@@ -259,7 +260,7 @@ def test_a_variant_game_at_a_server_table_goes_into_the_record(tmp_path, variant
     storage = WIRED[lobby].storage
     assert storage.db.execute("SELECT variant, state FROM games").fetchall() == [(variant, "over")]
     people = storage.db.execute("SELECT name FROM game_players").fetchall()
-    assert len(people) == bots + 1  # Trichu's dummy has no row
+    assert len(people) == bots + 1  # Trichu's dummy has no row, a Duo person one
     ann.clear()
     ann.say(f"/stats Ann {variant}")
     stats = ann.only("STATS")
