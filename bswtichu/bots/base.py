@@ -49,20 +49,25 @@ class Bot:
 
     level = "bot"
 
+    #: The settings it was configured with, for a bot of its level that plays beside it
+    #: (Trichu's dummy, a Duo person's second hand).
+    settings: BotSettings = BotSettings()
+
     @classmethod
     def configured(cls, seat: int, rng: Random, settings: BotSettings) -> "Bot":
-        """A bot for ``seat`` with the settings that concern its level (none for most)."""
+        """A bot for ``seat`` with the settings that concern its level (none for most), kept."""
+        bot = cls.made_for(seat, rng, settings)
+        bot.settings = settings
+        return bot
+
+    @classmethod
+    def made_for(cls, seat: int, rng: Random, settings: BotSettings) -> "Bot":
+        """The bot itself, taking what of ``settings`` concerns its level."""
         return cls(seat, rng)
 
     def __init__(self, seat: int, rng: Random):
         self.seat = seat
         self.rng = rng
-
-    @property
-    def settings(self) -> BotSettings:
-        """The settings this bot was configured with, for a bot of its level that plays beside it
-        (Trichu's dummy plays its dealer's level)."""
-        return BotSettings()
 
     def begin_round(self, seat: int) -> None:
         """A new round is dealt and the bot sits at ``seat``; forget the last round."""

@@ -59,7 +59,7 @@ class ExpertBot(BasicBot):
     level = "expert"
 
     @classmethod
-    def configured(cls, seat: int, rng: Random, settings: BotSettings) -> "ExpertBot":
+    def made_for(cls, seat: int, rng: Random, settings: BotSettings) -> "ExpertBot":
         return cls(seat, rng, settings.expert_budget)
 
     def __init__(self, seat: int, rng: Random, budget: int = DEFAULT_EXPERT_BUDGET):
@@ -67,10 +67,6 @@ class ExpertBot(BasicBot):
             raise ValueError("the expert budget is a number of playouts, at least 1")
         self.budget = budget
         super().__init__(seat, rng)
-
-    @property
-    def settings(self) -> BotSettings:
-        return BotSettings(expert_budget=self.budget)
 
     def begin_round(self, seat: int) -> None:
         super().begin_round(seat)

@@ -92,7 +92,8 @@ class _Dummy:
 
 DUMMY = _Dummy()
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
+#: How the seat counts are spoken ("a game needs three players").
+COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
 
 
 def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant: Variant = NANJING) -> tuple:
@@ -101,7 +102,7 @@ def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant:
     In Trichu and Duo the order of the people; `Game.seating_for` seats them (and the dummy).
     """
     if len(joiners) != variant.players:
-        raise ValueError(f"a game needs {_COUNT_WORDS.get(variant.players, variant.players)} players")
+        raise ValueError(f"a game needs {COUNT_WORDS.get(variant.players, variant.players)} players")
     if not tichujoin:
         return tuple(joiners)
     if not variant.bsw_options:

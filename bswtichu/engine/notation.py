@@ -108,6 +108,11 @@ def _resolve_shorthand(explicit: list[Card], wanted: list[int], hand: list[Card]
     return best
 
 
+#: What the 4-player exchange takes, said when it is given something else.
+EXCHANGE_HINT = ("name three cards: to the right opponent, the partner, the left opponent"
+                 " (e.g. /schupf 2j 9s 3p, or 2 9 3)")
+
+
 def parse_exchange(text: str, hand: Iterable[Card], count: int = 3, order: str | None = None) -> tuple[Card, ...]:
     """Three cards to pass, in order (right opponent, partner, left opponent); in another
     variant ``count`` cards, ``order`` (its `Variant.exchange_text`) saying which go where.
@@ -117,8 +122,7 @@ def parse_exchange(text: str, hand: Iterable[Card], count: int = 3, order: str |
     """
     tokens = split_tokens(text)
     if len(tokens) != count:
-        raise ParseError("name three cards: to the right opponent, the partner, the left opponent"
-                         " (e.g. /schupf 2j 9s 3p, or 2 9 3)" if order is None else order)
+        raise ParseError(EXCHANGE_HINT if order is None else order)
     hand = list(hand)
     named = {parse_card(t) for t in tokens if t.upper() not in _RANK_TOKENS}
     in_bombs = {card for bomb in bombs(hand) for card in bomb.cards}

@@ -122,4 +122,4 @@ def rated_side(variant: Variant, turnier: bool, seat: int) -> int:
     rated: docs/rules.md)."""
     if turnier or variant.per_player_scores:
         return seat
-    return variant.teams[seat]
+    return variant.teams[variant.person_seats[seat]]  # his first engine seat (Duo's people: 1 and 2)

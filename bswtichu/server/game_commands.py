@@ -15,6 +15,7 @@ from bswtichu.engine import (
     TichuError, classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.actions import play_of
+from bswtichu.engine.notation import EXCHANGE_HINT
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages
@@ -83,16 +84,11 @@ def game_commands(hall: TableHall, logs: GameLogStore,
         game.check_phase(session.nick, EXCHANGE)
         variant = game.game.variant
         held = game.hand_of(session.nick, hand)
-        if variant is NANJING:
-            if len(split_tokens(args)) != 3:
-                raise wrong_use("name three cards: to the right opponent, the partner,"
-                                " the left opponent (e.g. /schupf 2j 9s 3p, or 2 9 3)")
-            cards = _parse(lambda text: parse_exchange(text, held), args)
-        else:
-            order = variant.exchange_text()
-            if len(split_tokens(args)) != len(variant.exchange_steps):
-                raise wrong_use(order)
-            cards = _parse(lambda text: parse_exchange(text, held, len(variant.exchange_steps), order), args)
+        count = len(variant.exchange_steps)
+        order = None if variant is NANJING else variant.exchange_text()
+        if len(split_tokens(args)) != count:
+            raise wrong_use(order or EXCHANGE_HINT)
+        cards = _parse(lambda text: parse_exchange(text, held, count, order), args)
         game.act(session.nick, lambda seat: Exchange(seat, cards), hand)
 
     def play(session: Session, args: str, bomb_only: bool = False, hand: int = 0) -> None:

@@ -74,12 +74,12 @@ class TableGame:
         self.driver = driver
         self.log_number = log_number
         self.record = record
+        #: by engine seat: the seat of the person who plays it (his own; the dealer's for the dummy)
+        self._home: tuple[int, ...] = driver.game.variant.played_by
         self.texts = self._texts()
         self._seating_seen: tuple[str, ...] = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
-        #: by engine seat: the seat of the person who plays it (his own; the dealer's for the dummy)
-        self._home: list[int] = self._homes()
         #: while one request of a person is applied: the seats its steps may have asked to act,
         #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
         #: Mahjong answers the turn its play opened)
@@ -124,16 +124,6 @@ class TableGame:
                                             f" /{second_hand_word(self.game.variant)} is for the player"
                                             " who plays one (in Trichu the dealer, for the dummy)")
         return seats[hand]
-
-    def _homes(self) -> list[int]:
-        """By engine seat, the own seat of the person who plays it (a second hand's is his)."""
-        game = self.game
-        home = list(range(game.variant.seats))
-        for player in game.base_seats:
-            seats = game.seats_played_by(player)
-            for seat in seats[1:]:
-                home[seat] = seats[0]
-        return home
 
     def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
         """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
@@ -205,14 +195,13 @@ class TableGame:
     def round_dealt(self, driver: GameDriver) -> None:
         self.texts.forget()
         self.texts = self._texts()
-        self._home = self._homes()
 
     def _texts(self) -> GameTexts:
         """The round's texts: with the time left in each question if the table has a turn clock."""
         timed = self._time_left if self.driver.clock_seconds else None
         game = self.driver.game
         seating = game.seating
-        played_by = {seat: seating[home] for seat, home in enumerate(self._homes()) if seat != home}
+        played_by = {seat: seating[home] for seat, home in enumerate(self._home) if seat != home}
         return GameTexts(self.table.number, seating, self._trick_points, timed, game.variant, played_by)
 
     def _time_left(self, seat: int | None) -> int | None:
@@ -224,7 +213,6 @@ class TableGame:
     def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
         if any(type(event) is SeatHandedOver for event in events):
             self.texts = self._texts()  # the seat has another name now
-            self._home = self._homes()
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
             self._tell_events(driver.game.seating, events)
 
@@ -367,7 +355,7 @@ class TableGame:
         seats = self.table.seats
         if seating != self._seating_seen or seats != self._table_seats_seen:
             self._seating_seen, self._table_seats_seen = tuple(seating), list(seats)
-            home = self._homes()
+            home = self._home
             self._seats = [self.table.seat_of(name) if home[seat] == seat else None
                            for seat, name in enumerate(seating)]
         return self._seats

@@ -20,8 +20,8 @@ from typing import Protocol
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.engine import NANJING, VARIANTS, GameOptions, Variant, seats_from_join_order
-from bswtichu.engine.game import OPTION_NAMES as GAME_OPTION_NAMES
+from bswtichu.engine import NANJING, GameOptions, Variant, seats_from_join_order, variant_named
+from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server import messages, names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
@@ -35,7 +35,6 @@ BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 #: the turn clock's limits (seconds per decision)
 CLOCK_RANGE = range(1, 3601)
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
 
 
 class Reader(Protocol):
@@ -396,9 +395,10 @@ class Table:
     def _set_variant(self, nick: str, name: object) -> None:
         """``/variant NAME``: the table gets the variant's number of seats; refused while a
         seat it would not have is taken, or while an option it has not is set."""
-        variant = VARIANTS.get(name.lower()) if isinstance(name, str) else None
-        if variant is None:
-            raise Refusal("bad_option", f"unknown variant {name}; variants: {', '.join(VARIANTS)}")
+        try:
+            variant = variant_named(str(name))
+        except ValueError as error:
+            raise Refusal("bad_option", str(error)) from None
         count = variant.players
         beyond = [(seat, who) for seat, who in zip(self.seat_numbers, self.seats) if seat > count and who]
         if beyond:
@@ -435,7 +435,7 @@ class Table:
             raise Refusal(
                 "not_enough_players",
                 f"table {self.number} has {seated} of {len(self.seats)} players; /start needs"
-                f" {_COUNT_WORDS.get(len(self.seats), len(self.seats))}",
+                f" {COUNT_WORDS.get(len(self.seats), len(self.seats))}",
             )
         if self._away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
