@@ -22,7 +22,7 @@ from .game import (
     DUMMY, PARTNERSHIPS, TOURNAMENT_SCHEDULE, Game, GameOptions, Standing, seats_from_join_order,
     tournament_victory_points,
 )
-from .notation import parse_exchange, parse_play, parse_wish
+from .notation import parse_exchange, parse_play, parse_wish, suggested_exchange
 from .round import EXCHANGE, GRAND, OVER, PLAY, Round, RoundResult, RoundView, partner_of, team_of
 from .variant import DUO, NANJING, TIENTSIN, TRICHU, VARIANTS, Variant, variant_named
 
@@ -33,7 +33,7 @@ __all__ = [
     "Combo", "ComboType", "bombs", "classify", "plays", "readings", "AmbiguousError",
     "IllegalActionError", "ParseError", "TichuError", "Event", "DUMMY", "PARTNERSHIPS",
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
-    "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "EXCHANGE", "GRAND", "OVER", "PLAY",
+    "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "suggested_exchange", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",
     "DUO", "NANJING", "TIENTSIN", "TRICHU", "VARIANTS", "Variant", "variant_named",
 ]

@@ -16,11 +16,12 @@ from .actions import (
     Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
 )
 from .cards import (
-    NATURAL, PHOENIX_CARD, SUITS, Card, format_cards, parse_card, parse_rank, rank_text,
+    DRAGON, MAHJONG, NATURAL, PHOENIX, PHOENIX_CARD, SUITS, Card, format_cards, parse_card, parse_rank, rank_text,
     split_tokens,
 )
 from .combos import ComboType, bombs, readings
 from .errors import AmbiguousError, ParseError
+from .variant import Variant
 
 _RANK_TOKENS = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "A"}
 
@@ -139,6 +140,25 @@ def parse_exchange(text: str, hand: Iterable[Card], count: int = 3, order: str |
             raise ParseError(f"you hold no {other}{rank_text(rank)} to pass")
         chosen.append(min(free, key=lambda c: (c in in_bombs, SUITS.index(c.suit))))
     return tuple(chosen)  # the round refuses a card named twice or not held
+
+
+#: The cards a suggested exchange keeps while the hand has others to pass.
+_KEPT_IN_EXCHANGE = frozenset({DRAGON, PHOENIX, MAHJONG})
+
+
+def suggested_exchange(seat: int, hand: Iterable[Card], variant: Variant) -> Exchange:
+    """A pass the seat may send as it is (/legal lists it for the exchange): its lowest cards,
+    none of a bomb and not the Dragon, Phoenix or Mahjong while others are left; the lowest go
+    to opponents, the highest to partners.  Deterministic: the same hand, the same pass."""
+    hand = list(hand)
+    in_bombs = {card for bomb in bombs(hand) for card in bomb.cards}
+    targets = variant.exchange_targets[seat]
+    passed = sorted(hand, key=lambda c: (c.kind in _KEPT_IN_EXCHANGE, c in in_bombs, c.sort_key()))
+    passed = sorted(passed[:len(targets)], key=Card.sort_key)
+    partners = variant.partners[seat]
+    receivers = sorted(targets, key=lambda target: target in partners)  # opponents first, in order
+    card_for = dict(zip(receivers, passed))
+    return Exchange(seat, tuple(card_for[target] for target in targets))
 
 
 _NO_ARGUMENT = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}

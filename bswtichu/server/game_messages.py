@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from bswtichu.engine import (
     NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
-    Pass, Play, Variant, classify, format_cards, rank_text,
+    Pass, Play, Variant, classify, format_cards, rank_text, suggested_exchange,
 )
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo, ComboType
@@ -551,12 +551,14 @@ class GameTexts:
             fields["plays"] = [] if view.seat is None else [view.seat + 1, *(s + 1 for s in plays)]
         return self._msg("TABLE", fields, "\n".join(lines))
 
-    def legal(self, seat: int, actions: Iterable[Action], full: bool = False, second: str = "") -> Message:
+    def legal(self, seat: int, actions: Iterable[Action], hand: Iterable[Card], full: bool = False,
+              second: str = "") -> Message:
         """The seat's legal actions as the commands that take them, plays first (`LEGAL_ORDER`).
 
         People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
         ``full`` (``/legal all``) lists every command, as machine mode always does.
-        The exchange's 2184 choices are one command: ``actions`` is read up to the first.
+        The exchange's 2184 choices are one command, a pass from ``hand`` (the seat's) that
+        may be sent as it is (`suggested_exchange`): ``actions`` is read up to the first.
         ``second``: the command that marks a second hand's actions (``dummy``): each
         command is that command's (``/dummy play 7j``).
         """
@@ -578,11 +580,11 @@ class GameTexts:
                 others.append(action)
                 if type(action) is Exchange:
                     break
-        exchange = False
+        exchange = None
         for action in sorted(others, key=_legal_rank):
             if type(action) is Exchange:
-                commands.append(f"/schupf {self._exchange_usage}")
-                exchange = True
+                exchange = "/schupf " + " ".join(card.text for card in suggested_exchange(seat, hand, self.variant).cards)
+                commands.append(exchange)
             else:
                 commands.append("/" + action.notation())  # every notation is a command
         if second:
@@ -600,14 +602,17 @@ class GameTexts:
             mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
             if full:
                 return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
-            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank))
+            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
 
-        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange}, text)
+        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
+                            text)
         if short:
             self._short_legal[key] = message
         return message
 
-    def _legal_summary(self, actions: list[Action]) -> str:
+    def _legal_summary(self, actions: list[Action], exchange: str | None) -> str:
+        """/legal's sentence: the plays grouped, then the other moves (``exchange``: the pass
+        LEGAL suggests, shown beside the exchange's usage)."""
         groups: dict[ComboType, list[str]] = {}
         others: list[str] = []
         for action in actions:
@@ -621,7 +626,7 @@ class GameTexts:
                 if "/wish RANK|none" not in others:
                     others.append("/wish RANK|none")
             elif isinstance(action, Exchange):
-                usage = f"/schupf {self._exchange_usage}"
+                usage = f"/schupf {self._exchange_usage} (e.g. {exchange})"
                 if usage not in others:
                     others.append(usage)
             else:

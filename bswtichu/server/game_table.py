@@ -436,7 +436,8 @@ class TableGame:
 
     def _legal(self, seat: int, full: bool) -> Message:
         second = second_hand_word(self.game.variant) if self._home[seat] != seat else ""
-        return self.texts.legal(seat, self.game.round.iter_legal_actions(seat), full, second)
+        rnd = self.game.round
+        return self.texts.legal(seat, rnd.iter_legal_actions(seat), rnd.hands[seat], full, second)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hands and what is asked of him (he came back)."""

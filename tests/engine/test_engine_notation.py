@@ -238,3 +238,42 @@ def test_play_text_parses_back():
         action = Play(0, parse_cards(text), ph)
         cards, got = parse_play(action.notation()[len("play "):], parse_cards(text))
         assert set(cards) == action.cards and got == ph
+
+
+# ---------------------------------------------------------------- the suggested exchange
+
+
+def test_the_suggested_exchange_passes_the_lowest_free_cards_the_highest_to_the_partner():
+    from bswtichu.engine import NANJING, suggested_exchange
+
+    # 2s 2p 2r 2j are a bomb, MJ is kept: the lowest free cards are 3j 4s 5p; 5p to the partner
+    assert texts_in_order(suggested_exchange(0, hand("MJ 2j 2s 2p 2r 3j 4s 5p 9j Tj Jj Qj PH DR"), NANJING)) \
+        == ["3j", "5p", "4s"]
+    # the Dragon, Phoenix and Mahjong stay even if a bomb breaks; they go when nothing else is left
+    assert sorted(texts_in_order(suggested_exchange(1, hand("MJ PH DR 7j 7s 7p 7r"), NANJING))) == ["7j", "7p", "7s"]
+    assert sorted(texts_in_order(suggested_exchange(1, hand("MJ PH DR"), NANJING))) == ["DR", "MJ", "PH"]
+
+
+@pytest.mark.parametrize("name", ["nanjing", "tientsin", "trichu", "duo"])
+def test_the_suggested_exchange_is_legal_in_every_variant_and_keeps_the_strong_cards(name):
+    from random import Random
+
+    from bswtichu.engine import EXCHANGE, Round, suggested_exchange, variant_named
+    from bswtichu.engine.cards import DRAGON, MAHJONG, PHOENIX
+
+    variant = variant_named(name)
+    for seed in range(30):
+        rnd = Round.deal_random(Random(seed), variant=variant)
+        for seat in variant.grand_seats:
+            rnd.apply(DeclineGrand(seat))
+        assert rnd.phase == EXCHANGE
+        for seat in range(variant.seats):
+            suggested = suggested_exchange(seat, rnd.hands[seat], variant)
+            assert suggested == suggested_exchange(seat, sorted(rnd.hands[seat], key=lambda c: c.text), variant)
+            assert not {c.kind for c in suggested.cards} & {DRAGON, PHOENIX, MAHJONG}
+            rnd.apply(suggested)
+        assert rnd.phase != EXCHANGE
+
+
+def texts_in_order(exchange):
+    return [c.text for c in exchange.cards]

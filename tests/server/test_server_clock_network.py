@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest_twisted
 from twisted.internet.task import Clock
 
-from test_server_game import EXCHANGE, Chooser
+from test_server_game import Chooser, is_exchange
 from test_server_game_network import TIMEOUT, GameServer, watch
 from test_server_network import reactor
 
@@ -38,7 +38,7 @@ async def test_a_person_who_never_answers_with_clock_2_the_game_still_reaches_ga
             mine = [c for c in commands if chooser.kind(c) not in ("bomb", "tichu")]
             if mine:  # Ann answers at once; Bob, connected, never types a line
                 _, command = chooser.pick([(0, c) for c in mine])
-                if command == EXCHANGE:
+                if is_exchange(command):
                     ann.send("/hand")
                     command = chooser.exchange((await ann.until("HAND"))[-1][1]["cards"])
                 ann.send(command)

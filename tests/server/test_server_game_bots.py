@@ -13,7 +13,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 
 from lobby_clients import Client
-from test_server_game import EXCHANGE, Chooser, GameDriver, seat_four, seeded_lobby
+from test_server_game import Chooser, GameDriver, is_exchange, seat_four, seeded_lobby
 
 DELAY = 2.0
 GRACE = 30.0
@@ -78,7 +78,7 @@ def play_with_bots(lobby, clock, person: Client, chooser: Chooser, max_steps: in
         person.clear()
         if commands:
             _, command = chooser.pick([(0, c) for c in commands])
-            if command == EXCHANGE:
+            if is_exchange(command):
                 person.say("/hand")
                 command = chooser.exchange(person.only("HAND")["cards"])
                 person.clear()

@@ -20,38 +20,38 @@ def play_actions(text: str, top=None) -> list:
 def test_machines_get_every_command_plays_first_and_the_calls_last():
     hand = [c for c in DECK if c.rank in (7, 8, 9, 10)]  # 16 cards: hundreds of plays
     actions = [CallTichu(0)] + play_actions(" ".join(c.text for c in hand))
-    message = GameTexts(1, NAMES).legal(0, actions)
+    message = GameTexts(1, NAMES).legal(0, actions, ())
     commands = message.fields["commands"]
     assert len(commands) == len(actions)
     assert commands[-1] == "/tichu" and all(c.startswith("/play ") for c in commands[:-1])
-    grand = GameTexts(1, NAMES).legal(0, [CallTichu(0), CallGrand(0), DeclineGrand(0)])
+    grand = GameTexts(1, NAMES).legal(0, [CallTichu(0), CallGrand(0), DeclineGrand(0)], ())
     assert grand.fields["commands"] == ["/nogrand", "/tichu", "/grand"]
 
 
 def test_people_read_the_plays_grouped_by_kind_and_rank():
     actions = play_actions("3j 5j 5s 9p 9r Kj DR") + [Pass(0), CallTichu(0)]
-    text = GameTexts(1, NAMES).legal(0, actions).text
+    text = GameTexts(1, NAMES).legal(0, actions, ()).text
     assert text == ("Legal now: singles: 3 5 9 K DR | pairs: 5 9 | /pass | /tichu. Play with /play and"
                     " the cards (rank-only like /play 7 7 picks suits); /legal all lists every play")
 
 
 def test_straights_stairs_full_houses_and_bombs_read_as_ranges_and_ranks():
     actions = play_actions("5j 6j 7j 8j 9j 6s 7s 7p 7r")
-    text = GameTexts(1, NAMES).legal(0, actions).text
+    text = GameTexts(1, NAMES).legal(0, actions, ()).text
     assert "straights: 5-9" in text and "6-T" not in text
     assert "stairs: 66-77" in text and "full houses: 7" in text
     assert "bombs: 7777" in text and "straight flushes: 5-9j" in text
 
 
 def test_a_straight_from_the_mahjong_starts_at_mj():
-    text = GameTexts(1, NAMES).legal(0, play_actions("MJ 2j 3s 4p 5r")).text
+    text = GameTexts(1, NAMES).legal(0, play_actions("MJ 2j 3s 4p 5r"), ()).text
     assert "straights: MJ-5 |" in text or "straights: MJ-5." in text
 
 
 def test_legal_all_lists_every_command_for_people():
     hand = [c for c in DECK if c.rank == 7]
     actions = [Play(0, combo.cards) for combo in plays(hand) if combo.length == 1]
-    message = GameTexts(1, NAMES).legal(0, actions, full=True)
+    message = GameTexts(1, NAMES).legal(0, actions, (), full=True)
     assert message.text == "Legal now (4): /play 7j | /play 7s | /play 7p | /play 7r"
 
 
@@ -155,7 +155,7 @@ def test_the_game_messages_orjson_encodes_read_byte_for_byte_as_the_json_module_
                 for viewer in (None, 0, 1, 2, 3):
                     check(texts.event(event, viewer))
             for seat in range(4):
-                check(texts.legal(seat, game.legal_actions(seat)[:40]))
+                check(texts.legal(seat, game.legal_actions(seat)[:40], game.round.hands[seat]))
             seat = rng.choice([s for s in range(4) if game.legal_actions(s)])
             actions = game.legal_actions(seat)
             events = game.apply(rng.choice([a for a in actions if not isinstance(a, Exchange)] or actions))
@@ -195,13 +195,13 @@ def test_listed_plays_commands_are_the_same_when_remembered_from_an_earlier_lega
             for seat in range(4):
                 actions = game.legal_actions(seat)
                 before = len(game_messages._PLAY_COMMANDS)
-                again = texts.legal(seat, actions, full=True)
+                again = texts.legal(seat, actions, game.round.hands[seat], full=True)
                 after = len(game_messages._PLAY_COMMANDS)
                 remembered += len(actions) > 0 and after == before
                 emptied += after < before
                 memory = game_messages._PLAY_COMMANDS
                 game_messages._PLAY_COMMANDS = {}
-                assert again == GameTexts(1, NAMES).legal(seat, actions, full=True)
+                assert again == GameTexts(1, NAMES).legal(seat, actions, game.round.hands[seat], full=True)
                 game_messages._PLAY_COMMANDS = memory
                 assert len(memory) <= 50
             seat = rng.choice([s for s in range(4) if game.legal_actions(s)])

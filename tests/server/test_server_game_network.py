@@ -24,7 +24,7 @@ from bswtichu.service import makeService
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 
-from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, EXCHANGE, Chooser
+from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, Chooser, is_exchange
 from test_server_network import LOOPBACK_LISTENERS, LineClient, reactor
 
 TIMEOUT = 10
@@ -211,7 +211,7 @@ async def drive(players: list[Player], chooser: Chooser, max_steps: int = 20000)
         assert options, "nobody can act"
         index, command = chooser.pick(options)
         player = players[index]
-        if command == EXCHANGE:
+        if is_exchange(command):
             player.send("/hand")
             hand = (await player.until("HAND"))[-1][1]["cards"]
             command = chooser.exchange(hand)
@@ -315,7 +315,7 @@ async def drive_with_bots(players: list[Player], chooser: Chooser, max_steps: in
             if not mine:
                 continue
             _, command = chooser.pick([(index, c) for c in mine])
-            if command == EXCHANGE:
+            if is_exchange(command):
                 player.send("/hand")
                 command = chooser.exchange((await player.until("HAND"))[-1][1]["cards"])
             player.send(command)

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from random import Random
 
+import json
+
 import pytest
 import pytest_twisted
+
+from bswtichu.engine import NANJING, parse_cards, suggested_exchange
 
 from lobby_clients import Client
 from test_server_game import seat_four, seeded_lobby
@@ -72,7 +76,7 @@ def test_a_whole_game_is_played_from_pushed_lists_alone(tmp_path, seed, options)
         assert waited, "the round waits for nobody and the game is not over"
         actor = rng.choice(waited)
         command = rng.choice(pending[actor])
-        if command == "/schupf C1 C2 C3":
+        if command.startswith("/schupf "):  # a suggested pass: pass others
             hand = _ask(actor, "/hand", "HAND")["cards"]
             command = "/schupf " + " ".join(rng.sample(hand, 3))
             actor.clear()
@@ -163,7 +167,11 @@ async def test_pushed_lists_over_loopback_tcp(tmp_path):
             player.client.send("/nogrand")
         for player in players:
             legal = await player.client.message("LEGAL", exchange=True)
-            assert "/schupf C1 C2 C3" in legal["commands"] and legal["seat"] in (1, 2, 3, 4)
+            exchange, call = legal["commands"]  # a pass of three of the player's cards, then /tichu
+            dealt = [card for line in player.client.lines if line.startswith("DEALT ")
+                     for card in json.loads(line.partition(" ")[2])["cards"]]
+            assert exchange.startswith("/schupf ") and call == "/tichu" and legal["seat"] in (1, 2, 3, 4)
+            assert len(set(exchange.split()[1:]) & set(dealt)) == 3
 
 
 def test_people_get_the_pushed_list_grouped_and_programs_in_full(tmp_path):
@@ -178,13 +186,24 @@ def test_people_get_the_pushed_list_grouped_and_programs_in_full(tmp_path):
         player.clear()
         player.say("/nogrand")
     pushed = [line for line in person.connection.lines if line.startswith("Legal now")]
-    person.clear()
-    person.say("/legal")
-    assert pushed == person.connection.lines == ["Legal now: /schupf C1 C2 C3 | /tichu"]
+    listed = _pushed_legal(program)
+    suggested = listed[0]
+    program.clear()
+    program.say("/hand")
+    assert suggested == "/schupf " + " ".join(
+        card.text for card in suggested_exchange(1, parse_cards(" ".join(program.only("HAND")["cards"])), NANJING).cards)
+    person.say("/mode machine")
     person.clear()
     person.say("/legal all")
-    assert person.connection.lines == ["Legal now (2): /schupf C1 C2 C3 | /tichu"]
-    assert _pushed_legal(program) == ["/schupf C1 C2 C3", "/tichu"]
+    mine = person.only("LEGAL")["commands"][0]
+    person.say("/mode human")
+    person.clear()
+    person.say("/legal")
+    assert pushed == person.connection.lines == [f"Legal now: /schupf C1 C2 C3 (e.g. {mine}) | /tichu"]
+    person.clear()
+    person.say("/legal all")
+    assert person.connection.lines == [f"Legal now (2): {mine} | /tichu"]
+    assert listed == [suggested, "/tichu"]
 
 
 def _to_the_first_lead(lobby) -> tuple[list[Client], Client]:

@@ -15,7 +15,7 @@ from twisted.web.client import Agent, readBody
 from bswtichu.config import Listener
 from bswtichu.net.metrics import LAG_INTERVAL, LAG_LIMIT, ReactorLag
 from bswtichu.service import makeService
-from test_server_game import EXCHANGE, Chooser
+from test_server_game import Chooser, is_exchange
 from test_server_game_network import GameServer
 from test_server_network import LOOPBACK, TIMEOUT, reactor
 
@@ -76,7 +76,7 @@ async def test_the_counters_move_as_the_game_does(tmp_path):
                     await ann.client.news()
                 continue
             _, command = chooser.pick([(0, c) for c in mine])
-            if command == EXCHANGE:
+            if is_exchange(command):
                 ann.send("/hand")
                 command = chooser.exchange((await ann.until("HAND"))[-1][1]["cards"])
             ann.send(command)

@@ -225,12 +225,12 @@ def legal_commands(person: Client, line: str) -> list[str]:
 
 
 def exchange_line(person: Client, command: str) -> str:
-    """A legal exchange (``/schupf C1 C2`` or ``/dummy schupf C1 C2``) with real cards."""
+    """Another legal exchange than LEGAL's (``/schupf 2j 3s`` or ``/dummy schupf 2j 3s``): the lowest cards."""
     person.clear()
     person.say("/hand")
     hands = [fields["cards"] for keyword, fields in person.received() if keyword == "HAND"]
-    count = command.count(" C")
     word = command.split()[0]
+    count = len(command.split()) - (2 if word in ("/dummy", "/second") else 1)
     if word in ("/dummy", "/second"):  # a second hand's exchange (Trichu's dummy, Duo's partner seat)
         return f"{word} schupf " + " ".join(hands[1][:count])
     return "/schupf " + " ".join(hands[0][:count])

@@ -182,7 +182,7 @@ def test_through_the_lobby_every_write_comes_after_the_commit_of_what_it_tells(t
         person, commands = rng.choice(options)
         del pending[person]
         command = rng.choice(commands)
-        if command == "/schupf C1 C2 C3":
+        if command.startswith("/schupf "):
             person.say("/hand")
             clock.advance(0)
             hand = next(f["cards"] for k, f in person.received() if k == "HAND")

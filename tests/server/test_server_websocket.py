@@ -183,10 +183,6 @@ async def play_to_the_end(player: FrameClient) -> dict:
         if not fields["commands"]:
             continue
         command = fields["commands"][0]
-        if command.startswith("/schupf C1"):
-            player.say("/hand", binary=False)
-            hand = (await player.message("HAND"))["cards"]
-            command = "/schupf " + " ".join(hand[:3])
         player.say(command, binary=False)
 
 
