@@ -111,7 +111,8 @@ def welcome(
     text = (
         f"Welcome to {server} {version}, a Tichu server in the style of BrettspielWelt.\n"
         "Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you"
-        " down, /start begins once four are seated. /help lists all commands.\n"
+        " down, /start begins once every seat of the table is taken (four; a /variant table has"
+        " six, three or two). /help lists all commands.\n"
         "Bots: /mode machine makes every message one line KEYWORD {json}.\n"
         f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
         f" second (bursts of {flood_burst}); {idle}."

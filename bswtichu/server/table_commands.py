@@ -356,10 +356,12 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         Command(
             key="variant", group="table",
             usage=f"/variant [{'|'.join(VARIANTS)}]",
-            summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3)",
+            summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3, Duo for 2)",
             help="nanjing: the 4-player game. tientsin: six players in two teams of three"
             " (seats 1+3+5 against 2+4+6). trichu: three people, each round the dealer also"
-            " plays the dummy's open hand opposite him (/dummy COMMAND). The table gets the"
+            " plays the dummy's open hand opposite him (/dummy COMMAND). duo: two people, each"
+            " playing both hands of a team (seats 1+3 against 2+4), the second with /second"
+            " COMMAND. The table gets the"
             " variant's number of seats; refused while a seat it would not have is taken, or"
             " with tichujoin or turnier on (4-player only); Trichu's round X is a multiple of 3."
             " Alone, shows the table's options. Players only, before the start.",
@@ -426,9 +428,10 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         Command(
             key="start", group="table",
             usage="/start",
-            summary="start the game once four are seated",
-            help="Any seated player may start once all four seats are taken and nobody is"
-            " away. The final seating is announced: partners are seats 1+3 and 2+4.",
+            summary="start the game once every seat is taken",
+            help="Any seated player may start once every seat of the table is taken (four; six,"
+            " three or two at a Tientsin, Trichu or Duo table) and nobody is away. The final"
+            " seating is announced: in the 4-player game partners are seats 1+3 and 2+4.",
             handler=start,
         ),
         Command(
