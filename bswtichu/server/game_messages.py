@@ -18,7 +18,6 @@ from bswtichu.engine import (
 )
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo, ComboType
-from bswtichu.engine.deal import FIRST_CARDS, HAND_SIZE, LAST_CARDS
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
@@ -35,6 +34,8 @@ NEED_TEXT = {
 TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick",
               "dog": "choose who leads after the Dog"}
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
+#: Who went out when, as people say it (Tientsin's fifth is the last to go out).
+PLACE_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 #: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
 #: that takes the first entry plays on; it does not call Tichu by accident).
 LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DogLead, DeclineGrand, Exchange, CallTichu, CallGrand)
@@ -170,7 +171,9 @@ class GameTexts:
         self.names = [name if isinstance(name, str) else str(name) for name in names]
         self.variant = variant
         self.played_by = played_by or {}
-        self._asking = {"grand": variant.grand_seats, "exchange": tuple(range(variant.seats))}
+        # Trichu's dealer is told why he is not asked about Grand Tichu
+        dealer = () if variant.dummy_owner is None else (variant.dummy_owner,)
+        self._asking = {"grand": variant.grand_seats + dealer, "exchange": tuple(range(variant.seats))}
         self.trick_points = trick_points
         self.time_left = time_left
         #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
@@ -228,12 +231,10 @@ class GameTexts:
         return handler(self, event, viewer)
 
     def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
+        # the first cards, the rest after the Grand Tichu decision (always fewer), or a whole hand
         n = len(e.cards)
-        if self.variant is NANJING:
-            what = {FIRST_CARDS: f"Your first {FIRST_CARDS} cards", LAST_CARDS: f"Your last {LAST_CARDS} cards",
-                    HAND_SIZE: f"Your {HAND_SIZE} cards"}.get(n, "Your cards")
-        else:
-            what = f"Your {'first ' if n == self.variant.grand_after else ''}{n} cards"
+        first = self.variant.grand_after
+        what = f"Your first {n} cards" if n == first else f"Your last {n} cards" if n < first else f"Your {n} cards"
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
                          lambda: f"{what}: {format_cards(e.cards)}")
 
@@ -241,7 +242,9 @@ class GameTexts:
         # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
         variant = self.variant
         first = variant.grand_after
-        if viewer is None:
+        if e.phase == "grand" and variant.dummy is not None:
+            text = self._trichu_grand(viewer)
+        elif viewer is None:
             text = {
                 "grand": f"The players look at their first {first} cards and decide about Grand Tichu.",
                 "exchange": f"The players pass {self._cards_passed} each.",
@@ -258,6 +261,23 @@ class GameTexts:
             fields["clock"] = left
             text += f" ({_seconds(left)} each.)" if viewer is None else f" ({_seconds(left)}.)"
         return self._msg("PHASE", fields, text)
+
+    def _trichu_grand(self, viewer: int | None) -> str:
+        """Trichu's Grand Tichu phase: who decides, and why the dealer and the dummy do not
+        (docs/rules.md, item 23), as the dealer, a player who decides, or a spectator reads it."""
+        variant = self.variant
+        dealer, first = variant.dummy_owner, variant.grand_after
+        deciders = _listed([self.whom(seat, None) for seat in variant.grand_seats if seat != viewer])
+        why = (f"got all {variant.hand_sizes()[dealer]} cards at once: in Trichu the dealer and the dummy"
+               " call no Grand Tichu,"
+               " though the dealer may call Tichu for either now (/tichu, /dummy tichu)")
+        if viewer == dealer:
+            return f"You deal this round: you and the dummy {why}. {deciders} decide about Grand Tichu first."
+        if viewer is None:
+            return (f"{deciders} look at their first {first} cards and decide about Grand Tichu; the dealer,"
+                    f" {self.whom(dealer, None)}, and the dummy {why}.")
+        return (f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines."
+                f" (The dealer, {self.whom(dealer, None)}, and the dummy {why}.)")
 
     def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
         if e.called:
@@ -367,7 +387,7 @@ class GameTexts:
                                                                  " in his place."))
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
-        place = {1: "first", 2: "second", 3: "third"}.get(e.place, str(e.place))
+        place = PLACE_WORDS[e.place]
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
                          lambda: f"{self.who(e.seat, viewer)} went out {place}.")
 
@@ -376,7 +396,11 @@ class GameTexts:
 
     def _on_SeatingChanged(self, e: ev.SeatingChanged, viewer):
         names = [p if isinstance(p, str) else str(p) for p in e.players]
-        seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
+        if self.variant.dummy is not None:  # Trichu: the seats move round by round, the people first
+            seating = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names, start=1))
+            seating += f"; {names[self.variant.dummy_owner]} deals and plays the dummy's hand"
+        else:
+            seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
                        f"Seating for this round: {seating}. Partners: {self._sides(names)}.")
 
@@ -509,6 +533,7 @@ class GameTexts:
         left = [self.time_left(seat) for seat in range(seats)] if timed else [None] * seats
         if timed:
             lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
+        trichu = self.variant.dummy is not None
         for seat, name in enumerate(self.names):
             marks = [] if left[seat] is None else [f"({_seconds(left[seat])} left)"]
             if view.calls[seat]:
@@ -521,7 +546,8 @@ class GameTexts:
                 " (away)" if away[seat] else ""
             if afk and seat in afk:
                 you += f" (away: {afk[seat]})"
-            lines.append(f"  seat {seat + 1} {name}{you}: {view.hand_counts[seat]} cards"
+            place = f"{name} (seat {seat + 1})" if trichu else f"seat {seat + 1} {name}"  # Trichu's seats move
+            lines.append(f"  {place}{you}: {view.hand_counts[seat]} cards"
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
@@ -583,7 +609,8 @@ class GameTexts:
         exchange = None
         for action in sorted(others, key=_legal_rank):
             if type(action) is Exchange:
-                exchange = "/schupf " + " ".join(card.text for card in suggested_exchange(seat, hand, self.variant).cards)
+                passed = suggested_exchange(seat, hand, self.variant).cards
+                exchange = "/schupf " + " ".join(card.text for card in passed)
                 commands.append(exchange)
             else:
                 commands.append("/" + action.notation())  # every notation is a command

@@ -133,8 +133,11 @@ class TableGame:
         """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
         are read: ``/play 5`` in the Grand Tichu phase is wrong for the phase, not for the cards."""
         self.player(nick)
-        now = self.game.round.phase
+        rnd = self.game.round
+        now = rnd.phase
         if now != phase and now in _WRONG_PHASE[phase]:
+            if now == GRAND and rnd.grand_decided[self.seat_of(nick)]:  # Trichu's dealer: from the start
+                raise Refusal("illegal", "the others decide about Grand Tichu first; the exchange comes next")
             count = len(self.game.variant.exchange_steps)
             raise Refusal("illegal", _WRONG_PHASE[phase][now].format(count=count))
 
@@ -251,8 +254,8 @@ class TableGame:
                 sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
                 reworded = any(sentences)
                 continue
-            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1:
-                continue  # the first round's seating is the one STARTED announced
+            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None:
+                continue  # the first round's seating is the one STARTED announced (Trichu's is not)
             if event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:

@@ -467,12 +467,14 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Vari
     number, seats = view["table"], view["seats"]
     seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
     swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
-    if variant.dummy is not None:
+    if variant.dummy is not None:  # the game's seats move round by round: the people first
         teams: list[list[int]] = []
-        text = (f"Table {number} starts a game of {variant.title}: {seating}. Each round the dealer"
-                " plays with the dummy's hand opposite him; the deal passes on round by round.")
+        people = ", ".join(f"{nick} (table seat {i})" for i, nick in enumerate(seats, start=1))
+        text = (f"Table {number} starts a game of {variant.title}: {people}. Each round the dealer"
+                " plays with the dummy's hand opposite him; the deal passes on round by round, and"
+                " with it everyone's seat in the game, as each round's seating says.")
         if seat is not None:
-            text += f" You sit in seat {seat}."
+            text += f" You sit at table seat {seat}."
     elif variant.further_seats:  # Duo: each person plays every hand of his team
         people = variant.person_seats  # table seat k's person sits first at engine seat people[k - 1]
         teams = [[k for k, s in enumerate(people, start=1) if variant.teams[s] == team] for team in (0, 1)]

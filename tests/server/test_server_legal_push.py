@@ -190,8 +190,8 @@ def test_people_get_the_pushed_list_grouped_and_programs_in_full(tmp_path):
     suggested = listed[0]
     program.clear()
     program.say("/hand")
-    assert suggested == "/schupf " + " ".join(
-        card.text for card in suggested_exchange(1, parse_cards(" ".join(program.only("HAND")["cards"])), NANJING).cards)
+    held = parse_cards(" ".join(program.only("HAND")["cards"]))
+    assert suggested == "/schupf " + " ".join(card.text for card in suggested_exchange(1, held, NANJING).cards)
     person.say("/mode machine")
     person.clear()
     person.say("/legal all")
