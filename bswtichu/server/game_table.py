@@ -503,6 +503,13 @@ class TableGame:
         """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
         self.driver.hand_over(self.player(nick), to)
 
+    def partners(self, nick: str) -> list[str]:
+        """The names at ``nick``'s partner seats this round, but his own (a dummy he plays)."""
+        player = self.player(nick)
+        seating = self.game.seating
+        return [seating[seat] for seat in self.game.variant.partners[self.seat_of(player)]
+                if seating[seat] != player]
+
     def stop(self) -> None:
         """The table closes: no more bot moves."""
         self.driver.stop()
