@@ -489,11 +489,6 @@ class TableGame:
                 if pushed is not None:
                     self._tell(nick, pushed)
 
-    def stood_in(self, nick: str) -> bool:
-        """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""
-        player = self.player(nick)
-        return player in self.driver.substitutes and player not in self.driver.away
-
     def replace(self, nick: str) -> str:
         """By vote a bot plays ``nick``'s seat to the end of the game; returns its level."""
         self.driver.replace(self.player(nick))

@@ -88,9 +88,6 @@ class RunningGame(Protocol):
     def stand_in(self, nick: str) -> None:
         """The player will not come back (banned): a stand-in plays his seat from now on."""
 
-    def stood_in(self, nick: str) -> bool:
-        """Whether a stand-in plays for the player though he is here (his turn clock ran out)."""
-
     def replace(self, nick: str) -> str:
         """A bot plays the player's seat to the end of the game (a vote); returns its level."""
 
@@ -668,7 +665,7 @@ class Table:
         player = self.seats[seat - 1]
         if seat in self.bots or player is None:
             raise Refusal("not_a_person", f"seat {seat} holds a bot already")
-        if seat not in self._away and not self.game.stood_in(player):
+        if seat not in self._away:
             raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only the seat of a"
                                          " player who is away (offline) can be handed on")
         if self._reader(player) is not None:
@@ -769,7 +766,7 @@ class Table:
     def _replace(self, seat: int, to: str | None) -> None:
         player = self.seats[seat - 1]
         assert player is not None and self.game is not None
-        if seat not in self._away and not self.game.stood_in(player) or self._reader(player) is not None:
+        if seat not in self._away or self._reader(player) is not None:
             return  # he came back (or is online again) while the vote ran
         if to is not None and (not self.is_watching(to) or self._reader(to) is None):
             to = None  # he went while the vote ran: the seat goes to a bot

@@ -394,9 +394,10 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             summary="vote: a waiting person or a bot plays an away player's seat to the end",
             help="Asks the people seated at your table to hand SEAT for the rest of the game to"
             " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
-            " who is away, or whose stand-in plays because his turn clock ran out twice. NAME"
+            " who is away and offline (an online player's seat is his to take back). NAME"
             " plays it as that player (his cards, calls and points). A majority of the people"
-            " seated and present (not the player asked about) decides with /accept or /refuse;"
+            " seated and present and the player asked about (he counts, here or not) decides"
+            " with /accept or /refuse, and NAME also needs the yes of the player's partners;"
             " no answer in time counts as refused. The player may still /watch.",
             handler=replace_seat,
         ),
@@ -422,7 +423,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/pause",
             summary="vote: pause the game",
             help="Asks the people seated to pause the game: no bot moves and no turn clock"
-            " runs until a /continue vote passes. A majority decides (/accept, /refuse).",
+            " runs until a /continue vote passes, or for at most a few minutes (the server's"
+            " pause limit). A majority decides (/accept, /refuse).",
             handler=pause,
         ),
         Command(
@@ -431,7 +433,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/continue",
             summary="vote: go on with a paused game",
             help="Asks the people seated to go on with a game paused by vote; /resume alone"
-            " at the table does the same. A majority decides (/accept, /refuse).",
+            " at the table does the same. A majority decides (/accept, /refuse); but a player"
+            " who did not vote for the pause ends it at once while everyone is present.",
             handler=go_on,
         ),
         Command(

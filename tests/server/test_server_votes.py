@@ -161,15 +161,15 @@ def test_a_present_player_whose_clock_ran_out_twice_keeps_his_seat_from_a_vote(t
         player.say("/hand")
         player.say("/schupf " + " ".join(player.only("HAND")["cards"][:3]))
     clock.advance(5)  # and his exchange: his stand-in stays
-    assert table.game.stood_in("Bob")
+    assert "Bob" in table.game.driver.substitutes
     dan.say("/mode human")
     dan.clear()
     dan.say("/table")
     assert any(line.startswith("  seat 2 Bob (away):") for line in dan.connection.lines)  # marked away
     dan.say("/mode machine")
     dan.clear()
-    dan.say("/replace 2")  # he is connected: his seat is never voted away
-    assert dan.error_code() == "player_online"
+    dan.say("/replace 2")  # he is here: his seat is never voted away
+    assert dan.error_code() == "player_here"
     assert table.seat_of("Bob") == 2 and table.votes.open is None
 
 
@@ -184,7 +184,7 @@ def test_typing_brings_back_a_player_whose_stand_in_the_clock_left_and_asks_him_
         player.say("/hand")
         player.say("/schupf " + " ".join(player.only("HAND")["cards"][:3]))
     clock.advance(5)
-    assert table.game.stood_in("Bob")
+    assert "Bob" in table.game.driver.substitutes
     for _ in range(2000):  # the others pass or play; Bob's stand-in plays for him
         if table.game.waits_for("Bob"):
             break
@@ -194,7 +194,7 @@ def test_typing_brings_back_a_player_whose_stand_in_the_clock_left_and_asks_him_
                 player.say("/legal")
                 player.say(player.only("LEGAL")["commands"][0])
         clock.advance(0.5)
-    assert table.game.waits_for("Bob") and table.game.stood_in("Bob")
+    assert table.game.waits_for("Bob") and "Bob" in table.game.driver.substitutes
     bob.clear()
     bob.say("sorry, back")
     assert "SUBSTITUTE_END" in bob.keywords()
