@@ -498,8 +498,9 @@ class TableGame:
         """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
         self.driver.hand_over(self.player(nick), to)
 
-    def partners(self, nick: str) -> list[str]:
-        """The names at ``nick``'s partner seats this round, but his own (a dummy he plays)."""
+    def partners(self, nick: str) -> list[object]:
+        """Who sits at ``nick``'s partner seats this round (a name; Trichu's dummy is nobody's),
+        but himself (Duo's second hand)."""
         player = self.player(nick)
         seating = self.game.seating
         return [seating[seat] for seat in self.game.variant.partners[self.seat_of(player)]

@@ -94,8 +94,8 @@ class RunningGame(Protocol):
     def hand_over(self, nick: str, to: str) -> None:
         """The person ``to`` plays the player's seat, as him, to the end of the game (a vote)."""
 
-    def partners(self, nick: str) -> list[str]:
-        """The names at the player's partner seats this round (his own further hands left out)."""
+    def partners(self, nick: str) -> list[object]:
+        """Who plays the player's partner seats this round (his own further hands left out)."""
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
@@ -572,7 +572,10 @@ class Table:
         names that were there (present players, spectators), in the lobby now."""
         there = [nick for nick in map(self.present_at, self.seat_numbers) if nick is not None]
         there += self.spectators
-        self.tell_all(messages.table_closed(self.number, by, reason))
+        closed = messages.table_closed(self.number, by, reason)
+        self.tell_all(closed)
+        for seat in self._away:  # players online elsewhere lose the seat held for them
+            self._deliver(self.seats[seat - 1], closed)
         self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
                       by=by, reason=reason, event="table_end")
         if self.game is not None:
