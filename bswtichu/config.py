@@ -72,7 +72,11 @@ class ServerConfig:
     connections_per_address: int = 20
     uncapped_addresses: str = ""  # IP addresses, space-separated, that connections_per_address spares
     max_tables: int = 500
+    #: tables one connection (or name) may have opened that still exist
     tables_per_person: int = 2
+    #: tables the connections of one address together may have opened that still exist
+    #: (the addresses in ``uncapped_addresses`` are counted per connection only)
+    tables_per_address: int = 4
     max_chat_length: int = 400
     who_page_size: int = 50
     #: new registrations (/register) one address may make per hour
@@ -92,6 +96,11 @@ class ServerConfig:
     log_folder: str = "logs"
     bot_delay: float = 1.0
     abandon_after: float = 24 * 3600.0
+    #: seconds a bots' game (one person at most, the rest bots) waits with nobody present
+    #: and nobody watching before it is abandoned (after a restart too)
+    bot_game_after: float = 600.0
+    #: seconds a pause by vote lasts at most; then the game goes on, clocks running
+    pause_limit: float = 300.0
     database: str = "data/bswtichu.sqlite3"
     synchronous: str = "normal"
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
@@ -132,7 +141,7 @@ class ServerConfig:
             problems.append("read_size must be at least 1")
         if not 0 < self.output_soft_limit <= self.output_hard_limit:
             problems.append("output limits must satisfy 0 < output_soft_limit <= output_hard_limit")
-        for name in ("connections_per_address", "max_tables", "tables_per_person",
+        for name in ("connections_per_address", "max_tables", "tables_per_person", "tables_per_address",
                      "max_chat_length", "who_page_size", "registrations_per_hour"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
@@ -155,6 +164,10 @@ class ServerConfig:
             problems.append("quick_wait must be 0 or more")
         if self.abandon_after < 0:
             problems.append("abandon_after must be 0 or more")
+        if self.bot_game_after < 0:
+            problems.append("bot_game_after must be 0 or more")
+        if self.pause_limit <= 0:
+            problems.append("pause_limit must be above 0")
         if not self.database:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
@@ -261,7 +274,7 @@ LIVE_FIELDS = frozenset({
     "byte_rate", "byte_burst", "line_byte_rate", "line_byte_burst", "read_size",
     "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
     "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
-    "quick_wait",
+    "quick_wait", "tables_per_address",
 })
 
 # ini section and key -> (ServerConfig field, converter)
@@ -282,6 +295,7 @@ _KEYS = {
     ("limits", "uncapped_addresses"): ("uncapped_addresses", str),
     ("limits", "max_tables"): ("max_tables", int),
     ("limits", "tables_per_person"): ("tables_per_person", int),
+    ("limits", "tables_per_address"): ("tables_per_address", int),
     ("limits", "max_chat_length"): ("max_chat_length", int),
     ("limits", "who_page_size"): ("who_page_size", int),
     ("limits", "registrations_per_hour"): ("registrations_per_hour", int),
@@ -290,6 +304,8 @@ _KEYS = {
     ("limits", "idle_timeout"): ("idle_timeout", float),
     ("tables", "reconnect_grace"): ("reconnect_grace", float),
     ("tables", "abandon_after"): ("abandon_after", float),
+    ("tables", "bot_game_after"): ("bot_game_after", float),
+    ("tables", "pause_limit"): ("pause_limit", float),
     ("tables", "turn_clock"): ("turn_clock", int),
     ("tables", "vote_timeout"): ("vote_timeout", float),
     ("tables", "quick_wait"): ("quick_wait", float),

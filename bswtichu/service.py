@@ -83,7 +83,7 @@ def build_lobby(
     connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
-                       config.turn_clock or None, config.vote_timeout)
+                       config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
                           moderation.admit)
     lists = PersonalLists(storage.community, storage.accounts.is_registered)

@@ -493,11 +493,6 @@ class TableGame:
                 if pushed is not None:
                     self._tell(nick, pushed)
 
-    def stood_in(self, nick: str) -> bool:
-        """Whether a stand-in plays for ``nick`` though he is here (his turn clock ran out)."""
-        player = self.player(nick)
-        return player in self.driver.substitutes and player not in self.driver.away
-
     def replace(self, nick: str) -> str:
         """By vote a bot plays ``nick``'s seat to the end of the game; returns its level."""
         self.driver.replace(self.player(nick))
@@ -506,6 +501,14 @@ class TableGame:
     def hand_over(self, nick: str, to: str) -> None:
         """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
         self.driver.hand_over(self.player(nick), to)
+
+    def partners(self, nick: str) -> list[object]:
+        """Who sits at ``nick``'s partner seats this round (a name; Trichu's dummy is nobody's),
+        but himself (Duo's second hand)."""
+        player = self.player(nick)
+        seating = self.game.seating
+        return [seating[seat] for seat in self.game.variant.partners[self.seat_of(player)]
+                if seating[seat] != player]
 
     def stop(self) -> None:
         """The table closes: no more bot moves."""

@@ -351,14 +351,23 @@ def returned(view: dict[str, Any], seat: int, player: str) -> Message:
     )
 
 
-def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str) -> Message:
+def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str | None) -> Message:
+    """A bot sat down: seated by the player ``by``, or (None) by the server for quick play."""
     number = view["table"]
+    seated = f"{by} seats" if by is not None else "The server seats"
     return Message(
         "JOINED",
         {"table": number, "seat": seat, "nick": name, "seats": view["seats"], "bot": level, "by": by},
-        f"{by} seats {'an' if level[:1] in 'aeiou' else 'a'} {level} bot, {name}, at table {number},"
-        f" seat {seat}.",
+        f"{seated} {'an' if level[:1] in 'aeiou' else 'a'} {level} bot, {name}, at table {number},"
+        f" seat {seat}{'' if by is not None else ' (quick play)'}.",
     )
+
+
+def table_closed(number: int, by: str, reason: str) -> Message:
+    """An admin closed the table: its game ends unfinished, everyone there is back in the lobby."""
+    return Message("TABLE_CLOSED", {"table": number, "by": by, "reason": reason},
+                   f"Table {number} is closed by the admin {by}: {reason}. Its game ends unfinished;"
+                   " you are back in the lobby.")
 
 
 def table_reopened(view: dict[str, Any]) -> Message:
@@ -588,11 +597,24 @@ def vote_ended(number: int, vote: dict[str, Any], passed: bool, reason: str) -> 
                    f"The vote at table {number} ({vote['vote']}) is {why}.")
 
 
-def paused(number: int, paused_now: bool) -> Message:
-    """The game at a table stops or goes on by vote."""
-    text = (f"The game at table {number} is paused: no bot moves, no clock runs; /continue asks"
-            " to go on." if paused_now else f"The game at table {number} goes on.")
-    return Message("PAUSED", {"table": number, "paused": paused_now}, text)
+def paused(number: int, seconds: float) -> Message:
+    """The game at a table stops by vote, for at most ``seconds``."""
+    return Message("PAUSED", {"table": number, "paused": True, "seconds": seconds},
+                   f"The game at table {number} is paused: no bot moves, no clock runs, for at most"
+                   f" {seconds:g} seconds; /continue asks to go on.")
+
+
+def pause_ended(number: int, reason: str, by: str | None = None, seconds: float | None = None) -> Message:
+    """A voted pause is over: by a vote (``vote``), at its limit of ``seconds`` (``limit``), or
+    ended by ``by``, who did not vote for it, once everyone is present (``ended``)."""
+    if reason == "limit":
+        text = f"The pause at table {number} reached its limit of {seconds:g} seconds: the game goes on."
+    elif reason == "ended":
+        text = (f"{by} ends the pause at table {number} (he did not vote for it, and everyone is"
+                " here): the game goes on.")
+    else:
+        text = f"The game at table {number} goes on."
+    return Message("PAUSED", {"table": number, "paused": False, "reason": reason, "by": by}, text)
 
 
 def handed_over(view: dict[str, Any], seat: int, player: str, to: str) -> Message:

@@ -268,7 +268,7 @@ def person_kicker(moderation: Moderation, directory: NameDirectory) -> Callable[
 
 def moderation_commands(moderation: Moderation, directory: NameDirectory, connections: Connections,
                         tables: TableHall) -> list[Command]:
-    """/op /deop /mute /unmute /ban /unban /announce /audit (/kick NAME: `person_kicker`)."""
+    """/op /deop /mute /unmute /ban /unban /announce /audit /close (/kick NAME: `person_kicker`)."""
     accounts = moderation.accounts
 
     def confirm(session: Session, action: str, target: str, until: float | None, reason: str,
@@ -409,6 +409,24 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
             lines.append(f"  {stamp} UTC {e.actor} {e.action} {e.target}{span}: {e.reason}")
         session.send(Message("AUDIT", {"nick": name, "entries": rows}, "\n".join(lines)))
 
+    def close(session: Session, args: str) -> None:
+        if moderation.require_moderator(session) != ADMIN:
+            raise Refusal("not_admin", "only an admin closes a table")
+        word, _, reason = args.strip().partition(" ")
+        if not is_number(word):
+            raise wrong_use("which table? /tables lists them")
+        table = tables.get(int(word))
+        if table is None:
+            raise Refusal("no_such_table", f"there is no table {word}; /tables lists them")
+        reason = reason.strip() or NO_REASON
+        moderation.record(session.nick, "close", f"table {table.number}", None, reason)
+        for name in table.shut(session.nick, reason):
+            there = directory.find(name)
+            if there is not None and there.table is table:
+                there.table = None
+        confirm(session, "close", f"table {table.number}", None, reason,
+                f"Table {table.number} is closed: {reason}.")
+
     def command(key: str, usage: str, summary: str, help: str, handler: Callable[[Session, str], None],
                 german: str | None = None) -> Command:
         return Command(key=key, group="moderation", usage=usage, summary=summary, help=help,
@@ -431,6 +449,9 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
         command("unban", "/unban NAME|ADDRESS[/PREFIX] [REASON]", "lift a ban", "Moderators and admins.", unban),
         command("announce", "/announce TEXT", "a line to everyone, from the server",
                 "Moderators and admins: TEXT reaches every connection, marked as from the server.", announce),
+        command("close", "/close TABLE [REASON]", "an admin closes a table, its game unfinished",
+                "Admins only. Everyone at TABLE is told and back in the lobby; a running game ends"
+                " unfinished for good (a restart does not bring it back). Audited.", close),
         command("audit", "/audit [NAME]", "the latest moderation acts",
                 f"Moderators and admins: the last {AUDIT_LENGTH} acts (of or about NAME): who, what, whom,"
                 " how long, why.", audit),

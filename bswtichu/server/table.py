@@ -25,7 +25,7 @@ from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server import messages, names
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.render import MACHINE
-from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Votes
+from bswtichu.server.votes import CONTINUE, PAUSE, REPLACE, Vote, Votes
 
 #: the table's options: the game's, and the variant (which sets the number of seats)
 OPTION_NAMES = (*GAME_OPTION_NAMES, "variant")
@@ -88,14 +88,14 @@ class RunningGame(Protocol):
     def stand_in(self, nick: str) -> None:
         """The player will not come back (banned): a stand-in plays his seat from now on."""
 
-    def stood_in(self, nick: str) -> bool:
-        """Whether a stand-in plays for the player though he is here (his turn clock ran out)."""
-
     def replace(self, nick: str) -> str:
         """A bot plays the player's seat to the end of the game (a vote); returns its level."""
 
     def hand_over(self, nick: str, to: str) -> None:
         """The person ``to`` plays the player's seat, as him, to the end of the game (a vote)."""
+
+    def partners(self, nick: str) -> list[object]:
+        """Who plays the player's partner seats this round (his own further hands left out)."""
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
@@ -127,11 +127,15 @@ class Table:
         clock_default: int | None = None,
         vote_timeout: float = 60.0,
         closing: Callable[[], str | None] = lambda: None,
+        pause_limit: float = 300.0,
+        bot_game_after: float = 600.0,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
         ``clock_default`` is a new table's turn clock (the server's default); a vote not
-        decided within ``vote_timeout`` seconds is refused; ``closing()`` is the reason the
-        server stops soon, if it does (no game starts then)."""
+        decided within ``vote_timeout`` seconds is refused; a voted pause lasts at most
+        ``pause_limit`` seconds; a bots' game (`bots_game`) that nobody is at, nor watches,
+        is abandoned after ``bot_game_after`` seconds (others after ``abandon_after``);
+        ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
         self._closing = closing
         self.number = number
         self._reader = reader
@@ -159,7 +163,14 @@ class Table:
         self._on_abandoned = on_abandoned
         self._game_factory = game_factory
         self._abandon_after = abandon_after
+        self._bot_game_after = bot_game_after
         self._abandon_timer: IDelayedCall | None = None
+        #: the running abandon timer is the short one of a bots' game nobody watches
+        self._abandon_soon = False
+        self._pause_limit = pause_limit
+        self._pause_timer: IDelayedCall | None = None
+        #: who voted for the running voted pause: the others may end it once everyone is here
+        self._pausers: frozenset[str] = frozenset()
         self.votes = Votes(self, clock, vote_timeout)
         #: when the table opened: quick play seats a person at the open table waiting longest
         self.waiting_since = clock.seconds()
@@ -342,6 +353,8 @@ class Table:
         self._require_invitation(nick, "watch")
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
+        if self.game is not None:
+            self._pause_if_nobody_plays()  # a watched game nobody plays waits the long time
 
     def leave(self, nick: str) -> None:
         """``nick`` goes back to the lobby: a seat before the start is freed, after it held."""
@@ -458,9 +471,11 @@ class Table:
             if self.game is not None:
                 self.game.start()
 
-    def add_bot(self, nick: str, seat: int | None, level: str, name: str) -> int:
-        """Seat a computer player called ``name`` (a free seat if none is named)."""
-        self._require_present_player(nick, f"seat a bot at table {self.number}")
+    def add_bot(self, nick: str | None, seat: int | None, level: str, name: str) -> int:
+        """Seat a computer player called ``name`` (a free seat if none is named) for the seated
+        ``nick``, or for the server (None: quick play's bots)."""
+        if nick is not None:
+            self._require_present_player(nick, f"seat a bot at table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has started; bots join before /start")
         free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
@@ -551,6 +566,24 @@ class Table:
                 game.player_away(nick)
         self._close_if_abandoned()
 
+    def shut(self, by: str, reason: str) -> list[str]:
+        """An admin closes the table at once (``/close``): a running game ends unfinished for
+        good (a restart does not bring it back), everyone at the table is told; returns the
+        names that were there (present players, spectators), in the lobby now."""
+        there = [nick for nick in map(self.present_at, self.seat_numbers) if nick is not None]
+        there += self.spectators
+        closed = messages.table_closed(self.number, by, reason)
+        self.tell_all(closed)
+        for seat in self._away:  # players online elsewhere lose the seat held for them
+            self._deliver(self.seats[seat - 1], closed)
+        self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
+                      by=by, reason=reason, event="table_end")
+        if self.game is not None:
+            self.game.abandon()
+        self.close()
+        self._on_abandoned(self)
+        return there
+
     def end_game(self) -> None:
         """The game is over: the table is open for options and a new /start.
 
@@ -562,7 +595,7 @@ class Table:
         self.last_game, self.game = self.game, None
         self._cancel_abandon()
         self.votes.cancel()
-        self.voted_pause = False
+        self._cancel_pause()
         for seat in sorted(self.replaced):  # the bot that took the seat by vote goes with the game
             self.bots.pop(seat, None)
             self.seats[seat - 1] = None
@@ -578,6 +611,7 @@ class Table:
             self.game.stop()
         self._cancel_abandon()
         self._cancel_quick()
+        self._cancel_pause()
         self.votes.cancel()
         for timer in self._away.values():
             if timer is not None and timer.active():
@@ -609,7 +643,7 @@ class Table:
         with self.outbox:  # a timer's step: one write per client
             for seat in self.seat_numbers:
                 if self.seats[seat - 1] is None:
-                    self.add_bot(present[0], seat, self.quick_level, bot_name(self.quick_level))
+                    self.add_bot(None, seat, self.quick_level, bot_name(self.quick_level))
             if not self._away:
                 self.start(present[0])
 
@@ -621,9 +655,12 @@ class Table:
     # -- votes ----------------------------------------------------------------
 
     def ask_replace(self, nick: str, seat: int, to: str | None = None) -> None:
-        """``nick`` asks the table to hand ``seat`` (an away player's, or one whose turn
-        clock ran out and whose stand-in plays) for the rest of the game to ``to``, a person
-        watching the table who waits to play, or to a bot (None)."""
+        """``nick`` asks the table to hand ``seat`` (an away player's) for the rest of the game
+        to ``to``, a person watching the table who waits to play, or to a bot (None).
+
+        The seat of a player who is online is never asked for (he can take it back); the
+        player votes on it himself; and a named person, who would get his hand, needs the
+        yes of the player's partners present (`Votes`)."""
         self._require_voter(nick, "ask for a vote")
         self.votes.refuse_if_open()
         if seat not in self.seat_numbers:
@@ -631,14 +668,27 @@ class Table:
         player = self.seats[seat - 1]
         if seat in self.bots or player is None:
             raise Refusal("not_a_person", f"seat {seat} holds a bot already")
-        if seat not in self._away and not self.game.stood_in(player):
-            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only an away"
-                                         " player's seat, or one a stand-in plays, can be handed on")
+        if seat not in self._away:
+            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only the seat of a"
+                                         " player who is away (offline) can be handed on")
+        if self._reader(player) is not None:
+            raise Refusal("player_online", f"{player} (seat {seat}) is online: his seat is his to take"
+                                           f" back (/join {self.number} {seat}), not to vote away")
+        consent: tuple[str, ...] = ()
         if to is not None:
             to = self._waiting_person(to)
+            consent = self._present_partners(player)
+            if not consent:
+                raise Refusal("no_partner", f"{player} (seat {seat}) has no partner here to agree that"
+                                            f" {to} takes his seat and hand; /replace {seat} hands it to a bot")
         taker = "a bot" if to is None else to
         self.votes.ask(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
-                       seat, to)
+                       seat, to, consent)
+
+    def _present_partners(self, player: str) -> tuple[str, ...]:
+        """The people present who are ``player``'s partners in the game this round."""
+        voters = set(self.voters(None))
+        return tuple(nick for nick in self.game.partners(player) if nick in voters)
 
     def _waiting_person(self, name: str) -> str:
         """The spectator ``name`` as he watches (he may take a seat), or a refusal."""
@@ -657,7 +707,12 @@ class Table:
         self.votes.ask(nick, PAUSE, "pause the game")
 
     def ask_continue(self, nick: str) -> None:
+        """``/continue``: ends a voted pause at once if ``nick`` did not vote for it and everyone
+        is present (a team cannot hold the others' game); otherwise asks the table."""
         self._require_voter(nick, "ask for a vote")
+        if self.voted_pause and nick not in self._pausers and not self._away:
+            self._end_pause(messages.pause_ended(self.number, "ended", nick))
+            return
         self.votes.refuse_if_open()
         if not self.voted_pause:
             raise Refusal("not_paused", f"the game at table {self.number} is not paused")
@@ -667,32 +722,55 @@ class Table:
         self._require_voter(nick, "vote")
         self.votes.answer(nick, yes)
 
-    def voters(self, leaving_out: int | None) -> list[str]:
-        """The people seated and present (not bots, not away), but the one in ``leaving_out``."""
-        return [nick for seat, nick in self.players()
-                if seat not in self.bots and seat not in self._away and seat != leaving_out]
+    def voters(self, seat: int | None) -> list[str]:
+        """The people seated and present (not bots, not away), and the player in ``seat``,
+        present or not: a vote about his seat is his too."""
+        return [nick for s, nick in self.players()
+                if s not in self.bots and (s not in self._away or s == seat)]
 
-    def carry_out(self, kind: str, seat: int | None, to: str | None) -> None:
+    def carry_out(self, vote: Vote) -> None:
         """What a passed vote asked for; a vote the game has moved past (its game ended, its
         player came back) does nothing."""
         if self.game is None:
             return
-        if kind == PAUSE:
+        if vote.kind == PAUSE:
             self.voted_pause = True
+            self._pausers = frozenset(vote.yes)
             self.game.pause()
-            self.tell_all(messages.paused(self.number, True))
-        elif kind == CONTINUE:
-            self.voted_pause = False
+            self._pause_timer = self._clock.callLater(self._pause_limit, self._pause_over)
+            self.tell_all(messages.paused(self.number, self._pause_limit))
+        elif vote.kind == CONTINUE:
+            self._end_pause(messages.pause_ended(self.number, "vote"))
+        elif vote.kind == REPLACE and vote.seat is not None:
+            self._replace(vote.seat, vote.to)
+
+    def _pause_over(self) -> None:
+        self._pause_timer = None
+        with self.outbox:  # a timer's step: one write per client
+            self._end_pause(messages.pause_ended(self.number, "limit", seconds=self._pause_limit))
+
+    def _end_pause(self, said: Message) -> None:
+        """The voted pause is over: the game goes on (unless nobody is present to play it); an
+        open vote to go on has nothing left to decide."""
+        if self.votes.open is not None and self.votes.open.kind == CONTINUE:
+            self.votes.cancel()
+        self._cancel_pause()
+        if self.game is not None and self._abandon_timer is None:
             self.game.resume()
-            self.tell_all(messages.paused(self.number, False))
-        elif kind == REPLACE and seat is not None:
-            self._replace(seat, to)
+        self.tell_all(said)
+
+    def _cancel_pause(self) -> None:
+        self.voted_pause = False
+        self._pausers = frozenset()
+        timer, self._pause_timer = self._pause_timer, None
+        if timer is not None and timer.active():
+            timer.cancel()
 
     def _replace(self, seat: int, to: str | None) -> None:
         player = self.seats[seat - 1]
         assert player is not None and self.game is not None
-        if seat not in self._away and not self.game.stood_in(player):
-            return  # he came back while the vote ran
+        if seat not in self._away or self._reader(player) is not None:
+            return  # he came back (or is online again) while the vote ran
         if to is not None and (not self.is_watching(to) or self._reader(to) is None):
             to = None  # he went while the vote ran: the seat goes to a bot
         timer = self._away.pop(seat, None)
@@ -818,13 +896,29 @@ class Table:
         self._on_abandoned(self)
 
 
+    @property
+    def bots_game(self) -> bool:
+        """Bots hold every seat but one person's at most: a game nobody else plays with him."""
+        return sum(1 for seat, _ in self.players() if seat not in self.bots) <= 1
+
     def _pause_if_nobody_plays(self) -> None:
+        """With no seated person present the game waits: ``abandon_after``, or only
+        ``bot_game_after`` for a bots' game nobody watches (said again as spectators come
+        and go: a watcher gives it the long wait, the last one's going the short one)."""
         present = any(s not in self._away and s not in self.bots for s, _ in self.players())
-        if present or self._abandon_timer is not None:
+        if present:
             return
-        self.log.info("table {number} pauses: no player is present", number=self.number)
-        self.game.pause()
-        self._abandon_timer = self._clock.callLater(self._abandon_after, self._abandon)
+        soon = self.bots_game and not self.spectators
+        if self._abandon_timer is not None:
+            if soon == self._abandon_soon:
+                return
+            self._cancel_abandon()
+        else:
+            self.log.info("table {number} pauses: no player is present", number=self.number)
+            self.game.pause()
+        self._abandon_soon = soon
+        self._abandon_timer = self._clock.callLater(self._bot_game_after if soon else self._abandon_after,
+                                                    self._abandon)
 
     def _abandon(self) -> None:
         self._abandon_timer = None
@@ -854,8 +948,12 @@ class TableHall:
         outbox: AbstractContextManager = nullcontext(),
         clock_default: int | None = None,
         vote_timeout: float = 60.0,
+        pause_limit: float = 300.0,
+        bot_game_after: float = 600.0,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._pause_limit = pause_limit
+        self._bot_game_after = bot_game_after
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
         self._clock_default = clock_default
@@ -896,6 +994,8 @@ class TableHall:
             closing=lambda: self.closing,
             clock_default=self._clock_default,
             vote_timeout=self._vote_timeout,
+            pause_limit=self._pause_limit,
+            bot_game_after=self._bot_game_after,
         )
         self._tables[number] = table
         return table

@@ -7,8 +7,6 @@ use to find the table and seat of the player who typed them.
 
 from __future__ import annotations
 
-import weakref
-
 from bswtichu.bots import LEVELS
 from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
@@ -79,25 +77,38 @@ def _clock_value(word: str) -> int | None:
     return int(word)
 
 
+def _listed(tables: list[Table]) -> str:
+    return ", ".join(str(t.number) for t in sorted(tables, key=lambda t: t.number))
+
+
 def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
     """The table commands, working on the tables in ``hall``, within the current limits
     (the invitee of /invite is found as the tables find their readers)."""
-    # nick (casefolded) -> the tables he opened; a closed table drops out by itself
-    opened: dict[str, weakref.WeakSet[Table]] = {}
+    # each table still open -> who opened it: his connection, his name then, its address
+    opened: dict[Table, tuple[Session, str, str]] = {}
 
-    def open_table(nick: str) -> Table:
-        """A new table, unless the server or this person has as many as allowed."""
+    def open_table(session: Session) -> Table:
+        """A new table, unless the server, this person (his connection, or his name from
+        another) or his address has as many as allowed: a new name is not a new person."""
         config = live.current
         if len(hall) >= config.max_tables:
             raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
                                              " tables; /tables lists them, /join TABLE sits down")
-        mine = [t for t in opened.get(nick.casefold(), []) if hall.get(t.number) is t]
+        for table in [t for t in opened if hall.get(t.number) is not t]:
+            del opened[table]  # closed since
+        key = names.key(session.nick)
+        mine = [t for t, (by, name, _) in opened.items() if by is session or name == key]
         if len(mine) >= config.tables_per_person:
-            numbers = ", ".join(str(t.number) for t in mine)
             raise Refusal("table_limit", f"you opened {len(mine)} tables that are still there"
-                                         f" ({numbers}); at most {config.tables_per_person}")
+                                         f" ({_listed(mine)}); at most {config.tables_per_person}")
+        address = session.address
+        if address and address not in config.uncapped:  # the bridge's users: per connection only
+            ours = [t for t, (_, _, by_address) in opened.items() if by_address == address]
+            if len(ours) >= config.tables_per_address:
+                raise Refusal("table_limit", f"{len(ours)} tables opened from your address are still"
+                                             f" there ({_listed(ours)}); at most {config.tables_per_address}")
         table = hall.open()
-        opened[nick.casefold()] = weakref.WeakSet([*mine, table])
+        opened[table] = (session, key, address)
         return table
 
     def list_tables(session: Session, args: str) -> None:
@@ -123,7 +134,7 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
                 f"your seat {own} at table {table.number} is held for you: /join {table.number} {own}",
             )
         if wanted is None:
-            table = open_table(session.nick)
+            table = open_table(session)
         else:
             table = hall.get(wanted)
             if table is None:
@@ -152,7 +163,7 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             session.send(messages.quick(table.number, seat, None, None))
             table.start_if_full(session.nick)
             return
-        table = open_table(session.nick)
+        table = open_table(session)
         seat = table.sit(session.nick)
         session.table = table
         wait = live.current.quick_wait
@@ -385,9 +396,10 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             summary="vote: a waiting person or a bot plays an away player's seat to the end",
             help="Asks the people seated at your table to hand SEAT for the rest of the game to"
             " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
-            " who is away, or whose stand-in plays because his turn clock ran out twice. NAME"
+            " who is away and offline (an online player's seat is his to take back). NAME"
             " plays it as that player (his cards, calls and points). A majority of the people"
-            " seated and present (not the player asked about) decides with /accept or /refuse;"
+            " seated and present and the player asked about (he counts, here or not) decides"
+            " with /accept or /refuse, and NAME also needs the yes of the player's partners;"
             " no answer in time counts as refused. The player may still /watch.",
             handler=replace_seat,
         ),
@@ -413,7 +425,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/pause",
             summary="vote: pause the game",
             help="Asks the people seated to pause the game: no bot moves and no turn clock"
-            " runs until a /continue vote passes. A majority decides (/accept, /refuse).",
+            " runs until a /continue vote passes, or for at most a few minutes (the server's"
+            " pause limit). A majority decides (/accept, /refuse).",
             handler=pause,
         ),
         Command(
@@ -422,7 +435,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             usage="/continue",
             summary="vote: go on with a paused game",
             help="Asks the people seated to go on with a game paused by vote; /resume alone"
-            " at the table does the same. A majority decides (/accept, /refuse).",
+            " at the table does the same. A majority decides (/accept, /refuse); but a player"
+            " who did not vote for the pause ends it at once while everyone is present.",
             handler=go_on,
         ),
         Command(

@@ -314,28 +314,29 @@ def test_a_restart_in_the_middle_of_a_timed_decision_gives_it_its_full_time_agai
 def test_a_seat_handed_over_by_vote_stays_handed_over_after_a_restart(tmp_path):
     clock = Clock()
     lobby = durable_lobby(tmp_path, clock)
-    ann, bob, eve = Client(lobby, "Ann"), Client(lobby, "Bob"), Client(lobby, "Eve")
-    for line in ("/join", "/bot"):
-        ann.say(line)
+    ann, bob, cy, eve = (Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Eve"))
+    ann.say("/join")
+    cy.say("/join 1")
     bob.say("/join 1")
     ann.say("/bot")
     ann.say("/start")
     eve.say("/watch 1")
     bob.hang_up()
-    ann.say("/replace 3 Eve")  # Ann alone votes: a majority of one
+    ann.say("/replace 3 Eve")  # Ann, his partner, agrees
+    cy.say("/accept")  # 2 of the 3 (Bob counts)
     table = lobby.tables.get(1)
     assert table.seats[2] == "Eve"
-    eve.say("/nogrand")
-    ann.say("/nogrand")
+    for person in (eve, ann, cy):
+        person.say("/nogrand")
     history = list(table.game.game.round.history)
 
     gone(lobby)
     lobby2 = durable_lobby(tmp_path, Clock())
     table2 = lobby2.tables.get(1)
-    assert table2.seats == ["Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea"]
-    assert table2.view()["away"] == [1, 3]
+    assert table2.seats == ["Ann", "Cy", "Eve", "bot-basic-Ada"]
+    assert table2.view()["away"] == [1, 2, 3]
     driver = table2.game.driver
-    assert driver.game.base_seats == ("Ann", "bot-basic-Ada", "Eve", "bot-basic-Bea")
+    assert driver.game.base_seats == ("Ann", "Cy", "Eve", "bot-basic-Ada")
     assert list(driver.round.history) == history
     eve2 = Client(lobby2, None)
     eve2.say(f"/resume {eve.token}")

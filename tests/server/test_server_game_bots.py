@@ -325,7 +325,7 @@ def test_a_seat_whose_grace_ran_out_is_freed_when_the_game_ends(tmp_path):
     assert "GAME" in ann.keywords()
 
 
-def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_path):
+def test_the_last_person_leaving_a_bot_table_pauses_it_until_bot_game_after(tmp_path):
     clock, lobby = lobby_on(tmp_path)
     ann = Client(lobby, "Ann")
     ann.say("/join")
@@ -338,7 +338,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     history = [list(r.history) for r in table.game.game.rounds]
     ann.say("/leave")
     assert lobby.tables.get(1) is table  # paused, not closed: the bots wait
-    clock.advance(ServerConfig().abandon_after - 1)
+    clock.advance(ServerConfig().bot_game_after - 1)
     assert [list(r.history) for r in table.game.game.rounds] == history
     ann.clear()
     ann.say("/log 1")
@@ -348,7 +348,7 @@ def test_the_last_person_leaving_a_bot_table_pauses_it_until_abandon_after(tmp_p
     assert "RETURNED" in ann.keywords()
     assert clock.getDelayedCalls()  # the bots go on
     ann.say("/leave")
-    clock.advance(ServerConfig().abandon_after)
+    clock.advance(ServerConfig().bot_game_after)
     assert lobby.tables.get(1) is None
     assert clock.getDelayedCalls() == []
 
