@@ -94,9 +94,13 @@ async def test_trickled_requests_take_their_addresss_share_and_no_more():
 
 @pytest_twisted.ensureDeferred
 async def test_an_uncapped_address_is_spared_and_a_reload_applies_a_new_cap():
-    async with RunningServer(connections_per_address=2, uncapped_addresses="127.0.0.3") as server:
+    async with RunningServer(connections_per_address=2, uncapped_addresses="127.0.0.3",
+                             read_size=1000) as server:
         bridge = [await greeted(server, "line", source="127.0.0.3") for _ in range(4)]
         people = [await greeted(server, "telnet") for _ in range(2)]
+        sockets = [session._connection.socket_transport().transport
+                   for session in server.service.lobby.connections]
+        assert [socket.bufferSize for socket in sockets] == [1000] * 6  # (set through the guard)
         refused = await raw(server, "line")
         await refused.lost.addTimeout(TIMEOUT, reactor())
         assert refused.lines == ["At most 2 connections from one address; close another one first."]
