@@ -117,8 +117,8 @@ class AcceptGuard:
             self.failing = error or "EMFILE"
             self.log.warn(
                 "cannot accept new connections ({error}: out of file descriptors or memory); until"
-                " some close, clients that connect are closed at once. Raise the limit of open"
-                " files (ulimit -n, systemd's LimitNOFILE=) or lower connections_per_address",
+                " some close, new clients are turned away. Raise the limit of open files (ulimit"
+                " -n, systemd's LimitNOFILE=) or lower connections_per_address",
                 error=self.failing, event="accept_failed")
         if error is not None and getattr(port, "connected", False):
             port.stopReading()  # its clients wait in the queue; try again soon, not at once
