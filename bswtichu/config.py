@@ -71,6 +71,11 @@ class ServerConfig:
     output_hard_limit: int = 1048576
     connections_per_address: int = 20
     uncapped_addresses: str = ""  # IP addresses, space-separated, that connections_per_address spares
+    #: seconds an HTTP request (web and metrics ports) has to send its whole head, from the
+    #: connection's start (or its TLS handshake, or the end of its previous answer)
+    header_timeout: float = 10.0
+    #: seconds a connection to an ``ssl:`` listener has to complete its TLS handshake
+    tls_handshake_timeout: float = 10.0
     max_tables: int = 500
     #: tables one connection (or name) may have opened that still exist
     tables_per_person: int = 2
@@ -150,6 +155,9 @@ class ServerConfig:
                 ipaddress.ip_address(address)
             except ValueError:
                 problems.append(f"uncapped_addresses holds {address!r}, which is not an IP address")
+        for name in ("header_timeout", "tls_handshake_timeout"):
+            if getattr(self, name) <= 0:
+                problems.append(f"{name} must be above 0")
         if self.idle_timeout < 0:
             problems.append("idle_timeout must be 0 (off) or more")
         if self.reconnect_grace < 0:
@@ -275,6 +283,7 @@ LIVE_FIELDS = frozenset({
     "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
     "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
     "quick_wait", "tables_per_address",
+    "header_timeout", "tls_handshake_timeout",
 })
 
 # ini section and key -> (ServerConfig field, converter)
@@ -293,6 +302,8 @@ _KEYS = {
     ("limits", "output_hard_limit"): ("output_hard_limit", int),
     ("limits", "connections_per_address"): ("connections_per_address", int),
     ("limits", "uncapped_addresses"): ("uncapped_addresses", str),
+    ("limits", "header_timeout"): ("header_timeout", float),
+    ("limits", "tls_handshake_timeout"): ("tls_handshake_timeout", float),
     ("limits", "max_tables"): ("max_tables", int),
     ("limits", "tables_per_person"): ("tables_per_person", int),
     ("limits", "tables_per_address"): ("tables_per_address", int),

@@ -24,6 +24,7 @@ from twisted.python.failure import Failure
 from bswtichu.bots import BotSettings
 from bswtichu.config import LIVE_FIELDS, LiveConfig, ServerConfig
 from bswtichu.net import tls
+from bswtichu.net.accept import AcceptGuard
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
 from bswtichu.play.tally import Tally
@@ -153,6 +154,8 @@ class TichuService(Service):
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
                                  stop=self._stop)
+        #: every listener's connections, counted per address and timed from accept on
+        self.guard = AcceptGuard(self.lobby.config, reactor)
         self.ports: dict[str, IListeningPort] = {}
         self.factories: list[object] = []  # one per listener, as built at the start
         #: why the server stops, for everyone's goodbye (an admin's /shutdown reason)
@@ -173,7 +176,8 @@ class TichuService(Service):
             endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
             factory = kind.build(self.lobby, self.config, self.reactor)
             self.factories.append(factory)
-            attempts.append(endpoint.listen(factory).addCallback(self._listened, name, description))
+            attempts.append(endpoint.listen(self.guard.wrap(factory, kind.http))
+                            .addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
 
@@ -209,6 +213,7 @@ class TichuService(Service):
 
     def _listened(self, port: IListeningPort, name: str, description: str) -> IListeningPort:
         self.ports[name] = port
+        self.guard.watch(port)
         return port
 
     def describe(self) -> str:

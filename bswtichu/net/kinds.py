@@ -1,8 +1,9 @@
 """The registry of listener kinds: what may be named in ``[listen]`` and ``--listen KIND=...``.
 
 A kind is the factory that speaks on its ports (with its own limits profile: the line
-port's factory applies ``ServerConfig.for_line_port``) and how the start-up line names
-it. Adding a kind is its module and one entry in ``KINDS``; the config, the command
+port's factory applies ``ServerConfig.for_line_port``), whether it speaks HTTP (the
+accept guard, ``net/accept.py``, times requests and refuses in HTTP there) and how the
+start-up line names it. Adding a kind is its module and one entry in ``KINDS``; the config, the command
 line and the service take the kinds from here.
 """
 
@@ -31,6 +32,7 @@ class ListenerKind:
     audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
     label: str  # the word before each of its addresses there ("" for none)
     web: bool = False  # its addresses are shown as http:// (https:// over TLS) URLs
+    http: bool = False  # it speaks HTTP: its requests are timed, a refusal is an HTTP answer
 
     def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory:
         """The factory for one listener of this kind, knowing its kind's name (connections
@@ -45,8 +47,8 @@ KINDS: dict[str, ListenerKind] = {
     for kind in (
         ListenerKind("telnet", TelnetFactory, "people", "telnet"),
         ListenerKind("line", BotLineFactory, "bots", ""),
-        ListenerKind("websocket", WebSocketListener, "people", "web", web=True),
-        ListenerKind("metrics", MetricsSite, "operators", "metrics"),
+        ListenerKind("websocket", WebSocketListener, "people", "web", web=True, http=True),
+        ListenerKind("metrics", MetricsSite, "operators", "metrics", http=True),
     )
 }
 

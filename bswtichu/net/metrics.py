@@ -23,6 +23,7 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from bswtichu.config import ServerConfig
+from bswtichu.net.accept import TimedRequest
 from bswtichu.net.realm import Realm, Timings
 
 #: how often the reactor's lag is measured, in seconds
@@ -195,6 +196,7 @@ class MetricsSite(Site):
     """The metrics port's HTTP site; its lag timer runs while it listens."""
 
     noisy = False
+    requestFactory = TimedRequest
 
     def __init__(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> None:
         self.lag = ReactorLag(clock)

@@ -34,6 +34,7 @@ from twisted.web.static import File
 
 from bswtichu.config import ServerConfig
 from bswtichu.net import mud
+from bswtichu.net.accept import TimedRequest
 from bswtichu.net.lines import CLOSE_TIMEOUT, LineConnection
 from bswtichu.net.realm import Realm, Told
 
@@ -231,6 +232,7 @@ class WebSite(Site):
     """The listener: static files and ``/ws``, with the security headers on every answer."""
 
     noisy = False
+    requestFactory = TimedRequest
 
     def getResourceFor(self, request):
         for name, value in SECURITY_HEADERS.items():

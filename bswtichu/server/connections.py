@@ -1,8 +1,8 @@
-"""The connections: every open session, the cap per address, and the greeting."""
+"""The connections: every open session and the greeting. (The cap per address is the ports':
+they count every connection from the moment it is accepted, ``net/accept.py``.)"""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from twisted.logger import Logger
@@ -18,7 +18,7 @@ log = Logger()
 
 
 class Connections:
-    """Who is connected (named or not); one connection too many from an address is hung up."""
+    """Who is connected (named or not)."""
 
     def __init__(self, config: LiveConfig, outbox: Outbox,
                  barred: Callable[[str], Message | None] = lambda address: None) -> None:
@@ -27,8 +27,6 @@ class Connections:
         self._barred = barred
         self._outbox = outbox
         self._sessions: set[Session] = set()
-        self._per_address: Counter[str] = Counter()
-        self._address_of: dict[Session, str] = {}
 
     def __contains__(self, session: Session) -> bool:
         return session in self._sessions
@@ -39,8 +37,8 @@ class Connections:
 
     def open(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
              address: str = "") -> Session:
-        """A new client, greeted with ``limits`` (its port's settings); ``address`` (the peer's
-        IP, if known) counts against ``connections_per_address`` unless it is uncapped."""
+        """A new client, greeted with ``limits`` (its port's settings); ``address`` is the peer's
+        IP, if known (a banned one is sent away)."""
         session = Session(connection, peer, self._outbox)
         session.address = address
         barred = self._barred(address) if address else None
@@ -48,21 +46,9 @@ class Connections:
             session.send(barred)
             session.close()
             return session
-        settings = self._config.current
-        cap = settings.connections_per_address
-        if address and address not in settings.uncapped and self._per_address[address] >= cap:
-            session.send(messages.bye(
-                "too_many_connections",
-                f"At most {cap} connections from one address; close another one first.",
-            ))
-            session.close()
-            return session
-        if address:
-            self._per_address[address] += 1
-            self._address_of[session] = address
         self._sessions.add(session)
         log.info("{peer} connected", peer=peer, event="connect")
-        config = limits or settings
+        config = limits or self._config.current
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
                                       config.flood_rate, config.flood_burst, config.idle_timeout))
         return session
@@ -75,16 +61,9 @@ class Connections:
         log.info("{peer} disconnected ({nick})", peer=session.peer, nick=session.nick or "no name",
                  event="disconnect")
         session.closed = True
-        address = self._address_of.pop(session, None)
-        if address is not None:
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
         return True
 
     def close_all(self) -> set[Session]:
         """Forget every session at once (the server stops); returns them."""
         sessions, self._sessions = self._sessions, set()
-        self._per_address.clear()
-        self._address_of.clear()
         return sessions

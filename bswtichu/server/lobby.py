@@ -58,8 +58,8 @@ class Lobby:
 
     def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
                 address: str = "") -> Session:
-        """A new client; ``limits`` are its port's settings, for the greeting; ``address``
-        counts against the cap per address (`Connections.open`)."""
+        """A new client; ``limits`` are its port's settings, for the greeting; ``address`` is
+        its IP (a banned one is sent away: `Connections.open`)."""
         return self.connections.open(connection, peer, limits, address)
 
     def receive(self, session: Session, line: str) -> None:

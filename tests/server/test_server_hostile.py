@@ -311,33 +311,6 @@ def test_a_reader_past_the_hard_limit_is_disconnected(bot, lobby, config, clock,
 # -- limits ---------------------------------------------------------------------
 
 
-def test_connections_per_address(clock, tmp_path):
-    config = ServerConfig(connections_per_address=2, log_folder=str(tmp_path))
-    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
-    factory = BotLineFactory(lobby, config, clock)
-    first, second = Wire(factory), Wire(factory)
-    assert not second.transport.disconnecting
-    third = Wire(factory)
-    assert third.lines()[-1].startswith("At most 2 connections from one address")
-    assert third.transport.disconnecting
-    elsewhere = Wire(factory, host="192.0.2.99")
-    assert not elsewhere.transport.disconnecting
-    first.connection.connectionLost(None)
-    again = Wire(factory)
-    assert not again.transport.disconnecting
-
-
-def test_an_uncapped_address_may_open_more_connections(clock, tmp_path):
-    config = ServerConfig(connections_per_address=2, uncapped_addresses="192.0.2.7 ::1",
-                          log_folder=str(tmp_path))
-    lobby = build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder))
-    factory = BotLineFactory(lobby, config, clock)
-    bridge = [Wire(factory, host="192.0.2.7") for _ in range(5)]
-    assert not any(wire.transport.disconnecting for wire in bridge)
-    others = [Wire(factory) for _ in range(3)]
-    assert [wire.transport.disconnecting for wire in others] == [False, False, True]
-
-
 @pytest.mark.parametrize("value", ["localhost", "300.1.1.1", "127.0.0.1,::1"])
 def test_uncapped_addresses_must_be_ip_addresses(value):
     with pytest.raises(ConfigError, match="not an IP address"):
