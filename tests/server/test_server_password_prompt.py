@@ -124,15 +124,24 @@ def test_an_empty_line_gives_up(lobby):
     assert ann.hidden == [True, False] and ann.session.nick is None
 
 
-def test_a_password_line_is_never_a_command_nor_chat(lobby):
+def test_a_password_line_is_never_chat_and_a_command_ends_the_question(lobby, clock):
     registered_ann(lobby)
     bob = Client(lobby, "Bob")
+    ann = logged_in(lobby)
+    ann.say("/password")
+    ann.say("not-it-at-all")  # a wrong password: asked again
+    ann.clear()
+    clock.advance(0.5)  # (the failure's wait has not passed)
+    ann.say("/who")  # a command, not the password: the question ends, /who answers
+    assert ann.session.secret_answer is None and ann.hidden == [True, False, True, False]
+    assert ann.text() == "Online (2): Ann (lobby), Bob (lobby)"
+    assert "too many failed" not in ann.text()
+    ann.say("hello")  # chat again
+    assert bob.connection.lines[-1] == 'CHAT {"from":"Ann","table":null,"text":"hello"}'
     eve = Person(lobby)
     eve.say("/nick Ann")
-    eve.say("/quit")  # taken as the password, not obeyed, not said in the lobby
-    assert not eve.connection.closed and eve.session.nick is None
-    assert "error: wrong password for Ann" in eve.text()
-    assert bob.connection.lines == []
+    eve.say("/quit")  # obeyed: a line starting with / is never a password
+    assert eve.connection.closed and eve.session.nick is None
 
 
 @pytest.mark.parametrize("typed", [["123"], [SECRET, SECRET + "x"]])
