@@ -136,7 +136,7 @@ def account_commands(directory: NameDirectory, storage: Storage,
             session.send(Message("PASSWORD", {"nick": nick}, f"The password of {nick} is changed."))
             session.password_travelled()
 
-        return guard.hashing.hash(session, nick, new, accounts.cost).addCallback(hashed_new)
+        return guard.hashing.hash(session, nick, new, accounts.cost, charged=False).addCallback(hashed_new)
 
     def resume(session: Session, args: str) -> None:
         words = args.split()

@@ -8,7 +8,8 @@ check goes through a `PasswordHashing`, which
   pool; `hash_inline` where no reactor runs), whose answer is a Deferred;
 - refuses past ``capacity`` hashes in flight or waiting server-wide (``password_busy``);
 - and past a budget per name and per address (``password_budget``): at most so many
-  hashes of each in any minute, failed or not, on the injected clock. The ``spared``
+  password commands of each in any minute (`/nick NAME PASSWORD`, `/register`,
+  `/password`, and the answers to their prompts), failed or not, on the injected clock. The ``spared``
   addresses (the IRC bridge's, which all its users share) have only the per-name budget.
 
 The lobby holds a connection's further lines while a command of his waits for a hash
@@ -115,16 +116,20 @@ class PasswordHashing:
         #: hashes handed to the hasher whose answer has not come yet
         self.in_flight = 0
 
-    def hash(self, session: Session, name: str, password: str, cost: ScryptCost) -> Deferred:
-        """A Deferred of the stored form of a new ``password`` for ``name``."""
-        return self._run(session, name, hash_password, password, cost)
+    def hash(self, session: Session, name: str, password: str, cost: ScryptCost, charged: bool = True) -> Deferred:
+        """A Deferred of the stored form of a new ``password`` for ``name``; not ``charged`` to
+        the budgets when it follows the check of the present password in the same command."""
+        return self._run(session, name, charged, hash_password, password, cost)
 
     def check(self, session: Session, name: str, password: str, stored: str) -> Deferred:
         """A Deferred of whether ``password`` matches ``name``'s ``stored`` hash."""
-        return self._run(session, name, check_password, password, stored)
+        return self._run(session, name, True, check_password, password, stored)
 
-    def _run(self, session: Session, name: str, work: Callable[..., T], *args: Any) -> Deferred:
-        self._admit(session, name)
+    def _run(self, session: Session, name: str, charged: bool, work: Callable[..., T], *args: Any) -> Deferred:
+        if self.in_flight >= self.capacity:
+            raise Refusal("password_busy", "the server is busy checking passwords; try again in a few seconds")
+        if charged:
+            self._charge(session, name)
         self.in_flight += 1
         answer: Deferred = Deferred()
 
@@ -140,10 +145,8 @@ class PasswordHashing:
         self.hasher(work, *args).addBoth(done)
         return answer
 
-    def _admit(self, session: Session, name: str) -> None:
-        """Refuse past the server's capacity or a budget; else count the attempt."""
-        if self.in_flight >= self.capacity:
-            raise Refusal("password_busy", "the server is busy checking passwords; try again in a few seconds")
+    def _charge(self, session: Session, name: str) -> None:
+        """Refuse past the name's or the address's budget; else count the attempt."""
         address = session.address if session.address not in self.spared else ""
         key = names.key(name)
         for attempts, counted, whose in ((self.by_name, key, f"for {name}"),
