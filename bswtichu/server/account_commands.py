@@ -102,9 +102,7 @@ def account_commands(directory: NameDirectory, storage: Storage,
         if not words and accounts.is_registered(session.nick) and session.ask_secret(
                 messages.password_wanted(session.nick, f"The present password of {session.nick}"
                                                        " (not shown; an empty line gives up):"),
-                lambda old: check_present_password(session, old).addCallback(
-                    lambda stored: ask_new_password(session, f"The new password for {session.nick}",
-                                                    lambda new: change_password(session, new, stored)))):
+                lambda old: present_password_typed(session, old)):
             return None
         if len(words) != 2:
             raise wrong_use("the old and the new password")
@@ -113,6 +111,12 @@ def account_commands(directory: NameDirectory, storage: Storage,
             raise Refusal("bad_password", problem)
         return check_present_password(session, words[0]).addCallback(
             lambda stored: change_password(session, words[1], stored))
+
+    def present_password_typed(session: Session, old: str) -> Deferred:
+        """At a terminal: the present password is checked, then the new one is asked for."""
+        return check_present_password(session, old).addCallback(
+            lambda was: ask_new_password(session, f"The new password for {session.nick}",
+                                         lambda new: change_password(session, new, was)))
 
     def check_present_password(session: Session, old: str) -> Deferred:
         """A Deferred of the stored hash of the session's password, once ``old`` is found to be it."""

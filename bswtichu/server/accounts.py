@@ -19,7 +19,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 
 from bswtichu.server import names
-from bswtichu.server.hashing import PasswordHashing
+from bswtichu.server.hashing import PasswordHashing, RecentAttempts
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import TableHall
 from bswtichu.storage import AccountStore
@@ -78,26 +78,22 @@ class RegistrationLimit:
     HOUR = 3600.0
 
     def __init__(self, clock: IReactorTime, per_hour: int, spared: frozenset[str] = frozenset()):
-        self.clock = clock
         self.per_hour = per_hour
         self.spared = spared
-        self._times: dict[str, list[float]] = {}
+        self._recent = RecentAttempts(clock, per_hour, self.HOUR)
 
     def check(self, address: str) -> None:
         """Refuse while ``address`` has made ``per_hour`` registrations in the last hour."""
         if not address or address in self.spared:
             return
-        now = self.clock.seconds()
-        recent = [t for t in self._times.get(address, ()) if t > now - self.HOUR]
-        self._times[address] = recent
-        if len(recent) >= self.per_hour:
-            wait = max(1, math.ceil(recent[0] + self.HOUR - now))
+        wait = self._recent.wait(address)
+        if wait > 0:
             raise Refusal("registration_limit", f"{self.per_hour} names were registered from your address"
-                                                f" within the hour; try again in {wait} s")
+                                                f" within the hour; try again in {max(1, math.ceil(wait))} s")
 
     def registered(self, address: str) -> None:
         if address and address not in self.spared:
-            self._times.setdefault(address, []).append(self.clock.seconds())
+            self._recent.add(address)
 
 
 def resume_token_message(name: str, token: str) -> Message:
@@ -118,8 +114,8 @@ class NameGuard:
         self.connections = LoginThrottle(clock)
         self.names = LoginThrottle(clock, free=FREE_NAME_FAILURES)
 
-    def claim(self, session, name: str) -> str:
-        """Check that ``session`` may take the unregistered ``name`` without a password."""
+    def claim(self, name: str) -> str:
+        """Check that the unregistered ``name`` may be taken (without a password)."""
         held = self.hall.held_seat(name)
         if held is not None:
             table, seat = held

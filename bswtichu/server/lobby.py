@@ -98,10 +98,10 @@ class Lobby:
 
     def _take(self, session: Session, line: str) -> Deferred | None:
         """One line: the password asked for, a command (which also ends a question: a line
-        starting with / is never a password), or chat. What it causes reaches each client in
-        one write; a Deferred: it waits for a hash."""
+        starting with / is never a password; chat's // is, so it never reaches chat), or
+        chat. What it causes reaches each client in one write; a Deferred: it waits for a hash."""
         with self.outbox:
-            if session.secret_answer is not None and not line.startswith("/"):
+            if session.secret_answer is not None and (not line.startswith("/") or line.startswith("//")):
                 return self._answer_secret(session, line)
             if not line:
                 return None

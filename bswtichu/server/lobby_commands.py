@@ -52,7 +52,7 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
         if password is not None:
             raise Refusal("not_registered",
                           f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
-        take(session, guard.claim(session, name))
+        take(session, guard.claim(name))
         return None
 
     def logged_in(spelled: str | None, session: Session, name: str) -> None:

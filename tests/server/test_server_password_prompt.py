@@ -140,6 +140,10 @@ def test_a_password_line_is_never_chat_and_a_command_ends_the_question(lobby, cl
     assert bob.connection.lines[-1] == 'CHAT {"from":"Ann","table":null,"text":"hello"}'
     eve = Person(lobby)
     eve.say("/nick Ann")
+    bob.clear()
+    eve.say("//an-old-password")  # chat's escape is no command: taken as the password, not said
+    assert "error: wrong password for Ann" in eve.text() and eve.session.secret_answer is not None
+    assert bob.connection.lines == [] and "an-old-password" not in eve.text()
     eve.say("/quit")  # obeyed: a line starting with / is never a password
     assert eve.connection.closed and eve.session.nick is None
 
@@ -256,3 +260,11 @@ def test_the_irc_bridge_relay_mode_is_never_asked_for_a_hidden_password(lobby):
     relay.say("/register")
     assert relay.session.secret_answer is None and relay.hidden == []
     assert relay.connection.lines[0].startswith("ERROR ")
+
+
+def test_a_new_password_never_starts_with_a_slash(lobby):
+    """At a prompt such a line would be a command, so no password may look like one."""
+    ann = Client(lobby, "Ann")
+    ann.say("/register /hunter22")
+    assert ann.only("ERROR") == {"code": "bad_password",
+                                 "message": "a password does not start with /, which begins a command"}
