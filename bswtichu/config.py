@@ -127,6 +127,13 @@ class ServerConfig:
     log_format: str = "text"
     #: the least important level logged: debug, info, warn, error or critical
     log_level: str = "info"
+    #: threads that hash and check passwords (scrypt), away from the reactor
+    password_threads: int = 2
+    #: passwords being hashed or waiting for a thread, server-wide; past it: ``password_busy``
+    password_queue: int = 16
+    #: passwords hashed or checked per name, and per address, in any minute (``password_budget``)
+    password_checks_per_name: int = 6
+    password_checks_per_address: int = 12
 
     def __post_init__(self) -> None:
         problems = []
@@ -147,7 +154,8 @@ class ServerConfig:
         if not 0 < self.output_soft_limit <= self.output_hard_limit:
             problems.append("output limits must satisfy 0 < output_soft_limit <= output_hard_limit")
         for name in ("connections_per_address", "max_tables", "tables_per_person", "tables_per_address",
-                     "max_chat_length", "who_page_size", "registrations_per_hour"):
+                     "max_chat_length", "who_page_size", "registrations_per_hour", "password_threads",
+                     "password_queue", "password_checks_per_name", "password_checks_per_address"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         for address in self.uncapped_addresses.split():
@@ -332,6 +340,10 @@ _KEYS = {
     ("bots", "worker_levels"): ("worker_levels", str),
     ("log", "format"): ("log_format", str),
     ("log", "level"): ("log_level", str),
+    ("passwords", "threads"): ("password_threads", int),
+    ("passwords", "queue"): ("password_queue", int),
+    ("passwords", "per_name"): ("password_checks_per_name", int),
+    ("passwords", "per_address"): ("password_checks_per_address", int),
 }
 
 

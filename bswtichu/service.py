@@ -39,6 +39,7 @@ from bswtichu.server.display_commands import display_commands
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
 from bswtichu.server.moderation import Moderation, moderation_commands, person_kicker
@@ -62,6 +63,7 @@ def build_lobby(
     later: Callable[[Callable[[], None]], object] | None = None,
     tally: Tally | None = None,
     stop: Callable[[str], None] | None = None,
+    hasher: Hasher = hash_inline,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -73,6 +75,8 @@ def build_lobby(
     ``tally`` counts for the operator (the metrics listener reads it): the lobby's refusals,
     the commits; the game wiring shares it for the games' actions and bot decisions.
     ``stop(reason)`` stops the server (the service's); given, admins have ``/shutdown``.
+    ``hasher`` hashes and checks passwords (the service's thread pool; by default at once,
+    in the caller's thread, for tools and tests without a running reactor).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
@@ -85,7 +89,9 @@ def build_lobby(
     index = NameIndex()
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after)
-    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
+    hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
+                              config.password_checks_per_address, config.uncapped, outbox)
+    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock, hashing), tables,
                           moderation.admit)
     lists = PersonalLists(storage.community, storage.accounts.is_registered)
     names.arrived.append(lists.arrive)
@@ -151,9 +157,11 @@ class TichuService(Service):
                                config.reconnect_grace, storage=storage, bot_settings=bots,
                                tally=self.tally, workers=workers)
         self.games = games
+        #: the threads that hash passwords (started and stopped with the service)
+        self.hasher = PoolHasher(reactor, config.password_threads)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
-                                 stop=self._stop)
+                                 stop=self._stop, hasher=self.hasher)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         self.ports: dict[str, IListeningPort] = {}
@@ -166,6 +174,7 @@ class TichuService(Service):
     def startService(self) -> None:
         super().startService()
         _freeze_what_lives_forever()
+        self.hasher.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -290,6 +299,7 @@ class TichuService(Service):
         super().stopService()
         self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
         self.lobby.shutdown(self.goodbye)
+        self.hasher.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         if self.games.storage is not None:

@@ -5,13 +5,17 @@ shows one variant's record and rating, the 4-player game's unless another is nam
 
 Logging in is ``/nick NAME PASSWORD`` (the lobby's /nick asks the `NameGuard`); these use
 the `NameDirectory` for names and its guard for passwords and tokens.
-Passwords and tokens are never repeated in any reply.
+Passwords and tokens are never repeated in any reply. A password is hashed or checked
+away from the reactor (`bswtichu.server.hashing`): those handlers return a Deferred, and
+what they do once it answers re-checks what may have changed meanwhile.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
+from twisted.internet.defer import Deferred
 
 from bswtichu.engine import VARIANTS, Variant
 from bswtichu.server import messages, names
@@ -36,13 +40,13 @@ def account_commands(directory: NameDirectory, storage: Storage,
     accounts = storage.accounts
     guard = directory.guard
 
-    def register(session: Session, args: str) -> None:
+    def register(session: Session, args: str) -> Deferred | None:
         if accounts.is_registered(session.nick):
             raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
         words = args.split()
         if not words and ask_new_password(session, f"Choose a password for {session.nick}",
                                           lambda chosen: register_command.run(session, chosen)):
-            return
+            return None
         if len(words) != 1:
             raise wrong_use("one password, without spaces")
         problem = password_problem(words[0])
@@ -50,15 +54,25 @@ def account_commands(directory: NameDirectory, storage: Storage,
             raise Refusal("bad_password", problem)
         if registrations is not None:
             registrations.check(session.address)
-        accounts.register(session.nick, words[0])
+        nick = session.nick
+        return guard.hashing.hash(session, nick, words[0], accounts.cost).addCallback(hashed, session, nick)
+
+    def hashed(password_hash: str, session: Session, nick: str) -> None:
+        """The new password is hashed (off the reactor): the name is registered, unless it was
+        meanwhile or the address used up its registrations."""
+        if accounts.is_registered(nick):
+            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
+        if registrations is not None:
+            registrations.check(session.address)
+        accounts.add(nick, password_hash)
         if registrations is not None:
             registrations.registered(session.address)
-        registered(session.nick)
-        session.send(Message("REGISTERED", {"nick": session.nick},
-                             f"{session.nick} is now registered to you. Next time: /nick {session.nick} PASSWORD."))
+        registered(nick)
+        session.send(Message("REGISTERED", {"nick": nick},
+                             f"{nick} is now registered to you. Next time: /nick {nick} PASSWORD."))
         session.password_travelled()
 
-    def ask_new_password(session: Session, question: str, then: Callable[[str], None]) -> bool:
+    def ask_new_password(session: Session, question: str, then: Callable[[str], Deferred | None]) -> bool:
         """A person at a terminal types the new password twice, unseen; False if he cannot.
 
         A refused one is asked for again; two that differ start over at the first.
@@ -73,50 +87,60 @@ def account_commands(directory: NameDirectory, storage: Storage,
             if problem:
                 raise Refusal("bad_password", problem)
 
-            def second(again: str) -> None:
+            def second(again: str) -> Deferred | None:
                 if again != chosen:
                     raise Refusal("bad_password", "the two passwords differ; choose one again")
-                then(chosen)
+                return then(chosen)
 
             session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second,
                                again=ask_first)
 
         return ask_first()
 
-    def password(session: Session, args: str) -> None:
+    def password(session: Session, args: str) -> Deferred | None:
         words = args.split()
         if not words and accounts.is_registered(session.nick) and session.ask_secret(
                 messages.password_wanted(session.nick, f"The present password of {session.nick}"
                                                        " (not shown; an empty line gives up):"),
                 lambda old: present_password_typed(session, old)):
-            return
+            return None
         if len(words) != 2:
             raise wrong_use("the old and the new password")
-        if not accounts.is_registered(session.nick):
-            raise Refusal("not_registered", f"{session.nick} is not registered; /register PASSWORD")
-        check_present_password(session, words[0])
-        change_password(session, words[1])
-
-    def present_password_typed(session: Session, old: str) -> None:
-        """At a terminal: the present password is checked at once, then the new one is asked for."""
-        check_present_password(session, old)
-        ask_new_password(session, f"The new password for {session.nick}",
-                         lambda new: change_password(session, new))
-
-    def check_present_password(session: Session, old: str) -> None:
-        guard.check(session, session.nick)
-        if accounts.verify(session.nick, old) is None:
-            guard.failed(session, session.nick)
-            raise Refusal("bad_password", "the old password is wrong")
-        guard.succeeded(session, session.nick)
-
-    def change_password(session: Session, new: str) -> None:
-        problem = password_problem(new)
+        problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)
-        accounts.change_password(session.nick, new)
-        session.send(Message("PASSWORD", {"nick": session.nick}, f"The password of {session.nick} is changed."))
-        session.password_travelled()
+        return check_present_password(session, words[0]).addCallback(
+            lambda stored: change_password(session, words[1], stored))
+
+    def present_password_typed(session: Session, old: str) -> Deferred:
+        """At a terminal: the present password is checked, then the new one is asked for."""
+        return check_present_password(session, old).addCallback(
+            lambda was: ask_new_password(session, f"The new password for {session.nick}",
+                                         lambda new: change_password(session, new, was)))
+
+    def check_present_password(session: Session, old: str) -> Deferred:
+        """A Deferred of the stored hash of the session's password, once ``old`` is found to be it."""
+        nick = session.nick
+
+        def checked(spelled: str | None) -> str:
+            if spelled is None:
+                raise Refusal("bad_password", "the old password is wrong")
+            return accounts.login_record(nick)[1]
+
+        return guard.verify(session, nick, old).addCallback(checked)
+
+    def change_password(session: Session, new: str, was: str) -> Deferred:
+        """Hash ``new`` (checked already; off the reactor) and store it, if the password is still
+        the one checked (``was``)."""
+        nick = session.nick
+
+        def hashed_new(password_hash: str) -> None:
+            if not accounts.replace_password(nick, password_hash, was):
+                raise Refusal("account_changed", f"the password of {nick} changed meanwhile; try again")
+            session.send(Message("PASSWORD", {"nick": nick}, f"The password of {nick} is changed."))
+            session.password_travelled()
+
+        return guard.hashing.hash(session, nick, new, accounts.cost, charged=False).addCallback(hashed_new)
 
     def resume(session: Session, args: str) -> None:
         words = args.split()

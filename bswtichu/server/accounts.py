@@ -1,6 +1,7 @@
 """Who may use a name: registered accounts, guests' resume tokens, and slowing down guessers.
 
-A registered name belongs to its account alone: ``/nick NAME PASSWORD`` logs in.
+A registered name belongs to its account alone: ``/nick NAME PASSWORD`` logs in (the
+password is checked away from the reactor, `bswtichu.server.hashing`).
 A guest plays under any free name and gets a resume token at ``/nick``; while a
 seat is held for a guest's name, only ``/resume TOKEN`` gives that name back.
 Failed logins and resumes are slowed down per connection and per name, on the
@@ -14,9 +15,11 @@ from collections.abc import Callable, Iterable
 
 from dataclasses import dataclass
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 
 from bswtichu.server import names
+from bswtichu.server.hashing import PasswordHashing, RecentAttempts
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.table import TableHall
 from bswtichu.storage import AccountStore
@@ -75,26 +78,22 @@ class RegistrationLimit:
     HOUR = 3600.0
 
     def __init__(self, clock: IReactorTime, per_hour: int, spared: frozenset[str] = frozenset()):
-        self.clock = clock
         self.per_hour = per_hour
         self.spared = spared
-        self._times: dict[str, list[float]] = {}
+        self._recent = RecentAttempts(clock, per_hour, self.HOUR)
 
     def check(self, address: str) -> None:
         """Refuse while ``address`` has made ``per_hour`` registrations in the last hour."""
         if not address or address in self.spared:
             return
-        now = self.clock.seconds()
-        recent = [t for t in self._times.get(address, ()) if t > now - self.HOUR]
-        self._times[address] = recent
-        if len(recent) >= self.per_hour:
-            wait = max(1, math.ceil(recent[0] + self.HOUR - now))
+        wait = self._recent.wait(address)
+        if wait > 0:
             raise Refusal("registration_limit", f"{self.per_hour} names were registered from your address"
-                                                f" within the hour; try again in {wait} s")
+                                                f" within the hour; try again in {max(1, math.ceil(wait))} s")
 
     def registered(self, address: str) -> None:
         if address and address not in self.spared:
-            self._times.setdefault(address, []).append(self.clock.seconds())
+            self._recent.add(address)
 
 
 def resume_token_message(name: str, token: str) -> Message:
@@ -107,33 +106,46 @@ def resume_token_message(name: str, token: str) -> Message:
 class NameGuard:
     """The lobby asks it before a session takes a name, and tells it after."""
 
-    def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime):
+    def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime, hashing: PasswordHashing):
+        """``hashing`` checks passwords away from the reactor, within its limits."""
         self.accounts = accounts
         self.hall = hall
+        self.hashing = hashing
         self.connections = LoginThrottle(clock)
         self.names = LoginThrottle(clock, free=FREE_NAME_FAILURES)
 
-    def claim(self, session, name: str, password: str | None) -> str:
-        """Check that ``session`` may take ``name``; returns the name as it is to be spelled."""
-        if self.accounts.is_registered(name):
-            if password is None:
-                raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
-            self.check(session, name)
-            spelled = self.accounts.verify(name, password)
-            if spelled is None:
-                self.failed(session, name)
-                raise Refusal("bad_password", f"wrong password for {name}")
-            self.succeeded(session, name)
-            return spelled
-        if password is not None:
-            raise Refusal("not_registered",
-                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
+    def claim(self, name: str) -> str:
+        """Check that the unregistered ``name`` may be taken (without a password)."""
         held = self.hall.held_seat(name)
         if held is not None:
             table, seat = held
             raise Refusal("name_held", f"seat {seat} at table {table.number} is held for {table.nick_at(seat)};"
                                        " if that is you, /resume TOKEN (the token you got with your name)")
         return name
+
+    def verify(self, session, name: str, password: str) -> Deferred:
+        """A Deferred of the registered spelling of ``name`` if ``password`` is its password,
+        else of None (a failure counted against the connection and the name).
+
+        Refused at once while the connection or the name must wait after failures, or past the
+        hashing's limits; refused later if the password changed while this one was checked.
+        """
+        record = self.accounts.login_record(name)
+        if record is None:
+            raise Refusal("not_registered", f"{name} is not registered; /register PASSWORD")
+        spelled, stored = record
+        self.check(session, name)
+
+        def checked(right: bool) -> str | None:
+            if self.accounts.login_record(name) != record:
+                raise Refusal("account_changed", f"the password of {name} changed meanwhile; try again")
+            if not right:
+                self.failed(session, name)
+                return None
+            self.succeeded(session, name)
+            return spelled
+
+        return self.hashing.check(session, name, password, stored).addCallback(checked)
 
     def check_look(self, name: str, online: Iterable[str]) -> None:
         """Refuse a name that looks like another one in use (``online``) or registered.

@@ -11,11 +11,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from twisted.internet.defer import Deferred
+
 from bswtichu.server import messages
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
 
-Handler = Callable[[Session, str], None]
+#: A handler returns None when it is done, or a Deferred when it waits for a password's
+#: hash (`bswtichu.server.hashing`): the lobby holds the session's next lines until it fires.
+Handler = Callable[[Session, str], Deferred | None]
 
 #: The groups /help shows the commands in, in this order, each with what it is for.
 GROUPS = {
@@ -82,11 +86,11 @@ class Command:
         extra = (self.german,) if self.german else ()
         return (self.key, *extra, *self.aliases)
 
-    def run(self, session: Session, args: str) -> None:
-        """Call the handler; its `wrong_use` refusal gets this command's usage added (the one
-        place a usage is written)."""
+    def run(self, session: Session, args: str) -> Deferred | None:
+        """Call the handler (what it returns: None, or the Deferred it waits for); its
+        `wrong_use` refusal gets this command's usage added (the one place a usage is written)."""
         try:
-            self.handler(session, args)
+            return self.handler(session, args)
         except UsageRefusal as refusal:
             raise usage_error(self.usage, refusal.detail) from None
 
@@ -131,8 +135,9 @@ class CommandRegistry:
             return "/help lists the commands"
         return "did you mean " + " or ".join(f"/{c}" for c in close) + "? (/help lists all)"
 
-    def dispatch(self, session: Session, line: str) -> None:
-        """Run the command in ``line`` (which starts with "/"), or raise Refusal."""
+    def dispatch(self, session: Session, line: str) -> Deferred | None:
+        """Run the command in ``line`` (which starts with "/"), or raise Refusal; a Deferred:
+        the command goes on when it fires."""
         name, _, args = line[1:].strip().partition(" ")
         if not name:
             raise Refusal("unknown_command", "empty command; try /help")
@@ -147,7 +152,7 @@ class CommandRegistry:
         args = args.strip()
         if args and not command.takes_arguments:
             raise usage_error(command.usage, f"/{command.key} takes no arguments")
-        command.run(session, args)
+        return command.run(session, args)
 
 
 def typo_distance(a: str, b: str) -> int:

@@ -10,10 +10,12 @@ commands (`commands.py`, the lobby's own in `lobby_commands.py`).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 
+from twisted.internet.defer import Deferred
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.play.tally import Tally
@@ -22,6 +24,7 @@ from bswtichu.server.chat import Chat
 from bswtichu.server.commands import SECRET_COMMANDS, CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.directory import NameDirectory
+from bswtichu.server.hashing import ConnectionGone
 from bswtichu.server.lobby_commands import OBSERVER_COMMANDS
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Connection, Outbox, Session
@@ -53,6 +56,9 @@ class Lobby:
         self.commands = commands
         self.tables = tables
         self.outbox = outbox
+        #: the sessions whose command waits for a password's hash, each with the lines it has
+        #: sent since (they run in order once the hash is done)
+        self._held: dict[Session, deque[str]] = {}
 
     # -- the net layer's entry points ---------------------------------------
 
@@ -63,19 +69,47 @@ class Lobby:
         return self.connections.open(connection, peer, limits, address)
 
     def receive(self, session: Session, line: str) -> None:
-        """Handle one input line: a command, chat, or a password asked for. Never raises."""
+        """Handle one input line: a command, chat, or a password asked for. Never raises.
+
+        While a command of his waits for a password's hash, his lines wait behind it (and
+        then run in order): one hash in flight per connection, and nobody else waits."""
         line = line.strip()
         if session not in self.connections:
             return
-        if session.secret_answer is not None:
-            with self.outbox:
-                self._answer_secret(session, line)
+        held = self._held.get(session)
+        if held is not None:
+            held.append(line)
             return
-        if not line:
-            return
-        with self.outbox:  # what this line causes reaches each client in one write
-            self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
+        self._take_lines(session, deque([line]))
+
+    def _take_lines(self, session: Session, lines: deque[str]) -> None:
+        """``session``'s lines in order, until one waits for a hash: the rest wait for it."""
+        while lines and session in self.connections:
+            waiting = self._take(session, lines.popleft())
+            if waiting is not None and not waiting.called:
+                self._held[session] = lines
+                waiting.addBoth(self._hash_answered, session)
+                return
+
+    def _hash_answered(self, result: None, session: Session) -> None:
+        lines = self._held.pop(session, None)
+        if lines is not None:
+            self._take_lines(session, lines)
+
+    def _take(self, session: Session, line: str) -> Deferred | None:
+        """One line: the password asked for, a command (which also ends a question: a line
+        starting with / is never a password; chat's // is, so it never reaches chat), or
+        chat. What it causes reaches each client in one write; a Deferred: it waits for a hash."""
+        with self.outbox:
+            if session.secret_answer is not None and (not line.startswith("/") or line.startswith("//")):
+                return self._answer_secret(session, line)
+            if not line:
+                return None
+            if session.secret_answer is not None:
+                session.drop_secret()
+            waiting = self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
             self._guarded(session, lambda: self._active_at_table(session), lambda: loggable(line))
+            return waiting
 
     def _active_at_table(self, session: Session) -> None:
         """He typed something: if he plays a running game, its stand-in for a player whose
@@ -87,6 +121,7 @@ class Lobby:
 
     def disconnect(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""
+        self._held.pop(session, None)
         self.names.leave(session)
 
     def online(self) -> list[Session]:
@@ -115,7 +150,7 @@ class Lobby:
 
     # -- routing ------------------------------------------------------------
 
-    def _answer_secret(self, session: Session, line: str) -> None:
+    def _answer_secret(self, session: Session, line: str) -> Deferred | None:
         """The line after ``Session.ask_secret``: the password (an empty line gives up).
 
         A refused password is told and asked for again, still hidden: the line after
@@ -123,24 +158,22 @@ class Lobby:
         """
         answer = session.secret_answer
         again = session.answer_secret(line)
-        try:
-            if not line:
-                session.send(messages.gave_up())
-                return
-            try:
-                answer(line)  # it may ask for another
-            except Refusal as refusal:
-                session.keep_hidden()
-                self._refuse(session, refusal)
-                again()
-            except Exception:
-                self.log.failure("error handling a password from {session!r}", session=session,
-                                 event="internal_error")
-                session.send(messages.error("internal", "internal error; the server logged it, please try again"))
-        finally:
-            session.give_echo_back()
+        if not line:
+            session.send(messages.gave_up())
+            return None
 
-    def _dispatch(self, session: Session, line: str) -> None:
+        def refused(session: Session, refusal: Refusal) -> None:
+            session.keep_hidden()
+            self._refuse(session, refusal)
+            again()
+
+        waiting = self._guarded(session, lambda: answer(line), lambda: "a password", refused)  # it may ask again
+        if waiting is None:
+            session.give_echo_back()
+            return None
+        return waiting.addBoth(lambda result: session.give_echo_back())
+
+    def _dispatch(self, session: Session, line: str) -> Deferred | None:
         if self.names.index.is_observer(session):
             self._check_observer_may(line)
         if session.away is not None and not self._is_away_command(line):
@@ -149,9 +182,10 @@ class Lobby:
         if line.startswith("//"):
             self.chat.say(session, line[1:])
         elif line.startswith("/"):
-            self.commands.dispatch(session, line)
+            return self.commands.dispatch(session, line)
         else:
             self.chat.say(session, line)
+        return None
 
     def _is_away_command(self, line: str) -> bool:
         """Whether ``line`` is /away (which sets a new text rather than ending it)."""
@@ -175,16 +209,28 @@ class Lobby:
         self._tally.refusals[refusal.code] += 1
         session.send(messages.refused(refusal))
 
-    def _guarded(self, session: Session, work: Callable[[], None], shown: Callable[[], str]) -> None:
-        """Do what a line asks: a refusal is told, an internal error logged (the line as
-        ``shown()`` gives it, secrets hidden: made only then) and told as such; nothing escapes."""
+    def _guarded(self, session: Session, work: Callable[[], Deferred | None], shown: Callable[[], str],
+                 refused: Callable[[Session, Refusal], None] | None = None) -> Deferred | None:
+        """Do what a line asks: a refusal is told (or handed to ``refused``), an internal error
+        logged (the line as ``shown()`` gives it, secrets hidden: made only then) and told as
+        such; nothing escapes. A Deferred ``work`` returns (it waits for a hash) gets the same
+        when it fires, and is returned."""
         try:
-            work()
-        except Refusal as refusal:
-            self._refuse(session, refusal)
+            waiting = work()
         except Exception:
-            self.log.failure("error handling {line!r} from {session!r}", line=shown(), session=session,
-                             event="internal_error")
-            session.send(
-                messages.error("internal", "internal error; the server logged it, please try again")
-            )
+            self._failed(Failure(), session, shown, refused)
+            return None
+        if isinstance(waiting, Deferred):
+            return waiting.addErrback(self._failed, session, shown, refused)
+        return None
+
+    def _failed(self, failure: Failure, session: Session, shown: Callable[[], str],
+                refused: Callable[[Session, Refusal], None] | None) -> None:
+        if failure.check(ConnectionGone):
+            return
+        if failure.check(Refusal):
+            (refused or self._refuse)(session, failure.value)
+            return
+        self.log.failure("error handling {line!r} from {session!r}", failure, line=shown(), session=session,
+                         event="internal_error")
+        session.send(messages.error("internal", "internal error; the server logged it, please try again"))

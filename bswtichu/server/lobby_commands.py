@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from twisted.internet.defer import Deferred
+
 from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
 from bswtichu.server.chat import Chat
@@ -19,7 +21,7 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
     """The lobby commands over ``directory`` (names, accounts through its guard) and ``chat``."""
     guard, index = directory.guard, directory.index
 
-    def nick(session: Session, args: str) -> None:
+    def nick(session: Session, args: str) -> Deferred | None:
         words = args.split()
         if not 1 <= len(words) <= 2:
             raise wrong_use(f"a name is {names.NAME_RULE}")
@@ -42,15 +44,32 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
                 messages.password_wanted(name, f"{name} is registered. Password (not shown;"
                                                " an empty line gives up):"),
                 lambda typed: nick_command.run(session, f"{name} {typed}")):
-            return
-        name = guard.claim(session, name, password)
+            return None
+        if registered and password is not None:
+            return guard.verify(session, name, password).addCallback(logged_in, session, name)
+        if registered:
+            raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
+        if password is not None:
+            raise Refusal("not_registered",
+                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
+        take(session, guard.claim(name))
+        return None
+
+    def logged_in(spelled: str | None, session: Session, name: str) -> None:
+        """The password is checked (off the reactor; the connection is still there, and the
+        password the same, `NameGuard.verify` says): the name is his."""
+        if spelled is None:
+            raise Refusal("bad_password", f"wrong password for {name}")
+        take(session, spelled)
+        session.password_travelled()
+
+    def take(session: Session, name: str) -> None:
+        """The name is ``session``'s now (a ghost holding it is closed); a guest gets his token."""
         directory.take_over(session, name)
         directory.take_name(session, name)
         token = guard.claimed(session, name)
         if token is not None:
             session.send(token)
-        if password is not None:
-            session.password_travelled()
 
     def who(session: Session, args: str) -> None:
         if args and not is_number(args):

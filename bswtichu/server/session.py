@@ -210,6 +210,11 @@ class Session:
         self._echo_owed = True
         return again
 
+    def drop_secret(self) -> None:
+        """A command came instead of the answer: the question is dropped, the echo comes back."""
+        self.answer_secret("")
+        self.give_echo_back()
+
     def keep_hidden(self) -> None:
         """The answer is refused: the echo stays off (the question is asked again)."""
         self._echo_owed = False

@@ -4,6 +4,8 @@ Passwords are hashed with ``hashlib.scrypt`` and a random salt per account and
 compared in constant time (``hmac.compare_digest``); neither a password nor a
 token is ever stored in clear or logged.  A guest's resume token is stored as
 its SHA-256 only: it is long and random, so a slow hash adds nothing.
+`hash_password` and `check_password` are pure functions of their arguments, so the
+server runs them in threads, away from its reactor (bswtichu/server/hashing.py).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ def password_problem(password: str) -> str | None:
         return f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters"
     if not password.isprintable() or any(ch.isspace() for ch in password):
         return "a password has no spaces and no control characters"
+    if password.startswith("/"):
+        return "a password does not start with /, which begins a command"
     if password.isdigit():
         return "a password of digits only is too easy to guess; add letters or signs"
     return None
@@ -73,25 +77,26 @@ class AccountStore:
         return [row[0] for row in self.db.execute("SELECT name FROM accounts")]
 
     def register(self, name: str, password: str) -> None:
+        """Register ``name`` with ``password``, hashed here (tools; the server hashes off its
+        reactor and calls `add`)."""
+        self.add(name, hash_password(password, self.cost))
+
+    def add(self, name: str, password_hash: str) -> None:
+        """Register ``name`` with the stored form of its password (`hash_password`'s)."""
         self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)",
-                        (name.casefold(), name, hash_password(password, self.cost), self.now()))
+                        (name.casefold(), name, password_hash, self.now()))
         self.db.execute("DELETE FROM guest_tokens WHERE name_key = ?", (name.casefold(),))
 
-    def verify(self, name: str, password: str) -> str | None:
-        """The registered spelling of ``name`` if the password is right, else None.
-
-        An unknown name costs the same hash as a known one, so timing does not tell them apart.
-        """
+    def login_record(self, name: str) -> tuple[str, str] | None:
+        """(the registered spelling, the stored password hash) of ``name``, or None."""
         row = self.db.execute("SELECT name, password FROM accounts WHERE name_key = ?",
                               (name.casefold(),)).fetchone()
-        if row is None:
-            check_password(password, hash_password("", self.cost, b"\0" * 16))
-            return None
-        return row[0] if check_password(password, row[1]) else None
+        return None if row is None else (row[0], row[1])
 
-    def change_password(self, name: str, new: str) -> None:
-        self.db.execute("UPDATE accounts SET password = ? WHERE name_key = ?",
-                        (hash_password(new, self.cost), name.casefold()))
+    def replace_password(self, name: str, password_hash: str, was: str) -> bool:
+        """Store a new password hash for ``name`` if its hash is still ``was``; whether it was."""
+        return self.db.execute("UPDATE accounts SET password = ? WHERE name_key = ? AND password = ?",
+                               (password_hash, name.casefold(), was)).rowcount == 1
 
     # -- guests -----------------------------------------------------------------
 

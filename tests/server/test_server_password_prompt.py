@@ -124,15 +124,28 @@ def test_an_empty_line_gives_up(lobby):
     assert ann.hidden == [True, False] and ann.session.nick is None
 
 
-def test_a_password_line_is_never_a_command_nor_chat(lobby):
+def test_a_password_line_is_never_chat_and_a_command_ends_the_question(lobby, clock):
     registered_ann(lobby)
     bob = Client(lobby, "Bob")
+    ann = logged_in(lobby)
+    ann.say("/password")
+    ann.say("not-it-at-all")  # a wrong password: asked again
+    ann.clear()
+    clock.advance(0.5)  # (the failure's wait has not passed)
+    ann.say("/who")  # a command, not the password: the question ends, /who answers
+    assert ann.session.secret_answer is None and ann.hidden == [True, False, True, False]
+    assert ann.text() == "Online (2): Ann (lobby), Bob (lobby)"
+    assert "too many failed" not in ann.text()
+    ann.say("hello")  # chat again
+    assert bob.connection.lines[-1] == 'CHAT {"from":"Ann","table":null,"text":"hello"}'
     eve = Person(lobby)
     eve.say("/nick Ann")
-    eve.say("/quit")  # taken as the password, not obeyed, not said in the lobby
-    assert not eve.connection.closed and eve.session.nick is None
-    assert "error: wrong password for Ann" in eve.text()
-    assert bob.connection.lines == []
+    bob.clear()
+    eve.say("//an-old-password")  # chat's escape is no command: taken as the password, not said
+    assert "error: wrong password for Ann" in eve.text() and eve.session.secret_answer is not None
+    assert bob.connection.lines == [] and "an-old-password" not in eve.text()
+    eve.say("/quit")  # obeyed: a line starting with / is never a password
+    assert eve.connection.closed and eve.session.nick is None
 
 
 @pytest.mark.parametrize("typed", [["123"], [SECRET, SECRET + "x"]])
@@ -247,3 +260,11 @@ def test_the_irc_bridge_relay_mode_is_never_asked_for_a_hidden_password(lobby):
     relay.say("/register")
     assert relay.session.secret_answer is None and relay.hidden == []
     assert relay.connection.lines[0].startswith("ERROR ")
+
+
+def test_a_new_password_never_starts_with_a_slash(lobby):
+    """At a prompt such a line would be a command, so no password may look like one."""
+    ann = Client(lobby, "Ann")
+    ann.say("/register /hunter22")
+    assert ann.only("ERROR") == {"code": "bad_password",
+                                 "message": "a password does not start with /, which begins a command"}
