@@ -82,18 +82,18 @@ def build_lobby(
                             config.reserved)
     connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
+    lists = PersonalLists(storage.community, storage.accounts.is_registered)
+    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
-                       config.turn_clock or None, config.vote_timeout)
+                       config.turn_clock or None, config.vote_timeout, chat.away_of)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
                           moderation.admit)
-    lists = PersonalLists(storage.community, storage.accounts.is_registered)
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
-    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, live),
-                    *table_commands(tables, live),
+                    *table_commands(tables, live, chat),
                     *game_commands(tables, logs, person_kicker(moderation, names)),
                     *review_commands(logs),
                     *account_commands(names, storage, RegistrationLimit(

@@ -158,7 +158,8 @@ def game_commands(hall: TableHall, logs: GameLogStore,
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
-        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
+        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None,
+                                        viewer=session.nick))
 
     def legal(session: Session, args: str, hand: int = 0) -> None:
         words = args.lower().split()

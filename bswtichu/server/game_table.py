@@ -399,20 +399,22 @@ class TableGame:
     def score_message(self, moment: str = "now") -> Message:
         return self.texts.score(self.game, moment)
 
-    def table_message(self, nick: str | None, score_said: bool = False) -> Message:
-        """The table as ``nick`` sees it (his seat's view), or as a spectator (None); its
-        sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
+    def table_message(self, nick: str | None, score_said: bool = False, viewer: str | None = None) -> Message:
+        """The table as ``nick`` sees it (his seat's view), or as a spectator (None) called
+        ``viewer``; its sentence ends with the score unless the SCORE just before it said it
+        (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
         # away: gone from the table, or marked away by his turn clock (his stand-in plays)
         substitutes = self.driver.substitutes
         away = [seat is not None and self.table.is_away(seat) or player in substitutes
                 for seat, player in zip(table_seats, self.game.seating)]
-        afk = {}  # engine seat -> the /away text of a player there who said it
+        afk = {}  # engine seat -> the /away text of a player there who said it, as ``nick`` reads it
         for engine_seat, table_seat in enumerate(table_seats):
             reader = None if table_seat is None else self.table.reader_at(table_seat)
-            if reader is not None and reader.away is not None:
-                afk[engine_seat] = reader.away
+            away = None if reader is None else self.table.away_of(reader, nick or viewer)
+            if away is not None:
+                afk[engine_seat] = away
         plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,

@@ -56,6 +56,8 @@ class Reader(Protocol):
 
 #: The online client called ``nick``, or None; the lobby knows.
 FindReader = Callable[[str], "Reader | None"]
+#: A player's /away text as a viewer (a nick, or None for a spectator) reads it (`Chat.away_of`).
+AwayOf = Callable[["Reader", "str | None"], "str | None"]
 
 
 class RunningGame(Protocol):
@@ -127,12 +129,15 @@ class Table:
         clock_default: int | None = None,
         vote_timeout: float = 60.0,
         closing: Callable[[], str | None] = lambda: None,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
+        ``away_of`` is how a player's /away text reads to a viewer (mutes and ignores count);
         ``clock_default`` is a new table's turn clock (the server's default); a vote not
         decided within ``vote_timeout`` seconds is refused; ``closing()`` is the reason the
         server stops soon, if it does (no game starts then)."""
         self._closing = closing
+        self.away_of = away_of
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -854,8 +859,10 @@ class TableHall:
         outbox: AbstractContextManager = nullcontext(),
         clock_default: int | None = None,
         vote_timeout: float = 60.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
     ) -> None:
         self._tables: dict[int, Table] = {}
+        self._away_of = away_of
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
         self._clock_default = clock_default
@@ -896,6 +903,7 @@ class TableHall:
             closing=lambda: self.closing,
             clock_default=self._clock_default,
             vote_timeout=self._vote_timeout,
+            away_of=self._away_of,
         )
         self._tables[number] = table
         return table
