@@ -18,7 +18,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points
+from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points, sort_cards
 from bswtichu.engine import events as ev
 from bswtichu.engine.deal import deal_from_hands
 from bswtichu.engine.round import OVER
@@ -129,7 +129,8 @@ def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...
 
 
 def _hands(rnd: Round) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(card.text for card in rnd.hands[seat]) for seat in range(rnd.variant.seats))
+    """Every seat's cards, sorted as /hand shows a hand (`sort_cards`)."""
+    return tuple(tuple(card.text for card in sort_cards(rnd.hands[seat])) for seat in range(rnd.variant.seats))
 
 
 def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange], variant: Variant) -> Message:
