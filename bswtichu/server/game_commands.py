@@ -22,7 +22,7 @@ from bswtichu.server import messages
 from bswtichu.server.commands import Command, UsageRefusal, is_number, usage_error, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.gamelogs import GameLogStore, GameReaders
 from bswtichu.server.messages import SECOND_HAND_WORDS, Refusal, second_hand_word
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
@@ -63,10 +63,11 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     return args, None
 
 
-def game_commands(hall: TableHall, logs: GameLogStore,
+def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
                   kick_person: Callable[[Session, str], None] | None = None) -> list[Command]:
-    """The commands for playing, watching a game, bots and logs; ``kick_person`` is /kick NAME
-    (moderation's), for whatever /kick is given that is not a seat number."""
+    """The commands for playing, watching a game, bots and logs (those ``readers`` lets a session
+    read); ``kick_person`` is /kick NAME (moderation's), for whatever /kick is given that is not
+    a seat number."""
 
     # Each game handler takes ``hand``: 0 for the player's own seat, 1 for the second hand he
     # plays this round (/second COMMAND, or /dummy: Trichu's dealer plays the dummy's, a Duo
@@ -224,6 +225,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
         number = int(args)
         if logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
+        readers.check(session.nick, number)
         text = logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
@@ -321,7 +323,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 summary="a finished game's log (.tch)",
                 help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
                 " our own, docs/variant-log.md); the number is announced when a game starts and"
-                " ends.", handler=show_log),
+                " ends. A private table's game only for its players.", handler=show_log),
         Command(key=SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
                 usage="/second COMMAND [ARGS]",
                 summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",

@@ -509,6 +509,10 @@ class TableGame:
         """The table closes: no more bot moves."""
         self.driver.stop()
 
+    def made_private(self) -> None:
+        if self.record is not None:
+            self.record.made_private()
+
     def pause(self) -> None:
         self.driver.pause()
 
@@ -561,7 +565,7 @@ class GameWiring:
         if self.storage is not None:
             # the options as the table shows them: a variant's name among them (none: the 4-player game)
             game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
-                                               players, table.bots)
+                                               players, table.bots, table.private)
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
             driver.subscribe(record)
@@ -621,6 +625,7 @@ class GameWiring:
         self.logs.reopen(stored.log_number)
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
+        table.private = stored.private  # invitations are not kept: those invited before ask again
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
                       {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)

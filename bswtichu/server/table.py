@@ -102,6 +102,9 @@ class RunningGame(Protocol):
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
 
+    def made_private(self) -> None:
+        """The table went private while the game runs: the game stays private for good."""
+
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
 
@@ -511,6 +514,8 @@ class Table:
         """``/private on|off`` (None toggles): a seated player closes or opens the table."""
         self._require_present_player(nick, f"make table {self.number} private")
         self.private = not self.private if private is None else private
+        if self.private and self.game is not None:
+            self.game.made_private()
         self.tell_all(messages.private_table(self.number, self.private, nick))
         if not self.started and not self._clock_chosen and self._clock_default is not None:
             # the server's default clock is for public tables; friends among themselves set one

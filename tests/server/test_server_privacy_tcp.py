@@ -8,9 +8,16 @@ admin), clients on the line port in machine mode. Every awaited Deferred has a t
 
 from __future__ import annotations
 
-import pytest_twisted
+import json
 
-from test_server_community_tcp import CommunityServer, nothing_more, refused
+import pytest_twisted
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+from bswtichu.engine import parse_card, sort_cards
+
+from test_server_community_tcp import PASSWORD, CommunityServer, nothing_more, refused
+from test_server_game_network import GameLineClient
+from test_server_network import TIMEOUT, reactor
 
 RLO, PDF, LRI, PDI = "\u202e", "\u202c", "\u2066", "\u2069"
 
@@ -121,3 +128,147 @@ async def test_an_ignored_players_away_text_invitations_and_arrival_do_not_reach
         assert await away_notice(ann, "Eve") == "away"
         assert await away_notice(bob, "Eve") == "ignored-words"
         assert not [line for line in ann.lines if "ignored-" in line], ann.lines
+
+
+# -- a private table's games: read by their players and admins only, after a restart too ----------
+
+#: bots move at once and a player's /legal lines are not throttled: a whole game in a second or two
+FAST = {"bot_delay": 0.0, "line_flood_rate": 100000.0, "line_flood_burst": 100000}
+
+
+async def game_player(server: CommunityServer, nick: str, password: str | None = None) -> GameLineClient:
+    """A line-port client in machine mode under ``nick`` (registered now, or logged in with
+    ``password``)."""
+    port = server.ports["line"].getHost().port
+    client = await connectProtocol(TCP4ClientEndpoint(reactor(), "127.0.0.1", port),
+                                   GameLineClient()).addTimeout(TIMEOUT, reactor())
+    server.clients.append(client)
+    await client.wait_for(lambda line: line.startswith("Limits:"))
+    client.lines.clear()
+    client.send("/mode machine")
+    client.send(f"/nick {nick} {password}" if password else f"/nick {nick}")
+    await client.message("NICK", nick=nick)
+    if password is None:
+        client.send(f"/register {PASSWORD}")
+        await client.message("REGISTERED")
+    client.lines.clear()
+    return client
+
+
+def fields_of(line: str) -> dict:
+    return json.loads(line.partition(" ")[2])
+
+
+async def play_to_the_end(client: GameLineClient) -> dict:
+    """The only person at a table of bots plays the first of his legal commands (no calls, no
+    bombs) until GAME_OVER, whose fields it returns. A bot may move between his /legal and his
+    command (bots move at once): that command's refusal is passed over and /legal asked again."""
+    client.send("/legal")
+    while True:
+        chunk = await client.until("LEGAL", "GAME_OVER")
+        if chunk[-1].startswith("GAME_OVER "):
+            return fields_of(chunk[-1])
+        wanted = [c for c in fields_of(chunk[-1])["commands"]
+                  if c.split()[0] not in ("/tichu", "/grand", "/bomben")]
+        if not wanted:
+            if not client.lines:
+                await client.news()  # a bot is to move
+        elif wanted[0].startswith("/schupf"):
+            client.send("/hand")
+            client.send("/schupf " + " ".join(fields_of((await client.until("HAND"))[-1])["cards"][:3]))
+        else:
+            client.send(wanted[0])
+        client.send("/legal")
+
+
+async def private_game_played(server: CommunityServer) -> int:
+    """Ann plays a one-round game with three bots at her private table 1; its log number."""
+    ann = await game_player(server, "Ann")
+    for line in ("/join", "/private on", "/round 1", "/bot", "/bot", "/bot", "/start"):
+        ann.send(line)
+    await ann.until("GAME")
+    over = await play_to_the_end(ann)
+    ann.transport.loseConnection()
+    await ann.lost.addTimeout(TIMEOUT, reactor())
+    return over["log"]
+
+
+async def reads(client, number: int) -> dict[str, str]:
+    """What ``client`` gets for /log N, /review N and whether /history lists game N."""
+    got = {}
+    for command, keyword in (("/log", "LOG"), ("/review", "REVIEW")):
+        client.send(f"{command} {number}")
+        line = await client.wait_for(lambda line: line.startswith((keyword + " ", "ERROR ")))
+        got[command] = keyword if line.startswith(keyword) else json.loads(line.partition(" ")[2])["code"]
+    client.send("/history")
+    got["/history"] = [game["log"] for game in (await client.message("HISTORY"))["games"]]
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_private_tables_game_is_read_by_its_players_and_admins_only_also_after_a_restart(tmp_path):
+    async with CommunityServer(tmp_path, **FAST) as server:
+        root = await server.person("Root", register=True)
+        number = await private_game_played(server)
+        eve = await server.person("Eve")
+        hidden = {"/log": "private_game", "/review": "private_game", "/history": []}
+        shown = {"/log": "LOG", "/review": "REVIEW", "/history": [number]}
+        assert await reads(eve, number) == hidden
+        assert await reads(root, number) == shown
+        eve.send(f"/log {number}")
+        assert "only its players and admins" in (await eve.message("ERROR", code="private_game"))["message"]
+        eve.send("/stats Ann")  # the record's totals count it; no game of it is shown
+        assert (await eve.message("STATS", nick="Ann"))["games"] == 1
+    async with CommunityServer(tmp_path, **FAST) as server:
+        eve = await server.person("Eve")
+        assert await reads(eve, number) == hidden
+        ann = await game_player(server, "Ann", PASSWORD)
+        assert await reads(ann, number) == shown
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_table_made_private_during_its_game_keeps_it_private_after_a_restart(tmp_path):
+    async with CommunityServer(tmp_path, **FAST) as server:
+        ann = await game_player(server, "Ann")
+        for line in ("/join", "/bot", "/bot", "/bot", "/start"):
+            ann.send(line)
+        await ann.until("GAME")
+        ann.send("/private on")
+        await ann.message("PRIVATE", private=True)
+        log = server.service.lobby.tables.get(1).game.log_number
+    async with CommunityServer(tmp_path, **FAST) as server:
+        eve = await server.person("Eve")
+        eve.send("/tables")
+        assert (await eve.message("TABLES"))["tables"][0]["private"] is True
+        await refused(eve, "/watch 1", "private_table")
+        assert server.service.games.storage.games.readable(log, "Ann")
+        assert not server.service.games.storage.games.readable(log, "Eve")
+
+
+@pytest_twisted.ensureDeferred
+async def test_review_shows_each_hand_sorted_as_hand_does(tmp_path):
+    async with CommunityServer(tmp_path, **FAST) as server:
+        number = await private_game_played(server)
+        ann = await game_player(server, "Ann", PASSWORD)
+        ann.send(f"/review {number}")
+        review = await ann.message("REVIEW")
+        for hand in review["hands"]:
+            assert hand == [card.text for card in sort_cards(parse_card(text) for text in hand)]
+        ann.send("/mode human")
+        ann.send(f"/review {number}")
+        line = await ann.wait_for(lambda line: line.startswith("Hands: "))
+        first = line.removeprefix("Hands: Ann (seat 1): ").partition(",")[0].split()
+        assert first == review["hands"][0]
+
+
+@pytest_twisted.ensureDeferred
+async def test_audit_shows_an_announce_without_a_stray_space_and_colon(tmp_path):
+    async with CommunityServer(tmp_path) as server:
+        root, mod = await server.staff()
+        mod.send("/announce The server restarts at noon")
+        await root.message("ANNOUNCE")
+        root.send("/mode human")
+        root.send("/audit")
+        line = await root.wait_for(lambda line: " announce" in line)
+        assert line.endswith(" UTC Mod announce: The server restarts at noon"), line
+        assert (await root.wait_for(lambda line: " op " in line)).endswith(" UTC Root op Mod: no reason given")
