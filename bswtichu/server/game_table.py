@@ -412,9 +412,9 @@ class TableGame:
         afk = {}  # engine seat -> the /away text of a player there who said it, as ``nick`` reads it
         for engine_seat, table_seat in enumerate(table_seats):
             reader = None if table_seat is None else self.table.reader_at(table_seat)
-            away = None if reader is None else self.table.away_of(reader, nick or viewer)
-            if away is not None:
-                afk[engine_seat] = away
+            said = None if reader is None else self.table.away_of(reader, nick or viewer)
+            if said is not None:
+                afk[engine_seat] = said
         plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
