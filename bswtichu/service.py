@@ -38,11 +38,11 @@ from bswtichu.server.directory import NameDirectory, NameIndex
 from bswtichu.server.display_commands import display_commands
 from bswtichu.server.game_commands import game_commands
 from bswtichu.server.game_table import GameWiring
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.gamelogs import GameLogStore, GameReaders
 from bswtichu.server.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
-from bswtichu.server.moderation import Moderation, moderation_commands, person_kicker
+from bswtichu.server.moderation import ADMIN, Moderation, moderation_commands, person_kicker
 from bswtichu.server.social import PersonalLists, social_commands, tell_friends
 from bswtichu.server.review import review_commands
 from bswtichu.server.session import Outbox
@@ -87,23 +87,25 @@ def build_lobby(
                             config.reserved)
     connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
+    lists = PersonalLists(storage.community, storage.accounts.is_registered)
+    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
-                       config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after)
+                       config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after,
+                       chat.away_of)
     hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
                               config.password_checks_per_address, config.uncapped, outbox)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock, hashing), tables,
                           moderation.admit)
-    lists = PersonalLists(storage.community, storage.accounts.is_registered)
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
-    chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
+    readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, live),
-                    *table_commands(tables, live),
-                    *game_commands(tables, logs, person_kicker(moderation, names)),
-                    *review_commands(logs),
-                    *account_commands(names, storage, RegistrationLimit(
+                    *table_commands(tables, live, chat),
+                    *game_commands(tables, logs, readers, person_kicker(moderation, names)),
+                    *review_commands(logs, readers),
+                    *account_commands(names, storage, readers, RegistrationLimit(
                         clock, config.registrations_per_hour, config.uncapped), lists.keep),
                     *display_commands(),
                     *social_commands(lists, names, chat, storage),

@@ -22,6 +22,7 @@ from bswtichu.server import messages, names
 from bswtichu.server.accounts import RegistrationLimit
 from bswtichu.server.commands import Command, wrong_use
 from bswtichu.server.directory import NameDirectory
+from bswtichu.server.gamelogs import GameReaders
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.storage import Storage
@@ -32,10 +33,11 @@ HISTORY_LENGTH = 10
 BOT_PREFIX = "bot-"
 
 
-def account_commands(directory: NameDirectory, storage: Storage,
+def account_commands(directory: NameDirectory, storage: Storage, readers: GameReaders,
                      registrations: RegistrationLimit | None = None,
                      registered: Callable[[str], None] = lambda name: None) -> list[Command]:
-    """``registrations`` limits new registrations per address (none: unlimited);
+    """``readers`` says which games /history lists to whom (a private table's to its players);
+    ``registrations`` limits new registrations per address (none: unlimited);
     ``registered(name)`` is called once a name is registered (its lists are kept from then on)."""
     accounts = storage.accounts
     guard = directory.guard
@@ -158,7 +160,8 @@ def account_commands(directory: NameDirectory, storage: Storage,
     def history(session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
-        rows = storage.games.history(name, HISTORY_LENGTH, variant and variant.name)
+        rows = storage.games.history(name, HISTORY_LENGTH, variant and variant.name,
+                                     readers.history_reader(session.nick))
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
                   "options": r.options, **_variant_field(r.variant)} for r in rows]
@@ -227,7 +230,8 @@ def account_commands(directory: NameDirectory, storage: Storage,
                 summary="the last finished games",
                 help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
                 f" points, log number, and the variant of a game not for four. VARIANT is one of"
-                f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name.",
+                f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
+                f" private table's game is listed to its players only.",
                 handler=history),
         Command(key="stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
                 summary="games, wins, points and rating",

@@ -2,7 +2,9 @@
 
 Every line passes the speaker's gate first (a muted name is refused) and reaches no one who
 ignores him. At a started table a spectator's line is kibitz: the spectators hear it, the
-players never do (as on BrettspielWelt; docs/moderation.md).
+players never do (as on BrettspielWelt; docs/moderation.md). A person's ``/away`` text is his
+words too: it passes the same gate when he sets it, and is read as plain "away" by those his
+words do not reach (`Chat.away_of`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ from collections.abc import Callable, Collection
 from bswtichu.config import LiveConfig
 from bswtichu.server import messages
 from bswtichu.server.directory import NameIndex
-from bswtichu.server.messages import Refusal
+from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.names import key
 from bswtichu.server.session import Session
+
+#: what ``/away`` alone says, and what shows instead of a text that does not reach its reader
+AWAY = "away"
+#: the explicit directional formatting characters (embeddings, overrides, isolates and the
+#: characters that end them): left in a person's text they would turn what follows it too (the
+#: rest of a /who line, other people's names), so said text goes without them; the marks
+#: (LRM, RLM, ALM), which cannot, stay for right-to-left writing
+DIRECTION_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 class Chat:
@@ -39,15 +49,54 @@ class Chat:
             return _nobody
         return lambda listener: key(listener) in ignorers
 
-    def _check(self, session: Session, text: str) -> None:
+    def check_voice(self, session: Session) -> None:
+        """Refuse one without a name, or muted: nothing of his making reaches anyone (chat, an
+        invitation)."""
         if session.nick is None:
             raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
         self._may_speak(session)
+
+    def said(self, session: Session, text: str) -> str:
+        """``text`` as ``session`` may say it to others (chat, /me, /kibitz, /msg, his /away text):
+        refused from one without a name or muted, or over ``max_chat_length`` characters; without
+        direction controls (`DIRECTION_CONTROLS`)."""
+        self.check_voice(session)
         self.check_length(text)
+        if text.isascii():  # the common line: nothing to take out
+            return text
+        cleaned = text.translate(DIRECTION_CONTROLS)
+        if not cleaned.strip():
+            raise Refusal("empty_text", "nothing is left to say once the direction controls"
+                                        " (U+202A-202E, U+2066-2069) are taken out")
+        return cleaned
+
+    def reaches(self, speaker: Session, listener: str | None) -> bool:
+        """Whether ``speaker``'s own words reach ``listener`` (a nick; None: a reader who ignores
+        nobody): not while he is muted, nor to one who ignores him."""
+        if speaker.nick is None:
+            return False
+        try:
+            self._may_speak(speaker)
+        except Refusal:
+            return False
+        return listener is None or not self._spared(speaker.nick)(listener)
+
+    def away_of(self, person: Session, viewer: str | None) -> str | None:
+        """``person``'s /away as ``viewer`` (a nick) reads it (/who, /friends, /table, AWAY_NOTICE):
+        his text, or plain `AWAY` where his words do not reach the viewer; None while he is here."""
+        if person.away is None:
+            return None
+        return person.away if self.reaches(person, viewer) else AWAY
+
+    def tell(self, sender: Session, recipient: Session, message: Message) -> None:
+        """``message``, of ``sender``'s making, to ``recipient`` alone (an invitation), unless the
+        recipient ignores him (the sender is not told, as with /msg)."""
+        if not self._spared(sender.nick)(recipient.nick):
+            recipient.send(message)
 
     def say(self, session: Session, text: str, action: bool = False) -> None:
         """Chat (or, ``action``, a /me) goes to the room the speaker is in: his table, or the lobby."""
-        self._check(session, text)
+        text = self.said(session, text)
         speaker = session.nick
         table = session.table
         spared = self._spared(speaker)
@@ -65,7 +114,7 @@ class Chat:
 
     def kibitz(self, session: Session, text: str) -> None:
         """Spectators' chat: to the table's spectators only."""
-        self._check(session, text)
+        text = self.said(session, text)
         table = session.table
         if table is None:
             raise Refusal("not_at_table", "you watch no table; /watch TABLE first")
@@ -79,9 +128,9 @@ class Chat:
         """``text`` to ``name`` only, wherever he is, and an echo to the sender.
 
         One who ignores the sender does not get it; the sender is not told (his echo comes as
-        ever). One who is away has the sender told so.
+        ever). One who is away has the sender told so (as the sender may read it: `away_of`).
         """
-        self._check(session, text)
+        text = self.said(session, text)
         recipient = self._names.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
@@ -89,8 +138,9 @@ class Chat:
             recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
         if recipient is not session:
             session.send(messages.private(session.nick, recipient.nick, text, echo=True))
-            if recipient.away is not None:
-                session.send(messages.away_notice(recipient.nick, recipient.away))
+            away = self.away_of(recipient, session.nick)
+            if away is not None:
+                session.send(messages.away_notice(recipient.nick, away))
 
     def check_length(self, text: str) -> None:
         limit = self._config.current.max_chat_length

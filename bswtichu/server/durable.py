@@ -89,6 +89,13 @@ class DurableGame:
     def abandon(self) -> None:
         self.storage.games.abandon(self.game_id)
 
+    def made_private(self) -> None:
+        """Its table went private: only its players (and admins) will read it (`GameReaders`)."""
+        try:
+            self.storage.games.make_private(self.game_id)
+        except Exception:  # as with a step: a failing store does not stop the table
+            self.log.failure("cannot mark game {id} private; its record stays public", id=self.game_id)
+
     def _finish(self, game: Game, event: GameOver) -> None:
         """Store the result and rate the game, both under its variant (`rated_side` says how)."""
         variant = game.variant

@@ -23,7 +23,7 @@ from bswtichu.server import messages
 from bswtichu.server.commands import Command, UsageRefusal, is_number, usage_error, wrong_use
 from bswtichu.server.game_messages import game_log
 from bswtichu.server.game_table import TableGame, refusal_for
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.gamelogs import GameLogStore, GameReaders
 from bswtichu.server.messages import SECOND_HAND_WORDS, Refusal, second_hand_word
 from bswtichu.server.render import MACHINE
 from bswtichu.server.session import Session
@@ -64,10 +64,11 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     return args, None
 
 
-def game_commands(hall: TableHall, logs: GameLogStore,
+def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
                   kick_person: Callable[[Session, str], None] | None = None) -> list[Command]:
-    """The commands for playing, watching a game, bots and logs; ``kick_person`` is /kick NAME
-    (moderation's), for whatever /kick is given that is not a seat number."""
+    """The commands for playing, watching a game, bots and logs (those ``readers`` lets a session
+    read); ``kick_person`` is /kick NAME (moderation's), for whatever /kick is given that is not
+    a seat number."""
 
     # Each game handler takes ``hand``: 0 for the player's own seat, 1 for the second hand he
     # plays this round (/second COMMAND, or /dummy: Trichu's dealer plays the dummy's, a Duo
@@ -163,7 +164,8 @@ def game_commands(hall: TableHall, logs: GameLogStore,
     def table_view(session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
-        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None))
+        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None,
+                                        viewer=session.nick))
 
     def legal(session: Session, args: str, hand: int = 0) -> None:
         words = args.lower().split()
@@ -228,6 +230,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
         number = int(args)
         if logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
+        readers.check(session.nick, number)
         text = logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
@@ -325,7 +328,7 @@ def game_commands(hall: TableHall, logs: GameLogStore,
                 summary="a finished game's log (.tch)",
                 help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
                 " our own, docs/variant-log.md); the number is announced when a game starts and"
-                " ends.", handler=show_log),
+                " ends. A private table's game only for its players.", handler=show_log),
         Command(key=SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
                 usage="/second COMMAND [ARGS]",
                 summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",

@@ -402,20 +402,22 @@ class TableGame:
     def score_message(self, moment: str = "now") -> Message:
         return self.texts.score(self.game, moment)
 
-    def table_message(self, nick: str | None, score_said: bool = False) -> Message:
-        """The table as ``nick`` sees it (his seat's view), or as a spectator (None); its
-        sentence ends with the score unless the SCORE just before it said it (``score_said``)."""
+    def table_message(self, nick: str | None, score_said: bool = False, viewer: str | None = None) -> Message:
+        """The table as ``nick`` sees it (his seat's view), or as a spectator (None) called
+        ``viewer``; its sentence ends with the score unless the SCORE just before it said it
+        (``score_said``)."""
         seat = None if nick is None else self.seat_of(nick)
         table_seats = self._table_seats(self.game.seating)
         # away: gone from the table, or marked away by his turn clock (his stand-in plays)
         substitutes = self.driver.substitutes
         away = [seat is not None and self.table.is_away(seat) or player in substitutes
                 for seat, player in zip(table_seats, self.game.seating)]
-        afk = {}  # engine seat -> the /away text of a player there who said it
+        afk = {}  # engine seat -> the /away text of a player there who said it, as ``nick`` reads it
         for engine_seat, table_seat in enumerate(table_seats):
             reader = None if table_seat is None else self.table.reader_at(table_seat)
-            if reader is not None and reader.away is not None:
-                afk[engine_seat] = reader.away
+            said = None if reader is None else self.table.away_of(reader, nick or viewer)
+            if said is not None:
+                afk[engine_seat] = said
         plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
         return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
@@ -514,6 +516,10 @@ class TableGame:
         """The table closes: no more bot moves."""
         self.driver.stop()
 
+    def made_private(self) -> None:
+        if self.record is not None:
+            self.record.made_private()
+
     def pause(self) -> None:
         self.driver.pause()
 
@@ -566,7 +572,7 @@ class GameWiring:
         if self.storage is not None:
             # the options as the table shows them: a variant's name among them (none: the 4-player game)
             game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
-                                               players, table.bots)
+                                               players, table.bots, table.private)
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
             driver.subscribe(record)
@@ -626,6 +632,7 @@ class GameWiring:
         self.logs.reopen(stored.log_number)
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
+        table.private = stored.private  # invitations are not kept: those invited before ask again
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
                       {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)

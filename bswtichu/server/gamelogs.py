@@ -5,12 +5,14 @@ docs/variant-log.md).
 Numbers continue after the highest file already in the folder, so a restart
 never reuses one.  A game's file is rewritten after every round; a number
 whose game still runs is "open", and `/log N` shows only finished games.
+A game played at a private table is read by its players and admins only (`GameReaders`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from twisted.logger import Logger
@@ -19,6 +21,8 @@ from bswtichu.engine import NANJING
 from bswtichu.engine.events import GameOver, RoundScored
 from bswtichu.engine.round import OVER
 from bswtichu.play import GameStopped
+from bswtichu.server.messages import Refusal
+from bswtichu.storage.games import GameStore
 from bswtichu.tch.record import round_log
 from bswtichu.tch.variant_log import EXTENSION as VARIANT_SUFFIX
 from bswtichu.tch.variant_record import VariantLogWriter
@@ -104,6 +108,26 @@ class GameLogStore:
         if not path.is_file():
             return None
         return path.read_text(encoding="utf-8")
+
+
+class GameReaders:
+    """Who may read a finished game (`/log N`, `/review N`, its `/history` row): anyone, but a
+    game played while its table was private only its players and admins; the mark is stored
+    with the game (`GameStore.readable`), so it holds after a restart."""
+
+    def __init__(self, games: GameStore, is_admin: Callable[[str], bool]):
+        self._games = games
+        self._is_admin = is_admin
+
+    def check(self, nick: str, number: int) -> None:
+        """Refuse ``nick`` game ``number`` if it is private and he neither played it nor is an admin."""
+        if not self._is_admin(nick) and not self._games.readable(number, nick):
+            raise Refusal("private_game", f"game {number} was played at a private table; only its"
+                                          " players and admins may read it")
+
+    def history_reader(self, nick: str) -> str | None:
+        """Whose view `/history` lists (`GameStore.history`'s ``reader``): an admin's sees every game."""
+        return None if self._is_admin(nick) else nick
 
 
 class GameLogRecorder:

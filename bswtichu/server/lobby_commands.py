@@ -90,7 +90,7 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
                     "table": table.number if table is not None else None,
                     "seat": seat,
                     "watching": table is not None and seat is None,
-                    "away": other.away,
+                    "away": chat.away_of(other, session.nick),
                 }
             )
         observers = [{"nick": o.nick, "table": o.table.number if o.table is not None else None}

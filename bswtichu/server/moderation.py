@@ -406,7 +406,8 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
         for e in entries:
             stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(e.at))
             span = f" {e.minutes} min" if e.minutes is not None else ""
-            lines.append(f"  {stamp} UTC {e.actor} {e.action} {e.target}{span}: {e.reason}")
+            act = " ".join(filter(None, (e.actor, e.action, e.target)))  # an announce has no target
+            lines.append(f"  {stamp} UTC {act}{span}: {e.reason}")
         session.send(Message("AUDIT", {"nick": name, "entries": rows}, "\n".join(lines)))
 
     def close(session: Session, args: str) -> None:

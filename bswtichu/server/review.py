@@ -7,7 +7,8 @@ round's seating and dealer), so a review shows what the engine says, in the
 words spectators read in live play (`GameTexts`, a spectator's view), with every
 hand open.  A round's steps: the deal (Grand Tichu, the exchange), then each
 trick until it is taken, then the round's result.  A running game is not
-reviewed: nobody may see more of it than he saw.
+reviewed: nobody may see more of it than he saw; nor a private table's game but by its
+players and admins (`GameReaders`).
 
 ``/review N [ROUND]`` starts at the round's first step; ``next``, ``prev``,
 ``round K`` move; ``end`` stops.  Each step is one ``REVIEW`` message.
@@ -18,13 +19,13 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points
+from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points, sort_cards
 from bswtichu.engine import events as ev
 from bswtichu.engine.deal import deal_from_hands
 from bswtichu.engine.round import OVER
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.game_messages import GameTexts
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.gamelogs import GameLogStore, GameReaders
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.tch import TchFormatError, read_tch
@@ -129,7 +130,8 @@ def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...
 
 
 def _hands(rnd: Round) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(card.text for card in rnd.hands[seat]) for seat in range(rnd.variant.seats))
+    """Every seat's cards, sorted as /hand shows a hand (`sort_cards`)."""
+    return tuple(tuple(card.text for card in sort_cards(rnd.hands[seat])) for seat in range(rnd.variant.seats))
 
 
 def _exchange_line(names: tuple[str, ...], exchanges: list[Exchange], variant: Variant) -> Message:
@@ -172,8 +174,9 @@ class _Cursor:
     step: int
 
 
-def review_commands(logs: GameLogStore) -> list[Command]:
-    """/review over the finished games in ``logs``; each session's place in its review."""
+def review_commands(logs: GameLogStore, readers: GameReaders) -> list[Command]:
+    """/review over the finished games in ``logs`` that ``readers`` lets a session read; each
+    session's place in its review."""
     cursors: weakref.WeakKeyDictionary[Session, _Cursor] = weakref.WeakKeyDictionary()
 
     def show(session: Session, cursor: _Cursor) -> None:
@@ -184,6 +187,7 @@ def review_commands(logs: GameLogStore) -> list[Command]:
         if logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; it can be reviewed"
                                          " once it is over")
+        readers.check(session.nick, number)
         text = logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no game {number}; /history lists finished games")
@@ -237,7 +241,7 @@ def review_commands(logs: GameLogStore) -> list[Command]:
                 " GAME OVER line) from the deal of ROUND (default 1): every hand open, then one trick"
                 " at a time with /review next and /review prev; /review round K jumps to round K,"
                 " /review end stops. The texts are the ones spectators read in live play. A game"
-                " still running cannot be reviewed.",
+                " still running cannot be reviewed, nor a private table's game but by its players.",
                 handler=review),
     ]
 

@@ -1,8 +1,9 @@
 """Personal controls and the social basics: ignore, friends, away, /me, /kibitz, the ladder.
 
 A registered player's ignore and friend lists are kept in the database; a guest's last
-while he is online. Ignoring a name keeps his chat (lobby, table, kibitz, /me) and his
-private messages from reaching you; he is not told (a harasser learns nothing from it).
+while he is online. Ignoring a name keeps his chat (lobby, table, kibitz, /me), his
+private messages, his invitations, his /away text and the notice that he came online from
+reaching you; he is not told (a harasser learns nothing from it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 from bswtichu.engine import VARIANTS
 from bswtichu.server import messages, names
-from bswtichu.server.chat import Chat
+from bswtichu.server.chat import AWAY, Chat
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.directory import NameDirectory, NameIndex
 from bswtichu.server.messages import Message, Refusal
@@ -103,13 +104,15 @@ _NOBODY: set[str] = set()
 
 
 def tell_friends(lists: PersonalLists, index: NameIndex, arrived: Session) -> None:
-    """Everyone online whose friend list holds the name just taken hears that he is here."""
+    """Everyone online whose friend list holds the name just taken hears that he is here
+    (unless he also ignores him: ignoring wins)."""
     if index.is_observer(arrived):
         return
     key = names.key(arrived.nick)
+    ignorers = lists.ignorers(arrived.nick)
     notice = Message("FRIEND_ONLINE", {"nick": arrived.nick}, f"Your friend {arrived.nick} is online.")
     for other in index.online():
-        if other is not arrived and key in lists.of(other.nick, FRIEND):
+        if other is not arrived and key in lists.of(other.nick, FRIEND) and names.key(other.nick) not in ignorers:
             other.send(notice)
 
 
@@ -168,7 +171,7 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
             rows.append({"nick": other.nick if online else name, "online": online,
                          "table": other.table.number if online and other.table is not None else None,
                          "seat": other.table.seat_of(other.nick) if online and other.table is not None else None,
-                         "away": other.away if online else None})
+                         "away": chat.away_of(other, session.nick) if online else None})
         if not rows:
             text = "Your friend list is empty; /friend NAME adds one."
         else:
@@ -178,7 +181,7 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
         session.send(Message("FRIENDS", {"friends": rows}, text))
 
     def away(session: Session, args: str) -> None:
-        session.away = args or "away"
+        session.away = chat.said(session, args) if args else AWAY
         session.send(Message("AWAY_SET", {"nick": session.nick, "text": session.away},
                              f"You are away ({session.away}); any command or chat brings you back."))
 
@@ -234,7 +237,8 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
 
     return [
         command("ignore", "/ignore NAME", "NAME's chat and messages no longer reach you",
-                "His lobby, table and spectators' chat, /me and private messages are kept from you;"
+                "His lobby, table and spectators' chat, /me, private messages and invitations are"
+                " kept from you, his /away text reads 'away' and you are not told he came online;"
                 " he is not told. A registered player's list is kept; a guest's lasts while he is"
                 " online.", add_to(IGNORE, "ignore"), german="ignorieren"),
         command("unignore", "/unignore NAME", "hear NAME again", "Takes NAME off your ignore list.",
@@ -249,8 +253,9 @@ def social_commands(lists: PersonalLists, directory: NameDirectory, chat: Chat,
                 "Each friend: online (lobby, table and seat, watching, away) or offline.", friends,
                 german="freunde"),
         command("away", "/away [TEXT]", "say you are away; any command or chat brings you back",
-                "Shown in /who and /friends, and told to whoever sends you a /msg. Any other line"
-                " you type ends it.", away, german="weg"),
+                "Shown in /who, /friends and /table, and told to whoever sends you a /msg. TEXT is"
+                " said as chat is (as long, refused while you are muted; those who ignore you read"
+                " only 'away'). Any other line you type ends it.", away, german="weg"),
         command("me", "/me ACTION", "an action in the room: * Ann waves",
                 "Like chat (your table, or the lobby), told as an action.", me),
         command("kibitz", "/kibitz TEXT", "spectators' chat: only the other spectators hear it",

@@ -56,6 +56,8 @@ class Reader(Protocol):
 
 #: The online client called ``nick``, or None; the lobby knows.
 FindReader = Callable[[str], "Reader | None"]
+#: A player's /away text as a viewer (a nick, or None for a spectator) reads it (`Chat.away_of`).
+AwayOf = Callable[["Reader", "str | None"], "str | None"]
 
 
 class RunningGame(Protocol):
@@ -100,6 +102,9 @@ class RunningGame(Protocol):
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
 
+    def made_private(self) -> None:
+        """The table went private while the game runs: the game stays private for good."""
+
 
 GameFactory = Callable[["Table"], "RunningGame | None"]
 
@@ -129,14 +134,17 @@ class Table:
         closing: Callable[[], str | None] = lambda: None,
         pause_limit: float = 300.0,
         bot_game_after: float = 600.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
     ) -> None:
         """``reader`` finds the online client of a name: what the table tells goes to him;
+        ``away_of`` is how a player's /away text reads to a viewer (mutes and ignores count);
         ``clock_default`` is a new table's turn clock (the server's default); a vote not
         decided within ``vote_timeout`` seconds is refused; a voted pause lasts at most
         ``pause_limit`` seconds; a bots' game (`bots_game`) that nobody is at, nor watches,
         is abandoned after ``bot_game_after`` seconds (others after ``abandon_after``);
         ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
         self._closing = closing
+        self.away_of = away_of
         self.number = number
         self._reader = reader
         #: ``with table.outbox:`` gathers what is told at once into one write per client
@@ -521,6 +529,8 @@ class Table:
         """``/private on|off`` (None toggles): a seated player closes or opens the table."""
         self._require_present_player(nick, f"make table {self.number} private")
         self.private = not self.private if private is None else private
+        if self.private and self.game is not None:
+            self.game.made_private()
         self.tell_all(messages.private_table(self.number, self.private, nick))
         if not self.started and not self._clock_chosen and self._clock_default is not None:
             # the server's default clock is for public tables; friends among themselves set one
@@ -950,10 +960,12 @@ class TableHall:
         vote_timeout: float = 60.0,
         pause_limit: float = 300.0,
         bot_game_after: float = 600.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
     ) -> None:
         self._tables: dict[int, Table] = {}
         self._pause_limit = pause_limit
         self._bot_game_after = bot_game_after
+        self._away_of = away_of
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
         self._clock_default = clock_default
@@ -996,6 +1008,7 @@ class TableHall:
             vote_timeout=self._vote_timeout,
             pause_limit=self._pause_limit,
             bot_game_after=self._bot_game_after,
+            away_of=self._away_of,
         )
         self._tables[number] = table
         return table

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bswtichu.bots import LEVELS
 from bswtichu.config import LiveConfig
 from bswtichu.server import messages, names
+from bswtichu.server.chat import Chat
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.messages import Refusal
 from bswtichu.server.session import Session
@@ -81,9 +82,10 @@ def _listed(tables: list[Table]) -> str:
     return ", ".join(str(t.number) for t in sorted(tables, key=lambda t: t.number))
 
 
-def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
+def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Command]:
     """The table commands, working on the tables in ``hall``, within the current limits
-    (the invitee of /invite is found as the tables find their readers)."""
+    (the invitee of /invite is found as the tables find their readers, and told as ``chat``
+    lets a person reach another: not while muted, not one who ignores him)."""
     # each table still open -> who opened it: his connection, his name then, its address
     opened: dict[Table, tuple[Session, str, str]] = {}
 
@@ -253,8 +255,9 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
         guest = table.reader(names.normalize(args))
         if guest is None:
             raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
+        chat.check_voice(session)
         table.invite(session.nick, guest.nick)
-        guest.send(messages.invitation(table.number, session.nick))
+        chat.tell(session, guest, messages.invitation(table.number, session.nick))
 
     def replace_seat(session: Session, args: str) -> None:
         words = args.split()
@@ -463,8 +466,8 @@ def table_commands(hall: TableHall, live: LiveConfig) -> list[Command]:
             german="einladen",
             usage="/invite NAME",
             summary="let NAME sit down or watch at your private table",
-            help="A seated player invites NAME (online): he is told, and may /join or /watch"
-            " the table even while it is private.",
+            help="A seated player invites NAME (online): he is told (unless he ignores you), and"
+            " may /join or /watch the table even while it is private. Not while you are muted.",
             handler=invite,
         ),
     ]

@@ -129,6 +129,11 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE ratings;
     ALTER TABLE variant_ratings RENAME TO ratings;
     """,
+    # Private tables' games (docs/moderation.md): a game played while its table was private is
+    # read by its players and admins only; every game stored before is public, as it was.
+    """
+    ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

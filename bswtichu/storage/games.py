@@ -7,6 +7,8 @@ one reactor turn together, by `commit` before the turn's output is written.  A f
 journal (so it can be replayed) and gains its players' places in
 ``game_players`` and its variant (``nanjing``, the 4-player game, for every game
 stored before there were others); an abandoned one is marked so and is not restored.
+A game played while its table was private is marked ``private``: who may read it is
+`readable`'s rule.
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ class StoredGame:
     started: float
     entries: list[JournalEntry] = field(default_factory=list)
     problem: str | None = None  # why its journal cannot be read, if it cannot
+    private: bool = False  # played while its table was private
 
 
 @dataclass(frozen=True)
@@ -162,14 +165,19 @@ class GameStore:
     # -- a running game -------------------------------------------------------
 
     def begin(self, log_number: int, table_number: int, seed: Hashable, table_options: dict,
-              players: Sequence[str], bots: dict[int, tuple[str, str]]) -> int:
+              players: Sequence[str], bots: dict[int, tuple[str, str]], private: bool = False) -> int:
         cursor = self.db.execute(
-            "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started,"
+            " private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (log_number, table_number, json.dumps(seed), json.dumps(table_options), json.dumps(list(players)),
-             json.dumps({str(seat): list(bot) for seat, bot in bots.items()}), RUNNING, self.now()))
+             json.dumps({str(seat): list(bot) for seat, bot in bots.items()}), RUNNING, self.now(), int(private)))
         self.writes += 1
         return cursor.lastrowid
+
+    def make_private(self, game_id: int) -> None:
+        """Its table went private while it ran: the game stays private for good."""
+        self.db.execute("UPDATE games SET private = 1 WHERE id = ?", (game_id,))
+        self.writes += 1
 
     def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
         """One journal step: committed at once (autocommit), or, ``batched``, by the next `commit`."""
@@ -232,12 +240,13 @@ class GameStore:
         """Every unfinished game with its journal, oldest first."""
         games = []
         rows = self.db.execute(
-            "SELECT id, log_number, table_number, seed, table_options, players, bots, started"
+            "SELECT id, log_number, table_number, seed, table_options, players, bots, started, private"
             " FROM games WHERE state = ? ORDER BY id", (RUNNING,)).fetchall()
-        for id_, log_number, table_number, seed, options, players, bots, started in rows:
+        for id_, log_number, table_number, seed, options, players, bots, started, private in rows:
             game = StoredGame(id_, log_number, table_number, json.loads(seed), json.loads(options),
                               tuple(json.loads(players)),
-                              {int(seat): tuple(bot) for seat, bot in json.loads(bots).items()}, started)
+                              {int(seat): tuple(bot) for seat, bot in json.loads(bots).items()}, started,
+                              private=bool(private))
             try:
                 game.entries = self.journal(id_)
             except (KeyError, TypeError, ValueError) as error:  # a damaged row: that game only
@@ -250,12 +259,18 @@ class GameStore:
                                (game_id,))
         return [decode_entry(*row) for row in rows]
 
-    def history(self, name: str | None, limit: int = 10, variant: str | None = None) -> list[GameResultRow]:
-        """The last finished games (of ``name``, of ``variant``, if given), newest first."""
+    def history(self, name: str | None, limit: int = 10, variant: str | None = None,
+                reader: str | None = None) -> list[GameResultRow]:
+        """The last finished games (of ``name``, of ``variant``, if given), newest first; given a
+        ``reader``, only those he may read (`readable`: a private game only to its players)."""
         where, values = ["g.state = ?"], [OVER]
         if variant is not None:
             where.append("g.variant = ?")
             values.append(variant)
+        if reader is not None:  # a finished game's players are its game_players
+            where.append("(g.private = 0 OR EXISTS (SELECT 1 FROM game_players r"
+                         " WHERE r.game_id = g.id AND r.name_key = ?))")
+            values.append(reader.casefold())
         if name is None:
             query = "SELECT g.id FROM games g WHERE "
         else:
@@ -273,6 +288,22 @@ class GameStore:
             out.append(GameResultRow(log_number, ended, state, tuple((n, s, p, bool(w)) for n, s, p, w in players),
                                      json.loads(options), game_variant))
         return out
+
+    def readable(self, log_number: int, reader: str) -> bool:
+        """Whether ``reader`` may read game ``log_number`` (its log, its review): a game not
+        played at a private table, or not stored (a log without its game), by anyone; a private
+        one by its players only: those seated at its start (``players``) and at its end
+        (``game_players``, who took a seat over by vote included)."""
+        row = self.db.execute("SELECT id, private, players FROM games WHERE log_number = ?",
+                              (log_number,)).fetchone()
+        if row is None or not row[1]:
+            return True
+        game_id, _, players = row
+        key = reader.casefold()
+        if any(name.casefold() == key for name in json.loads(players)):
+            return True
+        return self.db.execute("SELECT 1 FROM game_players WHERE game_id = ? AND name_key = ?",
+                               (game_id, key)).fetchone() is not None
 
     def level_stats(self, level: str, variant: str = DEFAULT_VARIANT) -> tuple[int, int, int]:
         """(seats, wins, points) of a bot level over finished games of ``variant``."""
