@@ -100,6 +100,22 @@ class Server:
         return "".join(self.output)
 
 
+def bswtichu(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The ``bswtichu`` command run to its end in ``tmp_path`` (on the test's database unless
+    ``args`` name another), ``stdin`` its input."""
+    return subprocess.run([sys.executable, "-c", "from bswtichu.cli import main; raise SystemExit(main())",
+                           *args], input=stdin, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=START_TIMEOUT)
+
+
+def claim_admin(tmp_path: Path, name: str, password: str) -> str:
+    """``bswtichu admin add NAME`` with the password on standard input; what it says."""
+    done = bswtichu(tmp_path, "admin", "add", name, "--database", str(tmp_path / "bswtichu.sqlite3"),
+                    stdin=password + "\n")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 class Player:
     """A bot-port client with blocking reads (each bounded by a timeout)."""
 
@@ -196,11 +212,12 @@ def seen_state(person: Player) -> tuple[dict, dict]:
 def test_a_game_survives_the_servers_death(tmp_path, how):
     """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
     the clean stops say goodbye to everyone and exit 0."""
+    claim_admin(tmp_path, "Ann", PASSWORD)
     first = Server(tmp_path, *ADMIN)
     try:
-        ann = first.connect("Ann")
+        ann = first.connect()
         ann.nick = "Ann"
-        ann.ask(f"/register {PASSWORD}", "REGISTERED")
+        ann.ask(f"/nick Ann {PASSWORD}", "NICK")
         bob = first.connect()
         bob.nick = "Bob"
         bob.say("/nick Bob")
