@@ -336,3 +336,40 @@ def test_a_backup_while_the_server_runs_and_after_it_stopped(tmp_path):
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             assert [name for (name,) in db.execute("SELECT name FROM accounts")] == ["Ann"]
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_an_admin_is_the_operators_claim_not_the_first_comers(tmp_path):
+    """Issue 30 item 1 against the running program: with Root listed and no account yet, a
+    stranger can neither take nor register the name; ``bswtichu admin add Root`` (the server
+    running: it applies the claim at once) makes the operator's Root an admin, and ``remove``
+    with the server stopped undoes it. The database files are the owner's alone."""
+    database = tmp_path / "bswtichu.sqlite3"
+    server = Server(tmp_path, "--set", "admin.admins=Root")
+    try:
+        stranger = server.connect()
+        for line in ("/nick root", "/nick Root", "/nick ROOT"):
+            assert stranger.refused(line) == "nick_reserved"
+        assert stranger.refused("/nick root hunter22x") == "not_registered"
+        stranger.ask("/nick Mallory", "NICK")
+        stranger.ask("/register hunter22x", "REGISTERED")
+        assert stranger.refused("/announce I am root") == "not_moderator"
+        assert stranger.refused("/shutdown 5") == "not_admin"
+        assert "by the running server" in claim_admin(tmp_path, "Root", PASSWORD)
+        root = server.connect()
+        root.ask(f"/nick Root {PASSWORD}", "NICK")
+        assert root.ask("/announce claimed", "ANNOUNCE")["by"] == "Root"
+        assert stranger.refused("/nick Root hunter22x") == "bad_password"
+        listed = bswtichu(tmp_path, "admin", "list", "--database", str(database))
+        assert listed.returncode == 0 and "Root: admin" in listed.stdout, listed.stderr
+        assert not [p.name for p in tmp_path.iterdir() if "admin-re" in p.name]  # request and answer gone
+        for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+            if path.exists():
+                assert path.stat().st_mode & 0o777 == 0o600, path
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0 and "Traceback" not in server.log_text(), server.log_text()
+    assert PASSWORD not in server.log_text()
+    removed = bswtichu(tmp_path, "admin", "remove", "Root", "--database", str(database))
+    assert removed.returncode == 0 and "Root is an admin no more" in removed.stdout, removed.stderr
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT count(*) FROM admins").fetchone() == (0,)
