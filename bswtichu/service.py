@@ -309,6 +309,10 @@ class TichuService(Service):
                 reply = {"ok": True, "text": self.operator(request)}
         except Refusal as refusal:
             reply = {"ok": False, "text": refusal.message}
+        except Exception as error:  # a request not of bswtichu admin's making
+            self.log.error("bswtichu admin's request cannot be applied: {error}", error=repr(error),
+                           event="admin_request_failed")
+            reply = {"ok": False, "text": f"the request cannot be applied: {error!r}"}
         if reply["ok"] and request.get("action") != "list":
             self.log.info("bswtichu admin: {text}", text=reply["text"], event="admin_changed")
         try:
