@@ -3,10 +3,10 @@
 An admin is an account the operator claimed with ``bswtichu admin add NAME`` (`operator_desk`;
 kept in the database): a session holding it has proved it with the password. A name in
 ``[admin] admins`` that is not claimed yet is kept for the operator: nobody may take it (nor
-a look-alike), so nobody can register it first. Admins appoint moderators (``/op``); both may kick, mute, ban and
-announce, each act told to its target with the reason (and end time) and written to the
-audit log. A moderator cannot act on an admin or another moderator; an admin can act on
-moderators, never on another admin. Guests and players have no power over anyone.
+a look-alike), so nobody can register it first. Admins appoint moderators (``/op``); both
+may kick, mute, ban and announce, each act told to its target with the reason (and end
+time) and written to the audit log. A moderator cannot act on an admin or another
+moderator; an admin can act on moderators, never on another admin. Guests and players have no power over anyone.
 
 A ban is by name (any connection that takes the name) or by address range (IPv4 or IPv6,
 ``ADDRESS/PREFIX``; matched against a connection's peer address at connect and at
@@ -114,6 +114,7 @@ class Moderation:
         return [name for key, name in self._listed.items() if key not in self._claimed]
 
     def claimed(self) -> list[str]:
+        """The claimed admins' names, as registered."""
         return list(self._claimed.values())
 
     def claim(self, name: str, stored_password: str) -> str:
@@ -262,7 +263,7 @@ def operator_desk(moderation: Moderation, directory: NameDirectory | None = None
             lines += [f"{name}: in [admin] admins, not claimed yet (nobody may take the name;"
                       f" bswtichu admin add {name})" for name in moderation.unclaimed()]
             return "\n".join(lines) or "no admins: bswtichu admin add NAME makes one"
-        raise Refusal("wrong_use", f"unknown request {action!r}")
+        raise Refusal("usage", f"unknown request {action!r}; add, remove or list")
 
     return answer
 
