@@ -29,6 +29,14 @@ DELEGATES = {
     "match": ("bswtichu.play.match", "let bots play matches against each other"),
     "irc": ("bswtichu.irc.cli", "relay games to an IRC channel (see docs/clients.md)"),
 }
+# subcommand run here -> help
+OPERATOR_TOOLS = {
+    "backup": "a copy of the database: bswtichu backup FILE (also while the server runs)",
+    "admin": "make, list or remove admins: bswtichu admin add NAME (docs/moderation.md)",
+}
+#: the options a tool also takes when they come before its name (``bswtichu --database F backup
+#: OUT``); any other option there is refused, saying to put it after the subcommand
+OPTIONS_BEFORE = {"backup": ("config", "database"), "admin": ("config", "database"), "irc": ("config", "set")}
 
 #: what an endpoint is, for the flags that take one
 ENDPOINT_WORDS = ("a Twisted endpoint string: tcp:PORT:interface=ADDRESS (without interface="
@@ -128,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
         " bswtichu --listen telnet=ssl:4244:privateKey=key.pem:certKey=cert.pem:interface=127.0.0.1"
         " (one more telnet port, over TLS) |"
         " bswtichu replay --help | bswtichu match --help | bswtichu irc --help |"
-        " bswtichu backup FILE (a copy of the database, also while the server runs)",
+        " bswtichu backup FILE (a copy of the database, also while the server runs) |"
+        " bswtichu admin add NAME (the operator makes NAME an admin)",
     )
     parser.add_argument("--version", action="version", version=f"bswtichu {__version__}")
     _add_listen_flag(parser, "listen")
@@ -140,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_listen_flag(serve, "listen_after_serve")
     _add_set_flag(serve, "set_after_serve")
-    for name, (_, text) in DELEGATES.items():
+    tools = {name: text for name, (_, text) in DELEGATES.items()} | OPERATOR_TOOLS
+    for name, text in tools.items():
         delegate = commands.add_parser(name, help=text, add_help=False)
         delegate.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
@@ -181,6 +191,54 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     for kind, endpoints in listens:
         config = config.listening(kind, endpoints)
     return config
+
+
+def run_tool(name: str, argv: list[str]) -> int:
+    """Run a subcommand other than serve with its own arguments."""
+    if name == "backup":
+        return backup_command(argv)
+    if name == "admin":
+        return admin_command(argv)
+    return run_delegate(name, argv)
+
+
+class _OptionsOnly(argparse.ArgumentParser):
+    """The main parser's options alone: a mistake is an exception, not an exit."""
+
+    def error(self, message: str):
+        raise ValueError(message)
+
+
+def split_at_tool(argv: list[str]) -> tuple[argparse.Namespace, str, list[str]] | None:
+    """``argv`` as (the options before the subcommand, its name, its own arguments) if it names
+    a subcommand other than serve after nothing but the main parser's options; else None."""
+    options = _OptionsOnly(add_help=False, parents=[_serve_options()])
+    _add_listen_flag(options, "listen")
+    _add_set_flag(options, "set")
+    for at, word in enumerate(argv):
+        if word in DELEGATES or word in OPERATOR_TOOLS:
+            try:
+                return options.parse_args(argv[:at]), word, argv[at + 1:]
+            except ValueError:
+                continue  # the word is an option's value (--log-folder match), or a mistake comes first
+    return None
+
+
+def options_before(command: str, args: argparse.Namespace) -> list[str] | None:
+    """The options given before ``command`` as its own arguments, or None (and why, said on
+    standard error) if one of them is not its."""
+    given = vars(args)
+    foreign = [f"--{dest.replace('_', '-')}" for dest in given if dest not in OPTIONS_BEFORE.get(command, ())]
+    if foreign:
+        print(f"bswtichu: {', '.join(foreign)} before {command} {'is' if len(foreign) == 1 else 'are'} the"
+              f" server's; a subcommand's options go after it: bswtichu {command} [OPTIONS]"
+              f" (bswtichu {command} --help)", file=sys.stderr)
+        return None
+    passed: list[str] = []
+    for dest, value in given.items():
+        for one in value if isinstance(value, list) else [value]:
+            passed += [f"--{dest}", one]
+    return passed
 
 
 def run_delegate(name: str, argv: list[str]) -> int:
@@ -226,6 +284,7 @@ async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig
 
     signal.signal(signal.SIGHUP, lambda number, frame: reactor.callFromThread(reload))
     signal.signal(signal.SIGUSR1, lambda number, frame: reactor.callFromThread(service.backup_requested))
+    signal.signal(signal.SIGUSR2, lambda number, frame: reactor.callFromThread(service.admin_requested))
     log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
              where=service.describe(), event="server_start")
     await Deferred()  # never fires: react ends when the reactor is stopped
@@ -308,18 +367,133 @@ def backup_command(argv: list[str]) -> int:
     return 0
 
 
+#: how long ``bswtichu admin`` waits for the running server's answer
+ADMIN_TIMEOUT = 30.0
+
+
+def admin_command(argv: list[str]) -> int:
+    """``bswtichu admin add|remove NAME``, ``bswtichu admin list``: the operator makes admins
+    (docs/moderation.md), whether the server runs or not."""
+    from bswtichu.server.messages import Refusal
+    from bswtichu.server.moderation import claimable_name
+    from bswtichu.storage import DatabaseError, backup
+    from bswtichu.storage.accounts import hash_password
+
+    where = argparse.ArgumentParser(add_help=False)  # before or after the action
+    where.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
+                       help="the server's ini file (for its database and [admin] admins)")
+    where.add_argument("--database", metavar="FILE", default=argparse.SUPPRESS,
+                       help="the database (default: the config's)")
+    parser = argparse.ArgumentParser(
+        prog="bswtichu admin", parents=[where], description="Make, list or remove the server's admins."
+        " Only a name claimed here is an admin; one listed in [admin] admins is kept for you until"
+        " you claim it. Works while the server runs (it applies the change at once) and while it"
+        " is stopped.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", parents=[where], help="make NAME an admin with a password you choose"
+                             " (asked twice, not shown; one line on standard input when that is not a"
+                             " terminal); an account of that name gets this password")
+    add.add_argument("name", metavar="NAME")
+    remove = actions.add_parser("remove", parents=[where], help="NAME is an admin no more (the account stays)")
+    remove.add_argument("name", metavar="NAME")
+    actions.add_parser("list", parents=[where], help="the admins, and the listed names not claimed yet")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(getattr(args, "config", None))
+        database = getattr(args, "database", None) or config.database
+        request: dict = {"action": args.action}
+        if args.action != "list":
+            request["name"] = claimable_name(args.name)
+        if args.action == "add":
+            request["password"] = hash_password(new_password(request["name"]))
+        pid = backup.server_pid(database)
+        answer = admin_here(database, config, request) if pid is None else admin_by_server(database, pid, request)
+    except Refusal as refusal:
+        print(f"bswtichu admin: {refusal.message}", file=sys.stderr)
+        return 1
+    except (ConfigError, DatabaseError, OSError, EOFError) as e:
+        print(f"bswtichu admin: {e}", file=sys.stderr)
+        return 1
+    print(answer)
+    return 0
+
+
+def new_password(name: str) -> str:
+    """The admin's password: typed twice without echo at a terminal, else one line of standard input."""
+    import getpass
+
+    from bswtichu.server.messages import Refusal
+    from bswtichu.storage.accounts import password_problem
+
+    if sys.stdin.isatty():
+        password = getpass.getpass(f"Password for {name}: ")
+        if getpass.getpass("The same again: ") != password:
+            raise Refusal("bad_password", "the two passwords differ; nothing changed")
+    else:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError("no password on standard input (one line)")
+        password = line.rstrip("\r\n")
+    problem = password_problem(password)
+    if problem:
+        raise Refusal("bad_password", problem)
+    return password
+
+
+def admin_here(database: str, config: ServerConfig, request: dict) -> str:
+    """No server runs: open the database (its lock held meanwhile) and answer the request.
+    Only ``add`` makes a database that is not there yet; the others say it is missing."""
+    from pathlib import Path
+
+    from twisted.internet import reactor
+
+    from bswtichu.server.moderation import operator_desk
+    from bswtichu.service import moderation_for
+    from bswtichu.storage import DatabaseError, Storage
+
+    if request["action"] != "add" and not Path(database).is_file():
+        raise DatabaseError(f"there is no database {database}")
+    storage = Storage.open(database, config.synchronous)
+    try:
+        return operator_desk(moderation_for(storage, reactor, config))(request)
+    finally:
+        storage.close()
+
+
+def admin_by_server(database: str, pid: int, request: dict) -> str:
+    """The server (process ``pid``) has the database: leave it the request, signal it (SIGUSR2)
+    and wait for its answer (`storage.admins`)."""
+    import json
+    import time
+
+    from bswtichu.server.messages import Refusal
+    from bswtichu.storage import admins
+
+    request_file, reply_file = admins.request_path(database), admins.reply_path(database)
+    reply_file.unlink(missing_ok=True)
+    admins.write_owner_only(request_file, request)
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + ADMIN_TIMEOUT
+    while not reply_file.exists():
+        if time.monotonic() > deadline:
+            request_file.unlink(missing_ok=True)  # it holds a password hash
+            raise OSError(f"the server (process {pid}) did not answer in {ADMIN_TIMEOUT:.0f} s; see its log")
+        time.sleep(0.05)
+    reply = json.loads(reply_file.read_text(encoding="utf-8"))
+    reply_file.unlink()
+    if not reply["ok"]:
+        raise Refusal("refused", reply["text"])
+    return f"{reply['text']} (applied by the running server, process {pid})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] == "backup":
-        return backup_command(args_list[1:])
-    if args_list and args_list[0] in DELEGATES:
-        # everything after the subcommand belongs to it, flags and --help included
-        return run_delegate(args_list[0], args_list[1:])
+    tool = split_at_tool(args_list)
+    if tool is not None:  # everything after the subcommand is its own, flags and --help included
+        before, name, rest = tool
+        passed = options_before(name, before)
+        return 2 if passed is None else run_tool(name, passed + rest)
     args = build_parser().parse_args(args_list)
-    if args.command in DELEGATES:  # options came first: they are the server's, not the tool's
-        print(f"bswtichu: the server's options do not go to {args.command}; give its own after it"
-              f" (bswtichu {args.command} --help)", file=sys.stderr)
-        return 2
     from bswtichu.net.kinds import check_kinds
 
     try:

@@ -86,7 +86,9 @@ class ServerConfig:
     who_page_size: int = 50
     #: new registrations (/register) one address may make per hour
     registrations_per_hour: int = 3
-    #: the admins' names, comma-separated: registered names only (a guest of that name has no power)
+    #: seconds a guest's resume token is kept; one whose name is in use or has a held seat stays
+    guest_token_lifetime: float = 24 * 3600.0
+    #: names kept for admins, comma-separated, until the operator claims each (bswtichu admin add)
     admins: str = ""
     #: names nobody may take (nor look-alikes, nor NAME-...) but from a bridge address, comma-separated
     reserved_names: str = "admin, server"
@@ -184,6 +186,8 @@ class ServerConfig:
             problems.append("bot_game_after must be 0 or more")
         if self.pause_limit <= 0:
             problems.append("pause_limit must be above 0")
+        if self.guest_token_lifetime <= 0:
+            problems.append("guest_token_lifetime must be above 0")
         if not self.database:
             problems.append("database must not be empty (:memory: keeps nothing)")
         if self.synchronous not in ("off", "normal", "full"):
@@ -244,7 +248,7 @@ class ServerConfig:
 
     @property
     def admin_names(self) -> tuple[str, ...]:
-        """The admins named in ``[admin] admins``, as written."""
+        """The names kept for admins in ``[admin] admins``, as written."""
         return tuple(name.strip() for name in self.admins.split(",") if name.strip())
 
     @property
@@ -318,6 +322,7 @@ _KEYS = {
     ("limits", "max_chat_length"): ("max_chat_length", int),
     ("limits", "who_page_size"): ("who_page_size", int),
     ("limits", "registrations_per_hour"): ("registrations_per_hour", int),
+    ("limits", "guest_token_lifetime"): ("guest_token_lifetime", float),
     ("admin", "admins"): ("admins", str),
     ("admin", "reserved_names"): ("reserved_names", str),
     ("limits", "idle_timeout"): ("idle_timeout", float),

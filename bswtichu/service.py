@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import os
 from time import perf_counter
 from collections.abc import Callable
@@ -42,14 +43,15 @@ from bswtichu.server.gamelogs import GameLogStore, GameReaders
 from bswtichu.server.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.lobby_commands import lobby_commands
-from bswtichu.server.moderation import ADMIN, Moderation, moderation_commands, person_kicker
+from bswtichu.server.messages import Refusal
+from bswtichu.server.moderation import ADMIN, Moderation, moderation_commands, operator_desk, person_kicker
 from bswtichu.server.social import PersonalLists, social_commands, tell_friends
 from bswtichu.server.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
 from bswtichu.server.table import GameFactory, TableHall
 from bswtichu.server.table_commands import table_commands
-from bswtichu.storage import Storage, backup
+from bswtichu.storage import Storage, admins, backup
 
 log = Logger()
 
@@ -64,6 +66,7 @@ def build_lobby(
     tally: Tally | None = None,
     stop: Callable[[str], None] | None = None,
     hasher: Hasher = hash_inline,
+    moderation: Moderation | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -77,14 +80,15 @@ def build_lobby(
     ``stop(reason)`` stops the server (the service's); given, admins have ``/shutdown``.
     ``hasher`` hashes and checks passwords (the service's thread pool; by default at once,
     in the caller's thread, for tools and tests without a running reactor).
+    ``moderation``: the roles and sanctions (`moderation_for` if not given; the service keeps
+    its own to answer ``bswtichu admin``).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     tally = tally if tally is not None else Tally()
     outbox = Outbox(lambda: _commit(storage, tally), later)
     live = LiveConfig(config)
-    moderation = Moderation(storage.community, storage.accounts, clock, config.admin_names, config.uncapped,
-                            config.reserved)
+    moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
     index = NameIndex()
     lists = PersonalLists(storage.community, storage.accounts.is_registered)
@@ -94,8 +98,10 @@ def build_lobby(
                        chat.away_of)
     hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
                               config.password_checks_per_address, config.uncapped, outbox)
-    names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock, hashing), tables,
-                          moderation.admit)
+    guard = NameGuard(storage.accounts, tables, clock, hashing, config.guest_token_lifetime,
+                      lambda name: index.find(name) is not None)
+    names = NameDirectory(index, connections, guard, tables, moderation.admit)
+    names.arrived.append(guard.renamed)
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
@@ -112,9 +118,15 @@ def build_lobby(
                     *moderation_commands(moderation, names, connections, tables)]:
         commands.register(command)
     if stop is not None:
-        for command in shutdown_commands(Shutdown(clock, index, tables, stop), live, storage.accounts):
+        for command in shutdown_commands(Shutdown(clock, index, tables, stop), moderation.role_of):
             commands.register(command)
     return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
+
+
+def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) -> Moderation:
+    """The roles and sanctions kept in ``storage``, with the config's admin and reserved names."""
+    return Moderation(storage.community, storage.accounts, storage.admins, clock, config.admin_names,
+                      config.uncapped, config.reserved)
 
 
 def _commit(storage: Storage, tally: Tally) -> None:
@@ -161,11 +173,15 @@ class TichuService(Service):
         self.games = games
         #: the threads that hash passwords (started and stopped with the service)
         self.hasher = PoolHasher(reactor, config.password_threads)
-        self.lobby = build_lobby(reactor, config, games, games.logs, storage=games.storage,
+        storage = games.storage if games.storage is not None else Storage.open()
+        moderation = moderation_for(storage, reactor, config)
+        self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
-                                 stop=self._stop, hasher=self.hasher)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
+        #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
+        self.operator = operator_desk(moderation, self.lobby.names)
         self.ports: dict[str, IListeningPort] = {}
         self.factories: list[object] = []  # one per listener, as built at the start
         #: why the server stops, for everyone's goodbye (an admin's /shutdown reason)
@@ -291,6 +307,35 @@ class TichuService(Service):
         else:
             self.log.info("database backed up to {target} in {seconds:.3f} s", target=target,
                           seconds=perf_counter() - began, event="backup")
+
+    def admin_requested(self) -> None:
+        """``bswtichu admin`` asks (SIGUSR2): apply the request it left beside the database
+        (`storage.admins`) and leave the answer for it; the request file goes at once (it
+        holds a password hash)."""
+        request_file = admins.request_path(self.config.database)
+        try:
+            request = json.loads(request_file.read_text(encoding="utf-8"))
+            request_file.unlink()
+        except (OSError, ValueError) as error:
+            self.log.error("bswtichu admin's request cannot be read: {error}", error=repr(error),
+                           event="admin_request_failed")
+            return
+        try:
+            with self.lobby.outbox:  # a claimed name's holder is told why before he is closed
+                reply = {"ok": True, "text": self.operator(request)}
+        except Refusal as refusal:
+            reply = {"ok": False, "text": refusal.message}
+        except Exception as error:  # a request not of bswtichu admin's making
+            self.log.error("bswtichu admin's request cannot be applied: {error}", error=repr(error),
+                           event="admin_request_failed")
+            reply = {"ok": False, "text": f"the request cannot be applied: {error!r}"}
+        if reply["ok"] and request.get("action") != "list":
+            self.log.info("bswtichu admin: {text}", text=reply["text"], event="admin_changed")
+        try:
+            admins.write_owner_only(admins.reply_path(self.config.database), reply)
+        except OSError as error:
+            self.log.error("bswtichu admin's answer cannot be written: {error}", error=repr(error),
+                           event="admin_request_failed")
 
     def _stop(self, reason: str) -> None:
         """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""

@@ -10,7 +10,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
 
 from bswtichu.config import DEFAULT_CONFIG_PATH, ConfigError
-from bswtichu.irc.config import IrcConfig, boolean, load_irc_config
+from bswtichu.irc.config import SECTION, IrcConfig, boolean, irc_setting, load_irc_config
 
 log = Logger()
 
@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"ini file to read (default: {DEFAULT_CONFIG_PATH} if it exists)")
     for flag, (_, kind, metavar, text) in FLAGS.items():
         parser.add_argument(flag, type=kind, default=argparse.SUPPRESS, metavar=metavar, help=text)
+    parser.add_argument("--set", action="append", default=[], metavar="irc.KEY=VALUE",
+                        help="any setting of the config file's [irc] section, e.g. --set"
+                        " irc.game=127.0.0.1:4243 (repeatable; applied after the other flags)")
     return parser
 
 
@@ -55,6 +58,15 @@ def config_from(args: argparse.Namespace) -> IrcConfig:
     changes = {field: getattr(args, flag[2:].replace("-", "_"))
                for flag, (field, _, _, _) in FLAGS.items()
                if hasattr(args, flag[2:].replace("-", "_"))}
+    for text in args.set:
+        name, equals, raw = text.partition("=")
+        section, dot, key = name.strip().partition(".")
+        if not (equals and dot and key.strip()):
+            raise ConfigError(f"--set {text}: write {SECTION}.KEY=VALUE, e.g. {SECTION}.game=127.0.0.1:4243")
+        if section.strip() != SECTION:
+            raise ConfigError(f"--set {text}: the bridge reads only [{SECTION}]; [{section.strip()}] is the"
+                              " server's (give it to bswtichu, not bswtichu irc)")
+        changes[key.strip()] = irc_setting(key.strip(), raw, "--set")
     return config.replace(**changes) if changes else config
 
 

@@ -88,16 +88,20 @@ _CONVERTERS = {field.name: {"int": int, "float": float, "bool": boolean}.get(fie
                for field in dataclasses.fields(IrcConfig)}
 
 
+def irc_setting(key: str, raw: str, source: str) -> object:
+    """One ``[irc]`` setting's value, or a ConfigError naming the known ones."""
+    if key not in _CONVERTERS:
+        raise ConfigError(f"{source}: unknown setting [{SECTION}] {key}; known: {', '.join(_CONVERTERS)}")
+    return convert_setting(_CONVERTERS[key], raw, SECTION, key, source)
+
+
 def parse_irc_config(text: str, source: str = "<config>") -> IrcConfig:
     """The ``[irc]`` section of ini text (defaults where it or a key is missing)."""
     parser = read_ini(text, source)
     values: dict[str, object] = {}
     if parser.has_section(SECTION):
         for key, raw in parser.items(SECTION):
-            if key not in _CONVERTERS:
-                raise ConfigError(f"{source}: unknown setting [{SECTION}] {key};"
-                                  f" known: {', '.join(_CONVERTERS)}")
-            values[key] = convert_setting(_CONVERTERS[key], raw, SECTION, key, source)
+            values[key] = irc_setting(key, raw, source)
     try:
         return IrcConfig(**values)
     except ConfigError as e:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.config import ServerConfig
 from bswtichu.server import names
 from bswtichu.server.hashing import PasswordHashing, RecentAttempts
 from bswtichu.server.messages import Message, Refusal
@@ -106,11 +107,18 @@ def resume_token_message(name: str, token: str) -> Message:
 class NameGuard:
     """The lobby asks it before a session takes a name, and tells it after."""
 
-    def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime, hashing: PasswordHashing):
-        """``hashing`` checks passwords away from the reactor, within its limits."""
+    def __init__(self, accounts: AccountStore, hall: TableHall, clock: IReactorTime, hashing: PasswordHashing,
+                 token_lifetime: float = ServerConfig.guest_token_lifetime,
+                 in_use: Callable[[str], bool] = lambda name: False):
+        """``hashing`` checks passwords away from the reactor, within its limits. A guest's resume
+        token older than ``token_lifetime`` seconds goes, unless a seat is held for its name or
+        someone holds the name now (``in_use``): only then is it of use."""
         self.accounts = accounts
         self.hall = hall
         self.hashing = hashing
+        self.clock = clock
+        self.token_lifetime = token_lifetime
+        self.in_use = in_use
         self.connections = LoginThrottle(clock)
         self.names = LoginThrottle(clock, free=FREE_NAME_FAILURES)
 
@@ -160,10 +168,21 @@ class NameGuard:
                                                     " choose another")
 
     def claimed(self, session, name: str) -> Message | None:
-        """The session took a guest name: its resume token (a new one each /nick)."""
+        """The session took a guest name: its resume token (a new one each /nick); the tokens
+        that have expired meanwhile go."""
         if self.accounts.is_registered(name):
             return None
+        self.accounts.expire_tokens(self.clock.seconds() - self.token_lifetime, self._token_kept)
         return resume_token_message(name, self.accounts.issue_token(name))
+
+    def renamed(self, session, previous: str | None) -> None:
+        """The session left ``previous`` for another name: that name's token goes, unless a
+        seat is still held for it (he left a started game: /resume TOKEN brings him back)."""
+        if previous is not None and self.hall.held_seat(previous) is None:
+            self.accounts.drop_token(previous)
+
+    def _token_kept(self, name: str) -> bool:
+        return self.in_use(name) or self.hall.held_seat(name) is not None
 
     def resume(self, session, token: str, online: Callable[[str], str | None]) -> str:
         """The guest name ``token`` gives back (its seat must still be held, or the name be

@@ -1,11 +1,12 @@
-"""Roles and moderation: admins (from the config), moderators (kept), bans, mutes, the audit log.
+"""Roles and moderation: admins (claimed by the operator), moderators (kept), bans, mutes, the audit log.
 
-An admin is a name in ``[admin] admins`` that is registered: a session holding a registered
-name has proved it with the password, so a guest who takes an admin's name before it is
-registered has no power. Admins appoint moderators (``/op``); both may kick, mute, ban and
-announce, each act told to its target with the reason (and end time) and written to the
-audit log. A moderator cannot act on an admin or another moderator; an admin can act on
-moderators, never on another admin. Guests and players have no power over anyone.
+An admin is an account the operator claimed with ``bswtichu admin add NAME`` (`operator_desk`;
+kept in the database): a session holding it has proved it with the password. A name in
+``[admin] admins`` that is not claimed yet is kept for the operator: nobody may take it (nor
+a look-alike), so nobody can register it first. Admins appoint moderators (``/op``); both
+may kick, mute, ban and announce, each act told to its target with the reason (and end
+time) and written to the audit log. A moderator cannot act on an admin or another
+moderator; an admin can act on moderators, never on another admin. Guests and players have no power over anyone.
 
 A ban is by name (any connection that takes the name) or by address range (IPv4 or IPv6,
 ``ADDRESS/PREFIX``; matched against a connection's peer address at connect and at
@@ -22,14 +23,14 @@ from collections.abc import Callable
 
 from twisted.internet.interfaces import IReactorTime
 
-from bswtichu.server import names
+from bswtichu.server import messages, names
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.connections import Connections
 from bswtichu.server.directory import NameDirectory
 from bswtichu.server.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.server.table import TableHall
-from bswtichu.storage import AccountStore
+from bswtichu.storage import AccountStore, AdminStore
 from bswtichu.storage.community import BAN, MUTE, AuditEntry, CommunityStore, Sanction
 
 ADMIN, MODERATOR = "admin", "moderator"
@@ -65,21 +66,26 @@ def as_network(word: str) -> Network | None:
 class Moderation:
     """Who holds which role, and the sanctions in force (cached from the store, written through)."""
 
-    def __init__(self, store: CommunityStore, accounts: AccountStore, clock: IReactorTime,
-                 admins: tuple[str, ...], bridge_addresses: frozenset[str],
+    def __init__(self, store: CommunityStore, accounts: AccountStore, claims: AdminStore,
+                 clock: IReactorTime, admins: tuple[str, ...], bridge_addresses: frozenset[str],
                  reserved: tuple[str, ...] = ()) -> None:
-        """``bridge_addresses``: the IRC bridge's (``uncapped_addresses``), never banned, and the
-        only ones that may take a ``reserved`` name."""
+        """``admins``: the names in ``[admin] admins``, kept for the operator until he claims
+        them (``claims``); ``bridge_addresses``: the IRC bridge's (``uncapped_addresses``),
+        never banned, and the only ones that may take a ``reserved`` name."""
         self.store = store
         self.accounts = accounts
+        self.claims = claims
         self.clock = clock
-        self._admins = frozenset(names.key(name) for name in admins)
+        #: the names listed in the config, by key
+        self._listed = {names.key(name): name for name in admins}
+        #: the claimed admins by key: the account's name as registered
+        self._claimed = {names.key(name): name for name in claims.names()}
         self._moderators = {names.key(key): name for key, name in store.moderators().items()}
         self._bridge_addresses = bridge_addresses
         self._bridges = [ipaddress.ip_address(a) for a in bridge_addresses]
         #: (look, key + "-") of each reserved name; an admin's own name is never reserved
         self._reserved = [(names.look(name), names.key(name) + "-") for name in reserved
-                          if names.key(name) not in self._admins]
+                          if not self.is_admin_name(name)]
         self._sanctions: dict[tuple[str, str], Sanction] = {}
         for sanction in store.sanctions(clock.seconds()):
             self._sanctions[(sanction.kind, sanction.target)] = sanction
@@ -87,15 +93,43 @@ class Moderation:
     # -- roles --------------------------------------------------------------
 
     def role_of(self, name: str | None) -> str | None:
-        """"admin", "moderator" or None; only a registered name holds a role."""
+        """"admin", "moderator" or None; only a registered name holds a role, and only the very
+        account the operator claimed is an admin (not a look-alike of the same key)."""
         if name is None:
             return None
         key = names.key(name)
-        if key not in self._admins and key not in self._moderators:
-            return None
-        if not self.accounts.is_registered(name):
-            return None
-        return ADMIN if key in self._admins else MODERATOR
+        claimed = self._claimed.get(key)
+        if claimed is not None and self.accounts.spelling(name) == claimed:
+            return ADMIN
+        if key in self._moderators and self.accounts.is_registered(name):
+            return MODERATOR
+        return None
+
+    def is_admin_name(self, name: str) -> bool:
+        """Whether ``name`` is (or would be) an admin's: listed in the config or claimed."""
+        return names.key(name) in self._listed or names.key(name) in self._claimed
+
+    def unclaimed(self) -> list[str]:
+        """The names in ``[admin] admins`` the operator has not claimed yet."""
+        return [name for key, name in self._listed.items() if key not in self._claimed]
+
+    def claimed(self) -> list[str]:
+        """The claimed admins' names, as registered."""
+        return list(self._claimed.values())
+
+    def claim(self, name: str, stored_password: str) -> str:
+        """The operator makes ``name`` an admin (`AdminStore.claim`); the name as registered."""
+        spelled = self.claims.claim(claimable_name(name), stored_password)
+        self._claimed[names.key(spelled)] = spelled
+        return spelled
+
+    def unclaim(self, name: str) -> str:
+        """``name`` is an admin no more (its account stays); the name as it was claimed."""
+        claimed = self._claimed.pop(names.key(_name(name)), None)
+        if claimed is None:
+            raise Refusal("no_role", f"{name} is not a claimed admin")
+        self.claims.release(claimed)
+        return claimed
 
     def require_moderator(self, session: Session) -> str:
         """The session's role if it moderates, else the refusal (a guest's says so)."""
@@ -177,9 +211,14 @@ class Moderation:
     def admit(self, session: Session, name: str) -> None:
         """Refuse taking ``name`` while it, or the session's address, is banned, or if it is
         reserved (or looks like a reserved name, or starts with one and ``-``) and the session
-        does not come from a bridge address (`NameDirectory`)."""
+        does not come from a bridge address, or is an admin's name (or looks like one) the
+        operator has not claimed yet (`NameDirectory`)."""
+        look, key = names.look(name), names.key(name)
+        for listed in self.unclaimed():
+            if key == names.key(listed) or look == names.look(listed):
+                raise Refusal("nick_reserved", f"the name {name} is kept for an admin until the operator"
+                                               f" claims it (bswtichu admin add {listed}); choose another")
         if session.address not in self._bridge_addresses:
-            look, key = names.look(name), names.key(name)
             for reserved_look, prefix in self._reserved:
                 if look == reserved_look or key.startswith(prefix):
                     raise Refusal("nick_reserved", f"the name {name} is reserved for the server; choose another")
@@ -195,6 +234,38 @@ class Moderation:
 
     def record(self, actor: str, action: str, target: str, minutes: int | None, reason: str) -> None:
         self.store.record(AuditEntry(self.clock.seconds(), actor, action, target, minutes, reason))
+
+
+def operator_desk(moderation: Moderation, directory: NameDirectory | None = None
+                  ) -> Callable[[dict], str]:
+    """What ``bswtichu admin`` asks, answered (one copy of the rules whether the server runs or
+    not; `storage.admins`): ``{"action": "add", "name": N, "password": HASH}``, ``"remove"``
+    or ``"list"``; the answer is the operator's line, a refusal raises `Refusal`. A claimed
+    name's present holder (a guest, or whoever knew the old password) is told why and closed."""
+
+    def answer(request: dict) -> str:
+        action, word = request.get("action"), str(request.get("name", ""))
+        if action == "add":
+            name = moderation.claim(word, str(request["password"]))
+            holder = directory.find(name) if directory is not None else None
+            if holder is not None:
+                hang_up(directory, holder, messages.bye(
+                    "taken_over", f"The operator claimed the name {name} for an admin; this connection"
+                                  " is closed."))
+            return f"{name} is an admin now: /nick {name} PASSWORD logs in"
+        if action == "remove":
+            name = moderation.unclaim(word)
+            kept = " (still in [admin] admins: kept for an admin until claimed again)" \
+                if names.key(name) in map(names.key, moderation.unclaimed()) else ""
+            return f"{name} is an admin no more; the account stays{kept}"
+        if action == "list":
+            lines = [f"{name}: admin" for name in moderation.claimed()]
+            lines += [f"{name}: in [admin] admins, not claimed yet (nobody may take the name;"
+                      f" bswtichu admin add {name})" for name in moderation.unclaimed()]
+            return "\n".join(lines) or "no admins: bswtichu admin add NAME makes one"
+        raise Refusal("usage", f"unknown request {action!r}; add, remove or list")
+
+    return answer
 
 
 def banned_text(ban: Sanction) -> str:
@@ -236,6 +307,14 @@ def _name(word: str) -> str:
     name = names.normalize(word)
     if not names.is_valid(name):
         raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+    return name
+
+
+def claimable_name(word: str) -> str:
+    """``word`` as a name the operator may claim for an admin (a person's, not a bot's)."""
+    name = _name(word)
+    if names.is_bot_name(name):
+        raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
     return name
 
 
@@ -291,6 +370,9 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
         name = _name(args)
         if not accounts.is_registered(name):
             raise Refusal("not_registered", f"{name} is not registered; only registered names hold a role")
+        if moderation.is_admin_name(name):
+            raise Refusal("has_role", f"{name} is an admin's name; the operator makes admins"
+                                      " (docs/moderation.md)")
         if moderation.role_of(name) is not None:
             raise Refusal("has_role", f"{name} is {moderation.role_of(name)} already")
         moderation.appoint(name, session.nick)
@@ -309,7 +391,7 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
             raise wrong_use("one name")
         name = _name(args)
         if moderation.role_of(name) == ADMIN:
-            raise Refusal("protected", f"{name} is an admin (in the config); /deop removes moderators")
+            raise Refusal("protected", f"{name} is an admin (claimed by the operator); /deop removes moderators")
         if not moderation.dismiss(name):
             raise Refusal("no_role", f"{name} is not a moderator")
         moderation.record(session.nick, "deop", name, None, NO_REASON)
@@ -437,7 +519,7 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
         command("op", "/op NAME", "an admin makes a registered player a moderator",
                 "Admins only. NAME must be registered; the role is kept across restarts.", op),
         command("deop", "/deop NAME", "an admin removes a moderator",
-                "Admins only. Admins themselves are named in the config.", deop),
+                "Admins only. Admins themselves are made by the operator (bswtichu admin add).", deop),
         command("mute", "/mute NAME [MINUTES] [REASON]", "no chat or messages from NAME",
                 "Moderators and admins: NAME's lobby, table and private chat, /me and /kibitz are"
                 f" refused for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),

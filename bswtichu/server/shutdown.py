@@ -5,8 +5,7 @@ no new game starts (`TableHall.closing`), games in play go on. At the end ``stop
 (the service's: its goodbye, then the reactor stops, the process exits 0) is called;
 every game in play is in the database and comes back at the next start.
 
-An admin is a name listed in ``[admin] admins`` that is registered: a registered name
-is only taken with its password, so a guest cannot pass for one.
+Only an admin (`Moderation.role_of`: an account the operator claimed) may set it.
 """
 
 from __future__ import annotations
@@ -16,14 +15,13 @@ from collections.abc import Callable
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.config import LiveConfig
-from bswtichu.server import messages, names
+from bswtichu.server import messages
 from bswtichu.server.commands import Command, is_number, wrong_use
 from bswtichu.server.directory import NameIndex
 from bswtichu.server.messages import Refusal
+from bswtichu.server.moderation import ADMIN
 from bswtichu.server.session import Session
 from bswtichu.server.table import TableHall
-from bswtichu.storage.accounts import AccountStore
 
 #: seconds before the stop at which everyone is told again (those within the countdown)
 REMINDERS = (1800, 600, 300, 120, 60, 30, 10)
@@ -88,12 +86,11 @@ class Shutdown:
             session.send(message)
 
 
-def shutdown_commands(shutdown: Shutdown, config: LiveConfig, accounts: AccountStore) -> list[Command]:
-    """/shutdown, for the admins named in the config (as it is now)."""
+def shutdown_commands(shutdown: Shutdown, role_of: Callable[[str | None], str | None]) -> list[Command]:
+    """/shutdown, for the admins (`Moderation.role_of`)."""
 
     def shutdown_(session: Session, args: str) -> None:
-        admins = {names.key(name) for name in config.current.admin_names}
-        if names.key(session.nick) not in admins or not accounts.is_registered(session.nick):
+        if role_of(session.nick) != ADMIN:
             raise Refusal("not_admin", "only an admin may /shutdown the server")
         words = args.split(None, 1)
         if words and words[0].lower() == "cancel":
@@ -116,7 +113,7 @@ def shutdown_commands(shutdown: Shutdown, config: LiveConfig, accounts: AccountS
             help=f"Stops the server in MINUTES (default {DEFAULT_MINUTES}; 0: now), saying REASON"
             " (default: maintenance) to everyone at once and again as the time comes closer."
             " Until then no new game starts; games in play go on, are kept and come back after"
-            " the restart. /shutdown cancel calls it off. Admins only ([admin] admins).",
+            " the restart. /shutdown cancel calls it off. Admins only.",
             handler=shutdown_,
         ),
     ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .accounts import AccountStore, ScryptCost
+from .admins import AdminStore
 from .community import CommunityStore
 from .database import MEMORY, SCHEMA_VERSION, DatabaseError, FileLock, open_database, transaction
 from .games import GameStore, StoredGame
@@ -27,11 +28,15 @@ class Storage:
     lock: FileLock | None = None
     #: moderators, bans and mutes, the audit log, ignore and friend lists (made from ``db`` if not given)
     community: CommunityStore | None = None
+    #: the admins the operator claimed (made from ``db`` and ``accounts`` if not given)
+    admins: AdminStore | None = None
     _closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.community is None:
             self.community = CommunityStore(self.db)
+        if self.admins is None:
+            self.admins = AdminStore(self.db, self.accounts, self.accounts.now)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
@@ -76,5 +81,5 @@ class Storage:
                 self.lock.release()
 
 
-__all__ = ["AccountStore", "CommunityStore", "DatabaseError", "GameStore", "MEMORY", "SCHEMA_VERSION", "ScryptCost", "Storage",
+__all__ = ["AccountStore", "AdminStore", "CommunityStore", "DatabaseError", "GameStore", "MEMORY", "SCHEMA_VERSION", "ScryptCost", "Storage",
            "StoredGame", "open_database", "transaction"]

@@ -72,6 +72,11 @@ class AccountStore:
     def is_registered(self, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone() is not None
 
+    def spelling(self, name: str) -> str | None:
+        """The name as registered (one account per name, whatever its case), or None."""
+        row = self.db.execute("SELECT name FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone()
+        return row[0] if row else None
+
     def names(self) -> list[str]:
         """Every registered name, as registered."""
         return [row[0] for row in self.db.execute("SELECT name FROM accounts")]
@@ -85,7 +90,7 @@ class AccountStore:
         """Register ``name`` with the stored form of its password (`hash_password`'s)."""
         self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)",
                         (name.casefold(), name, password_hash, self.now()))
-        self.db.execute("DELETE FROM guest_tokens WHERE name_key = ?", (name.casefold(),))
+        self.drop_token(name)
 
     def login_record(self, name: str) -> tuple[str, str] | None:
         """(the registered spelling, the stored password hash) of ``name``, or None."""
@@ -98,6 +103,16 @@ class AccountStore:
         return self.db.execute("UPDATE accounts SET password = ? WHERE name_key = ? AND password = ?",
                                (password_hash, name.casefold(), was)).rowcount == 1
 
+    def take_over(self, name: str, stored_password: str) -> str:
+        """Register ``name`` with a password hashed already (`hash_password`), or give the
+        account of that name this one: the operator claims it (`AdminStore.claim`). Returns
+        the name as registered. Part of the caller's transaction."""
+        self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)"
+                        " ON CONFLICT (name_key) DO UPDATE SET password = excluded.password",
+                        (name.casefold(), name, stored_password, self.now()))
+        self.drop_token(name)
+        return self.spelling(name)
+
     # -- guests -----------------------------------------------------------------
 
     def issue_token(self, name: str) -> str:
@@ -107,6 +122,18 @@ class AccountStore:
                         " ON CONFLICT (name_key) DO UPDATE SET token_hash = excluded.token_hash,"
                         " created = excluded.created", (name.casefold(), _token_hash(token), self.now()))
         return token
+
+    def drop_token(self, name: str) -> None:
+        """A guest left the name (for another, or it is registered now): its token goes."""
+        self.db.execute("DELETE FROM guest_tokens WHERE name_key = ?", (name.casefold(),))
+
+    def expire_tokens(self, before: float, kept: Callable[[str], bool]) -> int:
+        """Drop the tokens issued before ``before`` whose name is not ``kept(name_key)`` (a
+        seat held for it, or someone holding it now); how many went."""
+        expired = [key for (key,) in self.db.execute(
+            "SELECT name_key FROM guest_tokens WHERE created < ?", (before,)) if not kept(key)]
+        self.db.executemany("DELETE FROM guest_tokens WHERE name_key = ?", [(key,) for key in expired])
+        return len(expired)
 
     def token_owner(self, token: str) -> str | None:
         """The name_key whose token this is, or None."""

@@ -15,7 +15,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .database import DatabaseError, FileLock
+from .database import DatabaseError, FileLock, owner_only
 
 
 def lock_path(database: str | Path) -> Path:
@@ -29,10 +29,11 @@ def request_path(database: str | Path) -> Path:
 
 def copy(source: sqlite3.Connection, target: str | Path) -> None:
     """Copy the database open as ``source`` to the file ``target`` (written beside it first,
-    then renamed: ``target`` appears complete or not at all)."""
+    then renamed: ``target`` appears complete or not at all), readable by its owner only."""
     target = Path(target)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    owner_only(partial)
     destination = sqlite3.connect(partial)
     try:
         source.backup(destination)
@@ -57,7 +58,10 @@ def copy_file(database: str | Path, target: str | Path) -> None:
 
 
 def server_pid(database: str | Path) -> int | None:
-    """The process id of the server that holds the database, or None if none does."""
+    """The process id of the server that holds the database, or None if none does (a running
+    server always has its lock file: without one, nothing is made here)."""
+    if not lock_path(database).exists():
+        return None
     try:
         lock = FileLock.take(lock_path(database))
     except DatabaseError:

@@ -134,6 +134,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
     """,
+    # Admins are claimed by the operator (`bswtichu admin add`), never by whoever registers a
+    # listed name first (docs/moderation.md); guest tokens expire by age (`AccountStore.expire_tokens`).
+    """
+    CREATE TABLE admins (
+        name_key   TEXT PRIMARY KEY REFERENCES accounts (name_key),  -- the claimed account's
+        name       TEXT NOT NULL,         -- as registered
+        claimed    REAL NOT NULL
+    );
+    CREATE INDEX guest_tokens_created ON guest_tokens (created);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -187,6 +197,7 @@ def open_database(path: str | Path = MEMORY, synchronous: str = "normal",
         raise DatabaseError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
     if str(path) != MEMORY:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        owner_only(path)
     try:
         connection = sqlite3.connect(str(path), isolation_level=None)
         if exclusive:  # before WAL mode: then its index is never put in shared memory
@@ -198,6 +209,20 @@ def open_database(path: str | Path = MEMORY, synchronous: str = "normal",
     except sqlite3.Error as error:
         raise DatabaseError(f"cannot use the database {path}: {error}") from None
     return connection
+
+
+#: the mode of the database file, its WAL and SHM files and its backups: they hold password
+#: and token hashes (SQLite gives a WAL and SHM file the mode of their database file)
+OWNER_ONLY = 0o600
+
+
+def owner_only(path: str | Path) -> None:
+    """Create the file ``path`` readable and writable by its owner only, or make an existing
+    one (and its WAL and SHM files) so, as the TLS key is (`net.tls.make_self_signed`)."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY))
+    for file in (Path(path), Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if file.exists():
+            os.chmod(file, OWNER_ONLY)  # (a file that existed keeps its mode through O_CREAT)
 
 
 def schema_version(connection: sqlite3.Connection) -> int:

@@ -8,19 +8,25 @@ from __future__ import annotations
 import pytest_twisted
 
 from bswtichu.service import makeService
+from bswtichu.storage.accounts import hash_password
 
 from irc_support import GameClient, GameServer, RunningBridge, WordsServer, reactor
 from test_irc_words_server import BRIDGE, Setup, in_channel, to
 
 
+ROOT_PASSWORD = "secret-pw-1"
+
+
 class CommunitySetup(Setup):
-    """Setup's IRC server, bridge and channel observer, with ``Root`` as the game server's admin."""
+    """Setup's IRC server, bridge and channel observer, with ``Root`` as the game server's admin
+    (claimed as ``bswtichu admin add`` does)."""
 
     async def __aenter__(self):
         game = GameServer(self.tmp_path)  # its service is not started: it gives up the file at once
         game.service.games.storage.close()
         game.config = game.config.replace(admins="Root")
         game.service = makeService(game.config, reactor())
+        game.service.operator({"action": "add", "name": "Root", "password": hash_password(ROOT_PASSWORD)})
         self.game = await game.start()
         self.irc = await WordsServer().start()
         self.observer = await self.user("Obs")
@@ -38,11 +44,11 @@ async def test_muted_and_ignored_texts_reach_no_one_on_irc(tmp_path):
         ann = await s.user("Ann")
         ann.say("#tichu", "!join")
         await s.observer.wait(in_channel("[table 1] seats: 1 Ann"))
-        direct = {name: await GameClient.connect(s.game, name) for name in ("Root", "Eve", "Bob", "Mal", "Cy")}
+        direct = {name: await GameClient.connect(s.game, name) for name in (f"Root {ROOT_PASSWORD}", "Eve", "Bob",
+                                                                              "Mal", "Cy")}
+        direct["Root"] = direct.pop(f"Root {ROOT_PASSWORD}")
         try:
             root = direct["Root"]
-            root.sendLine(b"/register secret-pw-1")
-            await root.until("Root is now registered")
             for name in ("Eve", "Bob"):
                 direct[name].sendLine(b"/join 1")
                 await s.observer.wait(in_channel(f"{name} sits down at table 1"))
@@ -82,10 +88,8 @@ async def test_a_bridged_user_is_banned_by_name_and_not_let_in_under_another(tmp
         zed = await s.user("Zed")
         zed.msg(BRIDGE, "who")
         await zed.wait(to("Zed", "Online"))
-        root = await GameClient.connect(s.game, "Root")
+        root = await GameClient.connect(s.game, f"Root {ROOT_PASSWORD}")
         try:
-            root.sendLine(b"/register secret-pw-1")
-            await root.until("Root is now registered")
             root.sendLine(b"/ban Zed spamming")
             await root.until("Zed is banned until lifted: spamming.")
             await zed.wait(to("Zed", "You are banned until lifted by Root: spamming."))

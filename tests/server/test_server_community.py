@@ -15,6 +15,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
+from bswtichu.storage.accounts import hash_password
 
 from lobby_clients import Client, RecordingConnection
 from test_server_hostile_args import HOSTILE
@@ -30,10 +31,21 @@ def clock() -> Clock:
     return clock
 
 
+def admin_storage() -> Storage:
+    """A database in which the operator has claimed ``Root`` (`bswtichu admin add Root`)."""
+    storage = Storage.open(cost=CHEAP)
+    storage.admins.claim("Root", hash_password(PASSWORD, CHEAP))
+    return storage
+
+
 def community_lobby(tmp_path, clock: Clock, **settings):
     config = ServerConfig(log_folder=str(tmp_path / "logs"), admins="Root", **settings)
-    storage = Storage.open(cost=CHEAP)
-    return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder), storage=storage)
+    return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder), storage=admin_storage())
+
+
+def the_admin(lobby) -> Client:
+    """The admin, logged in."""
+    return Client(lobby, f"Root {PASSWORD}")
 
 
 def registered(lobby, nick: str) -> Client:
@@ -46,7 +58,7 @@ def registered(lobby, nick: str) -> Client:
 
 def test_a_mute_ends_at_its_time_and_says_so(tmp_path, clock):
     lobby = community_lobby(tmp_path, clock)
-    root, eve, ann = registered(lobby, "Root"), Client(lobby, "Eve"), Client(lobby, "Ann")
+    root, eve, ann = the_admin(lobby), Client(lobby, "Eve"), Client(lobby, "Ann")
     root.say("/mute Eve 10 shouting")
     told = eve.only("MODERATED")
     assert told == {"action": "mute", "by": "Root", "reason": "shouting", "until": clock.seconds() + 600,
@@ -68,7 +80,7 @@ def test_a_mute_ends_at_its_time_and_says_so(tmp_path, clock):
 
 def test_a_ban_ends_at_its_time(tmp_path, clock):
     lobby = community_lobby(tmp_path, clock)
-    root = registered(lobby, "Root")
+    root = the_admin(lobby)
     root.say("/ban Eve 60 cheating")
     assert root.only("MODERATION")["until"] == clock.seconds() + 3600
     eve = Client(lobby)
@@ -105,8 +117,8 @@ def test_a_banned_players_held_seat_is_played_by_a_stand_in(tmp_path, clock):
     config = ServerConfig(log_folder=str(tmp_path / "logs"), admins="Root", reconnect_grace=600.0, bot_delay=1.0)
     seeds = Random(5)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 1.0, 600.0, seeds=lambda: seeds.getrandbits(64))
-    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=Storage.open(cost=CHEAP))
-    root = registered(lobby, "Root")
+    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=admin_storage())
+    root = the_admin(lobby)
     players = [Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan")]
     players[0].say("/join")
     for player in players[1:]:
@@ -125,7 +137,7 @@ def test_a_banned_players_held_seat_is_played_by_a_stand_in(tmp_path, clock):
 
 def test_a_banned_name_frees_a_held_seat_before_the_start(tmp_path, clock):
     lobby = community_lobby(tmp_path, clock)
-    root, ann, bob = registered(lobby, "Root"), Client(lobby, "Ann"), Client(lobby, "Bob")
+    root, ann, bob = the_admin(lobby), Client(lobby, "Ann"), Client(lobby, "Bob")
     ann.say("/join")
     bob.say("/join 1")
     bob.hang_up()
@@ -151,7 +163,7 @@ def test_free_text_commands_take_any_text_without_breaking(tmp_path, clock, comm
 
 def test_an_ipv4_ban_covers_the_same_peer_on_an_ipv6_port(tmp_path, clock):
     lobby = community_lobby(tmp_path, clock)
-    root = registered(lobby, "Root")
+    root = the_admin(lobby)
     root.say("/ban 192.0.2.0/24 a bad network")
     connection = Client(lobby, machine=False).connection  # from no address: let in
     assert not connection.closed
@@ -205,7 +217,7 @@ def test_a_name_left_by_a_rename_takes_no_lists_along_to_its_next_holder(tmp_pat
 
 def test_spectators_chat_keeps_mutes_and_ignores(tmp_path, clock):
     lobby = community_lobby(tmp_path, clock)
-    root = registered(lobby, "Root")
+    root = the_admin(lobby)
     players = [Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan")]
     players[0].say("/join")
     for player in players[1:]:

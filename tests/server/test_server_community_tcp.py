@@ -15,10 +15,11 @@ from twisted.conch.telnet import DO, IAC
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from bswtichu.net.mud import GMCP
+from bswtichu.storage.accounts import hash_password
 from bswtichu.storage.ratings import Rating
 
 from test_server_network import TIMEOUT, LineClient, RunningServer, reactor
-from test_server_process import Server
+from test_server_process import Server, claim_admin
 
 PASSWORD = "secret-pw-1"
 GUEST_REFUSED = ["/op Ann", "/deop Ann", "/kick Ann", "/mute Ann", "/unmute Ann", "/ban Ann",
@@ -26,7 +27,8 @@ GUEST_REFUSED = ["/op Ann", "/deop Ann", "/kick Ann", "/mute Ann", "/unmute Ann"
 
 
 class CommunityServer(RunningServer):
-    """The real service on a database file, with ``Root`` (once registered) as admin."""
+    """The real service on a database file, with ``Root`` as admin once the operator claims it
+    (`admin`)."""
 
     def __init__(self, tmp_path, **settings: object) -> None:
         settings.setdefault("admins", "Root")
@@ -53,9 +55,18 @@ class CommunityServer(RunningServer):
             await client.message("REGISTERED")
         return client
 
+    async def admin(self, nick: str = "Root", address: str = "127.0.0.1") -> LineClient:
+        """``nick`` claimed by the operator (as ``bswtichu admin add`` does: the service's
+        answer to it), then logged in."""
+        self.service.operator({"action": "add", "name": nick, "password": hash_password(PASSWORD)})
+        client = await self.connect_from(address)
+        client.send(f"/nick {nick} {PASSWORD}")
+        await client.message("NICK", nick=nick)
+        return client
+
     async def staff(self) -> tuple[LineClient, LineClient]:
         """Root (the admin) and Mod, a moderator he appointed."""
-        root = await self.person("Root", register=True)
+        root = await self.admin()
         mod = await self.person("Mod", register=True)
         root.send("/op Mod")
         await mod.message("ROLE", nick="Mod", role="moderator", by="Root")
@@ -83,15 +94,15 @@ async def test_a_guest_and_a_player_without_a_role_can_do_none_of_it(tmp_path):
         for line in GUEST_REFUSED:
             assert (await refused(guest, line, "guest"))["message"].startswith("a guest has no moderation")
             await refused(player, line, "not_moderator")
-        # a guest who takes an admin's name while it is not registered has no power either
-        fake = await server.person("Root")
-        await refused(fake, "/announce I am the admin", "guest")
+        # an admin's name the operator has not claimed yet is nobody's to take (nor a look-alike's)
+        for line in ("/nick Root", "/nick root", "/nick ROOT", "/nick Rооt"):
+            assert "bswtichu admin add Root" in (await refused(guest, line, "nick_reserved"))["message"]
 
 
 @pytest_twisted.ensureDeferred
 async def test_an_admin_appoints_and_removes_moderators_and_a_moderator_cannot_act_on_them(tmp_path):
     async with CommunityServer(tmp_path) as server:
-        root = await server.person("Root", register=True)
+        root = await server.admin()
         guest = await server.person("Gus")
         await refused(root, "/op Gus", "not_registered")
         await refused(root, "/op Root", "has_role")
@@ -469,11 +480,12 @@ def test_roles_and_bans_survive_kill_9(tmp_path):
     same file still knows the moderator, the ban and the mute (test_server_process's `Server`)."""
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "bswtichu.ini").write_text("[admin]\nadmins = Root\n", encoding="utf-8")
+    claim_admin(tmp_path, "Root", PASSWORD)
     first = Server(tmp_path)
     try:
-        root, mod = first.connect("Root"), first.connect("Mod")
-        for person in (root, mod):
-            person.ask(f"/register {PASSWORD}", "REGISTERED")
+        root, mod = first.connect(), first.connect("Mod")
+        root.ask(f"/nick Root {PASSWORD}", "NICK")
+        mod.ask(f"/register {PASSWORD}", "REGISTERED")
         assert root.ask("/op Mod", "ROLE") == {"nick": "Mod", "role": "moderator", "by": "Root"}
         assert mod.ask("/ban Eve 600 cheating", "MODERATION")["target"] == "Eve"
         assert mod.ask("/mute Pat rude", "MODERATION")["target"] == "Pat"

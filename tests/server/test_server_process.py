@@ -100,6 +100,22 @@ class Server:
         return "".join(self.output)
 
 
+def bswtichu(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The ``bswtichu`` command run to its end in ``tmp_path`` (on the test's database unless
+    ``args`` name another), ``stdin`` its input."""
+    return subprocess.run([sys.executable, "-c", "from bswtichu.cli import main; raise SystemExit(main())",
+                           *args], input=stdin, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=START_TIMEOUT)
+
+
+def claim_admin(tmp_path: Path, name: str, password: str) -> str:
+    """``bswtichu admin add NAME`` with the password on standard input; what it says."""
+    done = bswtichu(tmp_path, "admin", "add", name, "--database", str(tmp_path / "bswtichu.sqlite3"),
+                    stdin=password + "\n")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 class Player:
     """A bot-port client with blocking reads (each bounded by a timeout)."""
 
@@ -196,11 +212,12 @@ def seen_state(person: Player) -> tuple[dict, dict]:
 def test_a_game_survives_the_servers_death(tmp_path, how):
     """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
     the clean stops say goodbye to everyone and exit 0."""
+    claim_admin(tmp_path, "Ann", PASSWORD)
     first = Server(tmp_path, *ADMIN)
     try:
-        ann = first.connect("Ann")
+        ann = first.connect()
         ann.nick = "Ann"
-        ann.ask(f"/register {PASSWORD}", "REGISTERED")
+        ann.ask(f"/nick Ann {PASSWORD}", "NICK")
         bob = first.connect()
         bob.nick = "Bob"
         bob.say("/nick Bob")
@@ -319,3 +336,40 @@ def test_a_backup_while_the_server_runs_and_after_it_stopped(tmp_path):
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             assert [name for (name,) in db.execute("SELECT name FROM accounts")] == ["Ann"]
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_an_admin_is_the_operators_claim_not_the_first_comers(tmp_path):
+    """Issue 30 item 1 against the running program: with Root listed and no account yet, a
+    stranger can neither take nor register the name; ``bswtichu admin add Root`` (the server
+    running: it applies the claim at once) makes the operator's Root an admin, and ``remove``
+    with the server stopped undoes it. The database files are the owner's alone."""
+    database = tmp_path / "bswtichu.sqlite3"
+    server = Server(tmp_path, "--set", "admin.admins=Root")
+    try:
+        stranger = server.connect()
+        for line in ("/nick root", "/nick Root", "/nick ROOT"):
+            assert stranger.refused(line) == "nick_reserved"
+        assert stranger.refused("/nick root hunter22x") == "not_registered"
+        stranger.ask("/nick Mallory", "NICK")
+        stranger.ask("/register hunter22x", "REGISTERED")
+        assert stranger.refused("/announce I am root") == "not_moderator"
+        assert stranger.refused("/shutdown 5") == "not_admin"
+        assert "by the running server" in claim_admin(tmp_path, "Root", PASSWORD)
+        root = server.connect()
+        root.ask(f"/nick Root {PASSWORD}", "NICK")
+        assert root.ask("/announce claimed", "ANNOUNCE")["by"] == "Root"
+        assert stranger.refused("/nick Root hunter22x") == "bad_password"
+        listed = bswtichu(tmp_path, "admin", "list", "--database", str(database))
+        assert listed.returncode == 0 and "Root: admin" in listed.stdout, listed.stderr
+        assert not [p.name for p in tmp_path.iterdir() if "admin-re" in p.name]  # request and answer gone
+        for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+            if path.exists():
+                assert path.stat().st_mode & 0o777 == 0o600, path
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0 and "Traceback" not in server.log_text(), server.log_text()
+    assert PASSWORD not in server.log_text()
+    removed = bswtichu(tmp_path, "admin", "remove", "Root", "--database", str(database))
+    assert removed.returncode == 0 and "Root is an admin no more" in removed.stdout, removed.stderr
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT count(*) FROM admins").fetchone() == (0,)

@@ -14,6 +14,7 @@ from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
+from bswtichu.storage.accounts import hash_password
 
 from lobby_clients import Client
 
@@ -28,8 +29,15 @@ def stops() -> list[str]:
 @pytest.fixture
 def lobby(clock: Clock, tmp_path, stops) -> Lobby:
     config = ServerConfig(log_folder=str(tmp_path / "logs"), admins="Root, Ops")
+    storage = Storage.open(cost=CHEAP, now=clock.seconds)
+    storage.admins.claim("Root", hash_password("hunter22", CHEAP))  # the operator's; Ops is not claimed
     return build_lobby(clock, config, lambda table: None, GameLogStore(config.log_folder),
-                       storage=Storage.open(cost=CHEAP, now=clock.seconds), stop=stops.append)
+                       storage=storage, stop=stops.append)
+
+
+def admin(lobby: Lobby, name: str) -> Client:
+    """The admin ``name`` (the operator claimed it), logged in."""
+    return Client(lobby, f"{name} hunter22")
 
 
 def registered(lobby: Lobby, name: str) -> Client:
@@ -44,7 +52,7 @@ def shutdowns(client: Client) -> list[int]:
 
 
 def test_the_countdown_is_told_to_everyone_and_then_the_server_stops(lobby, clock, stops):
-    root, ann = registered(lobby, "Root"), Client(lobby, "Ann")
+    root, ann = admin(lobby, "Root"), Client(lobby, "Ann")
     root.say("/shutdown 2 new version")
     assert ann.only("SHUTDOWN") == {"seconds": 120, "reason": "new version", "by": "Root"}
     clock.advance(60)
@@ -56,7 +64,7 @@ def test_the_countdown_is_told_to_everyone_and_then_the_server_stops(lobby, cloc
 
 
 def test_no_new_game_starts_while_the_stop_is_pending_and_cancel_calls_it_off(lobby, clock, stops):
-    root = registered(lobby, "root")  # names are the same name whatever their case
+    root = admin(lobby, "root")  # names are the same name whatever their case
     players = [Client(lobby, name) for name in ("Ann", "Bob", "Cy", "Dan")]
     players[0].say("/join")
     for player in players[1:]:
@@ -67,7 +75,7 @@ def test_no_new_game_starts_while_the_stop_is_pending_and_cancel_calls_it_off(lo
     players[0].say("/start")
     assert players[0].error_code() == "shutting_down"
     root.say("/shutdown cancel")
-    assert players[1].only("SHUTDOWN_CANCELLED") == {"by": "root"}
+    assert players[1].only("SHUTDOWN_CANCELLED") == {"by": "Root"}
     clock.advance(600)
     assert stops == []
     players[0].clear()
@@ -75,14 +83,14 @@ def test_no_new_game_starts_while_the_stop_is_pending_and_cancel_calls_it_off(lo
     assert "STARTED" in players[0].keywords()
 
 
-def test_only_a_registered_admin_may_shut_down(lobby, clock, stops):
+def test_only_an_admin_the_operator_claimed_may_shut_down(lobby, clock, stops):
     ann = registered(lobby, "Ann")
     ann.say("/shutdown 0")
     assert ann.error_code() == "not_admin"
-    guest = Client(lobby, "Ops")  # an admin's name, not registered: a guest, no power
-    guest.say("/shutdown 0")
-    assert guest.error_code() == "not_admin"
-    root = registered(lobby, "Root")
+    guest = Client(lobby)
+    guest.say("/nick Ops")  # an admin's name not claimed yet: nobody's to take
+    assert guest.error_code() == "nick_reserved"
+    root = admin(lobby, "Root")
     root.say("/shutdown cancel")
     assert root.error_code() == "no_shutdown"
     root.clear()
