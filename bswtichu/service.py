@@ -85,7 +85,7 @@ def build_lobby(
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout)
     names = NameDirectory(index, connections, NameGuard(storage.accounts, tables, clock), tables,
-                          moderation.admit)
+                          lambda session, name: moderation.admit(session, name, index.is_observer(session)))
     lists = PersonalLists(storage.community, storage.accounts.is_registered)
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))

@@ -26,7 +26,8 @@ from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
 from bswtichu.irc.order import TableOrder, event_key
 from bswtichu.irc.tokens import ResumeTokens
-from bswtichu.irc.text import carries_secret, name_candidates, server_name
+from bswtichu.irc.text import NAME_COMMANDS, carries_secret, name_candidates, server_name
+from bswtichu.server import names
 
 # Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
 TABLE_EVENTS = frozenset({
@@ -52,11 +53,17 @@ SAY_WORDS = frozenset({"say", "sag"})
 SLASH_COMMAND = re.compile(r"(?<![\w/])/(?=[a-z?])")
 WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
 IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
+WATCHER_BASE = 10  # characters of the bridge's name before a watcher's -wTABLE
 
 
 def irc_key(nick: str) -> str:
     """A nick as IRC compares it (case-insensitive, {}|^ equal to []\\~)."""
     return nick.lower().translate(IRC_CASE)
+
+
+def watcher_name(base: str, table: int) -> str:
+    """The server name the bridge (named ``base`` there) asks for its watcher of ``table``."""
+    return f"{base[:WATCHER_BASE]}-w{table}"
 
 
 def is_table_event(keyword: str, fields: dict) -> bool:
@@ -134,13 +141,15 @@ class Watcher:
     def __init__(self, bridge: Bridge, table: int, base: str):
         self.bridge = bridge
         self.table = table
-        self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}"), bridge.resume_tokens))
+        # an observer first: only an observer from the bridge's address may take the bridge's
+        # reserved names (docs/moderation.md), and an observer cannot chat
+        self.link = GameLink(self, NickLogin(name_candidates(watcher_name(base, table)), bridge.resume_tokens,
+                                             first=("/observer",)))
         self.active = False  # watching (the server confirmed /watch)
         self.keepalive = LoopingCall(self.link.send, "/mode relay")
         self.keepalive.clock = bridge.reactor
 
     def link_ready(self, link: GameLink) -> None:
-        link.send("/observer")  # no person: /who lists it apart, the player count leaves it out
         link.send(f"/watch {self.table}")
         self.keepalive.start(WATCHER_KEEPALIVE, now=False)
 
@@ -206,10 +215,35 @@ class Bridge:
         if word.lower() in HELP_WORDS and not rest.strip():
             self.tell(nick, self.help_text())
             return
+        shadowing = self._shadowing(nick, word.lower(), rest)
+        if shadowing:
+            self.tell(nick, shadowing)
+            return
         if word.lower() in SAY_WORDS:
             self._say(nick, rest.strip())
             return
         self._player(nick).submit(line)
+
+    def _shadowing(self, nick: str, word: str, rest: str) -> str | None:
+        """Why the command would let a user pass for the bridge, or None: a name that looks like
+        the bridge's own (his nick's, for his first command, or ``!nick NAME``'s), or ``!observer``
+        (only the bridge's watchers are observers)."""
+        if word == "observer":
+            return "!observer is for the bridge's own table watchers; you play and watch as yourself."
+        if word in NAME_COMMANDS and rest.split():
+            wanted = rest.split()[0]
+            if self.shadows_bridge(wanted):
+                return f"{wanted} looks like the bridge's own name on the game server; choose another."
+        if irc_key(nick) not in self.players and self.shadows_bridge(server_name(nick)):
+            return (f"Your nick {nick} looks like the bridge's own name on the game server; change your"
+                    " IRC nick to play.")
+        return None
+
+    def shadows_bridge(self, name: str) -> bool:
+        """Whether a server name looks like the bridge's own: its nick's, or a watcher's
+        (``tichubot-w1``, and any ``tichubot-...``)."""
+        base = server_name(self.config.nick)
+        return names.look(name) == names.look(base) or names.starts_like(name, base[:WATCHER_BASE] + "-")
 
     def help_text(self) -> str:
         """What works from IRC, in ! forms, short enough to arrive at once."""

@@ -80,14 +80,16 @@ class BridgedChannel:
     """ngircd (skips the test without it), the game server, and the bridge in #tichu with
     Cy watching the channel; leaving stops the bridge, the users, ngircd and the server."""
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, tmp_path, **settings) -> None:
+        """``settings``: the game server's, besides the test defaults."""
         self.tmp_path = tmp_path
+        self.settings = settings
         self.ircd = Ngircd(tmp_path)
         self.users: list = []
         self.bridge = None
 
     async def __aenter__(self) -> BridgedChannel:
-        self.game = await GameServer(self.tmp_path).start()
+        self.game = await GameServer(self.tmp_path, **self.settings).start()
         try:
             await self.ircd.start()
             self.cy = await self.user("Cy")

@@ -159,7 +159,7 @@ def test_a_seated_player_brings_a_watcher_and_waits_for_it():
     watcher = s.links[1]
     assert s.sent(player)[-1] == "/join"  # /bot waits for the watcher
     s.login(watcher, "tichubot-w1")
-    assert s.sent(watcher) == ["/mode relay", "/nick tichubot-w1", "/observer", "/watch 1"]
+    assert s.sent(watcher) == ["/mode relay", "/observer", "/nick tichubot-w1", "/watch 1"]
     s.server(watcher, "SPECTATOR_JOINED", table=1, nick="tichubot-w1", seats=["Ann", None, None, None])
     assert s.sent(player) == ["/bot"]
     assert s.irc.channel == ["[table 1] seats: 1 Ann, 2 (free), 3 (free), 4 (free)"]
