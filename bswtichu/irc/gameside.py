@@ -55,6 +55,7 @@ class NickLogin:
         self.name: str | None = None
         self.registered: list[str] = []  # candidates refused as someone's registered name
         self._resuming = False
+        self.resumed = False  # the name came back with /resume (and with it any seat held for it)
         self._first = list(first)
 
     def start(self, link: GameLink) -> None:
@@ -71,6 +72,7 @@ class NickLogin:
         while trying."""
         if keyword == "NICK":
             self.name = fields["nick"]
+            self.resumed = self._resuming
             return True
         if keyword == "ERROR" and fields.get("code") in FINAL_REFUSALS:
             return False

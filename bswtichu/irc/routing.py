@@ -45,12 +45,22 @@ ARRIVALS = frozenset({"JOINED", "RETURNED", "SPECTATOR_JOINED"})
 DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
 # Table events left out of the channel: whose turn it is goes to that player only.
 CHANNEL_QUIET = frozenset({"TURN"})
+# Phases in which the server asks each player something: his own PHASE says what to type
+# ("Exchange: !schupf C1 C2 C3 ..."), the channel's only what happens, so it goes to him too.
+ASKING_PHASES = frozenset({"grand", "exchange"})
+# Messages that carry people's own words: a "/" in them is no command suggestion of the server's.
+PEOPLES_WORDS = frozenset({"CHAT", "EMOTE", "KIBITZ", "MSG", "ANNOUNCE", "AWAY_NOTICE", "AWAY_SET",
+                           "MODERATED", "SHUTDOWN", "WHO"})
 # Commands whose reply is also a table event, so the reply is recognised as one.
 REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
 HELP_WORDS = frozenset({"help", "hilfe", "?"})
 SAY_WORDS = frozenset({"say", "sag"})
-# A command named in a server error ("/help lists the commands"): on IRC it is typed with !
+# A command the server suggests ("/help lists the commands", "Your turn: lead: /play CARDS"):
+# on IRC it is typed with ! (a leading / is an IRC command)
 SLASH_COMMAND = re.compile(r"(?<![\w/])/(?=[a-z?])")
+# The command that, after a resume, shows all it gave back has been read: its reply comes after
+SETTLE = "/mode relay"
+JOIN_WORDS = frozenset({"join"})
 WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
 IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
 WATCHER_BASE = 10  # characters of the bridge's name before a watcher's -wTABLE
@@ -71,7 +81,19 @@ def is_table_event(keyword: str, fields: dict) -> bool:
 
 
 def human(fields: dict, keyword: str) -> str:
-    return fields.get("human") or keyword.lower()
+    """A message's sentence as an IRC user reads it: the commands it suggests as he types them
+    (``!play``, not ``/play``); people's own words as they wrote them."""
+    text = fields.get("human") or keyword.lower()
+    return text if keyword in PEOPLES_WORDS else SLASH_COMMAND.sub("!", text)
+
+
+def is_rejoin(line: str, seat: tuple[int, int]) -> bool:
+    """Whether the command ``line`` only asks for the seat (table, seat) he sits in again
+    (``/join``, ``/join 6``, ``/join 6 1``): docs/clients.md says to come back with ``!join TABLE``."""
+    word, *args = line[1:].split()
+    if word.lower() not in JOIN_WORDS or len(args) > 2:
+        return False
+    return all(given == str(held) for given, held in zip(args, seat))
 
 
 class IrcSide(TypingProtocol):
@@ -92,6 +114,8 @@ class Player:
         self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
+        self.settling = False  # resumed: commands wait until all the resume gave back is read
+        self.returned_to: tuple[int, int] | None = None  # (table, seat) the resume gave back
 
     @property
     def name(self) -> str | None:
@@ -106,8 +130,17 @@ class Player:
 
     def flush(self) -> None:
         """Send what waits, once logged in and once the channel sees his table."""
-        while self.pending and self.link.ready and not self.bridge.table_unwatched(self.table):
+        while (self.pending and self.link.ready and not self.settling
+               and not self.bridge.table_unwatched(self.table)):
             self.link.send(self.pending.pop(0))
+
+    def settled(self) -> None:
+        """All a resume gave back is read: a waiting ``!join`` of the seat he sits in again is
+        done (the server would say he already sits there), the rest goes."""
+        self.settling = False
+        if self.returned_to is not None and self.pending and is_rejoin(self.pending[0], self.returned_to):
+            self.pending.pop(0)
+        self.flush()
 
     def link_ready(self, link: GameLink) -> None:
         if link.name != self.nick:
@@ -116,6 +149,9 @@ class Player:
             self.bridge.tell(self.nick, f"{name} is a registered name on the game server. If it is"
                                         f" yours, log in to it privately: /msg {self.bridge.config.nick}"
                                         f" nick {name} PASSWORD")
+        if link.login.resumed:  # his held seat comes back now, before his first command is read
+            self.settling = True
+            link.send(SETTLE)
         self.flush()
 
     def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
@@ -299,9 +335,12 @@ class Bridge:
     # ---------------------------------------------------------------- game side
 
     def from_player(self, player: Player, keyword: str, fields: dict) -> None:
+        if keyword == "MODE" and player.settling:
+            player.settled()  # the reply to SETTLE: no news for him
+            return
+        if keyword == "SEAT_HELD":
+            player.returned_to = (fields["table"], fields["seat"])
         text = human(fields, keyword)
-        if keyword == "ERROR":
-            text = SLASH_COMMAND.sub("!", text)
         if keyword in ARRIVALS | DEPARTURES and fields.get("nick") == player.name:
             table = fields.get("table")
             channel_sees = self._watching(table)  # then the channel tells it; once is enough
@@ -313,6 +352,10 @@ class Bridge:
         elif keyword == "TURN" and player.name in (fields.get("player"), fields.get("by")):
             # his turn, or that of the hand he plays beside his own ("by": Trichu's dealer, the dummy's),
             # comes after the play it must beat
+            self._seen(player, keyword, fields)
+            self._tell_player(player, text)
+        elif keyword == "PHASE" and fields.get("phase") in ASKING_PHASES:
+            # what he is asked, and what to type (the channel hears only that the players decide)
             self._seen(player, keyword, fields)
             self._tell_player(player, text)
         elif keyword in player.expect:

@@ -52,7 +52,7 @@ class IrcPlayer:
         self.typed |= card_tokens(text)
         self.sent += 1
         if self.sent % 2:
-            self.user.msg("#tichu", "!" + text.lstrip("/"))
+            self.user.msg("#tichu", "!" + text.lstrip("/!"))
         else:
             self.user.msg(BRIDGE, text)
 
@@ -61,19 +61,20 @@ class IrcPlayer:
         return (await self.user.wait(from_bridge_to(self.nick, starts), TIMEOUT))[3]
 
     async def legal(self) -> list[str]:
-        """The commands the bridge says are legal now (none after the game)."""
+        """The commands the bridge says are legal now (none after the game), as typed on IRC (!play)."""
         reply = await self.ask("legal all", REPLY_STARTS)
         if not reply.startswith("Legal now"):
             return []
         listed = reply.partition(": ")[2].split(" | ")
         if len(reply.encode()) > 300:
             listed = listed[:-1]  # the reply went on in another line: the last may be cut
-        return [c for c in listed if c.startswith("/")]
+        assert not [c for c in listed if c.startswith("/")], reply  # /play is an IRC command there
+        return [c for c in listed if c.startswith("!")]
 
     async def exchange_command(self) -> str:
         hand = await self.ask("hand", ("Your hand",))
         cards = hand.partition(": ")[2].split()
-        return "/schupf " + " ".join(self.rng.sample(cards, 3))
+        return "!schupf " + " ".join(self.rng.sample(cards, 3))
 
 
 class BridgedChannel:
@@ -152,7 +153,7 @@ async def play_round_one_game(cy, ann, bob) -> None:
         if not options:
             continue  # the bots are acting
         player, command = rng.choice(options)
-        if command == "/schupf C1 C2 C3":
+        if command.startswith("!schupf") and "C1" in command:  # the template, not cards
             command = await player.exchange_command()
         player.command(command)
     assert over, "the game did not end"
