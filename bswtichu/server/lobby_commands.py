@@ -12,8 +12,8 @@ from bswtichu.server.render import MODES
 from bswtichu.server.session import Session
 
 #: What an observer (`/observer`) may still do: look, never take part.
-#: /nick too: the bridge's watchers say /observer first, so that only an observer (who cannot
-#: chat) takes the bridge's reserved names (`Moderation.admit`).
+#: /nick too, for a name only (no renaming): the bridge's watchers say /observer first, so that
+#: only an observer (who cannot chat) takes the bridge's reserved names (`Moderation.admit`).
 OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help", "mode", "quit", "observer",
                                "nick"})
 
@@ -37,6 +37,9 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
             )
+        if session.nick is not None and index.is_observer(session):
+            raise Refusal("observer", f"an observer keeps its name ({session.nick}); /quit and connect"
+                                      " again to take another")
         holder = directory.find(name)
         registered = guard.accounts.is_registered(name)
         if holder is not None and holder is not session and not registered:
@@ -148,7 +151,8 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
             usage="/observer",
             summary="this connection only watches (for bridges and displays)",
             help="Marks this connection as an observer for as long as it lasts: it may watch"
-            " tables (/watch, /table, /tables, /who, /help, /mode, /nick, /leave, /quit) but never"
+            " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
+            " name, not to rename) but never"
             " sit down, chat or send messages. /who lists observers apart from the people"
             " online, and the player count leaves them out. It may come before /nick."
             " The IRC bridge's watchers use it.",

@@ -129,3 +129,24 @@ async def test_each_look_alike_of_the_issue_is_refused_naming_the_name_it_looks_
                                         " with bot- are kept for bots")
         eve.send("/nick Eve")  # still Eve: none of it changed her name
         await eve.message("NICK", nick="Eve")
+
+
+@pytest_twisted.ensureDeferred
+async def test_only_an_observer_from_the_bridges_address_takes_a_reserved_name(tmp_path):
+    async with CommunityServer(tmp_path, uncapped_addresses="127.0.0.2",
+                               reserved_names="admin, server, tichubot") as server:
+        watcher = await server.connect_from("127.0.0.2")  # the bridge's table watcher
+        watcher.send("/observer")
+        await watcher.message("OBSERVER", nick=None)
+        watcher.send("/nick tichubot-w1")
+        await watcher.message("NICK", nick="tichubot-w1")
+        await refused(watcher, "/nick tichubot-w2", "observer")  # an observer does not rename
+        await refused(watcher, "hello", "observer")
+        person = await server.connect_from("127.0.0.2")  # someone behind the bridge
+        error = await refused(person, "/nick tichubot-w2", "nick_reserved")
+        assert "names starting with tichubot- are reserved" in error["message"]
+        await refused(person, "/nick server", "nick_reserved")
+        elsewhere = await server.connect_from("127.0.0.1")  # an observer, but not the bridge
+        elsewhere.send("/observer")
+        await elsewhere.message("OBSERVER")
+        await refused(elsewhere, "/nick tichubot-w3", "nick_reserved")
