@@ -90,10 +90,10 @@ def human(fields: dict, keyword: str) -> str:
 def is_rejoin(line: str, seat: tuple[int, int]) -> bool:
     """Whether the command ``line`` only asks for the seat (table, seat) he sits in again
     (``/join``, ``/join 6``, ``/join 6 1``): docs/clients.md says to come back with ``!join TABLE``."""
-    word, *args = line[1:].split()
-    if word.lower() not in JOIN_WORDS or len(args) > 2:
+    words = line[1:].split() if line.startswith("/") else []
+    if not words or words[0].lower() not in JOIN_WORDS or len(words) > 3:
         return False
-    return all(given == str(held) for given, held in zip(args, seat))
+    return all(given == str(held) for given, held in zip(words[1:], seat))
 
 
 class IrcSide(TypingProtocol):

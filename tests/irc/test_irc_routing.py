@@ -14,7 +14,7 @@ from twisted.internet.testing import StringTransport
 
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.order import HOLD_LIMIT
-from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge
+from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge, is_rejoin
 
 
 class Irc:
@@ -496,3 +496,10 @@ def test_another_first_command_after_coming_back_goes_through(command):
     s.sent(player)
     s.server(player, "MODE", "Mode: human.", mode="relay")
     assert s.sent(player) == [command]
+
+
+@pytest.mark.parametrize("line, rejoin", [("/join", True), ("/join 6", True), ("/join 6 1", True),
+                                          ("/join 6 2", False), ("/join 7", False), ("/join 6 1 x", False),
+                                          ("/", False), ("join 6", False), ("/who", False)])
+def test_which_first_commands_only_ask_for_the_seat_given_back(line, rejoin):
+    assert is_rejoin(line, (6, 1)) is rejoin
