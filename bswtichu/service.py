@@ -100,7 +100,8 @@ def build_lobby(
                               config.password_checks_per_address, config.uncapped, outbox)
     guard = NameGuard(storage.accounts, tables, clock, hashing, config.guest_token_lifetime,
                       lambda name: index.find(name) is not None)
-    names = NameDirectory(index, connections, guard, tables, moderation.admit)
+    names = NameDirectory(index, connections, guard, tables,
+                          lambda session, name: moderation.admit(session, name, index.is_observer(session)))
     names.arrived.append(guard.renamed)
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))

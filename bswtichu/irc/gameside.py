@@ -45,16 +45,22 @@ class NickLogin:
     is held (``name_held``: the same IRC user dropped and came back), takes the
     name back with ``/resume TOKEN``.  Registered names are not the bridge's to use:
     it notes them in ``registered`` and goes on; their owners log in themselves.
+    ``first``: lines said once before the first ``/nick`` (a watcher's ``/observer``).
     """
 
-    def __init__(self, candidates: Sequence[str], tokens: MutableMapping[str, str] | None = None):
+    def __init__(self, candidates: Sequence[str], tokens: MutableMapping[str, str] | None = None,
+                 first: Sequence[str] = ()):
         self._candidates = list(candidates)
         self.tokens = {} if tokens is None else tokens
         self.name: str | None = None
         self.registered: list[str] = []  # candidates refused as someone's registered name
         self._resuming = False
+        self.resumed = False  # the name came back with /resume (and with it any seat held for it)
+        self._first = list(first)
 
     def start(self, link: GameLink) -> None:
+        while self._first:
+            link.send(self._first.pop(0))
         link.send(f"/nick {self._candidates[0]}")
 
     def remember(self, fields: dict) -> None:
@@ -66,6 +72,7 @@ class NickLogin:
         while trying."""
         if keyword == "NICK":
             self.name = fields["nick"]
+            self.resumed = self._resuming
             return True
         if keyword == "ERROR" and fields.get("code") in FINAL_REFUSALS:
             return False

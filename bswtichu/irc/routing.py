@@ -26,7 +26,8 @@ from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.gameside import GameLink, NickLogin, open_link
 from bswtichu.irc.order import TableOrder, event_key
 from bswtichu.irc.tokens import ResumeTokens
-from bswtichu.irc.text import carries_secret, name_candidates, server_name
+from bswtichu.irc.text import NAME_COMMANDS, carries_secret, name_candidates, server_name
+from bswtichu.server import names
 
 # Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
 TABLE_EVENTS = frozenset({
@@ -44,14 +45,25 @@ ARRIVALS = frozenset({"JOINED", "RETURNED", "SPECTATOR_JOINED"})
 DEPARTURES = frozenset({"LEFT", "AWAY", "SPECTATOR_LEFT"})
 # Table events left out of the channel: whose turn it is goes to that player only.
 CHANNEL_QUIET = frozenset({"TURN"})
+# Phases in which the server asks each player something: his own PHASE says what to type
+# ("Exchange: !schupf C1 C2 C3 ..."), the channel's only what happens, so it goes to him too.
+ASKING_PHASES = frozenset({"grand", "exchange"})
+# Messages that carry people's own words: a "/" in them is no command suggestion of the server's.
+PEOPLES_WORDS = frozenset({"CHAT", "EMOTE", "KIBITZ", "MSG", "ANNOUNCE", "AWAY_NOTICE", "AWAY_SET",
+                           "MODERATED", "SHUTDOWN", "WHO"})
 # Commands whose reply is also a table event, so the reply is recognised as one.
 REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
 HELP_WORDS = frozenset({"help", "hilfe", "?"})
 SAY_WORDS = frozenset({"say", "sag"})
-# A command named in a server error ("/help lists the commands"): on IRC it is typed with !
+# A command the server suggests ("/help lists the commands", "Your turn: lead: /play CARDS"):
+# on IRC it is typed with ! (a leading / is an IRC command)
 SLASH_COMMAND = re.compile(r"(?<![\w/])/(?=[a-z?])")
+# The command that, after a resume, shows all it gave back has been read: its reply comes after
+SETTLE = "/mode relay"
+JOIN_WORDS = frozenset({"join"})
 WATCHER_KEEPALIVE = 300.0  # seconds; well below the server's idle timeout (default 1800)
 IRC_CASE = str.maketrans("[]\\~", "{}|^")  # RFC 1459 §2.2: these are the same letter
+WATCHER_BASE = 10  # characters of the bridge's name before a watcher's -wTABLE
 
 
 def irc_key(nick: str) -> str:
@@ -59,12 +71,29 @@ def irc_key(nick: str) -> str:
     return nick.lower().translate(IRC_CASE)
 
 
+def watcher_name(base: str, table: int) -> str:
+    """The server name the bridge (named ``base`` there) asks for its watcher of ``table``."""
+    return f"{base[:WATCHER_BASE]}-w{table}"
+
+
 def is_table_event(keyword: str, fields: dict) -> bool:
     return keyword in TABLE_EVENTS and fields.get("table") is not None
 
 
 def human(fields: dict, keyword: str) -> str:
-    return fields.get("human") or keyword.lower()
+    """A message's sentence as an IRC user reads it: the commands it suggests as he types them
+    (``!play``, not ``/play``); people's own words as they wrote them."""
+    text = fields.get("human") or keyword.lower()
+    return text if keyword in PEOPLES_WORDS else SLASH_COMMAND.sub("!", text)
+
+
+def is_rejoin(line: str, seat: tuple[int, int]) -> bool:
+    """Whether the command ``line`` only asks for the seat (table, seat) he sits in again
+    (``/join``, ``/join 6``, ``/join 6 1``): docs/clients.md says to come back with ``!join TABLE``."""
+    words = line[1:].split() if line.startswith("/") else []
+    if not words or words[0].lower() not in JOIN_WORDS or len(words) > 3:
+        return False
+    return all(given == str(held) for given, held in zip(words[1:], seat))
 
 
 class IrcSide(TypingProtocol):
@@ -85,6 +114,8 @@ class Player:
         self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
+        self.settling = False  # resumed: commands wait until all the resume gave back is read
+        self.returned_to: tuple[int, int] | None = None  # (table, seat) the resume gave back
 
     @property
     def name(self) -> str | None:
@@ -99,8 +130,17 @@ class Player:
 
     def flush(self) -> None:
         """Send what waits, once logged in and once the channel sees his table."""
-        while self.pending and self.link.ready and not self.bridge.table_unwatched(self.table):
+        while (self.pending and self.link.ready and not self.settling
+               and not self.bridge.table_unwatched(self.table)):
             self.link.send(self.pending.pop(0))
+
+    def settled(self) -> None:
+        """All a resume gave back is read: a waiting ``!join`` of the seat he sits in again is
+        done (the server would say he already sits there), the rest goes."""
+        self.settling = False
+        if self.returned_to is not None and self.pending and is_rejoin(self.pending[0], self.returned_to):
+            self.pending.pop(0)
+        self.flush()
 
     def link_ready(self, link: GameLink) -> None:
         if link.name != self.nick:
@@ -109,6 +149,9 @@ class Player:
             self.bridge.tell(self.nick, f"{name} is a registered name on the game server. If it is"
                                         f" yours, log in to it privately: /msg {self.bridge.config.nick}"
                                         f" nick {name} PASSWORD")
+        if link.login.resumed:  # his held seat comes back now, before his first command is read
+            self.settling = True
+            link.send(SETTLE)
         self.flush()
 
     def link_message(self, link: GameLink, keyword: str, fields: dict) -> None:
@@ -134,13 +177,15 @@ class Watcher:
     def __init__(self, bridge: Bridge, table: int, base: str):
         self.bridge = bridge
         self.table = table
-        self.link = GameLink(self, NickLogin(name_candidates(f"{base[:10]}-w{table}"), bridge.resume_tokens))
+        # an observer first: only an observer from the bridge's address may take the bridge's
+        # reserved names (docs/moderation.md), and an observer cannot chat
+        self.link = GameLink(self, NickLogin(name_candidates(watcher_name(base, table)), bridge.resume_tokens,
+                                             first=("/observer",)))
         self.active = False  # watching (the server confirmed /watch)
         self.keepalive = LoopingCall(self.link.send, "/mode relay")
         self.keepalive.clock = bridge.reactor
 
     def link_ready(self, link: GameLink) -> None:
-        link.send("/observer")  # no person: /who lists it apart, the player count leaves it out
         link.send(f"/watch {self.table}")
         self.keepalive.start(WATCHER_KEEPALIVE, now=False)
 
@@ -206,10 +251,35 @@ class Bridge:
         if word.lower() in HELP_WORDS and not rest.strip():
             self.tell(nick, self.help_text())
             return
+        shadowing = self._shadowing(nick, word.lower(), rest)
+        if shadowing:
+            self.tell(nick, shadowing)
+            return
         if word.lower() in SAY_WORDS:
             self._say(nick, rest.strip())
             return
         self._player(nick).submit(line)
+
+    def _shadowing(self, nick: str, word: str, rest: str) -> str | None:
+        """Why the command would let a user pass for the bridge, or None: a name that looks like
+        the bridge's own (his nick's, for his first command, or ``!nick NAME``'s), or ``!observer``
+        (only the bridge's watchers are observers)."""
+        if word == "observer":
+            return "!observer is for the bridge's own table watchers; you play and watch as yourself."
+        if word in NAME_COMMANDS and rest.split():
+            wanted = rest.split()[0]
+            if self.shadows_bridge(wanted):
+                return f"{wanted} looks like the bridge's own name on the game server; choose another."
+        if irc_key(nick) not in self.players and self.shadows_bridge(server_name(nick)):
+            return (f"Your nick {nick} looks like the bridge's own name on the game server; change your"
+                    " IRC nick to play.")
+        return None
+
+    def shadows_bridge(self, name: str) -> bool:
+        """Whether a server name looks like the bridge's own: its nick's, or a watcher's
+        (``tichubot-w1``, and any ``tichubot-...``)."""
+        base = server_name(self.config.nick)
+        return names.look(name) == names.look(base) or names.starts_like(name, base[:WATCHER_BASE] + "-")
 
     def help_text(self) -> str:
         """What works from IRC, in ! forms, short enough to arrive at once."""
@@ -265,9 +335,12 @@ class Bridge:
     # ---------------------------------------------------------------- game side
 
     def from_player(self, player: Player, keyword: str, fields: dict) -> None:
+        if keyword == "MODE" and player.settling:
+            player.settled()  # the reply to SETTLE: no news for him
+            return
+        if keyword == "SEAT_HELD":
+            player.returned_to = (fields["table"], fields["seat"])
         text = human(fields, keyword)
-        if keyword == "ERROR":
-            text = SLASH_COMMAND.sub("!", text)
         if keyword in ARRIVALS | DEPARTURES and fields.get("nick") == player.name:
             table = fields.get("table")
             channel_sees = self._watching(table)  # then the channel tells it; once is enough
@@ -279,6 +352,10 @@ class Bridge:
         elif keyword == "TURN" and player.name in (fields.get("player"), fields.get("by")):
             # his turn, or that of the hand he plays beside his own ("by": Trichu's dealer, the dummy's),
             # comes after the play it must beat
+            self._seen(player, keyword, fields)
+            self._tell_player(player, text)
+        elif keyword == "PHASE" and fields.get("phase") in ASKING_PHASES:
+            # what he is asked, and what to type (the channel hears only that the players decide)
             self._seen(player, keyword, fields)
             self._tell_player(player, text)
         elif keyword in player.expect:

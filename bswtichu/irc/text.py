@@ -74,13 +74,13 @@ def server_name(nick: str) -> str:
     for computer players. So the nick is normalised to NFC; characters the rule
     does not allow ([]\\`^{|} and the like) are dropped, as is everything before
     the first letter; a name that would start with ``bot-`` gets ``irc-`` in
-    front, one shorter than 2 characters gets ``irc`` in front; the result is
+    front (as does one that only looks so, ``b0t-``), one shorter than 2 characters gets ``irc`` in front; the result is
     cut to 16 characters.
     """
     kept = "".join(c for c in names.normalize(nick) if _name_character(c))
     start = next((i for i, c in enumerate(kept) if c.isalpha()), len(kept))
     name = kept[start:]
-    if names.is_bot_name(name):
+    if names.looks_like_bot(name):
         name = "irc-" + name
     if len(name) < names.MIN_LENGTH:
         name = "irc" + name

@@ -14,7 +14,10 @@ from bswtichu.server.render import MODES
 from bswtichu.server.session import Session
 
 #: What an observer (`/observer`) may still do: look, never take part.
-OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help", "mode", "quit", "observer"})
+#: /nick too, for a name only (no renaming): the bridge's watchers say /observer first, so that
+#: only an observer (who cannot chat) takes the bridge's reserved names (`Moderation.admit`).
+OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help", "mode", "quit", "observer",
+                               "nick"})
 
 
 def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> list[Command]:
@@ -29,12 +32,16 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
         password = words[1] if len(words) == 2 else None
         if not names.is_valid(name):
             raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
-        if names.is_bot_name(name):
-            raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
+        if names.looks_like_bot(name):
+            said = "" if names.is_bot_name(name) else f"the name {name} looks like a bot's: "
+            raise Refusal("nick_invalid", f"{said}names starting with {names.BOT_PREFIX} are kept for bots")
         if session.table is not None:
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
             )
+        if session.nick is not None and index.is_observer(session):
+            raise Refusal("observer", f"an observer keeps its name ({session.nick}); /quit and connect"
+                                      " again to take another")
         holder = directory.find(name)
         registered = guard.accounts.is_registered(name)
         if holder is not None and holder is not session and not registered:
@@ -110,8 +117,8 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
                                       " play: /leave first")
         index.observe(session)
         session.send(Message("OBSERVER", {"nick": session.nick},
-                             f"{session.nick} only watches now: /who lists this connection apart,"
-                             " and it cannot sit down, chat or send messages."))
+                             f"{session.nick or 'This connection'} only watches now: /who lists this"
+                             " connection apart, and it cannot sit down, chat or send messages."))
 
     def mode(session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
@@ -163,10 +170,13 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
             usage="/observer",
             summary="this connection only watches (for bridges and displays)",
             help="Marks this connection as an observer for as long as it lasts: it may watch"
-            " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit) but never"
+            " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
+            " name, not to rename) but never"
             " sit down, chat or send messages. /who lists observers apart from the people"
-            " online, and the player count leaves them out. The IRC bridge's watchers use it.",
+            " online, and the player count leaves them out. It may come before /nick."
+            " The IRC bridge's watchers use it.",
             handler=observer,
+            needs_nick=False,
         ),
         Command(
             key="mode", group="display",

@@ -71,7 +71,8 @@ class Moderation:
                  reserved: tuple[str, ...] = ()) -> None:
         """``admins``: the names in ``[admin] admins``, kept for the operator until he claims
         them (``claims``); ``bridge_addresses``: the IRC bridge's (``uncapped_addresses``),
-        never banned, and the only ones that may take a ``reserved`` name."""
+        never banned, and the only ones whose observers (the bridge's table watchers) may take
+        a ``reserved`` name."""
         self.store = store
         self.accounts = accounts
         self.claims = claims
@@ -83,9 +84,8 @@ class Moderation:
         self._moderators = {names.key(key): name for key, name in store.moderators().items()}
         self._bridge_addresses = bridge_addresses
         self._bridges = [ipaddress.ip_address(a) for a in bridge_addresses]
-        #: (look, key + "-") of each reserved name; an admin's own name is never reserved
-        self._reserved = [(names.look(name), names.key(name) + "-") for name in reserved
-                          if not self.is_admin_name(name)]
+        #: the reserved names; an admin's own name is never reserved
+        self._reserved = [name for name in reserved if not self.is_admin_name(name)]
         self._sanctions: dict[tuple[str, str], Sanction] = {}
         for sanction in store.sanctions(clock.seconds()):
             self._sanctions[(sanction.kind, sanction.target)] = sanction
@@ -208,23 +208,34 @@ class Moderation:
         ban = self.address_ban(address)
         return None if ban is None else banned_bye(ban)
 
-    def admit(self, session: Session, name: str) -> None:
+    def admit(self, session: Session, name: str, observer: bool = False) -> None:
         """Refuse taking ``name`` while it, or the session's address, is banned, or if it is
-        reserved (or looks like a reserved name, or starts with one and ``-``) and the session
-        does not come from a bridge address, or is an admin's name (or looks like one) the
-        operator has not claimed yet (`NameDirectory`)."""
+        reserved (or looks like a reserved name, or starts with one and ``-``), unless the
+        session is an ``observer`` (`/observer`, which may not chat) from a bridge address:
+        the bridge's table watchers (`NameDirectory`); or if it is an admin's name (or looks
+        like one) the operator has not claimed yet. A person behind the bridge is held to the
+        reserved names as anyone is."""
         look, key = names.look(name), names.key(name)
         for listed in self.unclaimed():
             if key == names.key(listed) or look == names.look(listed):
                 raise Refusal("nick_reserved", f"the name {name} is kept for an admin until the operator"
                                                f" claims it (bswtichu admin add {listed}); choose another")
-        if session.address not in self._bridge_addresses:
-            for reserved_look, prefix in self._reserved:
-                if look == reserved_look or key.startswith(prefix):
-                    raise Refusal("nick_reserved", f"the name {name} is reserved for the server; choose another")
+        if not (observer and session.address in self._bridge_addresses):
+            self._check_not_reserved(name)
         ban = self.in_force(BAN, names.key(name)) or (self.address_ban(session.address) if session.address else None)
         if ban is not None:
             raise Refusal("banned", banned_text(ban))
+
+    def _check_not_reserved(self, name: str) -> None:
+        """Refuse a reserved name, one that looks like it, or one that looks as if it started
+        with it and ``-``, naming the reserved name."""
+        for reserved in self._reserved:
+            if names.starts_like(name, reserved + "-"):
+                raise Refusal("nick_reserved", f"the name {name} looks like {reserved}-…: names starting"
+                                               f" with {reserved}- are reserved for the server; choose another")
+            if names.look(name) == names.look(reserved):
+                said = "is" if names.key(name) == names.key(reserved) else f"looks like {reserved}, which is"
+                raise Refusal("nick_reserved", f"the name {name} {said} reserved for the server; choose another")
 
     def check_may_speak(self, session: Session) -> None:
         """Refuse chat, private messages, /me and /kibitz from a muted name (`Chat`)."""

@@ -56,13 +56,15 @@ def timed(deferred: Deferred, seconds: float = TIMEOUT) -> Deferred:
 class GameServer:
     """The real bswtichu service on loopback ports, with bots that act at once."""
 
-    def __init__(self, tmp_path, *more: Listener) -> None:
-        """``more``: listeners besides a telnet and a line port (``ports["line-2"]``: a second line port)."""
+    def __init__(self, tmp_path, *more: Listener, line: str = LOOPBACK, **settings: object) -> None:
+        """``more``: listeners besides a telnet and a line port (``ports["line-2"]``: a second line port);
+        ``line``: the line port's endpoint (a fixed port, for a server that restarts);
+        ``settings``: more of the server's settings."""
         self.config = ServerConfig(
-            listeners=(Listener("telnet", LOOPBACK), Listener("line", LOOPBACK), *more),
+            listeners=(Listener("telnet", LOOPBACK), Listener("line", line), *more),
             log_folder=str(tmp_path / "logs"),
             database=str(tmp_path / "bswtichu.sqlite3"),
-            line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=0.0)
+            line_flood_rate=100000.0, line_flood_burst=100000, bot_delay=0.0, **settings)
         self.service = makeService(self.config, reactor())
 
     async def start(self) -> GameServer:

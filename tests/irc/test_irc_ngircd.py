@@ -52,7 +52,7 @@ class IrcPlayer:
         self.typed |= card_tokens(text)
         self.sent += 1
         if self.sent % 2:
-            self.user.msg("#tichu", "!" + text.lstrip("/"))
+            self.user.msg("#tichu", "!" + text.lstrip("/!"))
         else:
             self.user.msg(BRIDGE, text)
 
@@ -61,33 +61,36 @@ class IrcPlayer:
         return (await self.user.wait(from_bridge_to(self.nick, starts), TIMEOUT))[3]
 
     async def legal(self) -> list[str]:
-        """The commands the bridge says are legal now (none after the game)."""
+        """The commands the bridge says are legal now (none after the game), as typed on IRC (!play)."""
         reply = await self.ask("legal all", REPLY_STARTS)
         if not reply.startswith("Legal now"):
             return []
         listed = reply.partition(": ")[2].split(" | ")
         if len(reply.encode()) > 300:
             listed = listed[:-1]  # the reply went on in another line: the last may be cut
-        return [c for c in listed if c.startswith("/")]
+        assert not [c for c in listed if c.startswith("/")], reply  # /play is an IRC command there
+        return [c for c in listed if c.startswith("!")]
 
     async def exchange_command(self) -> str:
         hand = await self.ask("hand", ("Your hand",))
         cards = hand.partition(": ")[2].split()
-        return "/schupf " + " ".join(self.rng.sample(cards, 3))
+        return "!schupf " + " ".join(self.rng.sample(cards, 3))
 
 
 class BridgedChannel:
     """ngircd (skips the test without it), the game server, and the bridge in #tichu with
     Cy watching the channel; leaving stops the bridge, the users, ngircd and the server."""
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, tmp_path, **settings) -> None:
+        """``settings``: the game server's, besides the test defaults."""
         self.tmp_path = tmp_path
+        self.settings = settings
         self.ircd = Ngircd(tmp_path)
         self.users: list = []
         self.bridge = None
 
     async def __aenter__(self) -> BridgedChannel:
-        self.game = await GameServer(self.tmp_path).start()
+        self.game = await GameServer(self.tmp_path, **self.settings).start()
         try:
             await self.ircd.start()
             self.cy = await self.user("Cy")
@@ -150,7 +153,7 @@ async def play_round_one_game(cy, ann, bob) -> None:
         if not options:
             continue  # the bots are acting
         player, command = rng.choice(options)
-        if command.startswith("/schupf "):  # LEGAL suggests a pass: pass others at random
+        if command.startswith("!schupf "):  # LEGAL suggests a pass: pass others at random
             command = await player.exchange_command()
         player.command(command)
     assert over, "the game did not end"

@@ -14,7 +14,7 @@ from twisted.internet.testing import StringTransport
 
 from bswtichu.irc.config import IrcConfig
 from bswtichu.irc.order import HOLD_LIMIT
-from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge
+from bswtichu.irc.routing import WATCHER_KEEPALIVE, Bridge, is_rejoin
 
 
 class Irc:
@@ -159,7 +159,7 @@ def test_a_seated_player_brings_a_watcher_and_waits_for_it():
     watcher = s.links[1]
     assert s.sent(player)[-1] == "/join"  # /bot waits for the watcher
     s.login(watcher, "tichubot-w1")
-    assert s.sent(watcher) == ["/mode relay", "/nick tichubot-w1", "/observer", "/watch 1"]
+    assert s.sent(watcher) == ["/mode relay", "/observer", "/nick tichubot-w1", "/watch 1"]
     s.server(watcher, "SPECTATOR_JOINED", table=1, nick="tichubot-w1", seats=["Ann", None, None, None])
     assert s.sent(player) == ["/bot"]
     assert s.irc.channel == ["[table 1] seats: 1 Ann, 2 (free), 3 (free), 4 (free)"]
@@ -323,7 +323,7 @@ def test_a_play_waits_in_the_channel_for_a_reply_the_server_sent_before_it():
     s.server(player, *BOB_PLAYS, **BOB_FIELDS)
     s.server(player, "ERROR", "error: single 2s does not beat single A; try /help",
              code="illegal", message="single 2s does not beat single A")
-    assert s.irc.heard == [("Ann", "Legal now: /play 2s | /pass"),
+    assert s.irc.heard == [("Ann", "Legal now: !play 2s | !pass"),  # as typed on IRC
                            ("#tichu", "[table 1] Bob (seat 2) played: single A [Ap] (13 cards left)."),
                            ("Ann", "error: single 2s does not beat single A; try !help")]
 
@@ -410,7 +410,7 @@ def test_the_dummys_turn_goes_to_the_dealer_who_plays_it_and_to_nobody_else():
         s.server(link, "TURN", DEALERS_TURN if dealer else "dummy (seat 3) to lead.", **DUMMY_TURN)
     assert s.irc.heard == [
         ("#tichu", "[table 1] Seating for this round: seat 1 Ann, seat 2 Bob, seat 3 dummy, seat 4 Cy."),
-        ("Ann", DEALERS_TURN),
+        ("Ann", DEALERS_TURN.replace("/", "!")),  # the commands as typed on IRC
     ]
     s.irc.heard.clear()  # when play begins the dummy's hand is open to all: the channel shows it
     for link in (ann, bob, watcher):
@@ -432,3 +432,74 @@ def test_without_a_dummy_nobody_hears_of_anothers_turn(seats):
         s.server(link, "SEATING", "Seating ...", table=1, seats=seats)
         s.server(link, "TURN", "Cy (seat 3) to lead.", table=1, seat=3, player="Cy", need="lead")
     assert s.irc.heard == [("#tichu", "[table 1] Seating ...")]
+
+
+def test_what_a_player_is_asked_in_the_exchange_reaches_him_with_the_commands_as_typed_on_irc():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.heard.clear()
+    s.server(watcher, "PHASE", "The players pass three cards each.", table=1, phase="exchange")
+    s.server(player, "PHASE", "Exchange: /schupf C1 C2 C3 passes three cards (right, partner, left).",
+             table=1, phase="exchange")
+    s.server(player, "LEGAL", "Legal now: /schupf C1 C2 C3 | /tichu", table=1, seat=1)
+    assert s.irc.heard == [("#tichu", "[table 1] The players pass three cards each."),
+                           ("Ann", "Exchange: !schupf C1 C2 C3 passes three cards (right, partner, left)."),
+                           ("Ann", "Legal now: !schupf C1 C2 C3 | !tichu")]
+    s.irc.heard.clear()  # the start of play is the same sentence for all: the channel's alone
+    for link in (watcher, player):
+        s.server(link, "PHASE", "The exchange is done; play begins.", table=1, phase="play")
+    assert s.irc.heard == [("#tichu", "[table 1] The exchange is done; play begins.")]
+
+
+def test_peoples_words_keep_their_slashes():
+    s = Setup()
+    player, watcher = s.seated()
+    s.irc.heard.clear()
+    for link in (player, watcher):
+        s.server(link, "CHAT", "[table 1] Bob: type /join 2", table=1, nick="Bob", text="type /join 2")
+    s.server(player, "MSG", "Bob whispers: and/or /who", to="Ann", text="and/or /who")
+    assert s.irc.heard == [("#tichu", "[table 1] Bob: type /join 2"), ("Ann", "Bob whispers: and/or /who")]
+
+
+def resumed(s: Setup, command: str):
+    """Ann comes back while her seat 1 at table 6 is held: her name is held, the bridge resumes it."""
+    s.bridge.resume_tokens["ann"] = "tok-1"
+    s.bridge.command("Ann", command)
+    player = s.links[-1]
+    player.dataReceived(b"Limits: ...\r\n")
+    s.server(player, "MODE", mode="relay")
+    s.server(player, "ERROR", code="name_held", message="seat 1 at table 6 is held for Ann")
+    s.server(player, "NICK", nick="Ann", previous=None)
+    s.server(player, "SEAT_HELD", "Your seat 1 at table 6 was held for you; you sit in it again.", table=6, seat=1)
+    s.server(player, "RETURNED", "Ann is back at table 6, seat 1.", table=6, seat=1, nick="Ann")
+    watcher = s.links[-1]
+    s.login(watcher, "tichubot-w6")
+    s.server(watcher, "SPECTATOR_JOINED", table=6, nick="tichubot-w6", seats=["Ann", None, None, None])
+    return player
+
+
+@pytest.mark.parametrize("command", ["/join 6", "/join", "/JOIN 6 1"])
+def test_coming_back_with_join_takes_the_held_seat_quietly(command):
+    s = Setup()
+    player = resumed(s, command)
+    assert s.sent(player) == ["/mode relay", "/nick Ann", "/resume tok-1", "/mode relay"]
+    s.server(player, "MODE", "Mode: human.", mode="relay")  # all the resume gave back is read
+    assert s.sent(player) == [], "no /join: he sits there again"
+    assert ("Ann", "Your seat 1 at table 6 was held for you; you sit in it again.") in s.irc.users
+    assert not [text for _, text in s.irc.users if text.startswith("Mode")]
+
+
+@pytest.mark.parametrize("command", ["/join 7", "/join 6 2", "/hand"])
+def test_another_first_command_after_coming_back_goes_through(command):
+    s = Setup()
+    player = resumed(s, command)
+    s.sent(player)
+    s.server(player, "MODE", "Mode: human.", mode="relay")
+    assert s.sent(player) == [command]
+
+
+@pytest.mark.parametrize("line, rejoin", [("/join", True), ("/join 6", True), ("/join 6 1", True),
+                                          ("/join 6 2", False), ("/join 7", False), ("/join 6 1 x", False),
+                                          ("/", False), ("join 6", False), ("/who", False)])
+def test_which_first_commands_only_ask_for_the_seat_given_back(line, rejoin):
+    assert is_rejoin(line, (6, 1)) is rejoin

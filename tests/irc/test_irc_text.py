@@ -61,13 +61,13 @@ def test_nicks_map_to_names(nick, name):
 def test_every_nick_maps_to_a_valid_name_that_is_no_bot_name(nick):
     name = server_name(nick)
     assert names.is_valid(names.normalize(name))
-    assert not names.is_bot_name(name)
+    assert not names.looks_like_bot(name)
 
 
 @given(st.one_of(st.from_regex(r"\A[A-Za-zäöüßéŁ李][A-Za-z0-9_äöü-]{1,15}\Z"), st.text(min_size=2, max_size=16)))
 def test_valid_names_stay_as_they_are(name):
     name = names.normalize(name)
-    if names.is_valid(name) and not names.is_bot_name(name):
+    if names.is_valid(name) and not names.looks_like_bot(name):
         assert server_name(name) == name
 
 
