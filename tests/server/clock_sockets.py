@@ -21,6 +21,7 @@ from bswtichu.server.game_table import GameWiring
 from bswtichu.server.gamelogs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
+from bswtichu.storage.accounts import hash_password
 
 from test_server_network import TIMEOUT, LineClient, reactor
 
@@ -32,12 +33,17 @@ class ClockServer:
     """``async with ClockServer(tmp_path, clock, **settings) as server``: the lobby on ``clock``
     behind a line port of 127.0.0.1; ``settings`` are more `ServerConfig` values."""
 
-    def __init__(self, tmp_path, clock: Clock, seed: int = 7, **settings: object) -> None:
+    def __init__(self, tmp_path, clock: Clock, seed: int = 7, claimed: dict[str, str] | None = None,
+                 **settings: object) -> None:
+        """``claimed``: admin names and passwords the operator claimed before the start (as
+        ``bswtichu admin add`` does)."""
         self.clock = clock
         self.config = ServerConfig(log_folder=str(tmp_path / "logs"), bot_delay=DELAY,
                                    database=str(tmp_path / "bswtichu.sqlite3"),
                                    line_flood_rate=100000.0, line_flood_burst=100000, **settings)
         self.storage = Storage.open(self.config.database, cost=CHEAP)
+        for name, password in (claimed or {}).items():
+            self.storage.admins.claim(name, hash_password(password, CHEAP))
         seeds = Random(seed)
         self.wiring = GameWiring(clock, GameLogStore(self.config.log_folder), DELAY,
                                  self.config.reconnect_grace, seeds=lambda: seeds.getrandbits(64),

@@ -208,7 +208,7 @@ async def reads(client, number: int) -> dict[str, str]:
 @pytest_twisted.ensureDeferred
 async def test_a_private_tables_game_is_read_by_its_players_and_admins_only_also_after_a_restart(tmp_path):
     async with CommunityServer(tmp_path, **FAST) as server:
-        root = await server.person("Root", register=True)
+        root = await server.admin()
         number = await private_game_played(server)
         eve = await server.person("Eve")
         hidden = {"/log": "private_game", "/review": "private_game", "/history": []}

@@ -215,7 +215,7 @@ async def test_a_voted_pause_ends_at_its_limit_or_by_a_player_who_did_not_vote_f
 
 @pytest_twisted.ensureDeferred
 async def test_an_admin_closes_a_table_whose_only_person_never_comes_back(tmp_path):
-    async with ClockServer(tmp_path, Clock(), admins="Root") as server:
+    async with ClockServer(tmp_path, Clock(), claimed={"Root": "a-pw-for-root"}) as server:
         filler = await server.person("Filler")
         await bots_game(filler, "Filler")
         filler.transport.loseConnection()
@@ -227,9 +227,9 @@ async def test_an_admin_closes_a_table_whose_only_person_never_comes_back(tmp_pa
         await eve.message("ERROR", code="not_seated")  # a spectator has no vote
         eve.send("/close 1")
         await eve.message("ERROR", code="guest")
-        root = await server.person("Root", "127.0.0.3")
-        root.send("/register a-pw-for-root")
-        await root.message("REGISTERED")
+        root = await server.connect("127.0.0.3")
+        root.send("/nick Root a-pw-for-root")
+        await root.message("NICK", nick="Root")
         root.send("/close 1 nobody plays it")
         closed = await eve.message("TABLE_CLOSED", table=1)
         assert (closed["by"], closed["reason"]) == ("Root", "nobody plays it")
