@@ -68,6 +68,9 @@ class AccountStore:
         self.db = connection
         self.cost = cost
         self.now = now
+        #: counts the writes that may add a name, so a reader can keep what it derived from
+        #: `names` until the next one (`NameGuard`'s looks)
+        self.names_written = 0
 
     def is_registered(self, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone() is not None
@@ -90,6 +93,7 @@ class AccountStore:
         """Register ``name`` with the stored form of its password (`hash_password`'s)."""
         self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)",
                         (name.casefold(), name, password_hash, self.now()))
+        self.names_written += 1
         self.drop_token(name)
 
     def login_record(self, name: str) -> tuple[str, str] | None:
@@ -110,6 +114,7 @@ class AccountStore:
         self.db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES (?, ?, ?, ?)"
                         " ON CONFLICT (name_key) DO UPDATE SET password = excluded.password",
                         (name.casefold(), name, stored_password, self.now()))
+        self.names_written += 1
         self.drop_token(name)
         return self.spelling(name)
 

@@ -150,3 +150,28 @@ async def test_only_an_observer_from_the_bridges_address_takes_a_reserved_name(t
         elsewhere.send("/observer")
         await elsewhere.message("OBSERVER")
         await refused(elsewhere, "/nick tichubot-w3", "nick_reserved")
+
+
+def test_registered_names_looks_are_worked_out_once_per_change_of_the_accounts(monkeypatch):
+    """/nick compares with every registered name's look; with many accounts that is worked out
+    once, and again only after a registration (which the next /nick must see)."""
+    from twisted.internet.task import Clock
+
+    from bswtichu.config import ServerConfig
+    from bswtichu.server.messages import Refusal
+    from bswtichu.service import build_lobby
+    from bswtichu.storage import ScryptCost, Storage
+
+    storage = Storage.open(cost=ScryptCost(n=2 ** 8))
+    for number in range(300):
+        storage.accounts.add(f"Player{number}", "scrypt$x")
+    guard = build_lobby(Clock(), ServerConfig(), None, None, storage=storage).names.guard
+    looked: list[str] = []
+    real_look = names.look
+    monkeypatch.setattr(names, "look", lambda name: looked.append(name) or real_look(name))
+    for _ in range(3):
+        guard.check_look("Newcomer", [])
+    assert len(looked) == 300 + 3  # each registered name once, then only the name asked about
+    storage.accounts.add("Fuzzer", "scrypt$x")
+    with pytest.raises(Refusal, match="looks like Fuzzer, which is registered"):
+        guard.check_look("Fuzzeｒ", [])
