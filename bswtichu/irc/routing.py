@@ -349,6 +349,11 @@ class Bridge:
                 self._seen(player, keyword, fields)
             if not channel_sees:
                 self._tell_player(player, text)
+        elif keyword == "TABLE_CLOSED":
+            # an admin closed his table (/close): he is back in the lobby, and told so himself
+            if fields.get("table") == player.table:
+                self._move(player, None)
+            self._tell_player(player, text)
         elif keyword == "TURN" and player.name in (fields.get("player"), fields.get("by")):
             # his turn, or that of the hand he plays beside his own ("by": Trichu's dealer, the dummy's),
             # comes after the play it must beat

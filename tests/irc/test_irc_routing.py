@@ -503,3 +503,13 @@ def test_another_first_command_after_coming_back_goes_through(command):
                                           ("/", False), ("join 6", False), ("/who", False)])
 def test_which_first_commands_only_ask_for_the_seat_given_back(line, rejoin):
     assert is_rejoin(line, (6, 1)) is rejoin
+
+
+def test_a_table_an_admin_closed_is_left_the_player_told_and_the_watcher_gone():
+    s = Setup()
+    player, watcher = s.seated()
+    s.sent(watcher)
+    s.server(player, "TABLE_CLOSED", "Root closes table 1: nobody plays it. You are back in the lobby.",
+             table=1, by="Root", reason="nobody plays it")
+    assert ("Ann", "Root closes table 1: nobody plays it. You are back in the lobby.") in s.irc.users
+    assert s.sent(watcher) == ["/quit"] and watcher.transport.disconnecting
