@@ -168,7 +168,8 @@ def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
 
     TURN asks the player it names (or ``by``, who plays that hand with ``command``: Trichu's
     dealer the dummy's, prompted ``dummy lead> ``; a Duo player his second hand's,
-    ``second lead> ``); PHASE ``grand`` and ``exchange`` ask every seated player; CLOCK
+    ``second lead> ``); PHASE ``grand`` and ``exchange`` ask every seated player (but one it
+    says is not ``asked``: Trichu's dealer at Grand Tichu); CLOCK
     (the turn clock's warning) asks again the player it is sent to.  The message's sentence has just said what is asked and how to
     answer: the prompt only marks the place to type, with the one word a
     trigger needs (``lead> ``, ``grand> ``), and on a table with a turn clock
@@ -179,7 +180,7 @@ def prompt_text(message: Told, nick: str | None, seated: bool) -> str | None:
         return _prompt(f"{fields.get('command', 'dummy')} {fields.get('need', 'play')}", fields.get("clock"))
     if message.keyword == "TURN" and nick is not None and fields.get("player") == nick:
         return _prompt(fields.get("need", "play"), fields.get("clock"))
-    if message.keyword == "PHASE" and seated and fields.get("phase") in PROMPT_WORDS:
+    if message.keyword == "PHASE" and seated and fields.get("phase") in PROMPT_WORDS and fields.get("asked", True):
         return _prompt(PROMPT_WORDS[fields["phase"]], fields.get("clock"))
     if message.keyword == "CLOCK" and seated:
         need = fields.get("need", "play")

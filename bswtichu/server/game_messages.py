@@ -256,6 +256,8 @@ class GameTexts:
                 "exchange": f"Exchange: /schupf {self._exchange_usage} passes {self._cards_passed} ({order}).",
             }.get(e.phase, "The exchange is done; play begins.")
         fields: dict[str, Any] = {"phase": e.phase}
+        if e.phase == "grand" and viewer is not None and viewer not in variant.grand_seats:
+            fields["asked"] = False  # Trichu's dealer: the others decide (no prompt for him)
         left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
         if left is not None:
             fields["clock"] = left

@@ -357,6 +357,18 @@ def test_the_dummys_turn_names_and_prompts_the_dealer_who_plays_it():
     assert "by" not in own.fields and prompt_text(own, "Ann", True) == "lead> "
 
 
+def test_trichus_dealer_gets_no_grand_prompt_and_the_players_who_decide_do():
+    """The dealer and the dummy call no Grand Tichu (rules.md item 23): the phase's message
+    says he is not asked, so a MUD client shows him no ``grand> `` to answer."""
+    from bswtichu.engine import DUMMY
+    from bswtichu.engine.events import PhaseStarted
+    from bswtichu.net.mud import prompt_text
+    texts = GameTexts(1, ["Ann", "Bob", DUMMY, "Cy"], variant=TRICHU, played_by={2: "Ann"})
+    dealer, decider = texts.event(PhaseStarted("grand"), 0), texts.event(PhaseStarted("grand"), 1)
+    assert dealer.fields["asked"] is False and prompt_text(dealer, "Ann", True) is None
+    assert "asked" not in decider.fields and prompt_text(decider, "Bob", True) == "grand> "
+
+
 def test_tientsins_exchange_dog_and_gift_take_the_variants_seats(tmp_path):
     clock = Clock()
     lobby = seeded_lobby(tmp_path, 23, clock, bot_delay=DELAY)
