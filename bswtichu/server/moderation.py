@@ -238,7 +238,7 @@ class Moderation:
                 raise Refusal("nick_reserved", f"the name {name} {said} reserved for the server; choose another")
 
     def check_may_speak(self, session: Session) -> None:
-        """Refuse chat, private messages, /me and /kibitz from a muted name (`Chat`)."""
+        """Refuse chat, private messages, /me, /kibitz, /away TEXT and /invite from a muted name (`Chat`)."""
         mute = self.in_force(MUTE, names.key(session.nick)) if session.nick is not None else None
         if mute is not None:
             raise Refusal("muted", f"you are muted {when(mute.until)} ({mute.reason}); you may still play")
@@ -532,8 +532,8 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
         command("deop", "/deop NAME", "an admin removes a moderator",
                 "Admins only. Admins themselves are made by the operator (bswtichu admin add).", deop),
         command("mute", "/mute NAME [MINUTES] [REASON]", "no chat or messages from NAME",
-                "Moderators and admins: NAME's lobby, table and private chat, /me and /kibitz are"
-                f" refused for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),
+                "Moderators and admins: NAME's lobby, table and private chat, /me, /kibitz, /away TEXT"
+                f" and /invite are refused (and an /away text he set is not shown) for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),
         command("unmute", "/unmute NAME [REASON]", "lift a mute", "Moderators and admins.", unmute),
         command("ban", "/ban NAME|ADDRESS[/PREFIX] [MINUTES] [REASON]", "keep a name or addresses out",
                 "Moderators and admins: a banned name is refused at /nick, a banned address range"
