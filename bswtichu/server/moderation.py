@@ -533,7 +533,8 @@ def moderation_commands(moderation: Moderation, directory: NameDirectory, connec
                 "Admins only. Admins themselves are made by the operator (bswtichu admin add).", deop),
         command("mute", "/mute NAME [MINUTES] [REASON]", "no chat or messages from NAME",
                 "Moderators and admins: NAME's lobby, table and private chat, /me, /kibitz, /away TEXT"
-                f" and /invite are refused (and an /away text he set is not shown) for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),
+                " and /invite are refused (and an /away text he set is not shown)"
+                f" for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),
         command("unmute", "/unmute NAME [REASON]", "lift a mute", "Moderators and admins.", unmute),
         command("ban", "/ban NAME|ADDRESS[/PREFIX] [MINUTES] [REASON]", "keep a name or addresses out",
                 "Moderators and admins: a banned name is refused at /nick, a banned address range"
