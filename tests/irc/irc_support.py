@@ -32,7 +32,7 @@ from bswtichu.service import makeService
 TIMEOUT = 10
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 PASSWORD = "secret"  # the server password (PASS) both test IRC servers ask for
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
+CARD_TOKEN = re.compile(r"(?<![\w-])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![\w-])")  # not inside a resume token
 PLAYED = re.compile(r" played(?: out of turn)?: (?:single (\S+)|.*?\[([^\]]*)\])")  # a single: its card
 
 

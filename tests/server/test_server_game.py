@@ -160,7 +160,7 @@ class Recorder:
 
 # cards the server's usage hints name as examples (e.g. "write rank then suit (7j, Tr, 10r, As)")
 EXAMPLE_CARDS = {"7j", "7s", "Tr", "As", "2j", "9s", "3p", "MJ", "DG", "PH", "DR"}
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![A-Za-z0-9])")
+CARD_TOKEN = re.compile(r"(?<![\w-])(?:[2-9TJQKA][jspr]|MJ|DG|PH|DR)(?![\w-])")  # not inside a resume token
 
 
 def mentioned_cards(message) -> set[str]:
