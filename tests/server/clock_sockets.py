@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from random import Random
 
-from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
@@ -23,7 +22,7 @@ from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 from bswtichu.storage.accounts import hash_password
 
-from test_server_network import TIMEOUT, LineClient, reactor
+from test_server_network import TIMEOUT, LineClient, machine_client_from, reactor
 
 CHEAP = ScryptCost(n=2 ** 8)  # the same scrypt, cheap enough for tests
 DELAY = 1.0  # a bot's delay on the clock
@@ -67,13 +66,8 @@ class ClockServer:
     async def connect(self, address: str = "127.0.0.1") -> LineClient:
         """A line-port client in machine mode, connected from ``address`` (any of 127.0.0.0/8:
         all loopback on Linux)."""
-        port = self.port.getHost().port
-        endpoint = TCP4ClientEndpoint(reactor(), "127.0.0.1", port, bindAddress=(address, 0))
-        client = await connectProtocol(endpoint, LineClient()).addTimeout(TIMEOUT, reactor())
+        client = await machine_client_from(self.port.getHost().port, address)
         self.clients.append(client)
-        await client.wait_for(lambda line: line.startswith("Limits:"))
-        client.send("/mode machine")
-        await client.message("MODE")
         return client
 
     async def person(self, nick: str, address: str = "127.0.0.1") -> LineClient:

@@ -18,7 +18,7 @@ from bswtichu.net.mud import GMCP
 from bswtichu.storage.accounts import hash_password
 from bswtichu.storage.ratings import Rating
 
-from test_server_network import TIMEOUT, LineClient, RunningServer, reactor
+from test_server_network import TIMEOUT, LineClient, RunningServer, machine_client_from, reactor
 from test_server_process import Server, claim_admin
 
 PASSWORD = "secret-pw-1"
@@ -37,13 +37,8 @@ class CommunityServer(RunningServer):
 
     async def connect_from(self, address: str) -> LineClient:
         """A line-port client whose connection comes from ``address`` (a loopback one)."""
-        port = self.ports["line"].getHost().port
-        endpoint = TCP4ClientEndpoint(reactor(), "127.0.0.1", port, bindAddress=(address, 0))
-        client = await connectProtocol(endpoint, LineClient()).addTimeout(TIMEOUT, reactor())
+        client = await machine_client_from(self.ports["line"].getHost().port, address)
         self.clients.append(client)
-        await client.wait_for(lambda line: line.startswith("Limits:"))
-        client.send("/mode machine")
-        await client.message("MODE")
         return client
 
     async def person(self, nick: str, address: str = "127.0.0.1", register: bool = False) -> LineClient:

@@ -90,6 +90,17 @@ class LineClient(Protocol):
                     break
 
 
+async def machine_client_from(port: int, address: str) -> LineClient:
+    """A client of the line port on 127.0.0.1:``port`` whose connection comes from ``address``
+    (any of 127.0.0.0/8: all loopback on Linux), greeted and in machine mode."""
+    endpoint = TCP4ClientEndpoint(reactor(), "127.0.0.1", port, bindAddress=(address, 0))
+    client = await connectProtocol(endpoint, LineClient()).addTimeout(TIMEOUT, reactor())
+    await client.wait_for(lambda line: line.startswith("Limits:"))
+    client.send("/mode machine")
+    await client.message("MODE")
+    return client
+
+
 class RunningServer:
     """The real service on ephemeral loopback ports; ``async with`` starts and stops it."""
 
