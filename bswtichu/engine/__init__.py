@@ -16,7 +16,7 @@ from .cards import (
     parse_rank, rank_text, sort_cards,
 )
 from .combos import Combo, ComboType, bombs, classify, plays, readings
-from .errors import AmbiguousError, IllegalActionError, ParseError, TichuError
+from .errors import AmbiguousError, CardsNotHeld, IllegalActionError, ParseError, TichuError
 from .events import Event
 from .game import (
     DUMMY, PARTNERSHIPS, TOURNAMENT_SCHEDULE, Game, GameOptions, Standing, seats_from_join_order,
@@ -31,7 +31,7 @@ __all__ = [
     "Pass", "Play", "action_text", "DECK", "Card", "card", "card_points", "format_cards",
     "parse_bsw_card", "parse_card", "parse_cards", "parse_rank", "rank_text", "sort_cards",
     "Combo", "ComboType", "bombs", "classify", "plays", "readings", "AmbiguousError",
-    "IllegalActionError", "ParseError", "TichuError", "Event", "DUMMY", "PARTNERSHIPS",
+    "CardsNotHeld", "IllegalActionError", "ParseError", "TichuError", "Event", "DUMMY", "PARTNERSHIPS",
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
     "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "suggested_exchange", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",

@@ -23,6 +23,15 @@ class IllegalActionError(TichuError):
     code = "illegal"
 
 
+class CardsNotHeld(IllegalActionError):
+    """The action names cards the seat does not hold; ``cards`` are those (a server can say
+    where they are instead, e.g. in the other hand the same person plays)."""
+
+    def __init__(self, message: str, cards: list):
+        super().__init__(message)
+        self.cards = list(cards)
+
+
 class AmbiguousError(TichuError):
     """The input can mean several things; ``choices`` lists them."""
 

@@ -28,7 +28,7 @@ from .cards import (
     cards_of, format_cards, rank_text, sort_cards,
 )
 from .combos import BOMB_TYPES, Combo, ComboType, HandIndex, classify, listed_plays, play_list, sorted_cards_of
-from .errors import IllegalActionError
+from .errors import CardsNotHeld, IllegalActionError
 from .events import (
     CardsDealt, CardsReceived, DogLeadChosen, DragonGiven, Event, ExchangeSubmitted, GrandDecided, PhaseStarted,
     Played, PlayerOut, Passed, RoundEnded, TichuCalled, TrickCollected, TrickWon, TurnStarted,
@@ -44,6 +44,11 @@ _DECK_IDS = frozenset(map(id, DECK))
 _DOG = ComboType.DOG
 TICHU_BONUS = 100
 GRAND_BONUS = 200
+
+
+def _not_held(cards: Sequence[Card]) -> CardsNotHeld:
+    """The refusal of an action naming ``cards`` its seat does not hold (one sentence for all)."""
+    return CardsNotHeld(f"you do not hold {format_cards(cards)}", list(cards))
 
 
 class _SeatTables:
@@ -652,7 +657,7 @@ class Round:
             raise IllegalActionError(f"pass {count} different cards")
         missing = [c for c in cards if c not in self.hands[seat]]
         if missing:
-            raise IllegalActionError(f"you do not hold {format_cards(missing)}")
+            raise _not_held(missing)
         self.history.append(action if cards is action.cards else Exchange(seat, cards))
         self.exchanges[seat] = cards
         events: list[Event] = [self._t.exchange_submitted[seat]]
@@ -696,14 +701,14 @@ class Round:
         if combo is None:  # a play typed or built outside the engine: classify it
             if not action.cards <= hand:
                 missing = [c for c in action.cards if c not in hand]
-                raise IllegalActionError(f"you do not hold {format_cards(missing)}")
+                raise _not_held(missing)
             combo = classify(action.cards, action.phoenix_as)
         else:  # a listed play: its mask against the hand's
             entry = self._indexes[seat]
             missing = combo.mask & ~(entry[1].mask if entry is not None and entry[0] is hand
                                      else self._index(seat).mask)  # kept: the play updates it
             if missing:
-                raise IllegalActionError(f"you do not hold {format_cards(cards_of(missing))}")
+                raise _not_held(cards_of(missing))
         if self.gift_pending_seat is not None:
             if self.ending:
                 raise IllegalActionError("the round is over: only the Dragon gift remains")

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
     NANJING, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
-    TichuError, classify, parse_exchange, parse_play, parse_wish,
+    CardsNotHeld, TichuError, classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.notation import EXCHANGE_HINT
-from bswtichu.engine.cards import MAHJONG_CARD, Card, split_tokens
+from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.server import messages
 from bswtichu.server.commands import Command, UsageRefusal, is_number, usage_error, wrong_use
@@ -91,7 +91,7 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
         if len(split_tokens(args)) != count:
             raise wrong_use(order or EXCHANGE_HINT)
         cards = _parse(lambda text: parse_exchange(text, held, count, order), args)
-        with _held_by_other_hand(game, session.nick, hand, [c for c in cards if c not in held], f"schupf {args}"):
+        with _held_by_other_hand(game, session.nick, hand, f"schupf {args}"):
             game.act(session.nick, lambda seat: Exchange(seat, cards), hand)
 
     def play(session: Session, args: str, bomb_only: bool = False, hand: int = 0) -> None:
@@ -102,11 +102,9 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
         text, wish_word = _split_wish(args)
         which = hand
         hand = game.hand_of(session.nick, which)
-        missing: list[Card] = []  # the named cards the hand does not hold
 
         def build(seat: int):
             cards, phoenix_as = parse_play(text, hand)
-            missing.extend(c for c in cards if c not in hand)
             try:
                 combo = classify(cards, phoenix_as)
             except TichuError:
@@ -123,7 +121,7 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
                     raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
                 actions.append(MakeWish(seat, parse_wish(wish_word)))
             return actions
-        with _held_by_other_hand(game, session.nick, which, missing, f"{'bomben' if bomb_only else 'play'} {args}"):
+        with _held_by_other_hand(game, session.nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
             game.act(session.nick, build, which)
 
     def wish(session: Session, args: str, hand: int = 0) -> None:
@@ -349,18 +347,19 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
 
 
 @contextmanager
-def _held_by_other_hand(game: TableGame, nick: str, hand: int, missing: list[Card], command: str):
-    """A refusal of cards the hand does not hold says so of the person's other hand if that holds
-    them (Trichu's dealer and the dummy, a Duo player's two hands): "you do not hold MJ; the
-    dummy does: /dummy play MJ". ``missing`` is read when the refusal comes."""
+def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str):
+    """The engine's refusal of cards the hand does not hold (`CardsNotHeld`) says so of the
+    person's other hand if that holds them (Trichu's dealer and the dummy, a Duo player's two
+    hands): "you do not hold MJ; the dummy does: /dummy play MJ"."""
     try:
         yield
     except Refusal as refusal:
+        missing = refusal.__cause__
         seats = game.game.seats_played_by(game.player(nick))
-        if not missing or len(seats) < 2 or not refusal.message.startswith("you do not hold "):
+        if not isinstance(missing, CardsNotHeld) or len(seats) < 2:
             raise
         other = seats[1 - hand]
-        if not set(missing) <= game.game.round.hands[other]:
+        if not set(missing.cards) <= game.game.round.hands[other]:
             raise
         word = second_hand_word(game.game.variant)
         if hand == 1:

@@ -179,7 +179,7 @@ class TableGame:
             self._acting = set()
             self.driver.act(player, actions)
         except TichuError as error:
-            raise refusal_for(error) from None
+            raise refusal_for(error) from error  # the cause: what the command may add (`CardsNotHeld`)
         finally:
             concerned, self._acting = self._acting, None
         if concerned:
