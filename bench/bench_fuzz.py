@@ -11,7 +11,7 @@ them). Afterwards one person with three /bot plays a round-1 game to the end.
 
 Reports: lines and bytes sent, ``internal`` errors received (must be 0),
 tracebacks in the server's log (must be 0), the server's memory before and after.
-tests/server/test_server_hostile_fuzz.py runs a small version.
+tests/net/test_net_hostile_fuzz.py runs a small version.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def command_names() -> list[str]:
     from twisted.internet.task import Clock
 
     from bswtichu.config import ServerConfig
-    from bswtichu.server.gamelogs import GameLogStore
+    from bswtichu.server.games.logs import GameLogStore
     from bswtichu.service import build_lobby
 
     config = ServerConfig()

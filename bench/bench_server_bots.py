@@ -46,8 +46,8 @@ def measure(games: int, folder: Path) -> list[float]:
 
     from bswtichu.config import ServerConfig
     from bswtichu.play import GameDriver
-    from bswtichu.server.game_table import GameWiring
-    from bswtichu.server.gamelogs import GameLogStore
+    from bswtichu.server.tables.table_game import GameWiring
+    from bswtichu.server.games.logs import GameLogStore
     try:
         from bswtichu.service import build_lobby
     except ImportError:  # a revision before build_lobby (--compare): the lobby built itself

@@ -34,8 +34,8 @@ RUNNER = r'''
 import cProfile, json, random, sys, time
 from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
-from bswtichu.server.game_table import GameWiring
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.games.logs import GameLogStore
 try:
     from bswtichu.service import build_lobby
 except ImportError:  # a revision before build_lobby (--compare): the lobby built itself

@@ -22,7 +22,7 @@ from twisted.internet.task import Clock
 
 from bswtichu.engine import GameOptions
 from bswtichu.play import GameDriver, GameSeeds, seated_bots
-from bswtichu.server.durable import DurableGame
+from bswtichu.server.games.durable import DurableGame
 from bswtichu.storage import Storage
 
 PLAYERS = ("bot-a", "bot-b", "bot-c", "bot-d")

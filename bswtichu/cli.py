@@ -374,8 +374,8 @@ ADMIN_TIMEOUT = 30.0
 def admin_command(argv: list[str]) -> int:
     """``bswtichu admin add|remove NAME``, ``bswtichu admin list``: the operator makes admins
     (docs/moderation.md), whether the server runs or not."""
-    from bswtichu.server.messages import Refusal
-    from bswtichu.server.moderation import claimable_name
+    from bswtichu.server.text.messages import Refusal
+    from bswtichu.server.people.moderation import claimable_name
     from bswtichu.storage import DatabaseError, backup
     from bswtichu.storage.accounts import hash_password
 
@@ -422,7 +422,7 @@ def new_password(name: str) -> str:
     """The admin's password: typed twice without echo at a terminal, else one line of standard input."""
     import getpass
 
-    from bswtichu.server.messages import Refusal
+    from bswtichu.server.text.messages import Refusal
     from bswtichu.storage.accounts import password_problem
 
     if sys.stdin.isatty():
@@ -447,7 +447,7 @@ def admin_here(database: str, config: ServerConfig, request: dict) -> str:
 
     from twisted.internet import reactor
 
-    from bswtichu.server.moderation import operator_desk
+    from bswtichu.server.people.moderation import operator_desk
     from bswtichu.service import moderation_for
     from bswtichu.storage import DatabaseError, Storage
 
@@ -466,7 +466,7 @@ def admin_by_server(database: str, pid: int, request: dict) -> str:
     import json
     import time
 
-    from bswtichu.server.messages import Refusal
+    from bswtichu.server.text.messages import Refusal
     from bswtichu.storage import admins
 
     request_file, reply_file = admins.request_path(database), admins.reply_path(database)

@@ -28,29 +28,29 @@ from bswtichu.net import tls
 from bswtichu.net.accept import AcceptGuard
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
-from bswtichu.play.tally import Tally
+from bswtichu.counters import Tally
 from bswtichu.play.workers import BotWorkers
-from bswtichu.server.account_commands import account_commands
-from bswtichu.server.accounts import NameGuard, RegistrationLimit
-from bswtichu.server.chat import Chat
-from bswtichu.server.commands import CommandRegistry, help_command
+from bswtichu.server.commands.account import account_commands
+from bswtichu.server.people.accounts import NameGuard, RegistrationLimit
+from bswtichu.server.people.chat import Chat
+from bswtichu.server.commands.registry import CommandRegistry, help_command
 from bswtichu.server.connections import Connections
-from bswtichu.server.directory import NameDirectory, NameIndex
-from bswtichu.server.display_commands import display_commands
-from bswtichu.server.game_commands import game_commands
-from bswtichu.server.game_table import GameWiring
-from bswtichu.server.gamelogs import GameLogStore, GameReaders
-from bswtichu.server.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
+from bswtichu.server.people.directory import NameDirectory, NameIndex
+from bswtichu.server.commands.display import display_commands
+from bswtichu.server.commands.game import game_commands
+from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.games.logs import GameLogStore, GameReaders
+from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.lobby_commands import lobby_commands
-from bswtichu.server.messages import Refusal
-from bswtichu.server.moderation import ADMIN, Moderation, moderation_commands, operator_desk, person_kicker
-from bswtichu.server.social import PersonalLists, social_commands, tell_friends
-from bswtichu.server.review import review_commands
+from bswtichu.server.commands.lobby import lobby_commands
+from bswtichu.server.text.messages import Refusal
+from bswtichu.server.people.moderation import ADMIN, Moderation, moderation_commands, operator_desk, person_kicker
+from bswtichu.server.people.social import PersonalLists, social_commands, tell_friends
+from bswtichu.server.games.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
-from bswtichu.server.table import GameFactory, TableHall
-from bswtichu.server.table_commands import table_commands
+from bswtichu.server.tables.table import GameFactory, TableHall
+from bswtichu.server.commands.tables import table_commands
 from bswtichu.storage import Storage, admins, backup
 
 log = Logger()

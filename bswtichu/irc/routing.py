@@ -27,7 +27,7 @@ from bswtichu.irc.gameside import GameLink, NickLogin, open_link
 from bswtichu.irc.order import TableOrder, event_key
 from bswtichu.irc.tokens import ResumeTokens
 from bswtichu.irc.text import NAME_COMMANDS, carries_secret, name_candidates, server_name
-from bswtichu.server import names
+from bswtichu import names
 
 # Messages about a table that its spectators see too (docs/PROTOCOL.md §7).
 TABLE_EVENTS = frozenset({

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bswtichu.server import names
-from bswtichu.server.commands import SECRET_COMMANDS
+from bswtichu import names
+from bswtichu.realm import SECRET_COMMANDS
 
 # RFC 1459/2812: a line is at most 512 bytes including CR LF and the prefix
 # ":nick!user@host " that the server puts in front when it relays our line.
@@ -69,7 +69,7 @@ def _name_character(c: str) -> bool:
 def server_name(nick: str) -> str:
     """The server name for an IRC nick (documented in docs/clients.md).
 
-    The server's rule (bswtichu.server.names): 2-16 characters, a letter of any
+    The server's rule (bswtichu.names): 2-16 characters, a letter of any
     alphabet first, then letters, ASCII digits, ``_`` or ``-``; ``bot-`` is kept
     for computer players. So the nick is normalised to NFC; characters the rule
     does not allow ([]\\`^{|} and the like) are dropped, as is everything before

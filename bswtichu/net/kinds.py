@@ -18,7 +18,7 @@ from twisted.internet.protocol import ServerFactory
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.line import BotLineFactory
 from bswtichu.net.metrics import MetricsSite
-from bswtichu.net.realm import Realm
+from bswtichu.realm import Realm
 from bswtichu.net.telnet import TelnetFactory
 from bswtichu.net.websocket import WebSocketListener
 

@@ -30,7 +30,7 @@ from twisted.protocols.policies import TimeoutMixin
 from bswtichu.config import ServerConfig
 from bswtichu.net import tls
 from bswtichu.net.budget import OutputQueue, ReadThrottle, TokenBucket, socket_sender
-from bswtichu.net.realm import Client, Realm
+from bswtichu.realm import Client, Realm
 
 CR, LF = 0x0D, 0x0A
 LINE_END = re.compile(rb"[\r\n]")

@@ -24,7 +24,8 @@ from twisted.web.server import Site
 
 from bswtichu.config import ServerConfig
 from bswtichu.net.accept import TimedRequest
-from bswtichu.net.realm import Realm, Timings
+from bswtichu.counters import Timings
+from bswtichu.realm import Realm
 
 #: how often the reactor's lag is measured, in seconds
 LAG_INTERVAL = 0.5

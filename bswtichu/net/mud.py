@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from bswtichu.net.realm import Told
+from bswtichu.realm import Told
 
 SGA = b"\x03"
 TTYPE = b"\x18"

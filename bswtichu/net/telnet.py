@@ -26,7 +26,7 @@ from twisted.python.failure import Failure
 from bswtichu import __version__
 from bswtichu.net import mud, tls
 from bswtichu.net.lines import LineConnection, LobbyFactory
-from bswtichu.net.realm import Told
+from bswtichu.realm import Told
 
 # Longest subnegotiation payload kept; longer ones are skipped up to their IAC SE.
 # Below Twisted's own cap (which hangs up), so that cap is never reached.

@@ -36,7 +36,7 @@ from bswtichu.config import ServerConfig
 from bswtichu.net import mud
 from bswtichu.net.accept import TimedRequest
 from bswtichu.net.lines import CLOSE_TIMEOUT, LineConnection
-from bswtichu.net.realm import Realm, Told
+from bswtichu.realm import Realm, Told
 
 TERMINAL = "terminal.mudstandards.org"
 GMCP = "gmcp.mudstandards.org"

@@ -63,7 +63,7 @@ from bswtichu.engine import (
 )
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER, PLAY
-from bswtichu.play.tally import Tally
+from bswtichu.counters import Tally
 from bswtichu.play.workers import BotWorkers
 
 SUBSTITUTE_LEVEL = "basic"

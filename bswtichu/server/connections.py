@@ -9,9 +9,10 @@ from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import LiveConfig, ServerConfig
-from bswtichu.server import messages
-from bswtichu.server.messages import Message
-from bswtichu.server.session import Connection, Outbox, Session
+from bswtichu.server.text import messages
+from bswtichu.server.text.messages import Message
+from bswtichu.realm import Connection
+from bswtichu.server.session import Outbox, Session
 
 SERVER_NAME = "bswtichu"
 log = Logger()

@@ -18,17 +18,19 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.config import LiveConfig, ServerConfig
-from bswtichu.play.tally import Tally
-from bswtichu.server import messages
-from bswtichu.server.chat import Chat
-from bswtichu.server.commands import SECRET_COMMANDS, CommandRegistry
+from bswtichu.counters import Tally
+from bswtichu.server.text import messages
+from bswtichu.server.people.chat import Chat
+from bswtichu.realm import SECRET_COMMANDS
+from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
-from bswtichu.server.directory import NameDirectory
-from bswtichu.server.hashing import ConnectionGone
-from bswtichu.server.lobby_commands import OBSERVER_COMMANDS
-from bswtichu.server.messages import Refusal
-from bswtichu.server.session import Connection, Outbox, Session
-from bswtichu.server.table import TableHall
+from bswtichu.server.people.directory import NameDirectory
+from bswtichu.server.people.hashing import ConnectionGone
+from bswtichu.server.commands.lobby import OBSERVER_COMMANDS
+from bswtichu.server.text.messages import Refusal
+from bswtichu.realm import Connection
+from bswtichu.server.session import Outbox, Session
+from bswtichu.server.tables.table import TableHall
 
 
 def loggable(line: str) -> str:

@@ -1,29 +1,22 @@
 """One connected client as the domain sees it: a name, a render mode, a place.
 
-A `Session` is the client object a port talks to (``bswtichu.net.realm.Client``, which
-the domain does not import: the ports sit above it); `Connection` is what the domain
-needs of the port's end.
+A `Session` is the client object a port talks to (``bswtichu.realm.Client``);
+`Connection` (``bswtichu.realm``, the one contract both sides import) is what the
+domain needs of the port's end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from bswtichu.server import messages
-from bswtichu.server.messages import Message
-from bswtichu.server.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
+from bswtichu.realm import Connection
+from bswtichu.server.text import messages
+from bswtichu.server.text.messages import Message
+from bswtichu.server.text.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
 
 if TYPE_CHECKING:
-    from bswtichu.server.table import Table
-
-
-class Connection(Protocol):
-    """What a session needs from the net layer: send text lines, hang up."""
-
-    def send_lines(self, lines: list[str], droppable: bool = False) -> None: ...
-
-    def close(self) -> None: ...
+    from bswtichu.server.tables.table import Table
 
 
 class Outbox:

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.server import messages
-from bswtichu.server.commands import Command, is_number, wrong_use
-from bswtichu.server.directory import NameIndex
-from bswtichu.server.messages import Refusal
-from bswtichu.server.moderation import ADMIN
+from bswtichu.server.text import messages
+from bswtichu.server.commands.registry import Command, is_number, wrong_use
+from bswtichu.server.people.directory import NameIndex
+from bswtichu.server.text.messages import Refusal
+from bswtichu.server.people.moderation import ADMIN
 from bswtichu.server.session import Session
-from bswtichu.server.table import TableHall
+from bswtichu.server.tables.table import TableHall
 
 #: seconds before the stop at which everyone is told again (those within the countdown)
 REMINDERS = (1800, 600, 300, 120, 60, 30, 10)

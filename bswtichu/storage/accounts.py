@@ -5,7 +5,7 @@ compared in constant time (``hmac.compare_digest``); neither a password nor a
 token is ever stored in clear or logged.  A guest's resume token is stored as
 its SHA-256 only: it is long and random, so a slow hash adds nothing.
 `hash_password` and `check_password` are pure functions of their arguments, so the
-server runs them in threads, away from its reactor (bswtichu/server/hashing.py).
+server runs them in threads, away from its reactor (bswtichu/server/people/hashing.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a community keeps: moderators, bans and mutes, the audit log, ignore and friend lists.
 
-Plain values in and out, no rules: who may do what is the server's (`server/moderation.py`,
-`server/social.py`). Each write is its own committed transaction, so a ban survives a
+Plain values in and out, no rules: who may do what is the server's (`server/people/moderation.py`,
+`server/people/social.py`). Each write is its own committed transaction, so a ban survives a
 crash the moment the moderator is told it is in force.
 """
 

@@ -7,8 +7,8 @@ import json
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.messages import Message
-from bswtichu.server.render import MACHINE, RELAY, render
+from bswtichu.server.text.messages import Message
+from bswtichu.server.text.render import MACHINE, RELAY, render
 from bswtichu.service import makeService
 
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bswtichu.irc.text import IRC_LINE_BYTES, name_candidates, server_name, split_text, text_budget
-from bswtichu.server import names
+from bswtichu import names
 
 IRC_NICK = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=" \r\n\0"),
                    min_size=1, max_size=30)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest_twisted
 from twisted.internet.task import Clock
 
-from test_server_game import Chooser, is_exchange
+from test_tables_game import Chooser, is_exchange
 from test_server_game_network import TIMEOUT, GameServer, watch
-from test_server_network import reactor
+from test_net_network import reactor
 
 
 @pytest_twisted.ensureDeferred

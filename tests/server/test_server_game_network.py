@@ -18,14 +18,14 @@ import pytest_twisted
 from twisted.internet.defer import Deferred
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.game_table import GameWiring
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import makeService
 from bswtichu.tch import read_tch
 from bswtichu.tch.replay import replay_round
 
-from test_server_game import CARD_TOKEN, EXAMPLE_CARDS, Chooser, is_exchange
-from test_server_network import LOOPBACK_LISTENERS, LineClient, reactor
+from test_tables_game import CARD_TOKEN, EXAMPLE_CARDS, Chooser, is_exchange
+from test_net_network import LOOPBACK_LISTENERS, LineClient, reactor
 
 TIMEOUT = 10
 PRIVATE = ("DEALT", "RECEIVED", "HAND")

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bswtichu.server.commands import Command, wrong_use
-from bswtichu.server.messages import Refusal
+from bswtichu.server.commands.registry import Command, wrong_use
+from bswtichu.server.text.messages import Refusal
 
 
 def greeting_lines(lobby):

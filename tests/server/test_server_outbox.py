@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bswtichu.server.messages import Message
-from bswtichu.server.render import MACHINE
+from bswtichu.server.text.messages import Message
+from bswtichu.server.text.render import MACHINE
 from bswtichu.server.session import Outbox, Session
 
 
@@ -65,7 +65,7 @@ def test_without_an_open_outbox_a_message_goes_out_at_once():
 def test_a_game_action_reaches_each_player_in_one_write(tmp_path):
     """Through the lobby: one /play, one write per seated player."""
     from lobby_clients import Client
-    from test_server_game import seeded_lobby
+    from test_tables_game import seeded_lobby
 
     lobby = seeded_lobby(tmp_path, 5, bot_delay=0.0)
     players = [Client(lobby, name) for name in ("Ann", "Bob", "Cid", "Dan")]
@@ -91,7 +91,7 @@ def test_a_bot_step_reaches_the_person_in_one_write(tmp_path):
     from twisted.internet.task import Clock
 
     from lobby_clients import Client
-    from test_server_game import seeded_lobby
+    from test_tables_game import seeded_lobby
 
     clock = Clock()
     lobby = seeded_lobby(tmp_path, 5, clock=clock, bot_delay=1.0)

@@ -1,7 +1,7 @@
 """An admin's /shutdown: a countdown told to everyone, no new game meanwhile, then the stop.
 
 In-process on a fake clock; the real process's SIGTERM and restart are in
-test_server_process.py.
+test_cli_process.py.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.games.logs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage

@@ -13,7 +13,7 @@ import pytest
 import pytest_twisted
 
 from test_server_game_network import PLAYED_TEXT, GameServer, tokens, watch
-from test_server_network import reactor
+from test_net_network import reactor
 
 TIMEOUT = 10
 

@@ -1,0 +1,1044 @@
+"""Tables: seats (four, or as many as the variant's people), spectators, options, the start.
+
+Domain only: a table speaks in nicks, seats and ``Message`` values, and reaches
+clients through the lookup it was given (a nick to its online ``Reader``, the
+lobby's ``find``). Its state
+is plain data (``Table.view``), ready to be stored later.
+
+Seats are numbered 1-N as players see them (N: the variant's people, 4 for the
+4-player game, where partners sit opposite, 1+3 and 2+4). Seats fill in join order. With ``tichujoin`` the first two joiners are partners:
+they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import count
+from contextlib import AbstractContextManager, nullcontext
+from typing import Protocol
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from bswtichu.engine import NANJING, GameOptions, Variant, seats_from_join_order, variant_named
+from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
+from bswtichu.server.text import messages
+from bswtichu import names
+from bswtichu.server.text.messages import Message, Refusal
+from bswtichu.server.text.render import MACHINE
+from bswtichu.server.tables.votes import CONTINUE, PAUSE, REPLACE, Vote, Votes
+
+#: the table's options: the game's, and the variant (which sets the number of seats)
+OPTION_NAMES = (*GAME_OPTION_NAMES, "variant")
+MAX_ROUNDS = 100
+#: the short names bots get, in this order (then Ada2, Bea2, ...)
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
+#: the turn clock's limits (seconds per decision)
+CLOCK_RANGE = range(1, 3601)
+
+
+
+class Reader(Protocol):
+    """An online client as a table tells him things (the lobby's `Session`)."""
+
+    #: how he reads messages ("machine" shows fields only: no sentence is made for him)
+    mode: str
+    #: he asked for his legal actions whenever the round waits for him (``/legal push on``)
+    legal_push: bool
+    #: his ``/away`` text, or None while he is here
+    away: str | None
+
+    def send(self, message: Message) -> None:
+        """One message."""
+
+    def send_all(self, messages: list[Message]) -> None:
+        """Several messages in order, in one call (a game step's)."""
+
+
+#: The online client called ``nick``, or None; the lobby knows.
+FindReader = Callable[[str], "Reader | None"]
+#: A player's /away text as a viewer (a nick, or None for a spectator) reads it (`Chat.away_of`).
+AwayOf = Callable[["Reader", "str | None"], "str | None"]
+
+
+class RunningGame(Protocol):
+    """What a started table needs from its game (the game wiring's `TableGame`)."""
+
+    def start(self) -> None:
+        """Deal the first round; the table has announced the seating."""
+
+    def player_away(self, nick: str) -> None:
+        """The player left the started table or lost his connection."""
+
+    def player_back(self, nick: str) -> None:
+        """The player took his held seat again."""
+
+    def player_active(self, nick: str) -> None:
+        """The seated player typed something (a stand-in the turn clock gave him stands aside)."""
+
+    def stop(self) -> None:
+        """The table closes before the game ended (or the server stops; a stored game comes back)."""
+
+    def pause(self) -> None:
+        """Nobody is present at the started table: bots wait."""
+
+    def resume(self) -> None:
+        """A seated person is back: the game goes on."""
+
+    def abandon(self) -> None:
+        """Nobody came back within ``abandon_after``: the game ends unfinished, for good."""
+
+    def stand_in(self, nick: str) -> None:
+        """The player will not come back (banned): a stand-in plays his seat from now on."""
+
+    def replace(self, nick: str) -> str:
+        """A bot plays the player's seat to the end of the game (a vote); returns its level."""
+
+    def hand_over(self, nick: str, to: str) -> None:
+        """The person ``to`` plays the player's seat, as him, to the end of the game (a vote)."""
+
+    def partners(self, nick: str) -> list[object]:
+        """Who plays the player's partner seats this round (his own further hands left out)."""
+
+    def show_state(self, nick: str) -> None:
+        """Tell ``nick`` the game as his seat sees it: score, table, hand, what is asked of him."""
+
+    def made_private(self) -> None:
+        """The table went private while the game runs: the game stays private for good."""
+
+
+GameFactory = Callable[["Table"], "RunningGame | None"]
+
+
+class Table:
+    """One table: who sits where, who watches, the options, whether it started.
+
+    ``game_factory(table)`` is called once by ``start`` after the final seating is
+    announced; it is where the game wiring builds the engine's game and keeps it
+    in ``table.game``. Without one, a started table only holds its seats.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        number: int,
+        reader: FindReader,
+        clock: IReactorTime,
+        reconnect_grace: float,
+        on_abandoned: Callable[[Table], None] = lambda table: None,
+        game_factory: GameFactory | None = None,
+        abandon_after: float = 24 * 3600.0,
+        outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
+        vote_timeout: float = 60.0,
+        closing: Callable[[], str | None] = lambda: None,
+        pause_limit: float = 300.0,
+        bot_game_after: float = 600.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
+    ) -> None:
+        """``reader`` finds the online client of a name: what the table tells goes to him;
+        ``away_of`` is how a player's /away text reads to a viewer (mutes and ignores count);
+        ``clock_default`` is a new table's turn clock (the server's default); a vote not
+        decided within ``vote_timeout`` seconds is refused; a voted pause lasts at most
+        ``pause_limit`` seconds; a bots' game (`bots_game`) that nobody is at, nor watches,
+        is abandoned after ``bot_game_after`` seconds (others after ``abandon_after``);
+        ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
+        self._closing = closing
+        self.away_of = away_of
+        self.number = number
+        self._reader = reader
+        #: ``with table.outbox:`` gathers what is told at once into one write per client
+        #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
+        self.outbox = outbox
+        #: the form of the game (`/variant`): how many seats, the rules the game is built with
+        self.variant: Variant = NANJING
+        self.seats: list[str | None] = [None] * NANJING.players
+        self.spectators: list[str] = []
+        self.options = GameOptions(clock=clock_default)
+        self._clock_default = clock_default
+        self._clock_chosen = False  # a player set the clock: going private leaves it as set
+        self.started = False
+        self.game: RunningGame | None = None
+        self.last_game: RunningGame | None = None  # the finished game, shown until the next start
+        self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
+        #: ``/private on``: only those invited (names casefolded) may sit down or watch
+        self.private = False
+        self.invited: set[str] = set()
+        # seat -> pending grace timer, or None once the grace has run out
+        self._away: dict[int, IDelayedCall | None] = {}
+        self._clock = clock
+        self._grace = reconnect_grace
+        self._on_abandoned = on_abandoned
+        self._game_factory = game_factory
+        self._abandon_after = abandon_after
+        self._bot_game_after = bot_game_after
+        self._abandon_timer: IDelayedCall | None = None
+        #: the running abandon timer is the short one of a bots' game nobody watches
+        self._abandon_soon = False
+        self._pause_limit = pause_limit
+        self._pause_timer: IDelayedCall | None = None
+        #: who voted for the running voted pause: the others may end it once everyone is here
+        self._pausers: frozenset[str] = frozenset()
+        self.votes = Votes(self, clock, vote_timeout)
+        #: when the table opened: quick play seats a person at the open table waiting longest
+        self.waiting_since = clock.seconds()
+        #: quick play: the bots' level that fill the free seats when ``_quick`` comes due
+        self.quick_level: str | None = None
+        self._quick: IDelayedCall | None = None
+        #: the game is paused by vote (it goes on by vote, not when someone returns)
+        self.voted_pause = False
+        #: seats a bot plays by vote until the game ends; their player no longer sits there
+        self.replaced: set[int] = set()
+
+    def __repr__(self) -> str:
+        return f"<Table {self.number} {self.state} {self.seats}>"
+
+    # -- who is here --------------------------------------------------------
+
+    @property
+    def seat_numbers(self) -> range:
+        """The seats as people count them: 1..N."""
+        return range(1, len(self.seats) + 1)
+
+    def option_data(self) -> dict[str, object]:
+        """The options as plain data; ``variant`` only where it is not the 4-player game
+        (a 4-player table's fields are what they always were)."""
+        data = self.options.as_data()
+        if self.variant is not NANJING:
+            data["variant"] = self.variant.name
+        return data
+
+    @property
+    def state(self) -> str:
+        """"open" (free seats), "full" (every seat taken, not started), "started", or "finished"
+        (every seat taken, its game over and shown by /table and /score until the next /start)."""
+        if self.started:
+            return "started"
+        if None in self.seats:
+            return "open"
+        return "full" if self.last_game is None else "finished"
+
+    def seat_of(self, nick: str) -> int | None:
+        """The seat ``nick`` plays (None for a player whose seat a bot took by vote)."""
+        if nick in self.seats:  # as seated: the common case, no casefolding
+            seat = self.seats.index(nick) + 1
+            return None if seat in self.replaced else seat
+        key = nick.casefold()
+        for seat, sitting in zip(self.seat_numbers, self.seats):
+            if sitting is not None and sitting.casefold() == key and seat not in self.replaced:
+                return seat
+        return None
+
+    def nick_at(self, seat: int) -> str | None:
+        return self.seats[seat - 1]
+
+    def is_away(self, seat: int) -> bool:
+        return seat in self._away
+
+    def is_watching(self, nick: str) -> bool:
+        return nick.casefold() in (s.casefold() for s in self.spectators)
+
+    def players(self) -> list[tuple[int, str]]:
+        """(seat, nick) for every taken seat, away players included."""
+        return [(seat, nick) for seat, nick in zip(self.seat_numbers, self.seats) if nick is not None]
+
+    def view(self) -> dict[str, object]:
+        """The table as plain data: what /tables shows and what a store would keep."""
+        return {
+            "table": self.number,
+            "state": self.state,
+            "seats": list(self.seats),
+            "away": sorted(self._away),
+            "spectators": list(self.spectators),
+            "options": self.option_data(),
+            "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
+            "private": self.private,
+        }
+
+    # -- telling people -----------------------------------------------------
+
+    def present_at(self, seat: int) -> str | None:
+        """The player in ``seat`` if he is there to be told: not away, not replaced by a vote
+        (he watches then, and hears what spectators hear)."""
+        nick = self.seats[seat - 1]
+        return None if seat in self._away or seat in self.replaced else nick
+
+    def tell_seat(self, seat: int, message: Message) -> None:
+        """Tell the player in ``seat``, if he is there (away players miss it)."""
+        nick = self.present_at(seat)
+        if nick is not None:
+            self._deliver(nick, message)
+
+    def reader_at(self, seat: int) -> Reader | None:
+        """The online client of the player in ``seat``, if he is there (away players miss steps)."""
+        nick = self.present_at(seat)
+        return None if nick is None else self._reader(nick)
+
+    def tell_spectators_all(self, messages: list[Message], unsaid: Sequence[Message] = ()) -> None:
+        """``messages`` to every spectator; ``unsaid`` of them to programs only (machine mode)."""
+        if messages:
+            said = [m for m in messages if not any(m is u for u in unsaid)] if unsaid else messages
+            for nick in self.spectators:
+                reader = self._reader(nick)
+                if reader is not None:
+                    reader.send_all(messages if reader.mode == MACHINE else said)
+
+    def reader(self, nick: str) -> Reader | None:
+        """The online client called ``nick``, if any."""
+        return self._reader(nick)
+
+    def _deliver(self, nick: str, message: Message) -> None:
+        reader = self._reader(nick)
+        if reader is not None:
+            reader.send(message)
+
+    def tell_players(self, message: Message) -> None:
+        for seat in self.seat_numbers:
+            self.tell_seat(seat, message)
+
+    def tell_spectators(self, message: Message) -> None:
+        for nick in self.spectators:
+            self._deliver(nick, message)
+
+    def tell_all(self, message: Message) -> None:
+        """Tell everyone at the table: present players and spectators."""
+        self.tell_players(message)
+        self.tell_spectators(message)
+
+    def tell_all_but(self, message: Message, skipped: Callable[[str], bool],
+                     spectators_only: bool = False) -> None:
+        """Chat: to everyone present (only the spectators, if so) whose nick ``skipped`` spares."""
+        players = [] if spectators_only else [self.present_at(seat) for seat in self.seat_numbers]
+        for nick in [nick for nick in players if nick is not None] + self.spectators:
+            if not skipped(nick):
+                self._deliver(nick, message)
+
+    # -- changes ------------------------------------------------------------
+
+    def sit(self, nick: str, seat: int | None = None) -> int:
+        """Seat ``nick`` (the next free seat if none is named) or bring him back to his seat."""
+        own = self.seat_of(nick)
+        if own is not None:
+            if own not in self._away:
+                raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
+            if seat is not None and seat != own:
+                raise Refusal(
+                    "seat_mismatch", f"your seat at table {self.number} is {own}: /join {self.number} {own}"
+                )
+            self._come_back(nick, own)
+            return own
+        if self.started:
+            raise Refusal(
+                "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
+            )
+        self._require_invitation(nick, "sit down")
+        free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
+        if seat is None:
+            if not free:
+                raise Refusal(
+                    "table_full",
+                    f"table {self.number} is full; /watch {self.number} to watch, or /join alone"
+                    " to open a new table",
+                )
+            seat = free[0]
+        elif seat not in self.seat_numbers:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
+        elif seat not in free:
+            taken_by = self.seats[seat - 1]
+            held = " (away, seat held)" if seat in self._away else ""
+            offer = f"free seats: {', '.join(map(str, free))}" if free else "no seat is free"
+            raise Refusal("seat_taken", f"seat {seat} is taken by {taken_by}{held}; {offer}")
+        self._drop_spectator(nick)
+        self.seats[seat - 1] = nick
+        self.tell_all(messages.joined(self.view(), seat, nick))
+        return seat
+
+    def watch(self, nick: str) -> None:
+        if self.seat_of(nick) is not None:
+            raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
+        if self.is_watching(nick):
+            raise Refusal("already_watching", f"you already watch table {self.number}")
+        self._require_invitation(nick, "watch")
+        self.spectators.append(nick)
+        self.tell_all(messages.spectator_joined(self.view(), nick))
+        if self.game is not None:
+            self._pause_if_nobody_plays()  # a watched game nobody plays waits the long time
+
+    def leave(self, nick: str) -> None:
+        """``nick`` goes back to the lobby: a seat before the start is freed, after it held."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            self._stop_watching(nick)
+        elif self.started:
+            self._deliver(nick, self._go_away(seat, grace=False))
+        else:
+            self._free(seat, "left")
+        self._close_if_abandoned()
+
+    def disconnect(self, nick: str) -> None:
+        """``nick`` lost his connection: his seat is held for him, a spectator just goes."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            self._stop_watching(nick)
+        else:
+            self._go_away(seat, grace=True)
+        self._close_if_abandoned()
+
+    def set_option(self, nick: str, name: str, value: int | bool | str | None) -> None:
+        """Set an option before the start; ``value`` None toggles tichujoin/turnier."""
+        self._require_present_player(nick, f"change options at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; options are fixed")
+        if name == "variant":
+            self._set_variant(nick, value)
+            return
+        if name == "round":
+            if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
+                raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+            self._check_rounds(self.variant, value)
+        elif name == "clock":
+            if value is not None and not (isinstance(value, int) and value in CLOCK_RANGE):
+                raise Refusal("bad_option", f"clock must be {CLOCK_RANGE[0]}-{CLOCK_RANGE[-1]} seconds or off")
+        elif name in ("tichujoin", "turnier"):
+            if value is None:
+                value = not self.option_data()[name]
+            elif not isinstance(value, bool):
+                raise Refusal("bad_option", f"{name} is on or off")
+            if value and not self.variant.bsw_options:
+                raise Refusal("bad_option", f"{name} is for the 4-player game, not {self.variant.title}")
+        else:
+            raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
+        self.options = self.options.with_option(name, value)
+        if name == "clock":
+            self._clock_chosen = True
+        self.tell_all(messages.option_set(self.number, name, value, nick, self.option_data()))
+
+    def _set_variant(self, nick: str, name: object) -> None:
+        """``/variant NAME``: the table gets the variant's number of seats; refused while a
+        seat it would not have is taken, or while an option it has not is set."""
+        try:
+            variant = variant_named(str(name))
+        except ValueError as error:
+            raise Refusal("bad_option", str(error)) from None
+        count = variant.players
+        beyond = [(seat, who) for seat, who in zip(self.seat_numbers, self.seats) if seat > count and who]
+        if beyond:
+            taken = ", ".join(f"seat {seat} ({who})" for seat, who in beyond)
+            raise Refusal("seats_taken", f"{variant.title} has {count} seats, but {taken} is taken;"
+                                         " free it first (/kick SEAT for a bot)")
+        if not variant.bsw_options:
+            on = [option for option in ("tichujoin", "turnier") if self.options.as_data()[option]]
+            if on:
+                raise Refusal("bad_option", f"{' and '.join(on)} is for the 4-player game;"
+                                            f" turn it off before /variant {variant.name}")
+        self._check_rounds(variant, self.options.round_limit)
+        self.variant = variant
+        self.seats = (self.seats + [None] * count)[:count]
+        self.tell_all(messages.option_set(self.number, "variant", variant.name, nick, self.option_data()))
+
+    @staticmethod
+    def _check_rounds(variant: Variant, rounds: int | None) -> None:
+        """A game of a fixed number of rounds (Trichu) is a multiple of its people's number."""
+        if variant.game_rounds is not None and rounds is not None and rounds % variant.players:
+            raise Refusal("bad_option", f"a game of {variant.title} is a multiple of {variant.players}"
+                                        f" rounds (everyone deals equally often); {rounds} is not")
+
+    def start(self, nick: str) -> None:
+        """Fix the seating (the engine's tichujoin rule), announce it, then build and start the game."""
+        self._require_present_player(nick, f"start table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has already started")
+        closing = self._closing()
+        if closing is not None:
+            raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
+        seated = sum(1 for n in self.seats if n is not None)
+        if seated < len(self.seats):
+            raise Refusal(
+                "not_enough_players",
+                f"table {self.number} has {seated} of {len(self.seats)} players; /start needs"
+                f" {COUNT_WORDS.get(len(self.seats), len(self.seats))}",
+            )
+        if self._away:
+            names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
+            raise Refusal("player_away", f"cannot start while {names} is away")
+        self._cancel_quick()
+        seating = list(seats_from_join_order(self.seats, self.options.tichujoin, self.variant))
+        swapped = seating != self.seats
+        self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
+        self.seats = seating
+        self.started = True
+        view = self.view()
+        for seat in self.seat_numbers:
+            self.tell_seat(seat, messages.started(view, swapped, seat, self.variant))
+        self.tell_spectators(messages.started(view, swapped, None, self.variant))
+        self.last_game = None
+        self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
+                      event="table_start", bots={name: level for name, level in self.bots.values()})
+        if self._game_factory is not None:
+            self.game = self._game_factory(self)
+            if self.game is not None:
+                self.game.start()
+
+    def add_bot(self, nick: str | None, seat: int | None, level: str, name: str) -> int:
+        """Seat a computer player called ``name`` (a free seat if none is named) for the seated
+        ``nick``, or for the server (None: quick play's bots)."""
+        if nick is not None:
+            self._require_present_player(nick, f"seat a bot at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; bots join before /start")
+        free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
+        if seat is None:
+            if not free:
+                raise Refusal("table_full", f"table {self.number} is full")
+            seat = free[0]
+        elif seat not in free:
+            raise Refusal("seat_taken", f"seat {seat} is taken; free seats: {', '.join(map(str, free)) or 'none'}")
+        self.seats[seat - 1] = name
+        self.bots[seat] = (name, level)
+        self.tell_all(messages.bot_joined(self.view(), seat, name, level, nick))
+        return seat
+
+    def kick(self, nick: str, seat: int) -> None:
+        """Remove the bot in ``seat`` before the start."""
+        self._require_present_player(nick, f"remove a bot at table {self.number}")
+        if self.started:
+            raise Refusal("table_started", f"table {self.number} has started; bots stay until the end")
+        if seat not in self.bots:
+            who = self.seats[seat - 1] if seat in self.seat_numbers else None
+            raise Refusal("not_a_bot", f"seat {seat} holds {'no bot' if who is None else who + ', not a bot'};"
+                                       " /kick removes bots only")
+        name, _ = self.bots.pop(seat)
+        self.seats[seat - 1] = None
+        self.log.info("table {table}: {by} kicked the bot {name} from seat {seat}", table=self.number,
+                      by=nick, name=name, seat=seat, event="kick")
+        self.tell_all(messages.left(self.view(), seat, name, "kicked"))
+
+    def give_up_seat(self, seat: int) -> None:
+        """The held ``seat``'s player may not come back (banned): before the start the seat is
+        freed; in a game a stand-in plays it at once, to the end."""
+        nick = self.seats[seat - 1]
+        if nick is None or seat not in self._away:
+            return
+        if self.game is None:
+            self._free(seat, "kicked")
+            self._close_if_abandoned()
+        else:
+            self.game.stand_in(nick)
+
+    def set_private(self, nick: str, private: bool | None) -> None:
+        """``/private on|off`` (None toggles): a seated player closes or opens the table."""
+        self._require_present_player(nick, f"make table {self.number} private")
+        self.private = not self.private if private is None else private
+        if self.private and self.game is not None:
+            self.game.made_private()
+        self.tell_all(messages.private_table(self.number, self.private, nick))
+        if not self.started and not self._clock_chosen and self._clock_default is not None:
+            # the server's default clock is for public tables; friends among themselves set one
+            clock = None if self.private else self._clock_default
+            if clock != self.options.clock:
+                self.options = self.options.with_option("clock", clock)
+                self.tell_all(messages.option_set(self.number, "clock", clock, nick, self.option_data()))
+
+    def invite(self, nick: str, guest: str) -> None:
+        """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
+        self._require_present_player(nick, f"invite to table {self.number}")
+        if guest.casefold() in self.invited:
+            raise Refusal("already_invited", f"{guest} is invited to table {self.number} already")
+        self.invited.add(guest.casefold())
+        self.tell_all(messages.invited(self.number, guest, nick))
+
+    def _require_invitation(self, nick: str, what: str) -> None:
+        if self.private and nick.casefold() not in self.invited:
+            raise Refusal("private_table", f"table {self.number} is private: only invited players may {what};"
+                                           " ask a player there to /invite you")
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def restore(self, options: GameOptions, seats: list[str], bots: dict[int, tuple[str, str]],
+                game: RunningGame, replaced: dict[str, str] | None = None,
+                variant: Variant = NANJING) -> None:
+        """A stored started table after a restart: every person's seat is held for him, the game
+        waits; ``replaced`` (name -> level) are the players whose seat a bot took by vote."""
+        self.options = options
+        self.variant = variant
+        self.seats = list(seats)
+        self.bots = dict(bots)
+        for name, level in (replaced or {}).items():
+            seat = self.seats.index(name) + 1
+            self.bots[seat] = (name, level)
+            self.replaced.add(seat)
+        self.started = True
+        self.game = game
+        for seat, nick in self.players():
+            if seat not in self.bots:
+                self._away[seat] = None
+                game.player_away(nick)
+        self._close_if_abandoned()
+
+    def shut(self, by: str, reason: str) -> list[str]:
+        """An admin closes the table at once (``/close``): a running game ends unfinished for
+        good (a restart does not bring it back), everyone at the table is told; returns the
+        names that were there (present players, spectators), in the lobby now."""
+        there = [nick for nick in map(self.present_at, self.seat_numbers) if nick is not None]
+        there += self.spectators
+        closed = messages.table_closed(self.number, by, reason)
+        self.tell_all(closed)
+        for seat in self._away:  # players online elsewhere lose the seat held for them
+            self._deliver(self.seats[seat - 1], closed)
+        self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
+                      by=by, reason=reason, event="table_end")
+        if self.game is not None:
+            self.game.abandon()
+        self.close()
+        self._on_abandoned(self)
+        return there
+
+    def end_game(self) -> None:
+        """The game is over: the table is open for options and a new /start.
+
+        A player still away whose grace ran out (or who left the started table) loses
+        his seat now, as he would before a start; one still within the grace keeps it
+        until the grace ends.
+        """
+        self.started = False
+        self.last_game, self.game = self.game, None
+        self._cancel_abandon()
+        self.votes.cancel()
+        self._cancel_pause()
+        for seat in sorted(self.replaced):  # the bot that took the seat by vote goes with the game
+            self.bots.pop(seat, None)
+            self.seats[seat - 1] = None
+        self.replaced.clear()
+        self.tell_all(messages.table_reopened(self.view()))
+        for seat in sorted(s for s, timer in self._away.items() if timer is None):
+            self._free(seat, "timeout")
+        self._close_if_abandoned()
+
+    def close(self) -> None:
+        """Cancel pending timers; the hall forgets the table."""
+        if self.game is not None:
+            self.game.stop()
+        self._cancel_abandon()
+        self._cancel_quick()
+        self._cancel_pause()
+        self.votes.cancel()
+        for timer in self._away.values():
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._away.clear()
+
+    # -- quick play -----------------------------------------------------------
+
+    def fill_after(self, level: str, seconds: float, bot_name: Callable[[str], str]) -> None:
+        """Quick play: after ``seconds``, unless people filled it and it started, bots of
+        ``level`` (named by ``bot_name(level)``) take the free seats and the table starts."""
+        self.quick_level = level
+        self._quick = self._clock.callLater(seconds, self._fill, bot_name)
+
+    def start_if_full(self, nick: str) -> bool:
+        """A quick-play table that ``nick`` just filled starts at once; True if it did."""
+        if self.quick_level is None or self.started or None in self.seats or self._away:
+            return False
+        self.start(nick)
+        return True
+
+    def _fill(self, bot_name: Callable[[str], str]) -> None:
+        self._quick = None
+        if self.started:
+            return
+        present = [nick for seat, nick in self.players() if seat not in self.bots and seat not in self._away]
+        if not present:
+            return  # nobody to play with: the table closes by itself
+        with self.outbox:  # a timer's step: one write per client
+            for seat in self.seat_numbers:
+                if self.seats[seat - 1] is None:
+                    self.add_bot(None, seat, self.quick_level, bot_name(self.quick_level))
+            if not self._away:
+                self.start(present[0])
+
+    def _cancel_quick(self) -> None:
+        timer, self._quick = self._quick, None
+        if timer is not None and timer.active():
+            timer.cancel()
+
+    # -- votes ----------------------------------------------------------------
+
+    def ask_replace(self, nick: str, seat: int, to: str | None = None) -> None:
+        """``nick`` asks the table to hand ``seat`` (an away player's) for the rest of the game
+        to ``to``, a person watching the table who waits to play, or to a bot (None).
+
+        The seat of a player who is online is never asked for (he can take it back); the
+        player votes on it himself; and a named person, who would get his hand, needs the
+        yes of the player's partners present (`Votes`)."""
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if seat not in self.seat_numbers:
+            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
+        player = self.seats[seat - 1]
+        if seat in self.bots or player is None:
+            raise Refusal("not_a_person", f"seat {seat} holds a bot already")
+        if seat not in self._away:
+            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only the seat of a"
+                                         " player who is away (offline) can be handed on")
+        if self._reader(player) is not None:
+            raise Refusal("player_online", f"{player} (seat {seat}) is online: his seat is his to take"
+                                           f" back (/join {self.number} {seat}), not to vote away")
+        consent: tuple[str, ...] = ()
+        if to is not None:
+            to = self._waiting_person(to)
+            consent = self._present_partners(player)
+            if not consent:
+                raise Refusal("no_partner", f"{player} (seat {seat}) has no partner here to agree that"
+                                            f" {to} takes his seat and hand; /replace {seat} hands it to a bot")
+        taker = "a bot" if to is None else to
+        self.votes.ask(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
+                       seat, to, consent)
+
+    def _present_partners(self, player: str) -> tuple[str, ...]:
+        """The people present who are ``player``'s partners in the game this round."""
+        voters = set(self.voters(None))
+        return tuple(nick for nick in self.game.partners(player) if nick in voters)
+
+    def _waiting_person(self, name: str) -> str:
+        """The spectator ``name`` as he watches (he may take a seat), or a refusal."""
+        for spectator in self.spectators:
+            if spectator.casefold() == name.casefold() and not names.is_bot_name(spectator):
+                if self._reader(spectator) is not None:
+                    return spectator
+        raise Refusal("not_watching", f"{name} does not watch table {self.number}; a seat goes to a"
+                                      f" person watching it (/watch {self.number}), or to a bot")
+
+    def ask_pause(self, nick: str) -> None:
+        self._require_voter(nick, "ask for a vote")
+        self.votes.refuse_if_open()
+        if self.voted_pause:
+            raise Refusal("paused", f"the game at table {self.number} is paused already; /continue asks to go on")
+        self.votes.ask(nick, PAUSE, "pause the game")
+
+    def ask_continue(self, nick: str) -> None:
+        """``/continue``: ends a voted pause at once if ``nick`` did not vote for it and everyone
+        is present (a team cannot hold the others' game); otherwise asks the table."""
+        self._require_voter(nick, "ask for a vote")
+        if self.voted_pause and nick not in self._pausers and not self._away:
+            self._end_pause(messages.pause_ended(self.number, "ended", nick))
+            return
+        self.votes.refuse_if_open()
+        if not self.voted_pause:
+            raise Refusal("not_paused", f"the game at table {self.number} is not paused")
+        self.votes.ask(nick, CONTINUE, "go on with the game")
+
+    def answer_vote(self, nick: str, yes: bool) -> None:
+        self._require_voter(nick, "vote")
+        self.votes.answer(nick, yes)
+
+    def voters(self, seat: int | None) -> list[str]:
+        """The people seated and present (not bots, not away), and the player in ``seat``,
+        present or not: a vote about his seat is his too."""
+        return [nick for s, nick in self.players()
+                if s not in self.bots and (s not in self._away or s == seat)]
+
+    def carry_out(self, vote: Vote) -> None:
+        """What a passed vote asked for; a vote the game has moved past (its game ended, its
+        player came back) does nothing."""
+        if self.game is None:
+            return
+        if vote.kind == PAUSE:
+            self.voted_pause = True
+            self._pausers = frozenset(vote.yes)
+            self.game.pause()
+            self._pause_timer = self._clock.callLater(self._pause_limit, self._pause_over)
+            self.tell_all(messages.paused(self.number, self._pause_limit))
+        elif vote.kind == CONTINUE:
+            self._end_pause(messages.pause_ended(self.number, "vote"))
+        elif vote.kind == REPLACE and vote.seat is not None:
+            self._replace(vote.seat, vote.to)
+
+    def _pause_over(self) -> None:
+        self._pause_timer = None
+        with self.outbox:  # a timer's step: one write per client
+            self._end_pause(messages.pause_ended(self.number, "limit", seconds=self._pause_limit))
+
+    def _end_pause(self, said: Message) -> None:
+        """The voted pause is over: the game goes on (unless nobody is present to play it); an
+        open vote to go on has nothing left to decide."""
+        if self.votes.open is not None and self.votes.open.kind == CONTINUE:
+            self.votes.cancel()
+        self._cancel_pause()
+        if self.game is not None and self._abandon_timer is None:
+            self.game.resume()
+        self.tell_all(said)
+
+    def _cancel_pause(self) -> None:
+        self.voted_pause = False
+        self._pausers = frozenset()
+        timer, self._pause_timer = self._pause_timer, None
+        if timer is not None and timer.active():
+            timer.cancel()
+
+    def _replace(self, seat: int, to: str | None) -> None:
+        player = self.seats[seat - 1]
+        assert player is not None and self.game is not None
+        if seat not in self._away or self._reader(player) is not None:
+            return  # he came back (or is online again) while the vote ran
+        if to is not None and (not self.is_watching(to) or self._reader(to) is None):
+            to = None  # he went while the vote ran: the seat goes to a bot
+        timer = self._away.pop(seat, None)
+        if timer is not None and timer.active():
+            timer.cancel()
+        if to is not None:
+            self._hand_over(seat, player, to)
+            return
+        level = self.game.replace(player)
+        self.bots[seat] = (player, level)
+        self.replaced.add(seat)
+        if self._reader(player) is not None:  # he is still here: he watches now
+            self.spectators.append(player)
+        self.tell_all(messages.replaced(self.view(), seat, player, level))
+        self._close_if_abandoned()
+
+    def _hand_over(self, seat: int, player: str, to: str) -> None:
+        """``to`` leaves the spectators and plays the seat; ``player``, if online, watches."""
+        assert self.game is not None
+        self._drop_spectator(to)
+        self.game.hand_over(player, to)
+        self.seats[seat - 1] = to
+        if self._reader(player) is not None:
+            self.spectators.append(player)
+        self.tell_all(messages.handed_over(self.view(), seat, player, to))
+        self.game.show_state(to)
+        self._close_if_abandoned()
+
+    def _require_voter(self, nick: str, what: str) -> None:
+        seat = self.seat_of(nick)
+        if seat is None or seat in self._away:
+            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+        if not self.started or self.game is None:
+            raise Refusal("no_game", f"table {self.number} has no game running; votes are about a game")
+
+    # -- internals ----------------------------------------------------------
+
+    def _require_present_player(self, nick: str, what: str) -> None:
+        if self.seat_of(nick) is None:
+            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+
+    def _go_away(self, seat: int, grace: bool) -> Message:
+        """Hold ``seat`` for its player and say so; before the start only for ``reconnect_grace``."""
+        nick = self.seats[seat - 1]
+        assert nick is not None
+        if grace or not self.started:
+            timer = self._clock.callLater(self._grace, self._grace_over, seat)
+        else:
+            timer = None
+        self._away[seat] = timer
+        message = messages.away(self.number, seat, nick, None if self.started else self._grace)
+        self.tell_all(message)
+        if self.game is not None:
+            self.game.player_away(nick)
+        return message
+
+    def _grace_over(self, seat: int) -> None:
+        self._away[seat] = None
+        if not self.started:
+            self._free(seat, "timeout")
+        self._close_if_abandoned()
+
+    def _come_back(self, nick: str, seat: int) -> None:
+        timer = self._away.pop(seat)
+        if timer is not None and timer.active():
+            timer.cancel()
+        self._drop_spectator(nick)
+        self.seats[seat - 1] = nick
+        self.tell_all(messages.returned(self.view(), seat, nick))
+        if self.game is not None:
+            self.game.player_back(nick)
+            if self._abandon_timer is not None:
+                self._cancel_abandon()
+                if not self.voted_pause:
+                    self.game.resume()
+
+    def _free(self, seat: int, reason: str) -> None:
+        nick = self.seats[seat - 1]
+        assert nick is not None
+        timer = self._away.pop(seat, None)
+        if timer is not None and timer.active():
+            timer.cancel()
+        self.seats[seat - 1] = None
+        message = messages.left(self.view(), seat, nick, reason)
+        self.tell_all(message)
+        if reason == "left":
+            self._deliver(nick, message)
+
+    def _stop_watching(self, nick: str) -> None:
+        if self._drop_spectator(nick):
+            message = messages.spectator_left(self.number, nick)
+            self.tell_all(message)
+            self._deliver(nick, message)
+
+    def _drop_spectator(self, nick: str) -> bool:
+        key = nick.casefold()
+        for index, spectator in enumerate(self.spectators):
+            if spectator.casefold() == key:
+                del self.spectators[index]
+                return True
+        return False
+
+    def _close_if_abandoned(self) -> None:
+        """An unstarted table closes once empty; a started one once nobody is left or expected.
+
+        A running game is not closed but paused while no seated person is present,
+        and abandoned only after ``abandon_after`` (see `_pause_if_nobody_plays`).
+        """
+        if self.started and self.game is not None:
+            self._pause_if_nobody_plays()
+            return
+        if self.spectators:
+            return
+        if self.started:
+            waiting = any(timer is not None for timer in self._away.values())
+            present = any(s not in self._away and s not in self.bots for s, _ in self.players())
+            if present or waiting:
+                return
+        elif any(s not in self.bots for s, _ in self.players()):
+            return
+        self.log.info("table {table} closes: nobody is left", table=self.number, event="table_end")
+        self.close()
+        self._on_abandoned(self)
+
+
+    @property
+    def bots_game(self) -> bool:
+        """Bots hold every seat but one person's at most: a game nobody else plays with him."""
+        return sum(1 for seat, _ in self.players() if seat not in self.bots) <= 1
+
+    def _pause_if_nobody_plays(self) -> None:
+        """With no seated person present the game waits: ``abandon_after``, or only
+        ``bot_game_after`` for a bots' game nobody watches (said again as spectators come
+        and go: a watcher gives it the long wait, the last one's going the short one)."""
+        present = any(s not in self._away and s not in self.bots for s, _ in self.players())
+        if present:
+            return
+        soon = self.bots_game and not self.spectators
+        if self._abandon_timer is not None:
+            if soon == self._abandon_soon:
+                return
+            self._cancel_abandon()
+        else:
+            self.log.info("table {number} pauses: no player is present", number=self.number)
+            self.game.pause()
+        self._abandon_soon = soon
+        self._abandon_timer = self._clock.callLater(self._bot_game_after if soon else self._abandon_after,
+                                                    self._abandon)
+
+    def _abandon(self) -> None:
+        self._abandon_timer = None
+        self.log.info("table {table} closes: nobody came back to its game", table=self.number,
+                      event="table_end")
+        if self.game is not None:
+            self.game.abandon()
+        self.close()
+        self._on_abandoned(self)
+
+    def _cancel_abandon(self) -> None:
+        timer, self._abandon_timer = self._abandon_timer, None
+        if timer is not None and timer.active():
+            timer.cancel()
+
+
+class TableHall:
+    """All tables by number; opens new ones at the lowest free number."""
+
+    def __init__(
+        self,
+        reader: FindReader,
+        clock: IReactorTime,
+        reconnect_grace: float,
+        game_factory: GameFactory | None = None,
+        abandon_after: float = 24 * 3600.0,
+        outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
+        vote_timeout: float = 60.0,
+        pause_limit: float = 300.0,
+        bot_game_after: float = 600.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
+    ) -> None:
+        self._tables: dict[int, Table] = {}
+        self._pause_limit = pause_limit
+        self._bot_game_after = bot_game_after
+        self._away_of = away_of
+        #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
+        self.closing: str | None = None
+        self._clock_default = clock_default
+        self._vote_timeout = vote_timeout
+        self._reader = reader
+        self._outbox = outbox
+        self._abandon_after = abandon_after
+        self._clock = clock
+        self._grace = reconnect_grace
+        self._game_factory = game_factory
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(sorted(self._tables.values(), key=lambda t: t.number))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def get(self, number: int) -> Table | None:
+        return self._tables.get(number)
+
+    def open(self, number: int | None = None) -> Table:
+        """A new table at the lowest free number (or at ``number``, for a stored table)."""
+        if number is None:
+            number = 1
+            while number in self._tables:
+                number += 1
+        elif number in self._tables:
+            raise ValueError(f"table {number} exists already")
+        table = Table(
+            number,
+            self._reader,
+            self._clock,
+            self._grace,
+            on_abandoned=self._forget,
+            game_factory=self._game_factory,
+            abandon_after=self._abandon_after,
+            outbox=self._outbox,
+            closing=lambda: self.closing,
+            clock_default=self._clock_default,
+            vote_timeout=self._vote_timeout,
+            pause_limit=self._pause_limit,
+            bot_game_after=self._bot_game_after,
+            away_of=self._away_of,
+        )
+        self._tables[number] = table
+        return table
+
+    def bot_name(self, level: str) -> str:
+        """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
+        that no bot on the server has."""
+        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
+        candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
+        return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
+
+    def longest_waiting(self) -> Table | None:
+        """The open table (a free seat, a person seated, not started) that opened first."""
+        waiting = [t for t in self if t.state == "open"
+                   and any(seat not in t.bots for seat, _ in t.players())]
+        return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
+
+    def held_seat(self, nick: str) -> tuple[Table, int] | None:
+        """The table and seat held for ``nick`` while he is away, if any."""
+        for table in self:
+            seat = table.seat_of(nick)
+            if seat is not None and table.is_away(seat):
+                return table, seat
+        return None
+
+    def close_all(self) -> None:
+        for table in list(self._tables.values()):
+            table.close()
+        self._tables.clear()
+
+    def _forget(self, table: Table) -> None:
+        self._tables.pop(table.number, None)

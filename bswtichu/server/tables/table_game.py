@@ -1,0 +1,644 @@
+"""The game at one table: a `GameDriver`, and who at the table is told what.
+
+`TableGame` is what `Table.game` holds once a table starts (it implements
+`RunningGame`).  Commands reach it in domain terms ("ann plays these cards");
+the driver applies them and runs the bots; `TableGame` is the driver's
+subscriber that sends each event only to those the engine allows
+(`Event.private_to`), worded for each reader by `GameTexts`.  The game log is
+another subscriber (`GameLogRecorder`); neither knows of the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from random import SystemRandom
+from typing import Callable, Hashable, Iterable, Sequence
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from bswtichu.bots import BotSettings
+from bswtichu.engine import (
+    NANJING, Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, Variant, variant_named,
+)
+from bswtichu.engine import events as ev
+from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
+from bswtichu.play import (
+    SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, SeatHandedOver, check_in_order, seated_bots,
+)
+from bswtichu.play.journal import replay_journal
+from bswtichu.counters import Tally
+from bswtichu.play.workers import BotWorkers
+from bswtichu.server.games.durable import DurableGame
+from bswtichu.server.text.game_messages import GameTexts, game_started
+from bswtichu.server.games.logs import GameLogRecorder, GameLogStore
+from bswtichu import names
+from bswtichu.server.commands.registry import is_number
+from bswtichu.server.text.messages import Message, Refusal, for_second_hand, second_hand_word
+from bswtichu.server.text.render import MACHINE
+from bswtichu.server.tables.table import Reader, Table, TableHall
+from bswtichu.storage import Storage, StoredGame
+
+ActionBuilder = Callable[[int], "Action | list[Action]"]
+
+def refusal_for(error: TichuError) -> Refusal:
+    """The engine's error as the one line a client gets, under the error's stable code."""
+    return Refusal(error.code, str(error))
+
+
+def _wish_after_round(trial: Round, action: Action) -> bool:
+    """A wish typed with a Mahjong that ended the round is dropped: nobody is left to bind."""
+    return isinstance(action, MakeWish) and trial.phase == OVER
+
+
+#: What is wrong with a command of ``phase`` given in another phase, as the engine says it: a
+#: command's arguments are read against the hand only in its own phase (the phase is what is wrong)
+_WRONG_PHASE = {
+    PLAY: {GRAND: "first decide about Grand Tichu (grand or nogrand)",
+           EXCHANGE: "first pass your {count} cards (exchange)"},
+    EXCHANGE: {GRAND: "first decide about Grand Tichu; the exchange comes next",
+               PLAY: "the exchange is not now"},
+}
+
+
+#: the games' own log events (a module logger: an instance's would keep the game in the event)
+log = Logger()
+
+
+class TableGame:
+    """One game at one table, from the first deal to the final standings."""
+
+    def __init__(self, table: Table, driver: GameDriver, log_number: int, record: DurableGame | None = None):
+        self.table = table
+        self.driver = driver
+        self.log_number = log_number
+        self.record = record
+        #: by engine seat: the seat of the person who plays it (his own; the dealer's for the dummy)
+        self._home: tuple[int, ...] = driver.game.variant.played_by
+        self.texts = self._texts()
+        self._seating_seen: tuple[str, ...] = ()
+        self._table_seats_seen: list[str | None] = []
+        self._seats: list[int | None] = []
+        #: while one request of a person is applied: the seats its steps may have asked to act,
+        #: whose pushed LEGAL waits until the whole request is applied (the wish typed with the
+        #: Mahjong answers the turn its play opened)
+        self._acting: set[int] | None = None
+        #: the seat of the last TRICK_WON told, until its trick is taken or reopened
+        self._won_told: int | None = None
+        driver.subscribe(self)
+
+    def start(self) -> None:
+        self.table.tell_all(game_started(self.table.number, self.log_number, self.table.option_data()))
+        self.driver.start()
+
+    # ------------------------------------------------------------------ who is who
+
+    @property
+    def game(self):
+        return self.driver.game
+
+    def player(self, nick: str) -> str:
+        """The player's name as seated (whatever case ``nick`` uses), or a refusal."""
+        people = self.game.base_seats  # the people (a seating may hold the dummy, or one twice)
+        if nick in people:  # as seated: the common case, no casefolding
+            return nick
+        key = nick.casefold()
+        for player in people:
+            if player.casefold() == key:
+                return player
+        raise Refusal("not_seated", "you do not play in this game")
+
+    def seat_of(self, nick: str) -> int:
+        """The engine seat (0..N-1) of a player in the current round: his own."""
+        return self.driver.seat_of(self.player(nick))
+
+    def seat_for(self, nick: str, hand: int = 0) -> int:
+        """The engine seat of the ``hand``-th hand ``nick`` plays this round (0: his own; 1: the
+        second hand, Trichu's dealer's dummy), or a refusal."""
+        if hand == 0:
+            return self.seat_of(nick)
+        seats = self.game.seats_played_by(self.player(nick))
+        if hand >= len(seats):
+            raise Refusal("no_second_hand", f"you play no second hand this round;"
+                                            f" /{second_hand_word(self.game.variant)} is for the player"
+                                            " who plays one (in Trichu the dealer, for the dummy)")
+        return seats[hand]
+
+    def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
+        """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
+        return tuple(self.game.round.hands[self.seat_for(nick, hand)])
+
+    def check_phase(self, nick: str, phase: str) -> None:
+        """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
+        are read: ``/play 5`` in the Grand Tichu phase is wrong for the phase, not for the cards."""
+        self.player(nick)
+        rnd = self.game.round
+        now = rnd.phase
+        if now != phase and now in _WRONG_PHASE[phase]:
+            if now == GRAND and rnd.grand_decided[self.seat_of(nick)]:  # Trichu's dealer: from the start
+                raise Refusal("illegal", "the others decide about Grand Tichu first; the exchange comes next")
+            count = len(self.game.variant.exchange_steps)
+            raise Refusal("illegal", _WRONG_PHASE[phase][now].format(count=count))
+
+    def seat_named(self, nick: str, target: str, hand: int = 0, partners: bool = False) -> int:
+        """The engine seat of the player ``target`` names (a seat 1-N or a name), for ``nick``'s
+        ``hand``; a refusal names his opponents (or with ``partners``, his partners)."""
+        variant = self.game.variant
+        if is_number(target):
+            seat = int(target) - 1
+            if not 0 <= seat < variant.seats:
+                raise Refusal("usage", f"seats are 1-{variant.seats}")
+            return seat
+        wanted = names.key(target)
+        for seat, name in enumerate(self.texts.names):
+            if wanted in (names.key(name), names.key(names.short_name(name))):
+                return seat
+        mine = self.seat_for(nick, hand)
+        others = (variant.partners if partners else variant.opponents)[mine]
+        listed = " and ".join(self.texts.names[s] for s in others)
+        raise Refusal("no_such_player", f"nobody called {target} plays here;"
+                                        f" {'partners' if partners else 'opponents'} are {listed}")
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, nick: str, build: ActionBuilder, hand: int = 0) -> None:
+        """Apply what ``nick`` asked for: ``build(seat)`` makes it from the engine seat of his
+        ``hand`` (0: his own)."""
+        if self.driver.finished:
+            raise Refusal("game_over", "the game is over")
+        if self.table.voted_pause:
+            raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
+                                    " /continue asks to go on")
+        player = self.player(nick)
+        try:
+            built = build(self.driver.seat_of(player) if hand == 0 else self.seat_for(player, hand))
+            actions = built if isinstance(built, list) else [built]
+            if len(actions) > 1:
+                actions = check_in_order(self.game.round, actions, skip=_wish_after_round)
+            self._acting = set()
+            self.driver.act(player, actions)
+        except TichuError as error:
+            raise refusal_for(error) from error  # the cause: what the command may add (`CardsNotHeld`)
+        finally:
+            concerned, self._acting = self._acting, None
+        if concerned:
+            self._push_after_request(concerned)
+
+    def _push_after_request(self, concerned: set[int]) -> None:
+        """The pushed LEGAL of the seats a whole request asked to act, now that it is applied."""
+        with self.table.outbox:
+            readers = self._readers(self.game.seating)
+            told: list[list[Message]] = [[] for _ in readers]
+            self._push_legal(readers, concerned, told)
+            self._tell_gathered(readers, told, [])
+
+    # ------------------------------------------------------------------ telling
+
+    def round_dealt(self, driver: GameDriver) -> None:
+        self.texts.forget()
+        self.texts = self._texts()
+
+    def _texts(self) -> GameTexts:
+        """The round's texts: with the time left in each question if the table has a turn clock."""
+        timed = self._time_left if self.driver.clock_seconds else None
+        game = self.driver.game
+        seating = game.seating
+        played_by = {seat: seating[home] for seat, home in enumerate(self._home) if seat != home}
+        return GameTexts(self.table.number, seating, self._trick_points, timed, game.variant, played_by)
+
+    def _time_left(self, seat: int | None) -> int | None:
+        """The seconds left on ``seat``'s turn clock; None: the clock's full time."""
+        if seat is None:
+            return self.driver.clock_seconds
+        return self.driver.time_left(self.game.seating[self._home[seat]])  # a second hand's: its player's
+
+    def happened(self, driver: GameDriver, events: Sequence[ev.Event]) -> None:
+        if any(type(event) is SeatHandedOver for event in events):
+            self.texts = self._texts()  # the seat has another name now
+        with self.table.outbox:  # a bot's step comes from the clock, not from an input line
+            self._tell_events(driver.game.seating, events)
+
+    def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
+        """Each seat's messages of the step are gathered and told in one call per reader."""
+        readers = self._readers(seating)  # by engine seat: None for an empty seat or one away
+        # the seats whose readers read sentences (people, relays): programs read fields only
+        sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+        reworded = any(sentences)
+        texts = self.texts
+        home = self._home
+        told: list[list[Message]] = [[] for _ in seating]  # by engine seat (a second hand's: none)
+        watched: list[Message] = []  # the spectators'
+        unsaid: list[Message] = []  # of those, the ones for programs only
+        concerned: set[int] = set()  # the seats this step may have asked to act
+        for event in events:
+            seat = getattr(event, "seat", None)
+            if isinstance(seat, int):
+                concerned.add(seat)
+            elif isinstance(event, ev.PhaseStarted):
+                concerned.update(range(len(seating)))
+            if isinstance(event, (ev.RoundScored, ev.GameOver)):
+                self._tell_gathered(readers, told, watched, unsaid)
+                if isinstance(event, ev.RoundScored):
+                    self.table.tell_all(self.score_message("round"))
+                else:
+                    self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
+                                                             self.log_number))
+                    self.texts.forget()
+                    log.info("table {table}: game {number} is over, won by {winners}",
+                                  table=self.table.number, number=self.log_number,
+                                  winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
+                                  event="game_end")
+                    self.table.end_game()
+                readers = self._readers(seating)
+                sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+                reworded = any(sentences)
+                continue
+            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None:
+                continue  # the first round's seating is the one STARTED announced (Trichu's is not)
+            if event.private_to is not None:
+                message = self._message(event, event.private_to)
+                if message is not None:
+                    told[home[event.private_to]].append(message)
+                continue
+            # one message for everyone (its fields do not depend on the reader), reworded for
+            # the seats it calls "you" if they read sentences: encoded once; each sentence
+            # made only if someone reads it
+            common = texts.event(event, None)
+            if common is None:
+                continue
+            if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
+                for seat, messages in enumerate(told):
+                    if not sentences[seat]:
+                        messages.append(common)
+                unsaid.append(common)
+                watched.append(common)
+                continue
+            for messages in told:
+                messages.append(common)
+            if reworded:
+                addressed = texts.addressed(event)
+                for seat in addressed:
+                    reader = home[seat]
+                    if not sentences[reader]:
+                        continue
+                    if reader == seat or reader not in addressed:
+                        told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
+                    else:  # asked for his own hand and a second one (the exchange): both said
+                        told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
+            watched.append(common)
+            if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
+                shown = texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
+                for messages in told:
+                    messages.append(shown)
+                watched.append(shown)
+        if self._acting is not None:
+            self._acting.update(concerned)  # pushed once the whole request is applied
+        elif concerned:
+            self._push_legal(readers, concerned, told)
+        self._tell_gathered(readers, told, watched, unsaid)
+
+    def _taken_as_won(self, event: ev.Event) -> bool:
+        """Whether ``event`` is the trick taken by its winner as the TRICK_WON told said (with
+        its points, before the lead that takes it was asked for): people need not read it."""
+        kind = type(event)
+        if kind is ev.TrickWon:
+            self._won_told = event.seat
+        elif kind is ev.Played:  # a bomb onto a won trick reopens it
+            self._won_told = None
+        elif kind is ev.TrickCollected:
+            won, self._won_told = self._won_told, None
+            return event.to == event.winner == won
+        return False
+
+    def _tell_gathered(self, readers: list[Reader | None], told: list[list[Message]],
+                       watched: list[Message], unsaid: list[Message] | None = None) -> None:
+        """Tell what the step gathered so far, and start gathering afresh (``unsaid``: the
+        spectators' messages for programs only)."""
+        for reader, messages in zip(readers, told):
+            if reader is not None and messages:
+                reader.send_all(messages)
+            messages.clear()
+        self.table.tell_spectators_all(watched, unsaid or ())
+        watched.clear()
+        if unsaid:
+            unsaid.clear()
+
+    def _push_legal(self, readers: list[Reader | None], seats: Iterable[int], told: list[list[Message]]) -> None:
+        """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
+        gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
+        rnd = self.game.round
+        home = self._home
+        for seat in sorted(seats):
+            if rnd.waits_for(seat):
+                pushed = self._pushed_legal(seat, readers[home[seat]])
+                if pushed is not None:
+                    told[home[seat]].append(pushed)
+
+    def _pushed_legal(self, seat: int, reader: Reader | None) -> Message | None:
+        """The seat's LEGAL if its reader asked for it to come by itself (people: the grouped
+        sentence; programs: the full list), else None."""
+        if reader is None or not reader.legal_push:
+            return None
+        return self._legal(seat, full=reader.mode == MACHINE)
+
+    def _trick_points(self) -> int:
+        """The points of the trick on the table."""
+        return sum(c.points for _, combo in self.game.round.trick for c in combo.cards)
+
+    def _readers(self, seating: Sequence[str]) -> list[Reader | None]:
+        """The online client of each engine seat's player, if he is at the table."""
+        reader_at = self.table.reader_at
+        return [None if seat is None else reader_at(seat) for seat in self._table_seats(seating)]
+
+    def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
+        """The table seat (1-N) of each engine seat's player (None for a second hand: its
+        player reads its messages at his own seat), worked out again only when the seating
+        or the table's seats change."""
+        seats = self.table.seats
+        if seating != self._seating_seen or seats != self._table_seats_seen:
+            self._seating_seen, self._table_seats_seen = tuple(seating), list(seats)
+            home = self._home
+            self._seats = [self.table.seat_of(name) if home[seat] == seat else None
+                           for seat, name in enumerate(seating)]
+        return self._seats
+
+    def _sentence(self, event: ev.Event, seat: int) -> str:
+        """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
+        if type(event) is ev.ExchangeSubmitted:
+            return self._for_hand(seat, self.texts.passed(self._given(seat)))
+        return self._for_hand(seat, self.texts.event(event, seat).text)
+
+    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> str:
+        return " ".join(self._sentence(event, seat) for seat in seats)
+
+    def _for_hand(self, seat: int, text: str) -> str:
+        """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
+        if self._home[seat] == seat:
+            return text
+        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text)
+
+    def _message(self, event: ev.Event, seat: int) -> Message | None:
+        if isinstance(event, ev.CardsReceived):
+            message = self.texts.received(event, self._given(seat))
+        else:
+            message = self.texts.event(event, seat)
+        if message is None or self._home[seat] == seat:
+            return message
+        return message.reworded(lambda: self._for_hand(seat, message.text))
+
+    def _given(self, seat: int) -> dict[int, Card]:
+        """What ``seat`` passed in this round's exchange, by the seat it went to."""
+        exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
+        return dict(zip(self.game.variant.exchange_targets[seat], exchange.cards))
+
+    def _tell(self, name: str, message: Message) -> None:
+        seat = self.table.seat_of(name)
+        if seat is not None:
+            self.table.tell_seat(seat, message)
+
+    # ------------------------------------------------------------------ views
+
+    def score_message(self, moment: str = "now") -> Message:
+        return self.texts.score(self.game, moment)
+
+    def table_message(self, nick: str | None, score_said: bool = False, viewer: str | None = None) -> Message:
+        """The table as ``nick`` sees it (his seat's view), or as a spectator (None) called
+        ``viewer``; its sentence ends with the score unless the SCORE just before it said it
+        (``score_said``)."""
+        seat = None if nick is None else self.seat_of(nick)
+        table_seats = self._table_seats(self.game.seating)
+        # away: gone from the table, or marked away by his turn clock (his stand-in plays)
+        substitutes = self.driver.substitutes
+        away = [seat is not None and self.table.is_away(seat) or player in substitutes
+                for seat, player in zip(table_seats, self.game.seating)]
+        afk = {}  # engine seat -> the /away text of a player there who said it, as ``nick`` reads it
+        for engine_seat, table_seat in enumerate(table_seats):
+            reader = None if table_seat is None else self.table.reader_at(table_seat)
+            said = None if reader is None else self.table.away_of(reader, nick or viewer)
+            if said is not None:
+                afk[engine_seat] = said
+        plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
+        return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
+                                     None if score_said else self.score_message().text,
+                                     {"totals": list(self.game.totals), "log": self.log_number}, away, afk,
+                                     plays)
+
+    def hand_message(self, nick: str, hand: int = 0) -> Message:
+        return self.texts.hand(self.game.round.view(self.seat_for(nick, hand)), own=hand == 0)
+
+    def hand_messages(self, nick: str) -> list[Message]:
+        """The hand of every seat ``nick`` plays this round, his own first."""
+        seats = self.game.seats_played_by(self.player(nick))
+        return [self.hand_message(nick, hand) for hand in range(len(seats))]
+
+    def waits_for(self, nick: str, hand: int = 0) -> bool:
+        """Whether the round waits for ``nick``: his Grand Tichu decision, his exchange, his turn."""
+        return self.game.round.waits_for(self.seat_for(nick, hand))
+
+    def legal_message(self, nick: str, full: bool = False, hand: int = 0) -> Message:
+        return self._legal(self.seat_for(nick, hand), full)
+
+    def _legal(self, seat: int, full: bool) -> Message:
+        second = second_hand_word(self.game.variant) if self._home[seat] != seat else ""
+        rnd = self.game.round
+        return self.texts.legal(seat, rnd.iter_legal_actions(seat), rnd.hands[seat], full, second)
+
+    def show_state(self, nick: str) -> None:
+        """Tell ``nick`` the score, the table, his hands and what is asked of him (he came back)."""
+        self._tell(nick, self.score_message())
+        self._tell(nick, self.table_message(nick, score_said=True))
+        if self.game.round.phase != OVER:
+            for message in self.hand_messages(nick):
+                self._tell(nick, message)
+            self._ask_again(nick)
+
+    def _asked(self, seat: int) -> ev.Event | None:
+        """The event that asked ``seat`` for what the round still waits for, if anything."""
+        rnd = self.game.round
+        if not rnd.waits_for(seat):
+            return None
+        return ev.TurnStarted(seat, rnd.need) if rnd.phase == PLAY else ev.PhaseStarted(rnd.phase)
+
+    # ------------------------------------------------------------------ the table's calls
+
+    def player_away(self, nick: str) -> None:
+        """A player left or dropped: after the grace time a bot plays for him."""
+        self.driver.player_away(self.player(nick))
+
+    def player_back(self, nick: str) -> None:
+        """A player returned: he takes his seat back from any bot and sees the full state."""
+        self.driver.player_back(self.player(nick))
+        self.show_state(nick)
+
+    def stand_in(self, nick: str) -> None:
+        """He is banned: his stand-in starts now, without waiting for the grace."""
+        self.driver.substitute_now(self.player(nick))
+
+    def player_active(self, nick: str) -> None:
+        """A seated player typed something: a stand-in the turn clock gave him stands aside,
+        and what the round waits for from him, if anything, is asked again (with his time)."""
+        player = self.player(nick)
+        if player not in self.driver.substitutes:
+            return
+        self.driver.player_active(player)
+        if player not in self.driver.substitutes:
+            self._ask_again(nick)
+
+    def _ask_again(self, nick: str) -> None:
+        for seat in self.game.seats_played_by(self.player(nick)):
+            asked = self._asked(seat)
+            if asked is not None:
+                message = self.texts.event(asked, seat)
+                self._tell(nick, message.reworded(self._sentence(asked, seat)))
+                pushed = self._pushed_legal(seat, self.table.reader(nick))
+                if pushed is not None:
+                    self._tell(nick, pushed)
+
+    def replace(self, nick: str) -> str:
+        """By vote a bot plays ``nick``'s seat to the end of the game; returns its level."""
+        self.driver.replace(self.player(nick))
+        return SUBSTITUTE_LEVEL
+
+    def hand_over(self, nick: str, to: str) -> None:
+        """By vote the person ``to`` plays ``nick``'s seat, as him, to the end of the game."""
+        self.driver.hand_over(self.player(nick), to)
+
+    def partners(self, nick: str) -> list[object]:
+        """Who sits at ``nick``'s partner seats this round (a name; Trichu's dummy is nobody's),
+        but himself (Duo's second hand)."""
+        player = self.player(nick)
+        seating = self.game.seating
+        return [seating[seat] for seat in self.game.variant.partners[self.seat_of(player)]
+                if seating[seat] != player]
+
+    def stop(self) -> None:
+        """The table closes: no more bot moves."""
+        self.driver.stop()
+
+    def made_private(self) -> None:
+        if self.record is not None:
+            self.record.made_private()
+
+    def pause(self) -> None:
+        self.driver.pause()
+
+    def resume(self) -> None:
+        self.driver.resume()
+
+    def abandon(self) -> None:
+        """Nobody came back: the stored game is marked abandoned and will not be restored."""
+        if self.record is not None:
+            self.record.abandon()
+
+
+class GameWiring:
+    """The tables' game factory: builds a `TableGame` (driver, bots, log) when a table starts.
+
+    ``seeds()`` gives each game its seed; everything random in the game is drawn from it.
+    With ``storage`` every game is journaled (subscribed first, so each step is
+    committed before anyone is told) and `restore` brings unfinished games back.
+    """
+
+    log = Logger()
+
+    def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
+                 substitute_after: float,
+                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
+                 storage: Storage | None = None,
+                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None,
+                 workers: BotWorkers | None = None):
+        """``tally``: what the games count for the operator (service.build_lobby's, shared);
+        ``workers``: the processes that make the costly bots' decisions (None: here)."""
+        self.workers = workers
+        self.clock = clock
+        self.tally = tally
+        self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
+        self.bot_settings = bot_settings
+        self.logs = logs
+        self.bot_delay = bot_delay
+        self.substitute_after = substitute_after
+        self.seeds = seeds
+        self.storage = storage
+        if storage is not None:
+            logs.continue_after(storage.games.highest_log_number())
+
+    def __call__(self, table: Table) -> TableGame:
+        players = tuple(table.seats)  # already seated by the table's options (tichujoin)
+        seed = self.seeds()
+        driver = self._driver(players, table.options, table.bots, seed, table.variant)
+        log_number = self.logs.reserve()
+        record = None
+        if self.storage is not None:
+            # the options as the table shows them: a variant's name among them (none: the 4-player game)
+            game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
+                                               players, table.bots, table.private)
+            levels = {name: level for name, level in table.bots.values()}
+            record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
+            driver.subscribe(record)
+        driver.subscribe(GameLogRecorder(self.logs, log_number))
+        return TableGame(table, driver, log_number, record)
+
+    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable,
+                variant: Variant = NANJING) -> GameDriver:
+        options = replace(table_options, tichujoin=False)
+        seeds = GameSeeds.from_seed(seed, variant.seats)
+        levels = {name: level for name, level in bots.values()}
+        return GameDriver(players, options, seeds,
+                          seated_bots(players, options, levels, seeds, self.bot_settings, variant),
+                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
+                          tally=self.tally, workers=self.workers, variant=variant)
+
+    def restore(self, hall: TableHall) -> list[Table]:
+        """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
+        tables = []
+        for stored in self.storage.games.running():
+            try:
+                table = self._restore(hall, stored)
+            except Exception as error:  # a journal that does not replay, or does not even decode
+                # said once: the game is set aside (abandoned), its journal stays in the file
+                self.log.error("stored game {number} (table {table}) cannot be restored and is set"
+                               " aside as abandoned (its journal stays in the database): {error}",
+                               number=stored.log_number, table=stored.table_number,
+                               error=repr(error))
+                self.storage.games.abandon(stored.id)
+                continue
+            if table is not None:
+                tables.append(table)
+        return tables
+
+    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
+        """The stored game's table, playing on; None if the game turned out to be over."""
+        if stored.problem is not None:
+            raise ValueError(stored.problem)
+        data = stored.table_options
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
+        variant = variant_named(data.get("variant", NANJING.name))  # a row without it: the 4-player game
+        driver = self._driver(stored.players, options, stored.bots, stored.seed, variant)
+        differed = replay_journal(driver, stored.entries)
+        if differed:
+            self.log.warn("stored game {number}: {n} bot choices differed from the journal",
+                          number=stored.log_number, n=differed)
+        levels = {name: level for name, level in stored.bots.values()}
+        players = driver.game.base_seats  # as seated now: a seat may have been handed over
+        record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
+        record.caught_up(driver)
+        recorder = GameLogRecorder(self.logs, stored.log_number)
+        if driver.game.over:  # the last step was stored, its result and log not yet: do it now
+            recorder.save(driver.game)
+            record.game_over(driver)
+            return None
+        driver.subscribe(record)
+        self.logs.reopen(stored.log_number)
+        driver.subscribe(recorder)
+        table = hall.open(stored.table_number)
+        table.private = stored.private  # invitations are not kept: those invited before ask again
+        game = TableGame(table, driver, stored.log_number, record)
+        table.restore(options, list(players), stored.bots, game,
+                      {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)
+        self.log.info("table {table}: game {number} restored after {n} journal entries",
+                      table=table.number, number=stored.log_number, n=len(stored.entries))
+        return table
+
+
+__all__ = ["ActionBuilder", "GameWiring", "TableGame", "refusal_for"]

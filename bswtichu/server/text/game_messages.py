@@ -1,0 +1,668 @@
+"""Engine events and views as messages for the table: who played what, whose turn, the score.
+
+Seats in every message are the engine's seats counted from 1 (1..4; 1..6 in
+Tientsin; in Trichu 1..4 with the dummy's hand in seat 3), as people count them; cards are in the
+notation of rules.md R2.4.  A message is built for one recipient (``viewer``,
+an engine seat 0..3, or None for a spectator) so it can say "you".  Nothing
+here decides who may see what: the table sends an event only to the seats
+the engine allows (`Event.private_to`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from bswtichu.engine import (
+    NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
+    Pass, Play, Variant, classify, format_cards, rank_text, suggested_exchange,
+)
+from bswtichu.engine import events as ev
+from bswtichu.engine.combos import Combo, ComboType
+from bswtichu.engine.game import TOURNAMENT_ROUNDS
+from bswtichu.engine.round import OVER, RoundResult, RoundView
+from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
+from bswtichu.server.text.messages import Message, counted, second_hand_word
+from bswtichu.tch.variant_log import is_variant_log
+
+NEED_TEXT = {
+    "lead": "lead: /play CARDS",
+    "follow": "play higher (/play CARDS), /bomben CARDS or /pass",
+    "wish": "make the wish: /wish RANK or /wish none",
+    "give": "give the Dragon trick to an opponent: /give NAME|SEAT",
+    "dog": "choose the partner who leads after your Dog: /dog NAME|SEAT",
+}
+TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick",
+              "dog": "choose who leads after the Dog"}
+EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
+#: Who went out when, as people say it (Tientsin's fifth is the last to go out).
+PLACE_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+#: The order of /legal's commands: plays first, then the other moves, the calls last (a bot
+#: that takes the first entry plays on; it does not call Tichu by accident).
+LEGAL_ORDER = (Play, Pass, MakeWish, GiveDragon, DogLead, DeclineGrand, Exchange, CallTichu, CallGrand)
+_LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
+#: /legal's command of each play listed so far, by its cards (bit mask) and Phoenix reading: the
+#: same plays are listed again and again, at every table; emptied when it reaches `_PLAY_COMMANDS_CAP`
+#: (in bench_server_domain.py's games, 5,000 remembered plays leave 0.6 of the 3.1 commands made
+#: per action to be made afresh, 30,000 leave 0.5)
+_PLAY_COMMANDS: dict[int | tuple[int, int], str] = {}
+_PLAY_COMMANDS_CAP = 5_000
+
+
+def _legal_rank(action: Action) -> int:
+    return _LEGAL_RANK[type(action)]
+
+
+def _remember_play_command(key: int | tuple[int, int], play: Play) -> str:
+    """``/play ...`` for a listed play, remembered under ``key``: its cards' bit mask, with its
+    Phoenix reading if it has one."""
+    if len(_PLAY_COMMANDS) >= _PLAY_COMMANDS_CAP:
+        _PLAY_COMMANDS.clear()
+    command = _PLAY_COMMANDS[key] = "/" + play.notation()
+    return command
+
+
+#: How /legal groups plays for people, in this order.
+PLAY_GROUPS = (
+    (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
+    (ComboType.TRIPLE, "triples"), (ComboType.FULL_HOUSE, "full houses"),
+    (ComboType.STRAIGHT, "straights"), (ComboType.STAIRS, "stairs"),
+    (ComboType.FOUR_BOMB, "bombs"), (ComboType.STRAIGHT_FLUSH, "straight flushes"),
+)
+
+
+def _seconds(count: int) -> str:
+    return "1 second" if count == 1 else f"{count} seconds"
+
+
+def cards_left(count: int) -> str:
+    return f"{counted(count, 'card')} left"
+
+
+def short_play(combo: Combo) -> str:
+    """The shortest text that names a play for a person: its rank, or its range of ranks."""
+    t = combo.type
+    if t is ComboType.SINGLE:
+        [card] = combo.cards
+        return card.text if card.rank is None or not 2 <= card.rank <= 14 else rank_text(card.rank)
+    if t is ComboType.DOG:
+        return "DG"
+    top = int(combo.rank)
+    if t in (ComboType.STRAIGHT, ComboType.STRAIGHT_FLUSH):
+        low = top - combo.length + 1
+        suit = ""
+        if t is ComboType.STRAIGHT_FLUSH:
+            suit = next(iter(combo.cards)).suit
+        start = "MJ" if low == 1 else rank_text(low)  # the Mahjong starts a straight as a 1
+        return f"{start}-{rank_text(top)}{suit}"
+    if t is ComboType.STAIRS:
+        low = top - combo.length // 2 + 1
+        return f"{rank_text(low) * 2}-{rank_text(top) * 2}"
+    if t is ComboType.FOUR_BOMB:
+        return rank_text(top) * 4
+    return rank_text(top)
+
+
+def shown_play(combo: Combo) -> str:
+    """A play as people read it: its name, then its cards unless the name already is the card
+    (a single: "single MJ", not "single MJ [MJ]")."""
+    if combo.type is ComboType.SINGLE:
+        return combo.describe()
+    return f"{combo.describe()} [{format_cards(combo.cards)}]"
+
+
+def _listed(items: Sequence[str]) -> str:
+    """"a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
+    """An event people are not told of."""
+    return None
+
+
+#: each event type's ``GameTexts._on_*`` handler, looked up once per type
+_HANDLERS: dict[type, Callable] = {}
+#: Events that come again and again in a round with the same fields (a turn, a pass, a
+#: trick won): the message everyone reads of each is made once a round (`GameTexts.event`)
+_RECURRING_EVENTS = frozenset({ev.TurnStarted, ev.Passed})
+#: The phases that ask players something (PHASE's sentence tells them what to type)
+_ASKING_PHASES = ("grand", "exchange")
+
+
+def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
+    return Message("GAME", {"table": table, "log": log_number, "options": options},
+                   f"A new game begins at table {table}; its log will be /log {log_number}.")
+
+
+def game_log(number: int, text: str) -> Message:
+    """A finished game's log: a 4-player game's in BSW's .tch format, another's in ours."""
+    kind = "bswtichu variant log, docs/variant-log.md" if is_variant_log(text) else "BrettspielWelt .tch format"
+    return Message("LOG", {"number": number, "text": text}, f"Log of game {number} ({kind}):\n{text.rstrip()}")
+
+
+def result_fields(result: RoundResult) -> dict:
+    """A round's result as ``ROUND_END`` (and ``TABLE``'s ``result``) give it: seats counted from 1
+    (``double_victory``: the seats of the team that went out first, all of them)."""
+    return {
+        "finish_order": [s + 1 for s in result.finish_order],
+        "double_victory": None if result.double_victory is None else [
+            s + 1 for s in result.variant.team_seats(result.double_victory)],
+        "card_points": list(result.card_points), "call_points": list(result.call_points),
+        "calls": list(result.calls), "score": list(result.score)}
+
+
+def _team_names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """A team as "A + C", each person once (in Duo one person plays the team's two hands)."""
+    return " + ".join(dict.fromkeys(names[s] for s in seats))
+
+
+class GameTexts:
+    """Builds messages about one table's game; ``names`` are the players in seat order;
+    ``trick_points()``, if given, counts the trick on the table (a won trick's points);
+    ``time_left(seat)``, if given (the table has a turn clock), is the seconds left on a
+    seat's clock (None: it does not run), ``time_left(None)`` the clock's full time;
+    ``variant`` the game's form (a Trichu seating's `DUMMY` is named "dummy"); ``played_by``:
+    the seats a person plays besides his own (the dummy's), and who plays each (TURN's ``by``)."""
+
+    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None,
+                 time_left: Callable[[int | None], int | None] | None = None, variant: Variant = NANJING,
+                 played_by: dict[int, str] | None = None):
+        self.table = table
+        self.names = [name if isinstance(name, str) else str(name) for name in names]
+        self.variant = variant
+        self.played_by = played_by or {}
+        # Trichu's dealer is told why he is not asked about Grand Tichu
+        dealer = () if variant.dummy_owner is None else (variant.dummy_owner,)
+        self._asking = {"grand": variant.grand_seats + dealer, "exchange": tuple(range(variant.seats))}
+        self.trick_points = trick_points
+        self.time_left = time_left
+        #: the message everyone reads of each `_RECURRING_EVENTS` event so far (its fields and
+        #: the spectators' sentence depend on the event alone): made and encoded once a round
+        self._recurring: dict[ev.Event, Message] = {}
+        #: the full LEGAL of one or two commands (a seat that can only pass, say) by seat and
+        #: commands: the same few lists come again and again in a round
+        self._short_legal: dict[tuple, Message] = {}
+
+    def forget(self) -> None:
+        """Drop the messages kept for the round (they refer back to these texts): the round or
+        the game is over, and reference counting can free them; ``trick_points`` refers
+        back to the game)."""
+        self._recurring.clear()
+        self._short_legal.clear()
+        self.trick_points = None
+
+    def who(self, seat: int, viewer: int | None) -> str:
+        """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
+        return "You" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
+
+    def whom(self, seat: int, viewer: int | None) -> str:
+        """The same inside a sentence."""
+        return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
+
+    def _msg(self, keyword: str, fields: dict, text: str | Callable[[], str]) -> Message:
+        return Message(keyword, {"table": self.table, **fields}, text)
+
+    # ------------------------------------------------------------------ events
+
+    def addressed(self, event: ev.Event) -> tuple[int, ...]:
+        """The seats an event's text may call "you": its ``seat`` and ``to``.
+
+        Every other reader gets the spectators' wording (the handlers below
+        compare the viewer with nothing else).
+        """
+        if type(event) is ev.PhaseStarted:
+            return self._asking.get(event.phase, ())
+        seat, to = getattr(event, "seat", None), getattr(event, "to", None)
+        if isinstance(to, int):
+            return (seat, to) if isinstance(seat, int) else (to,)
+        return (seat,) if isinstance(seat, int) else ()
+
+    def event(self, event: ev.Event, viewer: int | None) -> Message | None:
+        """The message for one engine event, as ``viewer`` should read it."""
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            handler = _HANDLERS[kind] = getattr(GameTexts, "_on_" + kind.__name__, _no_message)
+        if viewer is None and kind in _RECURRING_EVENTS and self.time_left is None:
+            message = self._recurring.get(event)
+            if message is None:
+                message = self._recurring[event] = handler(self, event, None)
+            return message
+        return handler(self, event, viewer)
+
+    def _on_CardsDealt(self, e: ev.CardsDealt, viewer):
+        # the first cards, the rest after the Grand Tichu decision (always fewer), or a whole hand
+        n = len(e.cards)
+        first = self.variant.grand_after
+        what = f"Your first {n} cards" if n == first else f"Your last {n} cards" if n < first else f"Your {n} cards"
+        return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
+                         lambda: f"{what}: {format_cards(e.cards)}")
+
+    def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
+        # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
+        variant = self.variant
+        first = variant.grand_after
+        if e.phase == "grand" and variant.dummy is not None:
+            text = self._trichu_grand(viewer)
+        elif viewer is None:
+            text = {
+                "grand": f"The players look at their first {first} cards and decide about Grand Tichu.",
+                "exchange": f"The players pass {self._cards_passed} each.",
+            }.get(e.phase, "The exchange is done; play begins.")
+        else:
+            order = EXCHANGE_ORDER if variant is NANJING else variant.exchange_text()
+            text = {
+                "grand": f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines.",
+                "exchange": f"Exchange: /schupf {self._exchange_usage} passes {self._cards_passed} ({order}).",
+            }.get(e.phase, "The exchange is done; play begins.")
+        fields: dict[str, Any] = {"phase": e.phase}
+        if e.phase == "grand" and viewer is not None and viewer not in variant.grand_seats:
+            fields["asked"] = False  # Trichu's dealer: the others decide (no prompt for him)
+        left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
+        if left is not None:
+            fields["clock"] = left
+            text += f" ({_seconds(left)} each.)" if viewer is None else f" ({_seconds(left)}.)"
+        return self._msg("PHASE", fields, text)
+
+    def _trichu_grand(self, viewer: int | None) -> str:
+        """Trichu's Grand Tichu phase: who decides, and why the dealer and the dummy do not
+        (docs/rules.md, item 23), as the dealer, a player who decides, or a spectator reads it."""
+        variant = self.variant
+        dealer, first = variant.dummy_owner, variant.grand_after
+        deciders = _listed([self.whom(seat, None) for seat in variant.grand_seats if seat != viewer])
+        why = (f"got all {variant.hand_sizes()[dealer]} cards at once: in Trichu the dealer and the dummy"
+               " call no Grand Tichu,"
+               " though the dealer may call Tichu for either now (/tichu, /dummy tichu)")
+        if viewer == dealer:
+            return f"You deal this round: you and the dummy {why}. {deciders} decide about Grand Tichu first."
+        if viewer is None:
+            return (f"{deciders} look at their first {first} cards and decide about Grand Tichu; the dealer,"
+                    f" {self.whom(dealer, None)}, and the dummy {why}.")
+        return (f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines."
+                f" (The dealer, {self.whom(dealer, None)}, and the dummy {why}.)")
+
+    def _on_GrandDecided(self, e: ev.GrandDecided, viewer):
+        if e.called:
+            return None  # the TichuCalled event that follows says it
+        return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                           "called": False},
+                         lambda: f"{self.who(e.seat, viewer)} declined Grand Tichu.")
+
+    def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
+        call = "Grand Tichu" if e.grand else "Tichu"
+        return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
+                         lambda: f"{self.who(e.seat, viewer)} called {call}!")
+
+    def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
+        return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
+                         lambda: f"{self.who(e.seat, viewer)} passed {self._cards_passed}.")
+
+    @property
+    def _cards_passed(self) -> str:
+        count = len(self.variant.exchange_steps)
+        return "three cards" if count == 3 else counted(count, "card")
+
+    @property
+    def _exchange_usage(self) -> str:
+        """The exchange command's arguments: C1 C2 C3 in the 4-player game."""
+        return " ".join(f"C{k}" for k in range(1, len(self.variant.exchange_steps) + 1))
+
+    def passed(self, given: dict[int, Card]) -> str:
+        """What a seat read when it passed its cards (``given``: by the seat each went to)."""
+        return "You passed " + _listed([f"{card.text} to {self._hand_name(to)}" for to, card in sorted(given.items())]) + "."
+
+    def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
+        """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
+        got = [f"{card.text} from {self._hand_name(giver)}" for giver, card in sorted(e.received.items())]
+        return self._msg("RECEIVED", {"seat": e.seat + 1,
+                                      "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
+                                      "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
+                         "You received " + _listed(got) + ".")
+
+    def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
+        left = None if self.time_left is None else self.time_left(e.seat)
+        timed = "" if left is None else f" ({_seconds(left)})"
+
+        def text() -> str:
+            if e.seat == viewer:
+                return f"Your turn: {NEED_TEXT[e.need]}.{timed}"
+            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
+
+        fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
+        if e.seat in self.played_by:  # a second hand's: who plays it, with which command
+            fields["by"] = self.played_by[e.seat]
+            fields["command"] = second_hand_word(self.variant)
+        if left is not None:
+            fields["clock"] = left
+        return self._msg("TURN", fields, text)
+
+    def _on_Played(self, e: ev.Played, viewer):
+        def text() -> str:
+            bomb = "BOMB! " if e.combo.is_bomb else ""
+            how = " out of turn" if e.out_of_turn else ""
+            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {shown_play(e.combo)}"
+                    f" ({cards_left(e.cards_left)}).")
+
+        return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                    "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
+                                    "cards_left": e.cards_left}, text)
+
+    def _on_Passed(self, e: ev.Passed, viewer):
+        return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
+                         lambda: f"{self.who(e.seat, viewer)} passed.")
+
+    def _on_WishMade(self, e: ev.WishMade, viewer):
+        wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
+        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
+                                  "rank": None if e.rank is None else rank_text(e.rank)},
+                         lambda: f"{self.who(e.seat, viewer)} made {wished}.")
+
+    def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
+        return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
+                         f"The wish for {rank_text(e.rank)} is fulfilled.")
+
+    def _on_TrickWon(self, e: ev.TrickWon, viewer):
+        # the points are said here, before the next lead is asked: people are not told again
+        # when the winner takes the trick at that lead (`TableGame._taken_as_won`)
+        fields = {"seat": e.seat + 1, "player": self.names[e.seat], "leader": e.leader + 1}
+        if self.trick_points is None:
+            return self._msg("TRICK_WON", fields,
+                             lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+        fields["points"] = points = self.trick_points()
+        return self._msg("TRICK_WON", fields,
+                         lambda: f"{self.who(e.seat, viewer)} won the trick: {counted(points, 'point')}"
+                                 " (bombs may still come).")
+
+    def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
+        return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
+                         lambda: f"{self.who(e.to, viewer)} took the trick: {counted(e.points, 'point')}.")
+
+    def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
+        return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
+                         lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
+                                 f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
+
+    def _on_DogLeadChosen(self, e: ev.DogLeadChosen, viewer):
+        return self._msg("DOG_LEAD", {"seat": e.seat + 1, "to": e.to + 1, "leader": e.leader + 1},
+                         lambda: f"{self.who(e.seat, viewer)} chose {self.whom(e.to, viewer)} to lead"
+                                 + ("." if e.leader == e.to else f"; {self.whom(e.leader, viewer)} leads"
+                                                                 " in his place."))
+
+    def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
+        place = PLACE_WORDS[e.place]
+        return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
+                         lambda: f"{self.who(e.seat, viewer)} went out {place}.")
+
+    def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
+        return self.round_result(e.result)
+
+    def _on_SeatingChanged(self, e: ev.SeatingChanged, viewer):
+        names = [p if isinstance(p, str) else str(p) for p in e.players]
+        if self.variant.dummy is not None:  # Trichu: the seats move round by round, the people first
+            seating = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names, start=1))
+            seating += f"; {names[self.variant.dummy_owner]} deals and plays the dummy's hand"
+        else:
+            seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
+        return Message("SEATING", {"table": self.table, "seats": names},
+                       f"Seating for this round: {seating}. Partners: {self._sides(names)}.")
+
+    def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
+        """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""
+        teams = [_team_names(names, self.variant.team_seats(team)) for team in (0, 1)]
+        if points is None:
+            return " against ".join(teams)
+        return ", ".join(f"{team} {p}" for team, p in zip(teams, points))
+
+    def _hand_name(self, seat: int) -> str:
+        """A seat's player, with the seat where he plays more than one hand (Duo: "Ann (seat 3)")."""
+        name = self.names[seat]
+        return name if self.names.count(name) == 1 else f"{name} (seat {seat + 1})"
+
+    def _on_SubstituteStarted(self, e: SubstituteStarted, viewer):
+        until = (f"{e.player} types anything (time ran out {CLOCK_STRIKES} times in a row)"
+                 if e.reason == "clock" else f"{e.player} comes back")
+        return self._msg("SUBSTITUTE", {"player": e.player, "level": e.level, "reason": e.reason},
+                         f"A {e.level} bot plays for {e.player} until {until}.")
+
+    def _on_ClockWarning(self, e: ClockWarning, viewer):
+        doing = {"grand": "decide about Grand Tichu", "exchange": "pass your three cards"}.get(
+            e.need, TURN_DOING.get(e.need, e.need))
+        return self._msg("CLOCK", {"seat": e.seat + 1, "player": e.player, "seconds": e.seconds,
+                                   "need": e.need},
+                         f"{_seconds(e.seconds)} left to {doing}!")
+
+    def _on_ClockRanOut(self, e: ClockRanOut, viewer):
+        return self._msg("CLOCK_OUT", {"seat": e.seat + 1, "player": e.player, "level": e.level,
+                                       "strikes": e.strikes},
+                         lambda: f"Time is up for {self.whom(e.seat, viewer)}: a {e.level} bot decides"
+                                 " this once.")
+
+    def _on_SubstituteEnded(self, e: SubstituteEnded, viewer):
+        return self._msg("SUBSTITUTE_END", {"player": e.player},
+                         f"{e.player} plays again (the bot stands aside).")
+
+    # ------------------------------------------------------------------ the game as a whole
+
+    def score(self, game: Game, moment: str = "now") -> Message:
+        """The score (a tournament's standings): ``now`` (/score), after a ``round``, or ``final``."""
+        standings = [s.to_dict() for s in game.standings()]
+        done = sum(1 for rnd in game.rounds if rnd.phase == OVER)
+        of = (TOURNAMENT_ROUNDS if game.options.turnier else game.options.round_limit)
+        rounds = f"{done} of {of} rounds" if of else counted(done, "round")
+        heading = {"now": f"Score after {rounds}",
+                   "round": f"After round {done}" + (f" of {of}" if of else ""),
+                   "final": f"Final standings after {rounds}"}[moment]
+        if game.options.turnier:
+            parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
+                     for s in standings]
+            text = f"{heading}: " + ", ".join(parts) + "."
+        elif game.variant.per_player_scores:
+            parts = [f"{s['place']}. {s['player']} {s['points']}" for s in standings]
+            text = f"{heading}: " + ", ".join(parts) + f" (the dummy {game.dummy_points})."
+        else:
+            text = f"{heading}: {self._sides(game.seating, game.totals)}."
+        fields = {"rounds": len(game.rounds), "totals": list(game.totals),
+                  "standings": standings, "turnier": game.options.turnier}
+        if game.variant.per_player_scores:
+            fields["scores"], fields["dummy"] = list(game.scores()), game.dummy_points
+        return self._msg("SCORE", fields, text)
+
+    def game_over(self, event: ev.GameOver, final: Message, log_number: int) -> Message:
+        """The end of the game; ``final`` is the final score message."""
+        winners = list(event.winners)
+        if winners:
+            text = f"Game over at table {self.table}! Winners: {', '.join(winners)}."
+        else:
+            text = f"Game over at table {self.table}: a draw."
+        standings = [s.to_dict() for s in event.standings]
+        return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
+                         f"{text} {final.text} The game's log: /log {log_number}.")
+
+    def round_result(self, result: RoundResult) -> Message:
+        score = result.score
+        order = ", ".join(self._hand_name(s) for s in result.finish_order)
+        if result.double_victory is not None:
+            team = _team_names(self.names, self.variant.team_seats(result.double_victory))
+            how = f"{'Triple' if self.variant.team_size == 3 else 'Double'} victory for {team}!"
+        else:
+            how = f"Order out: {order}."
+        calls = [f"{self._hand_name(s)} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
+                 for s, c in enumerate(result.calls) if c]
+        text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
+                + (f"; calls: {', '.join(calls)}" if calls else "")
+                + f". Round score: {self._sides(self.names, score)}.")
+        return self._msg("ROUND_END", result_fields(result), text)
+
+    # ------------------------------------------------------------------ views
+
+    def hand(self, view: RoundView, own: bool = True) -> Message:
+        """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
+        cards = view.hand or ()
+        if own:
+            whose = "Your hand"
+        elif self.variant.dummy is None:
+            whose = f"{self._second_hand(view.seat).capitalize()}, which you play"
+        else:
+            whose = f"The hand of {self._second_hand(view.seat)}, which you play"
+        return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
+                         f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
+
+    def _second_hand(self, seat: int) -> str:
+        """A further hand as its player reads of it: Trichu's "dummy (seat 3)", Duo's "your
+        second hand (seat 3)" (there the seat's name is his own)."""
+        if self.variant.dummy is None:
+            return f"your second hand (seat {seat + 1})"
+        return f"{self.names[seat]} (seat {seat + 1})"
+
+    def open_hand(self, view: RoundView) -> Message:
+        """The dummy's hand, open to everyone at the table once play begins (Trichu)."""
+        dummy = view.variant.dummy
+        cards = view.open_hand or ()
+        return self._msg("OPEN_HAND", {"seat": dummy + 1, "cards": [c.text for c in cards]},
+                         f"The dummy's open hand (seat {dummy + 1}): {format_cards(cards) or 'empty'}.")
+
+    def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
+                   away: Sequence[bool] | None = None, afk: dict[int, str] | None = None,
+                   plays: Sequence[int] = ()) -> Message:
+        """The table as ``view``'s seat sees it; ``away`` marks, by engine seat, who is not there,
+        ``afk`` the /away texts of those who said it;
+        ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it);
+        ``plays``: the engine seats the reader plays beyond his own (Trichu's dealer: the dummy)."""
+        seats = len(self.names)
+        away = away or (False,) * seats
+        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
+        timed = self.time_left is not None
+        left = [self.time_left(seat) for seat in range(seats)] if timed else [None] * seats
+        if timed:
+            lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
+        trichu = self.variant.dummy is not None
+        for seat, name in enumerate(self.names):
+            marks = [] if left[seat] is None else [f"({_seconds(left[seat])} left)"]
+            if view.calls[seat]:
+                marks.append(view.calls[seat].upper())
+            if seat in view.finish_order:
+                marks.append(f"out {view.finish_order.index(seat) + 1}.")
+            if view.turn == seat:
+                marks.append(f"<- {view.need}")
+            you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
+                " (away)" if away[seat] else ""
+            if afk and seat in afk:
+                you += f" (away: {afk[seat]})"
+            place = f"{name} (seat {seat + 1})" if trichu else f"seat {seat + 1} {name}"  # Trichu's seats move
+            lines.append(f"  {place}{you}: {view.hand_counts[seat]} cards"
+                         f"{' ' + ' '.join(marks) if marks else ''}")
+        if view.top is not None:
+            won = " (won, bombs may still come)" if view.trick_won else ""
+            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(view.top_seat)}{won}.")
+        elif view.phase == "play":
+            lines.append("  The table is empty.")
+        if view.wish is not None:
+            lines.append(f"  Wish: {rank_text(view.wish)}.")
+        if view.open_hand is not None:
+            dummy = view.variant.dummy
+            lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
+        if totals_text is not None:
+            lines.append(f"  {totals_text}")
+        fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals,
+                  "afk": {str(seat + 1): text for seat, text in (afk or {}).items()}}
+        if view.seat is not None:
+            fields["seat"] = view.seat + 1
+        fields["turn"] = None if view.turn is None else view.turn + 1
+        fields["top_seat"] = None if view.top_seat is None else view.top_seat + 1
+        fields["finish_order"] = [s + 1 for s in view.finish_order]
+        fields["result"] = None if view.result is None else result_fields(view.result)
+        fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
+        fields["wish"] = None if view.wish is None else rank_text(view.wish)
+        if timed:
+            fields["clock"], fields["clock_left"] = self.time_left(None), left
+        if view.variant is not NANJING:
+            fields["plays"] = [] if view.seat is None else [view.seat + 1, *(s + 1 for s in plays)]
+        return self._msg("TABLE", fields, "\n".join(lines))
+
+    def legal(self, seat: int, actions: Iterable[Action], hand: Iterable[Card], full: bool = False,
+              second: str = "") -> Message:
+        """The seat's legal actions as the commands that take them, plays first (`LEGAL_ORDER`).
+
+        People read the plays grouped by kind and rank ("singles: 3 5 K | pairs: 5");
+        ``full`` (``/legal all``) lists every command, as machine mode always does.
+        The exchange's 2184 choices are one command, a pass from ``hand`` (the seat's) that
+        may be sent as it is (`suggested_exchange`): ``actions`` is read up to the first.
+        ``second``: the command that marks a second hand's actions (``dummy``): each
+        command is that command's (``/dummy play 7j``).
+        """
+        listed: list[Action] = []
+        commands: list[str] = []  # the plays', in the order listed
+        others: list[Action] = []  # the few other moves, put in `LEGAL_ORDER` below
+        known = _PLAY_COMMANDS
+        for action in actions:
+            listed.append(action)
+            if type(action) is Play:
+                combo = action.combo  # a listed play carries its combination
+                if combo is None:
+                    commands.append("/" + action.notation())
+                    continue
+                key = combo.mask if action.phoenix_as is None else (combo.mask, action.phoenix_as)
+                command = known.get(key)
+                commands.append(command if command is not None else _remember_play_command(key, action))
+            else:
+                others.append(action)
+                if type(action) is Exchange:
+                    break
+        exchange = None
+        for action in sorted(others, key=_legal_rank):
+            if type(action) is Exchange:
+                passed = suggested_exchange(seat, hand, self.variant).cards
+                exchange = "/schupf " + " ".join(card.text for card in passed)
+                commands.append(exchange)
+            else:
+                commands.append("/" + action.notation())  # every notation is a command
+        if second:
+            commands = [f"/{second} {command[1:]}" for command in commands]
+        short = full and len(commands) <= 2  # e.g. only /pass: the same list again and again
+        if short:
+            key = (seat, exchange, *commands)
+            message = self._short_legal.get(key)
+            if message is not None:
+                return message
+
+        def text() -> str:
+            if not commands:
+                return "Nothing to do right now."
+            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
+            if full:
+                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
+            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
+
+        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
+                            text)
+        if short:
+            self._short_legal[key] = message
+        return message
+
+    def _legal_summary(self, actions: list[Action], exchange: str | None) -> str:
+        """/legal's sentence: the plays grouped, then the other moves (``exchange``: the pass
+        LEGAL suggests, shown beside the exchange's usage)."""
+        groups: dict[ComboType, list[str]] = {}
+        others: list[str] = []
+        for action in actions:
+            if isinstance(action, Play):
+                combo = action.combo or classify(action.cards, action.phoenix_as)  # listed plays carry it
+                names = groups.setdefault(combo.type, [])
+                name = short_play(combo)
+                if name not in names:
+                    names.append(name)
+            elif isinstance(action, MakeWish):
+                if "/wish RANK|none" not in others:
+                    others.append("/wish RANK|none")
+            elif isinstance(action, Exchange):
+                usage = f"/schupf {self._exchange_usage} (e.g. {exchange})"
+                if usage not in others:
+                    others.append(usage)
+            else:
+                others.append("/" + action.notation())
+        parts = [f"{label}: {' '.join(groups[kind])}" for kind, label in PLAY_GROUPS if kind in groups]
+        text = " | ".join(parts + others)
+        if groups:
+            text += (". Play with /play and the cards (rank-only like /play 7 7 picks suits);"
+                     " /legal all lists every play")
+        return text
