@@ -383,10 +383,10 @@ def _freeze_what_lives_forever() -> None:
     out of the cyclic garbage collector's reach, once per process; then let the youngest
     generation grow to `YOUNG_COLLECTION_THRESHOLD` before it is collected.
 
-    Every finished game leaves reference cycles (a driver and its subscribers), so the
-    collector's full passes come regularly; without this each pass walks everything
-    the server built at start again (docs/server-speed.md: a quarter of the CPU per
-    action at 250 tables). Done before restoring games, so those can still be collected.
+    The collector still runs as objects are allocated, and its full passes, however
+    rare, walked everything the server built at start again (docs/server-speed.md: a
+    quarter of the CPU per action at 250 tables, when finished games still left cycles).
+    Done before restoring games, so those can still be collected.
     """
     if not gc.get_freeze_count():
         gc.collect()

@@ -1,4 +1,4 @@
-"""Bytes to lines, shared by both ports: budgets, framing, decoding, idle limit.
+"""Bytes to lines, shared by every line-based listener kind: budgets, framing, decoding, idle limit.
 
 Limits (all from ServerConfig; the greeting announces the line limits):
 
@@ -118,7 +118,7 @@ def decode_line(raw: bytes) -> str:
 
 
 class LineConnection(TimeoutMixin):
-    """What both ports share: budgeted lines in, queued text lines out, one session
+    """What every line-based kind shares: budgeted lines in, queued text lines out, one session
     (the realm's `Client`; this is its `Connection`).
 
     Mixed into a Twisted protocol: it handles the protocol events itself. The port
@@ -314,7 +314,7 @@ class LineConnection(TimeoutMixin):
 
 
 class LobbyFactory(ServerFactory):
-    """What both ports' factories share: the lobby, the settings and the clock."""
+    """What the line-based kinds' factories share: the lobby, the settings and the clock."""
 
     noisy = False  # the service says once where it listens; no "Starting factory" lines
     #: the listener kind it serves (`ListenerKind.build` sets it from the registry)

@@ -398,8 +398,10 @@ async def test_the_reported_telnet_probes_over_tcp():
         assert person.transport.connected
 
 
-def test_a_logged_error_fails_the_test_that_logged_it(pytester):
-    pytester.makeconftest((Path(__file__).resolve().parents[1] / "conftest.py").read_text())
+def test_a_logged_error_fails_the_test_that_logged_it(pytester, monkeypatch):
+    tests = Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("PYTHONPATH", str(tests))  # the conftest's plugins (lobby_fixtures) live there
+    pytester.makeconftest((tests / "conftest.py").read_text())
     pytester.makepyfile(test_inner="""
         from twisted.logger import Logger
 
