@@ -323,8 +323,15 @@ async def duo_game(scene: Scene) -> None:
 async def moderation_session(scene: Scene) -> None:
     """An admin the operator claimed appoints a moderator; kicks, mutes, bans, announces,
     audits; and the refusals around them."""
+    root, tom, mia = await appointing(scene)
+    await sanctions(scene, root, tom, mia)
+
+
+async def appointing(scene: Scene) -> tuple[Peer, Peer, Peer]:
+    """Three guests; the admin logs in (after refusals) and makes one of them, registered,
+    a moderator. (Root, Tom, Mia)."""
     tom = await scene.person("Tom", "127.0.0.2")
-    vic = await scene.person("Vic", "127.0.0.3", mode="relay")
+    await scene.person("Vic", "127.0.0.3", mode="relay")  # only hears, then is banned
     mia = await scene.person("Mia", "127.0.0.4")
     root = await scene.connect("Root", "127.0.0.1")
     await root.say("/nick Root")  # registered: machine mode never asks
@@ -338,6 +345,11 @@ async def moderation_session(scene: Scene) -> None:
     await root.say("/op Mia")
     await root.say("/op Mia")
     await mia.say("/op Tom")
+    return root, tom, mia
+
+
+async def sanctions(scene: Scene, root: Peer, tom: Peer, mia: Peer) -> None:
+    """Mute and unmute, announce, ban (by name, and ranges refused), kick, audit, unban, deop."""
     await mia.say("/mute Tom 5 too loud")
     await tom.say("hello everyone")
     await tom.say("/msg Vic psst")
