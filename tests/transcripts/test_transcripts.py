@@ -41,8 +41,8 @@ from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
 from bswtichu.net.kinds import kind_named
-from bswtichu.server.game_table import GameWiring
-from bswtichu.server.gamelogs import GameLogStore
+from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
 from bswtichu.storage.accounts import hash_password
