@@ -29,9 +29,10 @@ Bots act through the injected clock: after ``bot_delay`` seconds while a person
 is present at the table, at once when none is.  The driver owns two parts that
 act on it: its `StandIns` (a bot for a person away, out of time, or voted out;
 the game holds while one is due, `bswtichu.play.standins`) and its `TurnClock`
-(each person's time for a decision, `bswtichu.play.turnclock`).  They call back
-its ``_tell``, ``_apply`` and ``_schedule_bots``; `bswtichu.play.replay` applies
-a journal's steps to it again.  A pause stops the bots, the stand-ins' timers
+(each person's time for a decision, `bswtichu.play.turnclock`).  Each call to
+them names the driver, which they call back (``_tell``, ``_apply``, ``_schedule_bots``
+and the few more their protocols list); `bswtichu.play.replay` applies a journal's
+steps to it again.  A pause stops the bots, the stand-ins' timers
 and the clocks (keeping what each had left) until `resume`.
 """
 
@@ -186,8 +187,7 @@ class GameDriver:
         self.bots = dict(bots)
         #: further hand's seat -> its bot while a bot plays its person, else None (`bot_at`)
         self.hand_bots: dict[int, Bot | None] = {}
-        self.stopped = False
-        self.paused = False
+        self.stopped = self.paused = False
         #: stored steps are being applied again (`bswtichu.play.replay`): no timers, no tally
         self.replaying = False
         self._round_events: list[Event] = []
@@ -195,11 +195,10 @@ class GameDriver:
         self._bot_queued = False
         self.stand_ins = StandIns()
         self.turn_clock = TurnClock(clock, self.game, self.game.options.clock)
-        # the parts' own sets and counts, read here on every step without a call
-        self.away, self.substitutes, self.holding = (
-            self.stand_ins.away, self.stand_ins.substitutes, self.stand_ins.holding)
-        self.replaced = self.stand_ins.replaced
-        self.strikes = self.turn_clock.strikes
+        # the parts' own sets and counts, read here (on every step, and by the tables) without a call
+        self.away, self.substitutes, self.holding, self.replaced, self.strikes = (
+            self.stand_ins.away, self.stand_ins.substitutes, self.stand_ins.holding, self.stand_ins.replaced,
+            self.turn_clock.strikes)
         self._bot_seats = BotSeats()
         self._subscribers: list[GameSubscriber] = [self._bot_seats]
 
