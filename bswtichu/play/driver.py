@@ -319,6 +319,10 @@ class GameDriver:
             bot.observe(event)
         return bot
 
+    @staticmethod
+    def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
+        return (e for e in events if e.private_to in (None, seat))
+
     def _generator(self, seat: int) -> Random:
         """The bot generator of ``seat`` (`GameSeeds`): its person's at his first seat, else the further hand's."""
         variant = self.game.variant
@@ -564,10 +568,6 @@ class GameDriver:
         self.stand_ins.resume(self)
         self.turn_clock.run(self, None)
         self._schedule_bots()
-
-    @staticmethod
-    def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
-        return (e for e in events if e.private_to in (None, seat))
 
     def _cancel_timers(self) -> None:
         """The bots' and stand-ins' timers stop; so do the turn clocks unless paused (a pause

@@ -61,24 +61,32 @@ class ClockOfStandIns(Protocol):
 
     strikes: dict[Player, int]
 
-    def run(self, driver: SeatsGame, acted: int | None) -> None: ...
+    def run(self, driver: OwningDriver, acted: int | None) -> None: ...
 
     def forget(self, player: Player) -> None: ...
 
     def freeze(self) -> None: ...
 
 
-class SeatsGame(Protocol):
-    """What the stand-ins need of their driver: the game and its bots, its timers, and
-    its ways to seat a bot, apply an action, tell what happened and let the bots go on."""
+class OwningDriver(Protocol):
+    """The driver as its parts (these stand-ins, the turn clock) see it: the game and its bots,
+    its state and timers, and its ways to seat a bot, apply an action, tell what happened
+    and let the bots go on."""
 
     game: Game
     clock: IReactorTime
     bots: dict[Player, Bot]
+    holding: set[Player]
     substitute_after: float
     stopped: bool
     paused: bool
-    turn_clock: ClockOfStandIns
+    replaying: bool
+
+    @property
+    def turn_clock(self) -> ClockOfStandIns: ...
+
+    @property
+    def stand_ins(self) -> StandIns: ...
 
     def seat_of(self, player: Player) -> int: ...
 
@@ -117,7 +125,7 @@ class StandIns:
         self.holding: set[Player] = set()
         self._away_calls: dict[Player, IDelayedCall] = {}
 
-    def player_away(self, driver: SeatsGame, player: Player) -> None:
+    def player_away(self, driver: OwningDriver, player: Player) -> None:
         """A person left or dropped: after ``substitute_after`` a bot plays for him."""
         if driver.stopped or player in driver.bots:
             return
@@ -131,7 +139,7 @@ class StandIns:
             self._away_calls[player] = later(driver.substitute_after, self.substitute, driver, player)
             self._hold(driver, player)
 
-    def substitute_now(self, driver: SeatsGame, player: Player) -> None:
+    def substitute_now(self, driver: OwningDriver, player: Player) -> None:
         """A person away for good (banned): his stand-in starts at once, not after the grace."""
         if driver.stopped or player in driver.bots:
             return
@@ -140,7 +148,7 @@ class StandIns:
         if not driver.paused:
             self.substitute(driver, player, "banned")
 
-    def player_back(self, driver: SeatsGame, player: Player) -> None:
+    def player_back(self, driver: OwningDriver, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""
         self.away.discard(player)
         _cancel(self._away_calls.pop(player, None))
@@ -148,12 +156,12 @@ class StandIns:
             self.end(driver, player)
         self._release(driver, player)
 
-    def player_active(self, driver: SeatsGame, player: Player) -> None:
+    def player_active(self, driver: OwningDriver, player: Player) -> None:
         """He typed something while present: a stand-in playing for him stands aside."""
         if not driver.stopped and player in self.substitutes and player not in self.away:
             self.end(driver, player)
 
-    def substitute(self, driver: SeatsGame, player: Player, reason: str = "away") -> None:
+    def substitute(self, driver: OwningDriver, player: Player, reason: str = "away") -> None:
         """A stand-in starts playing for ``player`` (``reason``: see `SubstituteStarted`)."""
         self._away_calls.pop(player, None)
         if driver.stopped or player in self.substitutes:
@@ -166,7 +174,7 @@ class StandIns:
         self._release(driver, player)
         driver._schedule_bots()
 
-    def end(self, driver: SeatsGame, player: Player) -> None:
+    def end(self, driver: OwningDriver, player: Player) -> None:
         """``player``'s stand-in stands aside: he plays his seats again, timed."""
         self.substitutes.discard(player)
         driver.bots.pop(player, None)
@@ -175,7 +183,7 @@ class StandIns:
         driver.turn_clock.run(driver, None)
         driver._tell([SubstituteEnded(player)])
 
-    def replace(self, driver: SeatsGame, player: Player) -> None:
+    def replace(self, driver: OwningDriver, player: Player) -> None:
         """A bot plays ``player``'s seat to the end of the game (his table voted so)."""
         if driver.stopped or player in self.replaced or player not in driver.game.seating:
             return
@@ -189,7 +197,7 @@ class StandIns:
         self._release(driver, player)
         driver._schedule_bots()
 
-    def hand_over(self, driver: SeatsGame, player: Player, to: Player) -> None:
+    def hand_over(self, driver: OwningDriver, player: Player, to: Player) -> None:
         """``to``, a person, takes ``player``'s seat, points and past for the rest of the game
         (his table voted so); a stand-in playing the seat stands aside."""
         if driver.stopped or player not in driver.game.seating or player in self.replaced:
@@ -204,31 +212,31 @@ class StandIns:
         driver.turn_clock.run(driver, None)
         driver._schedule_bots()
 
-    def _no_longer_timed(self, driver: SeatsGame, player: Player) -> None:
+    def _no_longer_timed(self, driver: OwningDriver, player: Player) -> None:
         """His grace timer, his clock and his strikes go; he is no longer away (a vote decided)."""
         _cancel(self._away_calls.pop(player, None))
         self.away.discard(player)
         driver.turn_clock.forget(player)
         driver.turn_clock.strikes.pop(player, None)
 
-    def stand_in(self, driver: SeatsGame, player: Player, seat: int | None = None) -> Bot:
+    def stand_in(self, driver: OwningDriver, player: Player, seat: int | None = None) -> Bot:
         """A stand-in bot for ``player`` at ``seat`` (his first by default) that has seen what
         the seat saw this round; his further hands get theirs from the driver's `_seat_further_hands`."""
         return driver._seat_bot(SUBSTITUTE_LEVEL, driver.seat_of(player) if seat is None else seat)
 
-    def decide_for(self, driver: SeatsGame, player: Player, seat: int) -> None:
+    def decide_for(self, driver: OwningDriver, player: Player, seat: int) -> None:
         """The one decision a fresh stand-in makes for ``player`` at ``seat`` (his time ran out), applied."""
         rnd = driver.game.round
         legal = rnd.legal_actions(seat)
         driver._apply(driver._checked(seat, self.stand_in(driver, player, seat).choose(rnd.view(seat), legal), legal))
 
-    def _hold(self, driver: SeatsGame, player: Player) -> None:
+    def _hold(self, driver: OwningDriver, player: Player) -> None:
         """The game waits for ``player`` (away, his stand-in not yet due): the clocks stop."""
         self.holding.add(player)
         driver.turn_clock.freeze()
         driver._cancel_bot_call()
 
-    def _release(self, driver: SeatsGame, player: Player) -> None:
+    def _release(self, driver: OwningDriver, player: Player) -> None:
         """``player`` is back or has his stand-in: once nobody is waited for, the game goes on."""
         if player not in self.holding:
             return
@@ -237,7 +245,7 @@ class StandIns:
             driver.turn_clock.run(driver, None)
             driver._schedule_bots()
 
-    def resume(self, driver: SeatsGame) -> None:
+    def resume(self, driver: OwningDriver) -> None:
         """The pause is over: nobody is held any more, and those still away get their grace timers again."""
         self.holding.clear()
         for player in sorted(self.away - self.substitutes, key=str):

@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Protocol, Sequence
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
-from bswtichu.bots import Bot
 from bswtichu.engine import Event, Game
 from bswtichu.engine.round import PLAY
 from bswtichu.records import Player
-from .standins import SUBSTITUTE_LEVEL
+from .standins import SUBSTITUTE_LEVEL, OwningDriver
 
 #: seconds left on the turn clock when the player is warned
 CLOCK_WARNING = 10
@@ -62,28 +60,6 @@ class ClockRanOut(Event):
     kind = "clock_out"
 
 
-class TimedStandIns(Protocol):
-    """What the clock asks of the stand-ins when a person's time runs out."""
-
-    def decide_for(self, driver: TimedGame, player: Player, seat: int) -> None: ...
-
-    def substitute(self, driver: TimedGame, player: Player, reason: str) -> None: ...
-
-
-class TimedGame(Protocol):
-    """What the turn clock needs of its driver: who is a bot, whether the clock may run,
-    a way to tell what happened, and the stand-ins for a time that ran out."""
-
-    bots: dict[Player, Bot]
-    holding: set[Player]
-    stopped: bool
-    paused: bool
-    replaying: bool
-    stand_ins: TimedStandIns
-
-    def _tell(self, events: Sequence[Event]) -> None: ...
-
-
 class TurnClock:
     """Each timed person's deadline (and its warning), what was left while stopped, and his strikes.
 
@@ -110,7 +86,7 @@ class TurnClock:
             return None if left is None else math.ceil(left)
         return max(0, math.ceil(clock[0].getTime() - self.clock.seconds()))
 
-    def run(self, driver: TimedGame, acted: int | None) -> None:
+    def run(self, driver: OwningDriver, acted: int | None) -> None:
         """Start the clock of each person the round now waits for (again for the seat that
         just acted, ``acted``: a new decision), stop it for those it no longer waits for."""
         if not self.seconds or driver.stopped:
@@ -127,7 +103,7 @@ class TurnClock:
             elif acted in seats or player not in self.running:
                 self._start(driver, player, self._left.pop(player, float(self.seconds)))
 
-    def _start(self, driver: TimedGame, player: Player, seconds: float) -> None:
+    def _start(self, driver: OwningDriver, player: Player, seconds: float) -> None:
         self.stop(player)
         later = self.clock.callLater
         deadline = later(seconds, self._time_out, driver, player)
@@ -169,12 +145,12 @@ class TurnClock:
         rnd = self.game.round
         return rnd.need if rnd.phase == PLAY else rnd.phase
 
-    def _warn(self, driver: TimedGame, player: Player) -> None:
+    def _warn(self, driver: OwningDriver, player: Player) -> None:
         deadline, _ = self.running[player]
         self.running[player] = (deadline, None)
         driver._tell([ClockWarning(player, self.waiting_seat(player), CLOCK_WARNING, self._need())])
 
-    def _time_out(self, driver: TimedGame, player: Player) -> None:
+    def _time_out(self, driver: OwningDriver, player: Player) -> None:
         """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
         self.running.pop(player, None)
         if driver.stopped or driver.paused or driver.holding or player in driver.bots:
