@@ -7,11 +7,9 @@
     1
 """
 
-from .driver import (
-    CLOCK_STRIKES, CLOCK_WARNING, SUBSTITUTE_LEVEL, BotSeats, BotTurns, ClockRanOut, ClockWarning, GameDriver,
-    GameStopped, GameSeeds, GameSubscriber, SeatHandedOver, SubstituteEnded, SubstituteStarted, check_in_order,
-    seated_bots,
-)
+from .driver import BotSeats, BotTurns, GameDriver, GameStopped, GameSeeds, GameSubscriber, check_in_order, seated_bots
+from .standins import SUBSTITUTE_LEVEL, SeatHandedOver, SubstituteEnded, SubstituteStarted
+from .turnclock import CLOCK_STRIKES, CLOCK_WARNING, ClockRanOut, ClockWarning
 from .headless import DEFAULT_MAX_ROUNDS, GameSummary, PlayerRecord, headless_driver, play_game, run_game
 
 __all__ = [

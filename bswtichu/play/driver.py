@@ -4,8 +4,8 @@ A server table and the headless `bswtichu match` both run games through a
 `GameDriver`, so bots play the same way in both.  The driver applies actions,
 asks the bots in one fixed order, starts each next round, and hands what
 happened to its subscribers.  It knows nothing of text, connections or files:
-message texts, the bots' own observations, the game log and (later) storage
-are subscribers, and adding one touches no other.
+message texts, the bots' own observations, the game log and the journal (which
+the server stores) are subscribers, and adding one touches no other.
 
 Who acts when, in one place:
 
@@ -26,28 +26,18 @@ both; a stand-in for him takes all his seats, and his turn clock runs while
 the round waits for any of them.
 
 Bots act through the injected clock: after ``bot_delay`` seconds while a person
-is present at the table, at once when none is.  A person away longer than
-``substitute_after`` seconds gets a stand-in bot that has seen everything his
-seat saw this round; it stands aside as soon as he acts again.  Until then the
-game holds for him (``holding``): no bot moves and no turn clock runs, so a
-dropped connection costs nobody a decision; his return or his stand-in ends it.
-
-The turn clock (the table option ``clock``, `GameOptions.clock` seconds): each
-decision the round waits for from a person (his Grand Tichu decision, his
-exchange, his turn, the Dragon gift, the wish) is timed from the moment it is
-asked; out-of-turn actions (bombs, Tichu calls) are not.  With
-``CLOCK_WARNING`` seconds left he is warned (`ClockWarning`, to his seat only).
-When the time runs out, a stand-in (a fresh ``SUBSTITUTE_LEVEL`` bot that has
-seen what his seat saw) makes that one decision, announced by `ClockRanOut`;
-after ``CLOCK_STRIKES`` of them in a row (no action of his between) the
-stand-in stays (`SubstituteStarted` with reason ``clock``) until he types
-anything (`player_active`) or acts.  A pause stops the clocks and keeps what
-was left of each.
+is present at the table, at once when none is.  The driver owns two parts that
+act on it: its `StandIns` (a bot for a person away, out of time, or voted out;
+the game holds while one is due, `bswtichu.play.standins`) and its `TurnClock`
+(each person's time for a decision, `bswtichu.play.turnclock`).  Each call to
+them names the driver, which they call back (``_tell``, ``_apply``, ``_schedule_bots``
+and the few more their protocols list); `bswtichu.play.replay` applies a journal's
+steps to it again.  A pause stops the bots, the stand-ins' timers
+and the clocks (keeping what each had left) until `resume`.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass
 from time import perf_counter
@@ -59,77 +49,15 @@ from twisted.logger import Logger
 
 from bswtichu.bots import Bot, BotSettings, make_bot
 from bswtichu.engine import (
-    NANJING, Action, CallTichu, Event, Game, GameOptions, Play, Round, Variant, seats_from_join_order,
+    NANJING, Action, CallTichu, Event, Game, GameOptions, Round, Variant, seats_from_join_order,
 )
 from bswtichu.engine.events import TurnStarted
-from bswtichu.engine.round import OVER, PLAY
+from bswtichu.engine.round import OVER
 from bswtichu.counters import Tally
 from bswtichu.play.workers import BotWorkers
-
-SUBSTITUTE_LEVEL = "basic"
-#: seconds left on the turn clock when the player is warned
-CLOCK_WARNING = 10
-#: decisions in a row that ran out of time before the stand-in stays for the player
-CLOCK_STRIKES = 2
-Player = Hashable
-
-
-@dataclass(frozen=True)
-class SubstituteStarted(Event):
-    """A bot of ``level`` plays for ``player``: he stayed away too long (``reason`` "away"),
-    let the turn clock run out ``CLOCK_STRIKES`` times in a row ("clock"), his table voted
-    to hand his seat to a bot for the rest of the game ("replaced": it never stands aside),
-    or he was banned ("banned": at once, without the grace time)."""
-
-    player: Player
-    level: str
-    reason: str = "away"
-    kind = "substitute"
-
-
-@dataclass(frozen=True)
-class SeatHandedOver(Event):
-    """By a vote at the table, ``to`` (a person) plays ``player``'s seat from now on, as him."""
-
-    player: Player
-    to: Player
-    kind = "hand_over"
-
-
-@dataclass(frozen=True)
-class ClockWarning(Event):
-    """``seconds`` are left on ``player``'s turn clock for what the round waits for (``need``:
-    "grand", "exchange", or the turn's "lead", "follow", "wish", "give")."""
-
-    player: Player
-    seat: int
-    seconds: int
-    need: str
-    kind = "clock_warning"
-
-    @property
-    def private_to(self) -> int | None:
-        return self.seat
-
-
-@dataclass(frozen=True)
-class ClockRanOut(Event):
-    """``player``'s time ran out: a bot of ``level`` makes this one decision (``strikes``:
-    how many in a row; at ``CLOCK_STRIKES`` the stand-in stays)."""
-
-    player: Player
-    seat: int
-    level: str
-    strikes: int
-    kind = "clock_out"
-
-
-@dataclass(frozen=True)
-class SubstituteEnded(Event):
-    """``player`` is back and plays his seat again."""
-
-    player: Player
-    kind = "substitute_end"
+from bswtichu.records import Player
+from .standins import StandIns
+from .turnclock import TurnClock
 
 
 @dataclass(frozen=True)
@@ -259,25 +187,18 @@ class GameDriver:
         self.bots = dict(bots)
         #: further hand's seat -> its bot while a bot plays its person, else None (`bot_at`)
         self.hand_bots: dict[int, Bot | None] = {}
-        self.substitutes: set[Player] = set()
-        #: persons whose seat a bot plays for good (`replace`)
-        self.replaced: set[Player] = set()
-        self.away: set[Player] = set()
-        self.stopped = False
-        self.paused = False
-        #: persons away whose ``substitute_after`` runs: the game holds (no bot moves, no clocks)
-        self.holding: set[Player] = set()
-        self._replaying = False
+        self.stopped = self.paused = False
+        #: stored steps are being applied again (`bswtichu.play.replay`): no timers, no tally
+        self.replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
         self._bot_queued = False
-        self._away_calls: dict[Player, IDelayedCall] = {}
-        #: the turn clock: per timed person, (his deadline's call, its warning's call or None)
-        self._clocks: dict[Player, tuple[IDelayedCall, IDelayedCall | None]] = {}
-        #: while paused: the seconds each timed person had left
-        self._clock_left: dict[Player, float] = {}
-        #: per person, decisions in a row that ran out of time
-        self.strikes: dict[Player, int] = {}
+        self.stand_ins = StandIns()
+        self.turn_clock = TurnClock(clock, self.game, self.game.options.clock)
+        # the parts' own sets and counts, read here (on every step, and by the tables) without a call
+        self.away, self.substitutes, self.holding, self.replaced, self.strikes = (
+            self.stand_ins.away, self.stand_ins.substitutes, self.stand_ins.holding, self.stand_ins.replaced,
+            self.turn_clock.strikes)
         self._bot_seats = BotSeats()
         self._subscribers: list[GameSubscriber] = [self._bot_seats]
 
@@ -288,7 +209,7 @@ class GameDriver:
 
     def start(self) -> None:
         """Deal the first round (subscribe first: the first events go out now)."""
-        if self.tally is not None and not self._replaying:
+        if self.tally is not None and not self.replaying:
             self.tally.games_started += 1
         self._start_round()
 
@@ -338,7 +259,7 @@ class GameDriver:
         """
         self.strikes.pop(player, None)
         if player in self.substitutes:
-            self._end_substitute(player)
+            self.stand_ins.end(self, player)
         if self.tally is not None:
             self.tally.actions["person"] += len(actions)
         for index, action in enumerate(actions):
@@ -352,7 +273,7 @@ class GameDriver:
             events = [e for e in events
                       if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
         if self.game.round.phase != OVER:  # before the telling: the question says the time left
-            self._run_clocks(None if isinstance(action, CallTichu) else action.seat)
+            self.turn_clock.run(self, None if isinstance(action, CallTichu) else action.seat)
         self._tell(events)
         if self.game.over:
             self._finish()
@@ -371,10 +292,10 @@ class GameDriver:
         self._round_events = []
         self.hand_bots.clear()
         self._seat_further_hands()
-        self._cancel_clocks()
+        self.turn_clock.cancel()
         for subscriber in self._subscribers:
             subscriber.round_dealt(self)
-        self._run_clocks(None)
+        self.turn_clock.run(self, None)
         self._tell(events)
         self._schedule_bots()
 
@@ -398,6 +319,10 @@ class GameDriver:
             bot.observe(event)
         return bot
 
+    @staticmethod
+    def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
+        return (e for e in events if e.private_to in (None, seat))
+
     def _generator(self, seat: int) -> Random:
         """The bot generator of ``seat`` (`GameSeeds`): its person's at his first seat, else the further hand's."""
         variant = self.game.variant
@@ -411,7 +336,7 @@ class GameDriver:
             subscriber.happened(self, events)
 
     def _finish(self) -> None:
-        if self.tally is not None and not self._replaying:
+        if self.tally is not None and not self.replaying:
             self.tally.games_ended += 1
         self.stopped = True
         self._cancel_timers()
@@ -437,7 +362,7 @@ class GameDriver:
                    for p in self.game.base_seats)
 
     def _schedule_bots(self) -> None:
-        if self.stopped or self.paused or self.holding or self._replaying or not self.bots:
+        if self.stopped or self.paused or self.holding or self.replaying or not self.bots:
             return
         if self._bot_queued or self._thinking or (self._bot_call is not None and self._bot_call.active()):
             return
@@ -565,7 +490,7 @@ class GameDriver:
 
     def _choose(self, bot: Bot, view, legal: Sequence[Action]) -> Action:
         """The bot's choice; in a live game its time goes to the tally (wall time, not the clock's)."""
-        if self.tally is None or self._replaying:
+        if self.tally is None or self.replaying:
             return bot.choose(view, legal)
         began = perf_counter()
         action = bot.choose(view, legal)
@@ -580,222 +505,49 @@ class GameDriver:
                        player=self.game.seating[seat], seat=seat + 1, action=action)
         return self.seeds.driver.choice(list(legal))
 
-    # ------------------------------------------------------------------ stand-ins
-
-    def player_away(self, player: Player) -> None:
-        """A person left or dropped: after ``substitute_after`` a bot plays for him."""
-        if self.stopped or player in self.bots:
-            return
-        self.away.add(player)
-        if self.paused:
-            return  # his stand-in's timer starts when the game goes on
-        if self.substitute_after <= 0:
-            self._substitute(player)
-        else:
-            self._away_calls[player] = self.clock.callLater(self.substitute_after,
-                                                            self._substitute, player)
-            self._hold(player)
-
-    def substitute_now(self, player: Player) -> None:
-        """A person away for good (banned): his stand-in starts at once, not after the grace."""
-        if self.stopped or player in self.bots:
-            return
-        self.away.add(player)
-        call = self._away_calls.pop(player, None)
-        if call is not None and call.active():
-            call.cancel()
-        if not self.paused:
-            self._substitute(player, "banned")
-
-    def player_back(self, player: Player) -> None:
-        """He is back: his timer stops and any stand-in stands aside."""
-        self.away.discard(player)
-        call = self._away_calls.pop(player, None)
-        if call is not None and call.active():
-            call.cancel()
-        if player in self.substitutes:
-            self._end_substitute(player)
-        self._release(player)
-
-    def _substitute(self, player: Player, reason: str = "away") -> None:
-        self._away_calls.pop(player, None)
-        if self.stopped or player in self.substitutes:
-            return
-        self.bots[player] = self._stand_in(player)
-        self._seat_further_hands()
-        self.substitutes.add(player)
-        self._stop_clock(player)
-        self._clock_left.pop(player, None)
-        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, reason)])
-        self._release(player)
-        self._schedule_bots()
-
-    def replace(self, player: Player) -> None:
-        """A bot plays ``player``'s seat to the end of the game (his table voted so)."""
-        if self.stopped or player in self.replaced or player not in self.game.seating:
-            return
-        call = self._away_calls.pop(player, None)
-        if call is not None and call.active():
-            call.cancel()
-        self.away.discard(player)
-        self.strikes.pop(player, None)
-        self._stop_clock(player)
-        self._clock_left.pop(player, None)
-        if player not in self.bots:
-            self.bots[player] = self._stand_in(player)
-            self._seat_further_hands()
-        self.substitutes.discard(player)
-        self.replaced.add(player)
-        self._tell([SubstituteStarted(player, SUBSTITUTE_LEVEL, "replaced")])
-        self._release(player)
-        self._schedule_bots()
-
-    def hand_over(self, player: Player, to: Player) -> None:
-        """``to``, a person, takes ``player``'s seat, points and past for the rest of the game
-        (his table voted so); a stand-in playing the seat stands aside."""
-        if self.stopped or player not in self.game.seating or player in self.replaced:
-            return
-        call = self._away_calls.pop(player, None)
-        if call is not None and call.active():
-            call.cancel()
-        self._stop_clock(player)
-        self._clock_left.pop(player, None)
-        self.strikes.pop(player, None)
-        self.away.discard(player)
-        self.substitutes.discard(player)
-        self.bots.pop(player, None)
-        self.game.rename(player, to)
-        self._seat_further_hands()
-        self._tell([SeatHandedOver(player, to)])
-        self._release(player)
-        self._run_clocks(None)
-        self._schedule_bots()
-
-    def _stand_in(self, player: Player, seat: int | None = None) -> Bot:
-        """A stand-in bot for ``player`` at ``seat`` (his first by default) that has seen what
-        the seat saw this round; his further hands get theirs from `_seat_further_hands`."""
-        return self._seat_bot(SUBSTITUTE_LEVEL, self.seat_of(player) if seat is None else seat)
-
-    def _hold(self, player: Player) -> None:
-        """The game waits for ``player`` (away, his stand-in not yet due): the clocks stop."""
-        self.holding.add(player)
-        self._freeze_clocks()
+    def _cancel_bot_call(self) -> None:
+        """The bots' next step, if one is due, does not come (a hold, a pause, the end)."""
         call, self._bot_call = self._bot_call, None
         if call is not None and call.active():
             call.cancel()
 
-    def _release(self, player: Player) -> None:
-        """``player`` is back or has his stand-in: once nobody is waited for, the game goes on."""
-        if player not in self.holding:
-            return
-        self.holding.discard(player)
-        if not self.holding and not self.paused:
-            self._run_clocks(None)
-            self._schedule_bots()
+    # ------------------------------------------------------------------ stand-ins (`StandIns`)
 
-    # ------------------------------------------------------------------ the turn clock
+    def player_away(self, player: Player) -> None:
+        """A person left or dropped: after ``substitute_after`` a bot plays for him."""
+        self.stand_ins.player_away(self, player)
+
+    def substitute_now(self, player: Player) -> None:
+        """A person away for good (banned): his stand-in starts at once, not after the grace."""
+        self.stand_ins.substitute_now(self, player)
+
+    def player_back(self, player: Player) -> None:
+        """He is back: his timer stops and any stand-in stands aside."""
+        self.stand_ins.player_back(self, player)
+
+    def player_active(self, player: Player) -> None:
+        """He typed something while present: a stand-in playing for him stands aside."""
+        self.stand_ins.player_active(self, player)
+
+    def replace(self, player: Player) -> None:
+        """A bot plays ``player``'s seat to the end of the game (his table voted so)."""
+        self.stand_ins.replace(self, player)
+
+    def hand_over(self, player: Player, to: Player) -> None:
+        """``to``, a person, takes ``player``'s seat, points and past for the rest of the game
+        (his table voted so); a stand-in playing the seat stands aside."""
+        self.stand_ins.hand_over(self, player, to)
+
+    # ------------------------------------------------------------------ the turn clock (`TurnClock`)
 
     @property
     def clock_seconds(self) -> int | None:
         """The seconds a person has for each decision, or None (untimed)."""
-        return self.game.options.clock
+        return self.turn_clock.seconds
 
     def time_left(self, player: Player) -> int | None:
         """Whole seconds left (rounded up) on ``player``'s turn clock, or None if it does not run."""
-        clock = self._clocks.get(player)
-        if clock is None:
-            left = self._clock_left.get(player)
-            return None if left is None else math.ceil(left)
-        return max(0, math.ceil(clock[0].getTime() - self.clock.seconds()))
-
-    def _run_clocks(self, acted: int | None) -> None:
-        """Start the clock of each person the round now waits for (again for the seat that
-        just acted: a new decision), stop it for those it no longer waits for."""
-        if not self.clock_seconds or self.stopped:
-            return
-        rnd = self.game.round
-        seating, hands_with = self.game.seating, self.game.variant.hands_with
-        for first in self.game.variant.person_seats:
-            player, seats = seating[first], hands_with[first]
-            if player in self.bots or not any(rnd.waits_for(seat) for seat in seats):
-                self._stop_clock(player)
-                self._clock_left.pop(player, None)
-            elif self.paused or self.holding or self._replaying:
-                if acted in seats or player not in self._clock_left:
-                    self._clock_left[player] = float(self.clock_seconds)
-            elif acted in seats or player not in self._clocks:
-                self._start_clock(player, self._clock_left.pop(player, float(self.clock_seconds)))
-
-    def _start_clock(self, player: Player, seconds: float) -> None:
-        self._stop_clock(player)
-        deadline = self.clock.callLater(seconds, self._time_out, player)
-        warning = None
-        if seconds > CLOCK_WARNING:
-            warning = self.clock.callLater(seconds - CLOCK_WARNING, self._warn, player)
-        self._clocks[player] = (deadline, warning)
-
-    def _stop_clock(self, player: Player) -> None:
-        for call in self._clocks.pop(player, ()):
-            if call is not None and call.active():
-                call.cancel()
-
-    def _freeze_clocks(self) -> None:
-        """Stop the running clocks, keeping what each had left (a pause, a hold)."""
-        for player in list(self._clocks):
-            self._clock_left[player] = self._clocks[player][0].getTime() - self.clock.seconds()
-            self._stop_clock(player)
-
-    def _cancel_clocks(self) -> None:
-        for player in list(self._clocks):
-            self._stop_clock(player)
-        self._clock_left.clear()
-
-    def _warn(self, player: Player) -> None:
-        deadline, _ = self._clocks[player]
-        self._clocks[player] = (deadline, None)
-        self._tell([ClockWarning(player, self._waiting_seat(player), CLOCK_WARNING, self._need())])
-
-    def _waiting_seat(self, player: Player) -> int:
-        """The first of ``player``'s seats that the round waits for (his first seat if none)."""
-        seats = self.game.seats_played_by(player)
-        return next((seat for seat in seats if self.game.round.waits_for(seat)), seats[0])
-
-    def _need(self) -> str:
-        """What the round waits for now, in one word."""
-        rnd = self.game.round
-        return rnd.need if rnd.phase == PLAY else rnd.phase
-
-    def _time_out(self, player: Player) -> None:
-        """His time is up: a stand-in makes this one decision; the second time in a row it stays."""
-        self._clocks.pop(player, None)
-        if self.stopped or self.paused or self.holding or player in self.bots:
-            return
-        strikes = self.strikes.get(player, 0) + 1
-        self._tell([ClockRanOut(player, self._waiting_seat(player), SUBSTITUTE_LEVEL, strikes)])
-        self._decide_for(player)
-        self.strikes[player] = strikes
-        if strikes >= CLOCK_STRIKES and not self.stopped:
-            self._substitute(player, "clock")
-
-    def _decide_for(self, player: Player) -> None:
-        """The one decision a fresh stand-in makes for ``player`` (his time ran out), applied."""
-        seat = self._waiting_seat(player)
-        legal = self.game.round.legal_actions(seat)
-        self._apply(self._checked(seat, self._stand_in(player, seat).choose(self.game.round.view(seat), legal),
-                                  legal))
-
-    def _end_substitute(self, player: Player) -> None:
-        self.substitutes.discard(player)
-        self.bots.pop(player, None)
-        self._seat_further_hands()
-        self.strikes.pop(player, None)
-        self._run_clocks(None)
-        self._tell([SubstituteEnded(player)])
-
-    def player_active(self, player: Player) -> None:
-        """He typed something while present: a stand-in playing for him stands aside."""
-        if not self.stopped and player in self.substitutes and player not in self.away:
-            self._end_substitute(player)
+        return self.turn_clock.time_left(player)
 
     # ------------------------------------------------------------------ pause
 
@@ -805,7 +557,7 @@ class GameDriver:
         if self.stopped or self.paused:
             return
         self.paused = True
-        self._freeze_clocks()
+        self.turn_clock.freeze()
         self._cancel_timers()
 
     def resume(self) -> None:
@@ -813,99 +565,17 @@ class GameDriver:
         if self.stopped or not self.paused:
             return
         self.paused = False
-        self.holding.clear()
-        for player in sorted(self.away - self.substitutes, key=str):
-            self.away.discard(player)
-            self.player_away(player)
-        self._run_clocks(None)
+        self.stand_ins.resume(self)
+        self.turn_clock.run(self, None)
         self._schedule_bots()
-
-    # ------------------------------------------------------------------ replay
-
-    def replay(self, start: bool = True):
-        """A context in which stored steps are applied again, with no timers (see `bswtichu.play.journal`)."""
-        return _Replaying(self, start)
-
-    def replay_act(self, action: Action) -> None:
-        """Apply a person's stored action again."""
-        self.strikes.pop(self.player_at(action.seat), None)
-        self._apply(action)
-
-    def replay_timeout(self, player: Player, stored: Action) -> bool:
-        """His time ran out here: the stand-in chooses again (its seat's generator draws as it
-        did live) and ``stored`` is applied; returns whether it chose the stored action."""
-        strikes = self.strikes.get(player, 0) + 1
-        seat = stored.seat
-        legal = self.game.round.legal_actions(seat)
-        chosen = self._stand_in(player, seat).choose(self.game.round.view(seat), legal)
-        self._apply(stored)
-        self.strikes[player] = strikes
-        return same_action(chosen, stored)
-
-    def replay_bot(self, stored: Action) -> bool:
-        """Let the bots choose again (so their state follows live play) and apply ``stored``.
-
-        Returns whether they chose the stored action; the stored action is applied either way.
-        """
-        chosen = self.next_bot_action()
-        self._apply(stored)
-        return chosen is not None and same_action(chosen, stored)
-
-    def replay_substitute(self, player: Player) -> None:
-        self._substitute(player, "clock" if self.strikes.get(player, 0) >= CLOCK_STRIKES else "away")
-
-    def replay_replace(self, player: Player) -> None:
-        self.replace(player)
-
-    def replay_hand_over(self, player: Player, to: Player) -> None:
-        self.hand_over(player, to)
-
-    def replay_substitute_end(self, player: Player) -> None:
-        if player in self.substitutes:
-            self._end_substitute(player)
-
-    @staticmethod
-    def _visible(events: Iterable[Event], seat: int) -> Iterable[Event]:
-        return (e for e in events if e.private_to in (None, seat))
 
     def _cancel_timers(self) -> None:
         """The bots' and stand-ins' timers stop; so do the turn clocks unless paused (a pause
         keeps what each had left)."""
-        for call in [self._bot_call, *self._away_calls.values()]:
-            if call is not None and call.active():
-                call.cancel()
-        self._bot_call = None
-        self._away_calls.clear()
+        self._cancel_bot_call()
+        self.stand_ins.cancel_timers()
         if not self.paused:
-            self._cancel_clocks()
-
-
-class _Replaying:
-    """While stored steps are applied again: no bot timers; afterwards the game goes on."""
-
-    def __init__(self, driver: GameDriver, start: bool):
-        self.driver = driver
-        self.start = start
-
-    def __enter__(self) -> GameDriver:
-        self.driver._replaying = True
-        if self.start:
-            self.driver.start()
-        return self.driver
-
-    def __exit__(self, *exc) -> None:
-        self.driver._replaying = False
-        if exc[0] is None:
-            self.driver._run_clocks(None)
-            self.driver._schedule_bots()
-
-
-def same_action(chosen: Action, stored: Action) -> bool:
-    """Whether a bot's action is the stored one (the engine stores a play's resolved Phoenix rank)."""
-    if isinstance(chosen, Play) and isinstance(stored, Play):
-        return (chosen.seat, chosen.cards) == (stored.seat, stored.cards) and (
-            chosen.phoenix_as is None or chosen.phoenix_as == stored.phoenix_as)
-    return chosen == stored
+            self.turn_clock.cancel()
 
 
 def check_in_order(rnd: Round, actions: Sequence[Action],

@@ -7,16 +7,8 @@ fresh driver built from the same seed and players: the engine reaches the same
 state, and the bots, asked again at every step they took, make the same choices
 and draw the same random numbers, so they go on as they would have.
 
-The kinds of entry:
-
-- ``deal``: a round was dealt (its number and the 56 cards); a check on replay.
-- ``act``: a person's accepted action.
-- ``bot``: an action the bots took (a seat's bot or a stand-in).
-- ``substitute`` / ``substitute_end``: a stand-in began or ended for a person.
-- ``replace``: by a vote at his table a bot plays a person's seat for good.
-- ``hand_over``: by a vote another person (``to``) plays a person's seat, as him, from then on.
-- ``timeout``: a person's turn clock ran out and a stand-in made this decision
-  for him (on replay it chooses again, so its seat's generator draws alike).
+The kinds of entry are listed with the record type, `bswtichu.records` (storage keeps
+the entries without importing this layer).
 
 What the bots' future choices depend on is their seed, the events they saw and
 the choices they made; a bot's ``interrupt`` that offers nothing must not change
@@ -25,30 +17,18 @@ its state (the driver asks it at moments that depend on timing).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from twisted.logger import Logger
 
-from bswtichu.engine import Action, Card, Event
-from .driver import ClockRanOut, GameDriver, Player, SeatHandedOver, SubstituteEnded, SubstituteStarted
-
-DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
-    "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace", "hand_over")
-KINDS = (DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER)
-
-
-@dataclass(frozen=True)
-class JournalEntry:
-    """One step of a game: ``round`` and ``deal`` for a deal, ``action`` for an act, ``player`` for a
-    person (``to``: who takes his seat, for a hand-over)."""
-
-    kind: str
-    player: Player | None = None
-    action: Action | None = None
-    round: int | None = None
-    deal: tuple[Card, ...] | None = None
-    to: Player | None = None
+from bswtichu.engine import Action, Event
+from bswtichu.records import (
+    ACT, BOT, DEAL, HAND_OVER, REPLACE, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, JournalEntry, Player,
+)
+from .driver import GameDriver
+from .replay import Replay
+from .standins import SeatHandedOver, SubstituteEnded, SubstituteStarted
+from .turnclock import ClockRanOut
 
 
 class ReplayError(Exception):
@@ -122,10 +102,10 @@ def replay_journal(driver: GameDriver, entries: Iterable[JournalEntry]) -> int:
     journal's action is applied anyway, so the game itself is always exact.
     """
     differed = 0
-    with driver.replay(start=True):
+    with Replay(driver, start=True) as replay:
         for number, entry in enumerate(entries):
             try:
-                differed += _replay_one(driver, entry)
+                differed += _replay_one(replay, entry)
             except ReplayError:
                 raise
             except Exception as error:
@@ -133,30 +113,32 @@ def replay_journal(driver: GameDriver, entries: Iterable[JournalEntry]) -> int:
     return differed
 
 
-def _replay_one(driver: GameDriver, entry: JournalEntry) -> int:
+def _replay_one(replay: Replay, entry: JournalEntry) -> int:
+    """Apply one entry again; 1 if a bot or stand-in chose differently from it (logged), else 0."""
+    game = replay.driver.game
     if entry.kind == DEAL:
-        if len(driver.game.rounds) != entry.round or tuple(driver.game.round.deal) != tuple(entry.deal):
+        if len(game.rounds) != entry.round or tuple(game.round.deal) != tuple(entry.deal):
             raise ReplayError(f"round {entry.round} was dealt differently; the seed does not rebuild it")
     elif entry.kind == ACT:
-        driver.replay_act(entry.action)
+        replay.act(entry.action)
     elif entry.kind == BOT:
-        if not driver.replay_bot(entry.action):
+        if not replay.bot(entry.action):
             log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1
     elif entry.kind == TIMEOUT:
-        if not driver.replay_timeout(entry.player, entry.action):
+        if not replay.timeout(entry.player, entry.action):
             log.warn("a stand-in chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1
     elif entry.kind == SUBSTITUTE:
-        driver.replay_substitute(entry.player)
+        replay.substitute(entry.player)
     elif entry.kind == HAND_OVER:
-        driver.replay_hand_over(entry.player, entry.to)
+        replay.hand_over(entry.player, entry.to)
     elif entry.kind == REPLACE:
-        driver.replay_replace(entry.player)
+        replay.replace(entry.player)
     elif entry.kind == SUBSTITUTE_END:
-        driver.replay_substitute_end(entry.player)
+        replay.substitute_end(entry.player)
     else:
         raise ReplayError(f"unknown journal entry {entry.kind!r}")
     return 0

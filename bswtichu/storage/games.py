@@ -23,7 +23,7 @@ from bswtichu.engine import (
     VARIANTS, Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
     parse_card,
 )
-from bswtichu.play.journal import DEAL, HAND_OVER, JournalEntry
+from bswtichu.records import DEAL, HAND_OVER, JournalEntry
 from .database import transaction
 from .ratings import DEFAULT_VARIANT
 

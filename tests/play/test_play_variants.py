@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from bswtichu.bots import BotSettings, ExpertBot
 from bswtichu.engine import DUO, NANJING, TIENTSIN, TRICHU, GameOptions
 from bswtichu.engine.actions import Exchange
-from bswtichu.play.driver import ClockRanOut, GameDriver, GameSeeds, SubstituteStarted, seated_bots
+from bswtichu.play import ClockRanOut, GameDriver, GameSeeds, SubstituteStarted, seated_bots
 from bswtichu.play.headless import play_game
 from bswtichu.play.journal import ACT, BOT, Journal, replay_journal
 from bswtichu.play.match import main, sides_in_game

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bswtichu.engine import VARIANTS, DogLead, Round
-from bswtichu.play.journal import JournalEntry
+from bswtichu.records import JournalEntry
 from bswtichu.storage import SCHEMA_VERSION, DatabaseError, Storage, open_database
 from bswtichu.storage.accounts import ScryptCost, check_password, hash_password
 from bswtichu.storage.database import MIGRATIONS, migrate, schema_version

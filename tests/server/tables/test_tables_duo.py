@@ -212,7 +212,7 @@ def test_no_message_to_a_person_names_a_card_of_the_opponents_hands(tmp_path):
 
 def test_the_clock_is_one_per_person_and_times_both_his_hands(tmp_path):
     table, outs = timed_game_without_the_person(tmp_path, "duo", 1, 1)
-    assert set(table.last_game.driver._clocks) <= {"Ann", table.seats[1]}
+    assert set(table.last_game.driver.turn_clock.running) <= {"Ann", table.seats[1]}
     assert {f["seat"] for f in outs} == {1, 3}
     assert "Ann" in table.last_game.driver.substitutes  # three strikes: her stand-in played both
 

@@ -297,7 +297,7 @@ def timed_game_without_the_person(tmp_path, variant: str, rounds: int, bots: int
         clock.advance(1)
         outs += [f for k, f in ann.received() if k == "CLOCK_OUT"]
         ann.clear()
-        assert all(repr(p) != "DUMMY" for p in driver._clocks)  # the dummy is no one with a clock
+        assert all(repr(p) != "DUMMY" for p in driver.turn_clock.running)  # the dummy is no one with a clock
     assert table.game is None and table.last_game.driver.game.over
     assert outs and all(f["player"] == "Ann" for f in outs)
     return table, outs
