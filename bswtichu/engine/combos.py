@@ -151,9 +151,6 @@ class Combo:
         """Whether a natural card of ``rank`` is in the combo (the Phoenix never counts)."""
         return 2 <= rank <= ACE and bool(self.mask >> (4 * rank - 8) & 15)
 
-    def sorted_cards(self) -> list[Card]:
-        return sort_cards(self.cards)
-
     def to_dict(self) -> dict:
         """The combination as plain data (events, server messages): one form everywhere."""
         return {"type": self.type.value, "cards": texts_of_mask(self.mask),

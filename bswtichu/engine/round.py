@@ -348,10 +348,6 @@ class Round:
 
     # ------------------------------------------------------------------ queries
 
-    def is_active(self, seat: int) -> bool:
-        """A seat still holding cards in the play phase (before it: everyone)."""
-        return seat not in self.finish_order and (self.phase != PLAY or bool(self.hands[seat]))
-
     def next_active(self, seat: int) -> int:
         following = self._t.next_seat
         finish_order = self.finish_order
