@@ -30,6 +30,7 @@ def variant_round(rnd: Round, seating: Sequence[Hashable], number: int,
     outcome = None
     if rnd.phase == OVER:
         result = rnd.result
+        assert result is not None  # an ended round has its result
         outcome = Outcome(result.finish_order, result.double_victory is not None, result.score,
                           result.card_points, result.call_points)
     return VariantRound(
