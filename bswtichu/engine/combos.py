@@ -1038,7 +1038,7 @@ def _load_accelerator() -> Any:
     if os.environ.get("BSWTICHU_PURE", "") not in ("", "0"):
         return None
     try:
-        from . import _combos_accel  # type: ignore[attr-defined]  # the compiled extension: no stub, may be absent
+        from . import _combos_accel
     except ImportError:
         return None
     _combos_accel.configure(
