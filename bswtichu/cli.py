@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.logger import (
-    FileLogObserver, FilteringLogObserver, LogLevel, LogLevelFilterPredicate, Logger, PredicateResult,
+    FileLogObserver, FilteringLogObserver, ILogObserver, LogLevel, LogLevelFilterPredicate, Logger, PredicateResult,
     formatEvent, formatTime, globalLogBeginner, jsonFileLogObserver,
 )
 
@@ -314,13 +314,14 @@ def log_observer(config: ServerConfig, stream=None):
     or JSON (one event a line, every field of it, the sentence in ``message``; ``event`` names
     what happened, docs/operating.md), events from ``log_level`` up."""
     stream = stream if stream is not None else sys.stdout
+    write: ILogObserver
     if config.log_format == "text":
         write = FileLogObserver(stream, log_line)
     else:
         json_lines = jsonFileLogObserver(stream, recordSeparator="")
-        write = lambda event: json_lines({**event, "message": formatEvent(event)})  # noqa: E731
+        write = lambda event: json_lines({**event, "message": formatEvent(event)})  # type: ignore[assignment]  # noqa: E731  # Twisted takes a callable as an observer
     level = LogLevelFilterPredicate(LogLevel.levelWithName(config.log_level))
-    return FilteringLogObserver(write, [without_reactor_chatter, level])
+    return FilteringLogObserver(write, [without_reactor_chatter, level])  # type: ignore[list-item]  # a callable as a predicate, as Twisted takes it
 
 
 #: how long ``bswtichu backup`` waits for the running server's copy

@@ -11,6 +11,7 @@ import dataclasses
 import ipaddress
 import os
 import re
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,7 +215,7 @@ class ServerConfig:
         if problems:
             raise ConfigError("; ".join(problems))
 
-    def replace(self, **changes: object) -> ServerConfig:
+    def replace(self, **changes: Any) -> ServerConfig:  # Any: each setting its own type, checked after
         """A copy with some settings changed (and checked again)."""
         return dataclasses.replace(self, **changes)
 
@@ -400,7 +401,7 @@ def setting(section: str, key: str, raw: str, source: str) -> tuple[str, object]
 def parse_config(text: str, source: str = "<config>") -> ServerConfig:
     """Read ini text; unknown sections or keys are errors, so typos do not pass silently."""
     parser = read_ini(text, source)
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each setting its own type, checked by ServerConfig
     listens: list[tuple[str, tuple[str, ...]]] = []
     for section in parser.sections():
         if section in OTHER_TOOLS_SECTIONS:

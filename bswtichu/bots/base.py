@@ -24,13 +24,21 @@ from dataclasses import dataclass
 from random import Random
 from typing import Sequence
 
-from ..engine import Action, Event, RoundView
+from ..engine import Action, Card, Event, RoundView
 
 
 def must_act(view: RoundView, seat: int | None = None) -> bool:
     """Whether the round waits for this view's seat (or ``seat``; any view shows it):
     its Grand Tichu decision, its exchange, its turn (the engine's `RoundView.waits_for`)."""
-    return view.waits_for(view.seat if seat is None else seat)
+    return view.waits_for(view.seat if seat is None else seat)  # type: ignore[arg-type]  # a spectator's view names the seat
+
+
+def seat_hand(view: RoundView) -> tuple[Card, ...]:
+    """The cards of the view's seat: a bot plays from its seat's view, which shows them
+    (only a spectator's view has none)."""
+    hand = view.hand
+    assert hand is not None, "a bot plays from its seat's view"
+    return hand
 
 
 #: The `expert` level's playouts per decision unless the configuration says otherwise.

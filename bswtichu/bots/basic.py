@@ -16,7 +16,7 @@ game's (a 9- or 10-card Tientsin hand is cheap, so it calls Tichu more often).
 from __future__ import annotations
 
 from random import Random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..engine import (
     DECK, NANJING, Action, Card, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon,
@@ -25,7 +25,7 @@ from ..engine import (
 from ..engine.cards import cards_of, mask_of
 from ..engine.combos import classify
 from ..engine.events import Event, Played
-from .base import Bot
+from .base import Bot, seat_hand
 from .handeval import combo_count, hand_cost, shape_of
 
 #: Call Tichu when the 14 cards cost at most this much to play out (see handeval).
@@ -51,7 +51,7 @@ def highest_readings(plays: Sequence[Play]) -> list[Play]:
     ``3s 3p 9j 9p PH`` is nines over threes or threes over nines: the same cards
     leave the same hand, and the higher reading beats all the lower one does.
     """
-    best: dict[frozenset, tuple[int, float]] = {}  # cards: (where kept, its rank)
+    best: dict[frozenset[Card], tuple[int, float]] = {}  # cards: (where kept, its rank)
     kept: list[Play] = []
     for play in plays:
         if play.phoenix_as is None:
@@ -87,7 +87,7 @@ def grand_strength(cards: Sequence[Card]) -> float:
     return score + 4.0 * len(shape_of(cards).bombs)
 
 
-def bomb_order(play: Play) -> tuple:
+def bomb_order(play: Play) -> tuple[int, int, float]:
     """The engine's bomb order (rules.md R9.3), lowest first."""
     return classify(play.cards, play.phoenix_as).bomb_key
 
@@ -152,21 +152,23 @@ class BasicBot(Bot):
         return any(view.calls[p] is not None for p in self.partners)
 
     def _grand(self, view: RoundView) -> Action:
-        if not self._partner_called(view) and grand_strength(view.hand) >= self.grand_min_strength:
+        my_hand = seat_hand(view)
+        if not self._partner_called(view) and grand_strength(my_hand) >= self.grand_min_strength:
             return CallGrand(self.seat)
         return DeclineGrand(self.seat)
 
     def _wants_tichu(self, view: RoundView) -> bool:
+        my_hand = seat_hand(view)
         if self._partner_called(view) or self.played_any:
             return False
-        return self._cost(mask_of(view.hand)) <= self.tichu_max_cost
+        return self._cost(mask_of(my_hand)) <= self.tichu_max_cost
 
     # ------------------------------------------------------------------ exchange
 
     def _exchange(self, view: RoundView) -> Exchange:
         """Opponents get the cards the hand misses least (the lower one to the right), each
         partner a high card we can spare."""
-        hand = list(view.hand)
+        hand = list(seat_hand(view))
         bomb_cards = shape_of(hand).bomb_cards
         keep = set(hand)
         targets = self.variant.exchange_targets[self.seat]
@@ -189,7 +191,7 @@ class BasicBot(Bot):
         return Exchange(self.seat, tuple(to_partners[t] if t in to_partners else next(opponent_cards)
                                          for t in targets))
 
-    def _card_for_partner(self, view: RoundView, keep: set[Card], bomb_cards: frozenset, partner: int) -> Card:
+    def _card_for_partner(self, view: RoundView, keep: set[Card], bomb_cards: frozenset[Card], partner: int) -> Card:
         base = self._cost(mask_of(keep))
 
         def loss(c: Card) -> float:
@@ -209,8 +211,9 @@ class BasicBot(Bot):
 
     def _wish(self, view: RoundView) -> MakeWish:
         """The highest rank we lack, that our partner did not get from us, and that is still out."""
-        held = {c.rank for c in view.hand if c.is_natural}
-        gone = self.seen | set(view.hand)
+        my_hand = seat_hand(view)
+        held = {c.rank for c in my_hand if c.is_natural}
+        gone = self.seen | set(my_hand)
         for rank in range(14, 1, -1):
             if rank in held or rank in self.given_to_partners:
                 continue
@@ -220,7 +223,7 @@ class BasicBot(Bot):
 
     def _give(self, view: RoundView) -> GiveDragon:
         """The opponent most likely to finish last, whose pile then goes to the first one out."""
-        def worse_placed(opponent: int) -> tuple:
+        def worse_placed(opponent: int) -> tuple[bool, bool, int, int]:
             active = opponent not in view.finish_order
             return (active, not view.calls[opponent], view.hand_counts[opponent], -opponent)
         target = max(self.opponents, key=worse_placed)
@@ -230,16 +233,17 @@ class BasicBot(Bot):
         """The Dog's lead (Tientsin): to a partner still in who called, else the one with fewest cards."""
         choices = [a for a in legal if isinstance(a, DogLead)]
 
-        def better(choice: DogLead) -> tuple:
+        def better(choice: DogLead) -> tuple[bool, bool, int, int]:
             p = choice.to
             active = p not in view.finish_order
             return (active, active and view.calls[p] is not None, -view.hand_counts[p], -p)
         return max(choices, key=better)
 
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        my_hand = seat_hand(view)
         plays = highest_readings([a for a in legal if isinstance(a, Play)])
         options = [p for p in plays if not is_bomb_play(p)] or plays
-        hand_mask = mask_of(view.hand)
+        hand_mask = mask_of(my_hand)
         base = self._cost(hand_mask)
         opponent_on_one = any(view.hand_counts[o] == 1 for o in self.opponents
                               if o not in view.finish_order)
@@ -264,11 +268,12 @@ class BasicBot(Bot):
         return self._best(options, score)
 
     def _follow(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        my_hand = seat_hand(view)
         plays = highest_readings([a for a in legal if isinstance(a, Play)])
         can_pass = Pass(self.seat) in legal
-        hand_mask = mask_of(view.hand)
+        hand_mask = mask_of(my_hand)
         partner_tichu_alive = self._partner_called(view) and not view.finish_order
-        going_out = [p for p in plays if len(p.cards) == len(view.hand)]
+        going_out = [p for p in plays if len(p.cards) == len(my_hand)]
         if going_out and not partner_tichu_alive:
             return min(going_out, key=is_bomb_play)
         if can_pass and view.top_seat in self.partners:
@@ -303,6 +308,7 @@ class BasicBot(Bot):
 
     def _bomb_worth_it(self, view: RoundView, bombs: Sequence[Play]) -> bool:
         """Bomb an opponent's trick if he is about to go out, his Tichu is near, it is rich, or we go out."""
+        my_hand = seat_hand(view)
         owner = view.top_seat
         if owner is None or self.variant.teams[owner] == self.variant.teams[self.seat]:
             return False
@@ -314,16 +320,17 @@ class BasicBot(Bot):
             return True
         if self._trick_points(view) >= 25:
             return True
-        hand_mask = mask_of(view.hand)
+        hand_mask = mask_of(my_hand)
         lowest = min(bombs, key=bomb_order)
         rest = hand_mask & ~mask_of(lowest.cards)
         return combo_count(shape_of(cards_of(rest))) <= 1
 
     def _is_boss(self, c: Card, view: RoundView) -> bool:
         """Whether no card still out can beat this single (bombs aside)."""
+        my_hand = seat_hand(view)
         if c.kind == "DR":
             return True
-        gone = self.seen | set(view.hand)
+        gone = self.seen | set(my_hand)
         out = [d for d in DECK if d not in gone]
         if c.kind == "PH":
             return all(d.kind != "DR" for d in out)
@@ -333,7 +340,7 @@ class BasicBot(Bot):
     def _trick_points(view: RoundView) -> int:
         return sum(c.points for _, combo in view.trick for c in combo.cards)
 
-    def _best(self, options: Sequence[Play], score) -> Play:
+    def _best(self, options: Sequence[Play], score: Callable[[Play], float]) -> Play:
         """The lowest-scoring option; equal scores are split by the random generator."""
         scored = [(round(score(p), 6), p) for p in options]
         low = min(s for s, _ in scored)

@@ -25,20 +25,23 @@ every sampled deal.
 from __future__ import annotations
 
 from random import Random
-from typing import Sequence
+from typing import Iterator, Sequence, TypeVar
 
 from ..engine import (
-    DECK, Action, CallGrand, DeclineGrand, DogLead, Exchange, GiveDragon, Pass, Play, RoundView,
+    DECK, Action, CallGrand, Card, DeclineGrand, DogLead, Event, Exchange, GiveDragon, Pass, Play, RoundView,
 )
 from ..engine.cards import mask_of
 from ..engine.combos import classify
-from .base import DEFAULT_EXPERT_BUDGET, BotSettings
+from .base import DEFAULT_EXPERT_BUDGET, BotSettings, seat_hand
 from .basic import BasicBot, bomb_order, grand_strength, is_bomb_play
 from .search import (
     MAHJONG, CardCounter, Playout, counts_of, sample_hands, slot_of, table_combo,
 )
 
 #: How many plays (besides passing and the lowest bomb) the search compares.
+#: What a search chooses among: actions of one kind, or a bomb and None (no bomb).
+Choice = TypeVar("Choice", bound="Action | None")
+
 LEAD_CANDIDATES = 5
 FOLLOW_CANDIDATES = 4
 #: Call Tichu when the playouts see us go out first at least this often.
@@ -71,9 +74,9 @@ class ExpertBot(BasicBot):
     def begin_round(self, seat: int) -> None:
         super().begin_round(seat)
         self.counter = CardCounter(seat)
-        self._bomb_decisions: dict[tuple, Action | None] = {}
+        self._bomb_decisions: dict[tuple[object, ...], Action | None] = {}
 
-    def observe(self, event) -> None:
+    def observe(self, event: Event) -> None:
         super().observe(event)
         self.counter.observe(event)
 
@@ -105,11 +108,12 @@ class ExpertBot(BasicBot):
 
     def _grand(self, view: RoundView) -> Action:
         """Grand Tichu if the playouts of sampled full deals see us out first often enough."""
-        if self._partner_called(view) or grand_strength(view.hand) < GRAND_MIN_STRENGTH:
+        my_hand = seat_hand(view)
+        if self._partner_called(view) or grand_strength(my_hand) < GRAND_MIN_STRENGTH:
             return DeclineGrand(self.seat)
         variant = self.variant
         seats = range(variant.seats)
-        mine = set(view.hand)
+        mine = set(my_hand)
         pool = [c for c in DECK if c not in mine]
         sizes_options = _full_hand_sizes(view)
         first = 0
@@ -117,12 +121,12 @@ class ExpertBot(BasicBot):
         for _ in range(playouts):
             self.rng.shuffle(pool)
             sizes = sizes_options[0] if len(sizes_options) == 1 else self.rng.choice(sizes_options)
-            more = sizes[self.seat] - len(view.hand)
-            hands = [None] * variant.seats
+            more = sizes[self.seat] - len(my_hand)
+            hands: list[list[int]] = [[] for _ in seats]
             rest = pool[more:]
             for s in seats:
                 if s == self.seat:
-                    hands[s] = counts_of(list(view.hand) + pool[:more])
+                    hands[s] = counts_of(list(my_hand) + pool[:more])
                 else:
                     hands[s], rest = counts_of(rest[:sizes[s]]), rest[sizes[s]:]
             leader = next(s for s in seats if hands[s][MAHJONG])
@@ -136,9 +140,10 @@ class ExpertBot(BasicBot):
 
     def _wants_tichu(self, view: RoundView) -> bool:
         """Tichu if the playouts from here see us go out first often enough."""
+        my_hand = seat_hand(view)
         if self._partner_called(view) or self.played_any or view.finish_order:
             return False
-        if self._cost(mask_of(view.hand)) > TICHU_MAX_COST:
+        if self._cost(mask_of(my_hand)) > TICHU_MAX_COST:
             return False
         first = 0
         playouts = max(self.budget, CALL_PLAYOUTS)
@@ -161,15 +166,16 @@ class ExpertBot(BasicBot):
         return self._best_by_search(view, options, options.index(super()._dog_lead(view, legal)))
 
     def _lead(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        my_hand = seat_hand(view)
         plays = [a for a in legal if isinstance(a, Play)]
-        out_at_once = [p for p in plays if len(p.cards) == len(view.hand)]
+        out_at_once = [p for p in plays if len(p.cards) == len(my_hand)]
         if out_at_once:
             return min(out_at_once, key=is_bomb_play)
         dog = [p for p in plays if any(c.kind == "DG" for c in p.cards)]
         if dog and self._partner_tichu_alive(view):
             return dog[0]  # the lead to the partner who called
         normal = [p for p in plays if not is_bomb_play(p)] or plays
-        hand_mask = mask_of(view.hand)
+        hand_mask = mask_of(my_hand)
         base = self._cost(hand_mask)
 
         def cost(play: Play) -> float:
@@ -181,16 +187,17 @@ class ExpertBot(BasicBot):
         return self._best_by_search(view, list(dict.fromkeys(candidates)), 0)
 
     def _follow(self, view: RoundView, legal: Sequence[Action]) -> Action:
+        my_hand = seat_hand(view)
         plays = [a for a in legal if isinstance(a, Play)]
         can_pass = Pass(self.seat) in legal
-        going_out = [p for p in plays if len(p.cards) == len(view.hand)]
+        going_out = [p for p in plays if len(p.cards) == len(my_hand)]
         if going_out and not self._partner_tichu_alive(view):
             return min(going_out, key=is_bomb_play)
         if can_pass and view.top_seat in self.partners:
             return Pass(self.seat)  # never overtake a partner
         if not plays:
             return Pass(self.seat)
-        hand_mask = mask_of(view.hand)
+        hand_mask = mask_of(my_hand)
         base = self._cost(hand_mask)
 
         def cost(play: Play) -> float:
@@ -214,15 +221,14 @@ class ExpertBot(BasicBot):
 
     def _bomb_worth_searching(self, view: RoundView, bombs: Sequence[Play]) -> bool:
         """Cheap gate before a bomb search: the trick or the owner's hand must matter."""
-        owner = view.top_seat
+        owner: int = view.top_seat  # type: ignore[assignment]  # a bomb is searched only onto a top
         return (self._bomb_worth_it(view, bombs) or view.hand_counts[owner] <= 5
                 or (view.calls[owner] is not None and not view.finish_order)
                 or self._trick_points(view) >= 15)
 
     # ------------------------------------------------------------------ the search
 
-    def _best_by_search(self, view: RoundView, candidates: Sequence[Action | None],
-                        default: int) -> Action | None:
+    def _best_by_search(self, view: RoundView, candidates: Sequence[Choice], default: int) -> Choice:
         """``candidates[default]`` (`basic`'s choice), unless the search is confident another gains more.
 
         Every candidate is played on the same deals, so its gain over the
@@ -258,25 +264,28 @@ class ExpertBot(BasicBot):
                 values[i].append(score[team] - score[1 - team])
         return values
 
-    def _deals(self, view: RoundView, count: int):
+    def _deals(self, view: RoundView, count: int) -> Iterator[list[list[int]]]:
         """``count`` deals of the hidden cards as playout hands (cards per rank slot)."""
+        my_hand = seat_hand(view)
         dummy = view.variant.dummy
-        open_hands = {dummy: view.open_hand} if view.open_hand is not None else None
+        open_hands: dict[int, Sequence[Card]] | None = None
+        if view.open_hand is not None:
+            open_hands = {dummy: view.open_hand}  # type: ignore[dict-item]  # an open hand is the dummy's
         for _ in range(count):
-            hands = sample_hands(self.counter, view.hand, view.hand_counts, self.rng, open_hands)
+            hands = sample_hands(self.counter, my_hand, view.hand_counts, self.rng, open_hands)
             yield [counts_of(h) for h in hands]
 
-    def _position(self, view: RoundView, hands, action: Action | None = None) -> Playout:
+    def _position(self, view: RoundView, hands: Sequence[Sequence[int]], action: Action | None = None) -> Playout:
         """The playout position of ``view`` with these hands, after our ``action`` (None: nothing)."""
         trick_points = sum(c.points for _, combo in view.trick for c in combo.cards)
         top = table_combo(view.top) if view.top is not None else None
         state = Playout(view.variant, hands, view.finish_order, top, view.top_seat, trick_points,
-                        view.points_taken, view.turn, len(self.counter.passed),
+                        view.points_taken, view.turn, len(self.counter.passed),  # type: ignore[arg-type]  # searched in play: someone has the turn
                         [BONUS[c] for c in view.calls])
         bomb = isinstance(action, Play) and view.top is not None and is_bomb_play(action)
         if view.need == "lead" and view.trick_won and not bomb:
             state.collect()
-            state.turn = view.turn
+            state.turn = view.turn  # type: ignore[assignment]  # the leader's, in play
         if action is None:
             return state
         if isinstance(action, GiveDragon):
@@ -309,6 +318,6 @@ def _full_hand_sizes(view: RoundView) -> list[tuple[int, ...]]:
     return options or [variant.hand_sizes()]
 
 
-def _play_key(play: Play) -> tuple:
+def _play_key(play: Play) -> tuple[tuple[int, ...], int]:
     """A fixed order of plays, so ties do not depend on set iteration order."""
     return tuple(sorted(c.index for c in play.cards)), play.phoenix_as or 0

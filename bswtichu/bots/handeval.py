@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ..engine import Card
 
@@ -59,7 +59,7 @@ def shape_of(cards: Iterable[Card]) -> Shape:
     counts = [0] * RANK_SLOTS
     for c in cards:
         if c.is_natural:
-            by_suit.setdefault(c.suit, {})[c.rank] = c
+            by_suit.setdefault(c.suit, {})[c.rank] = c  # type: ignore[arg-type]  # a natural card has a suit
         elif c.kind == "PH":
             phoenix = True
         elif c.kind == "DG":
@@ -141,7 +141,11 @@ def _split(counts: tuple[int, ...], phoenix: bool) -> tuple[float, int]:
     return best
 
 
-def _combos_from(counts: tuple[int, ...], low: int, phoenix: bool):
+#: A combination as the hand's shape counts it: (kind, ranks as played, Phoenix rank or 0).
+ShapeCombo = tuple[str, tuple[int, ...], int]
+
+
+def _combos_from(counts: tuple[int, ...], low: int, phoenix: bool) -> Iterator[ShapeCombo]:
     """Every combination that uses the lowest rank ``low``: (kind, ranks, Phoenix rank or 0).
 
     Ranks are given as played, the Phoenix counted as the rank it stands for.
@@ -153,7 +157,7 @@ def _combos_from(counts: tuple[int, ...], low: int, phoenix: bool):
     yield from _straights_from(counts, low, phoenix)
 
 
-def _sets_from(counts, low, phoenix):
+def _sets_from(counts: tuple[int, ...], low: int, phoenix: bool) -> Iterator[ShapeCombo]:
     n = counts[low]
     others = range(low + 1, ACE + 1)
     if n >= 2:
@@ -182,7 +186,7 @@ def _sets_from(counts, low, phoenix):
                 yield "full house", (t, t, t, low, low), low
 
 
-def _stairs_from(counts, low, phoenix):
+def _stairs_from(counts: tuple[int, ...], low: int, phoenix: bool) -> Iterator[ShapeCombo]:
     """Pairs from ``low`` up; with the Phoenix one of them may be a single card."""
     short = 0 if counts[low] >= 2 else low
     if short and not phoenix:
@@ -200,7 +204,7 @@ def _stairs_from(counts, low, phoenix):
         yield "stairs", tuple(r for r in range(low, high + 1) for _ in (0, 1)), short
 
 
-def _straights_from(counts, low, phoenix):
+def _straights_from(counts: tuple[int, ...], low: int, phoenix: bool) -> Iterator[ShapeCombo]:
     """Straights from ``low`` up; the Phoenix may fill one gap, or stand below a run up to the Ace."""
     gap = 0
     high = low

@@ -88,7 +88,13 @@ def counts_of(cards: Iterable[Card]) -> list[int]:
     return counts
 
 
-def table_combo(combo: Combo) -> tuple:
+#: A combination as the playout sees it: (kind, length, rank).
+TableCombo = tuple[int, int, float]
+#: A playout move: the combination and the slots of the cards it takes.
+Move = tuple[TableCombo, tuple[int, ...]]
+
+
+def table_combo(combo: Combo) -> TableCombo:
     """An engine combination as the playout sees it: (kind, length, rank)."""
     kind = _KIND_OF[combo.type]
     if combo.type is ComboType.STRAIGHT_FLUSH:
@@ -199,9 +205,9 @@ def sample_hands(counter: CardCounter, hand: Sequence[Card], hand_counts: Sequen
         free.sort(key=lambda c: not _strong(c))  # strong cards first, while every seat has room
         ok = True
         for c in free:
-            weights = []
+            weights: list[float] = []
             for s in others:
-                w = room[s]
+                w: float = room[s]
                 if w and strict and c.is_natural and (s, c.rank) in counter.lacks:
                     w = 0
                 call = counter.calls.get(s)
@@ -228,13 +234,14 @@ def _strong(c: Card) -> bool:
     return c.kind in ("DR", "PH") or (c.is_natural and c.rank == ACE)
 
 
-def _uniform(pool, known, hand_counts, others, rng) -> list[list[Card]]:
+def _uniform(pool: Sequence[Card], known: dict[int, Sequence[Card]], hand_counts: Sequence[int],
+             others: Sequence[int], rng: Random) -> list[list[Card]]:
     """Fallback: the hidden cards dealt uniformly by hand size (should the knowledge not fit)."""
-    pool = list(pool)
-    rng.shuffle(pool)
+    rest = list(pool)
+    rng.shuffle(rest)
     hands: list[list[Card]] = [list(known.get(s, ())) for s in range(len(hand_counts))]
     for s in others:
-        hands[s], pool = pool[:hand_counts[s]], pool[hand_counts[s]:]
+        hands[s], rest = rest[:hand_counts[s]], rest[hand_counts[s]:]
     return hands
 
 
@@ -259,7 +266,7 @@ class Playout:
                  "trick_points", "piles", "turn", "passes", "bonus", "dragon_on_top", "finished")
 
     def __init__(self, variant: Variant, hands: Sequence[Sequence[int]], out: Sequence[int],
-                 top: tuple | None, top_seat: int | None, trick_points: int, piles: Sequence[int],
+                 top: TableCombo | None, top_seat: int | None, trick_points: int, piles: Sequence[int],
                  turn: int, passes: int, bonus: Sequence[int]):
         self.variant = variant
         self.teams = variant.teams
@@ -292,7 +299,7 @@ class Playout:
     def over(self) -> bool:
         return round_over(self.out, self.variant)
 
-    def play(self, seat: int, combo: tuple, slots: Sequence[int]) -> None:
+    def play(self, seat: int, combo: TableCombo, slots: Sequence[int]) -> None:
         """``seat`` plays ``combo`` made of the cards in ``slots`` (in turn or as a bomb)."""
         hand = self.hands[seat]
         for s in slots:
@@ -333,14 +340,14 @@ class Playout:
 
     def pass_turn(self, seat: int) -> None:
         self.passes += 1
-        if trick_won(self.passes, len(self.out), not self.sizes[self.top_seat], self.variant.seats):
+        if trick_won(self.passes, len(self.out), not self.sizes[self.top_seat], self.variant.seats):  # type: ignore[index]  # one passes only on a top
             self.collect()
         else:
             self.turn = self.next_active(seat)
 
     def collect(self, to: int | None = None) -> None:
         """The trick goes to its winner (or, for the Dragon, to an opponent); the winner leads."""
-        winner = self.top_seat
+        winner: int = self.top_seat  # type: ignore[assignment]  # only a trick with a top is collected
         if to is None:
             to = self.dragon_gift(winner) if self.dragon_on_top else winner
         self.piles[to] += self.trick_points
@@ -360,7 +367,8 @@ class Playout:
         out = self.out
         piles = list(self.piles)
         if self.top is not None:  # the last trick goes to its winner
-            to = self.dragon_gift(self.top_seat) if self.dragon_on_top else self.top_seat
+            winner: int = self.top_seat  # type: ignore[assignment]  # a top has its seat
+            to = self.dragon_gift(winner) if self.dragon_on_top else winner
             piles[to] += self.trick_points
         tail = next(s for s in range(self.variant.seats) if s not in out)
         tail_hand = sum(n * p for n, p in zip(self.hands[tail], SLOT_POINTS))
@@ -387,10 +395,10 @@ class Playout:
 
 # ---------------------------------------------------------------------- the playout policy
 
-_WHOLE: dict[tuple, tuple | None] = {}
+_WHOLE: dict[tuple[int, ...], Move | None] = {}
 
 
-def _whole_hand(hand: list[int], size: int) -> tuple | None:
+def _whole_hand(hand: list[int], size: int) -> Move | None:
     """The hand as one combination if it is one: (combo, slots); memoised by hand."""
     if hand[DOG] or (size > 1 and (hand[DRAGON] or hand[PHOENIX])):
         return None  # the playout keeps the Phoenix for singles
@@ -405,7 +413,7 @@ def _whole_hand(hand: list[int], size: int) -> tuple | None:
     return found
 
 
-def _one_combination(hand: list[int], size: int) -> tuple | None:
+def _one_combination(hand: list[int], size: int) -> Move | None:
     ranks = [s for s in range(1, ACE + 1) for _ in range(hand[s])]
     if size == 1:
         if hand[DRAGON]:
@@ -432,7 +440,7 @@ def _one_combination(hand: list[int], size: int) -> tuple | None:
     return None
 
 
-def lead_choice(state: Playout, seat: int) -> tuple[tuple, tuple]:
+def lead_choice(state: Playout, seat: int) -> Move:
     """Lead: go out if one play does it; the Dog to an active partner; else the lowest rank's best combination."""
     hand = state.hands[seat]
     whole = _whole_hand(hand, state.sizes[seat])
@@ -479,11 +487,11 @@ def lead_choice(state: Playout, seat: int) -> tuple[tuple, tuple]:
     return (BOMB, 4, bomb), (bomb,) * 4
 
 
-def follow_choice(state: Playout, seat: int) -> tuple | None:
+def follow_choice(state: Playout, seat: int) -> Move | None:
     """Follow: never over the partner; the cheapest beating play; high cards and bombs under pressure."""
     hand = state.hands[seat]
-    top = state.top
-    owner = state.top_seat
+    top: TableCombo = state.top  # type: ignore[assignment]  # one follows only onto a top
+    owner: int = state.top_seat  # type: ignore[assignment]  # which has its seat
     size = state.sizes[seat]
     whole = _whole_hand(hand, size)
     if whole is not None and _beats(whole[0], top):
@@ -494,7 +502,7 @@ def follow_choice(state: Playout, seat: int) -> tuple | None:
         return None
     sizes = state.sizes
     pressed = (any(0 < sizes[o] <= PRESSURE_CARDS for o in state.variant.opponents[seat])
-               or state.trick_points >= 15 or (state.bonus[owner] and sizes[owner] <= 6))
+               or state.trick_points >= 15 or (state.bonus[owner] > 0 and sizes[owner] <= 6))
     kind, length, rank = top
     choice = None
     if kind == SINGLE:
@@ -534,7 +542,7 @@ def follow_choice(state: Playout, seat: int) -> tuple | None:
     return None
 
 
-def _single_over(hand: list[int], rank: float, pressed: bool) -> tuple | None:
+def _single_over(hand: list[int], rank: float, pressed: bool) -> Move | None:
     if rank >= DRAGON:
         return None
     for r in range(int(rank) + 1, ACE + 1):
@@ -547,7 +555,7 @@ def _single_over(hand: list[int], rank: float, pressed: bool) -> tuple | None:
     return None
 
 
-def _beats(combo: tuple, top: tuple) -> bool:
+def _beats(combo: TableCombo, top: TableCombo) -> bool:
     kind, length, rank = combo
     if kind == BOMB:
         return top[0] != BOMB or rank > top[2]

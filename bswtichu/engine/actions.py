@@ -8,7 +8,7 @@ actions is a complete, replayable record of a round.
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from .cards import Card, format_mask, format_play, rank_text
 
@@ -73,10 +73,11 @@ class Play:
     __match_args__ = ("seat", "cards", "phoenix_as")
 
     seat: int
+    _cards: frozenset[Card]
     phoenix_as: int | None
     combo: Any
 
-    def __init__(self, seat: int, cards, phoenix_as: int | None = None):
+    def __init__(self, seat: int, cards: Iterable[Card], phoenix_as: int | None = None):
         _set_seat(self, seat)
         _set_cards(self, frozenset(cards))
         _set_phoenix_as(self, phoenix_as)
@@ -87,17 +88,17 @@ class Play:
         try:
             return self._cards
         except AttributeError:  # a listed play: the cards are its combination's
-            cards = self.combo.cards
+            cards: frozenset[Card] = self.combo.cards
             _set_cards(self, cards)
             return cards
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: Any) -> bool:  # Any: the class test below is the narrowing, kept fast
         if other.__class__ is not Play:
             return NotImplemented
         return (self.seat == other.seat and self.phoenix_as == other.phoenix_as
@@ -109,7 +110,7 @@ class Play:
     def __repr__(self) -> str:
         return f"Play(seat={self.seat!r}, cards={self.cards!r}, phoenix_as={self.phoenix_as!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Play], tuple[int, frozenset[Card], int | None]]:
         return (Play, (self.seat, self.cards, self.phoenix_as))
 
     def notation(self) -> str:

@@ -81,7 +81,7 @@ class Card:
         """The card as BrettspielWelt's logs write it."""
         if self.kind != NATURAL:
             return _BSW_SPECIAL_TEXT[self.kind]
-        return _BSW_SUIT_TEXT[self.suit] + _BSW_RANK_TEXT[self.rank]
+        return _BSW_SUIT_TEXT[self.suit] + _BSW_RANK_TEXT[self.rank]  # type: ignore[index]  # a natural card has a suit
 
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
@@ -89,7 +89,7 @@ class Card:
     def __str__(self) -> str:
         return self.text
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, tuple[str]]:
         return (card, (self.text,))
 
     def __hash__(self) -> int:

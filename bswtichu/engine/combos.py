@@ -29,7 +29,7 @@ from __future__ import annotations
 import enum
 import os
 from itertools import combinations
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from .actions import Play, play_of
 from .cards import (
@@ -118,7 +118,7 @@ class Combo:
         return self.type in BOMB_TYPES
 
     @property
-    def bomb_key(self) -> tuple:
+    def bomb_key(self) -> tuple[int, int, float]:
         """Bomb order of rules.md R9.3: every straight flush beats every four of a kind."""
         if self.type is FOUR_BOMB:
             return (0, 0, self.rank)
@@ -151,10 +151,7 @@ class Combo:
         """Whether a natural card of ``rank`` is in the combo (the Phoenix never counts)."""
         return 2 <= rank <= ACE and bool(self.mask >> (4 * rank - 8) & 15)
 
-    def sorted_cards(self) -> list[Card]:
-        return sort_cards(self.cards)
-
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """The combination as plain data (events, server messages): one form everywhere."""
         return {"type": self.type.value, "cards": texts_of_mask(self.mask),
                 "rank": self.rank, "phoenix_as": self.phoenix_as, "text": self.describe()}
@@ -189,7 +186,7 @@ class Combo:
         name = {STAIRS: "stairs", STRAIGHT: "straight", STRAIGHT_FLUSH: "bomb: straight flush"}[t]
         return f"{name} {'MJ' if low == MAHJONG_RANK else rank_text(low)}-{rank_text(rank)}"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Combo) and self.mask == other.mask
                 and self.phoenix_as == other.phoenix_as)
 
@@ -223,9 +220,15 @@ def _nibble_cards(rank: int, nibble: int) -> list[Card]:
     return [DECK[_shift(rank) + s] for s in range(4) if nibble >> s & 1]
 
 
-def _build_rank_tables():
+#: A table by rank (2..14; ranks 0 and 1 None, so that a rank indexes directly), then by
+#: nibble (the suits held): what `_build_rank_tables` makes, its items per table.
+RankTable = list[Any]
+
+
+def _build_rank_tables() -> tuple[RankTable, ...]:
     """For each rank 2..14 and each nibble (the suits held): the cards' bits and small combos."""
-    bits, singles, pairs, ph_pairs, triples, ph_triples = ({} for _ in range(6))
+    tables: tuple[dict[tuple[int, int], tuple[Any, ...]], ...] = tuple({} for _ in range(6))
+    bits, singles, pairs, ph_pairs, triples, ph_triples = tables
     for rank in NATURAL_RANKS:
         for nibble in range(16):
             held = _nibble_cards(rank, nibble)
@@ -238,18 +241,18 @@ def _build_rank_tables():
             ph_triples[key] = tuple(Combo(TRIPLE, rank, g + (PHOENIX_CARD,), rank)
                                     for g in combinations(held, 2))
 
-    def by_rank(table):  # [rank][nibble], ranks 0..14 so a rank indexes directly
+    def by_rank(table: dict[tuple[int, int], tuple[Any, ...]]) -> RankTable:  # [rank][nibble], ranks 0..14 so a rank indexes directly
         return [None, None] + [tuple(table[(r, n)] for n in range(16)) for r in NATURAL_RANKS]
 
-    return tuple(by_rank(t) for t in (bits, singles, pairs, ph_pairs, triples, ph_triples))
+    return tuple(by_rank(t) for t in tables)
 
 
 _BITS, _SINGLES, _PAIRS, _PH_PAIRS, _TRIPLES, _PH_TRIPLES = _build_rank_tables()
-_PAIR_MASKS = [None, None] + [tuple(tuple(c.mask for c in _PAIRS[r][n]) for n in range(16))
+_PAIR_MASKS: RankTable = [None, None] + [tuple(tuple(c.mask for c in _PAIRS[r][n]) for n in range(16))
                               for r in NATURAL_RANKS]
 
 
-def _build_byte_tables():
+def _build_byte_tables() -> list[tuple[tuple[tuple[Combo, ...], ...], ...]]:
     """The small combos by byte of the mask: two ranks (the Ace alone in the last byte).
 
     ``[kind][k][byte]`` for byte ``k`` (ranks ``2k+2`` and ``2k+3``): the singles,
@@ -259,7 +262,7 @@ def _build_byte_tables():
     kinds = ((_SINGLES,), (_PAIRS,), (_PAIRS, _PH_PAIRS), (_TRIPLES,), (_TRIPLES, _PH_TRIPLES))
     tables = []
     for parts in kinds:
-        per_byte = []
+        per_byte: list[tuple[tuple[Combo, ...], ...]] = []
         for k in range(7):
             ranks = [r for r in (2 * k + 2, 2 * k + 3) if r <= ACE]
             per_byte.append(tuple(
@@ -269,9 +272,11 @@ def _build_byte_tables():
     return tables
 
 
+#: Per byte of a mask (`_build_byte_tables`): the small combos of its two ranks.
+ByteTables = tuple[tuple[tuple[Combo, ...], ...], ...]
 (_SINGLES_BY_BYTE, _PAIRS_BY_BYTE, _PAIRS_WITH_PH_BY_BYTE, _TRIPLES_BY_BYTE,
  _TRIPLES_WITH_PH_BY_BYTE) = _build_byte_tables()
-_FOUR_BOMBS = [None, None] + [Combo(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
+_FOUR_BOMBS: RankTable = [None, None] + [Combo(FOUR_BOMB, r, _nibble_cards(r, 15)) for r in NATURAL_RANKS]
 _DOG_COMBO = Combo(DOG_TYPE, 0, (DOG_CARD,))
 _MAHJONG_SINGLE = Combo(SINGLE, MAHJONG_RANK, (MAHJONG_CARD,))
 _DRAGON_SINGLE = Combo(SINGLE, DRAGON_RANK, (DRAGON_CARD,))
@@ -289,7 +294,7 @@ def phoenix_single(rank: float) -> Combo:
 
 def _build_straight_flushes() -> dict[tuple[int, int, int], Combo]:
     """Every straight-flush bomb by (suit index, lowest rank, highest rank)."""
-    out = {}
+    out: dict[tuple[int, int, int], Combo] = {}
     for s, suit in enumerate(SUITS):
         for low in range(2, ACE - 3):
             for high in range(low + 4, ACE + 1):
@@ -341,7 +346,7 @@ def _rank_counts(naturals: int) -> int:
 def readings(cards: Iterable[Card]) -> list[Combo]:
     """Every reading of ``cards`` as one combination, highest rank first; [] if none."""
     try:
-        n = len(cards)
+        n = len(cards)  # type: ignore[arg-type]  # a sized collection, most often; the except takes the rest
     except TypeError:
         cards = list(cards)
         n = len(cards)
@@ -376,9 +381,9 @@ def _long_shapes() -> dict[int, tuple[tuple[ComboType, int, int | None], ...]]:
     Phoenix bits: all a reading depends on, but for a straight being a flush
     (checked on the mask).  Readings are (type, rank, phoenix_as), highest first.
     """
-    shapes: dict[int, list] = {}
+    shapes: dict[int, list[tuple[ComboType, int, int | None]]] = {}
 
-    def add(counts: dict[int, int], specials: int, reading) -> None:
+    def add(counts: dict[int, int], specials: int, reading: tuple[ComboType, int, int | None]) -> None:
         shapes.setdefault(_counts_of(counts) | specials, []).append(reading)
 
     for low in range(1, ACE + 1):  # straights: low..high, the Mahjong as rank 1
@@ -575,7 +580,8 @@ def _above(spread: int, floor: float) -> int:
 def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
     """Singles that beat ``top`` (all, the Dog included, when None): by rank, then suit."""
     mask = h.mask
-    out = []
+    out: list[Combo] = []
+    floor: float
     if top is None:
         floor = 0
         if mask & DOG_BIT:
@@ -593,7 +599,8 @@ def _singles(h: HandIndex, top: Combo | None) -> list[Combo]:
     return out
 
 
-def _sets(h: HandIndex, natural_bytes, mixed_bytes, naturals, with_phoenix, floor: float) -> list[Combo]:
+def _sets(h: HandIndex, natural_bytes: ByteTables, mixed_bytes: ByteTables, naturals: RankTable,
+          with_phoenix: RankTable | None, floor: float) -> list[Combo]:
     """Pairs or triples above ``floor``: rank by rank, natural ones, then those with the Phoenix."""
     out: list[Combo] = []
     if h.phoenix:
@@ -603,7 +610,8 @@ def _sets(h: HandIndex, natural_bytes, mixed_bytes, naturals, with_phoenix, floo
     return out
 
 
-def _add_by_byte(out: list, mask: int, byte_tables, naturals, with_phoenix, least: int) -> None:
+def _add_by_byte(out: list[Combo], mask: int, byte_tables: ByteTables, naturals: RankTable,
+                 with_phoenix: RankTable | None, least: int) -> None:
     """Append the small combos of ranks ``least``..A from per-byte tables (`_build_byte_tables`).
 
     A byte holds two ranks; when ``least`` is the second rank of its byte,
@@ -641,7 +649,7 @@ def _full_houses(h: HandIndex, floor: float) -> list[Combo]:
     tops = _above(h.pairable if ph else h.triples, floor)
     if not tops:
         return []
-    others = []  # per rank that can give the pair: its natural pairs, and its cards for the Phoenix
+    others: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # per rank that can give the pair: its natural pairs, and its cards for the Phoenix
     for p in _spread_ranks(h.present if ph else h.pairable):
         nibble = mask >> (4 * p - 8) & 15
         others.append((p, _PAIR_MASKS[p][nibble], _BITS[p][nibble] if ph else ()))
@@ -724,6 +732,7 @@ def _straights(h: HandIndex, length: int, floor: float) -> list[Combo]:
         with_ph: list[int] = []
         ph_ranks: list[int] = []
         for high in range(low, min(low + longest, ACE + 1)):
+            bits: tuple[int, ...]
             if high == 1:
                 bits = (MJ_BIT,) if mask & MJ_BIT else ()
             else:
@@ -800,6 +809,7 @@ def _phoenix_straights_of_length(h: HandIndex, held: int, length: int, floor: fl
         window = mask & ((1 << 4 * (high - first + 1)) - 1) << (4 * first - 8)
         if low == 1:
             window |= MJ_BIT
+        natural: Sequence[int]
         if window.bit_count() == length - (1 if gap else 0):  # one card per held rank
             natural = () if gap else (window,)
             if gap:
@@ -826,7 +836,7 @@ def _phoenix_straights_of_length(h: HandIndex, held: int, length: int, floor: fl
     return out
 
 
-def _window_masks(mask: int, low: int, high: int, phoenix_ranks) -> tuple[list[int], list[tuple[int, int]]]:
+def _window_masks(mask: int, low: int, high: int, phoenix_ranks: Iterable[int]) -> tuple[list[int], list[tuple[int, int]]]:
     """The straights of ranks ``low..high`` in a hand holding some rank twice, as masks.
 
     Returns every choice of one card per rank (empty if a rank is missing), and
@@ -880,6 +890,7 @@ def _natural_straights(h: HandIndex, held: int, length: int, floor: float) -> li
                 window = mask & ((1 << 4 * (size - 1)) - 1) | MJ_BIT
             else:
                 window = mask & ((1 << 4 * size) - 1) << (4 * low - 8)
+            masks: Sequence[int]
             if window.bit_count() == size:
                 masks = (window,)
             else:
@@ -1018,8 +1029,8 @@ def pure_sorted_cards_of(mask: int) -> list[Card]:
 # The optional compiled play generator
 # --------------------------------------------------------------------------
 
-def _load_accelerator():
-    """The compiled `play_list` and bombs (``_combos_accel.c``), or None.
+def _load_accelerator() -> Any:
+    """The compiled `play_list` and bombs (``_combos_accel.c``, a module without a stub), or None.
 
     None when it was not built (no C compiler at install time) or when the
     environment variable BSWTICHU_PURE is set to anything but "" or "0".

@@ -4,6 +4,8 @@ Every error carries a stable ``code`` (documented in docs/engine.md) so a server
 can map it to its own error codes without looking at class names.
 """
 
+from typing import Iterable
+
 
 class TichuError(ValueError):
     """Base of every error the engine raises on bad input."""
@@ -27,9 +29,9 @@ class CardsNotHeld(IllegalActionError):
     """The action names cards the seat does not hold; ``cards`` are those (a server can say
     where they are instead, e.g. in the other hand the same person plays)."""
 
-    def __init__(self, message: str, cards: list):
+    def __init__(self, message: str, cards: Iterable[object]) -> None:
         super().__init__(message)
-        self.cards = list(cards)
+        self.cards = list(cards)  # Cards (cards.py imports this module, so not named here)
 
 
 class AmbiguousError(TichuError):

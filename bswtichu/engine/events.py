@@ -7,13 +7,14 @@ JSON-ready form with cards in rules.md R2.4 notation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import Card, sort_cards
 from .combos import Combo
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, Card):
         return value.text
     if isinstance(value, (list, tuple, frozenset, set)):
@@ -36,13 +37,15 @@ class Event:
     """
 
     kind = "event"
+    if TYPE_CHECKING:  # every event class is a dataclass: `fields` reads them
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     @property
     def private_to(self) -> int | None:
         return None
 
-    def to_dict(self) -> dict:
-        data = {"event": self.kind}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"event": self.kind}
         for f in fields(self):
             data[f.name] = _plain(getattr(self, f.name))
         return data
@@ -59,7 +62,7 @@ class CardsDealt(Event):
         self.__dict__.update(seat=seat, cards=cards)
 
     @property
-    def private_to(self):
+    def private_to(self) -> int | None:
         return self.seat
 
 
@@ -94,14 +97,14 @@ class ExchangeSubmitted(Event):
 class CardsReceived(Event):
     """What a seat got in the exchange, by giver seat."""
     seat: int
-    received: dict
+    received: dict[int, Card]
     kind = "received"
 
-    def __init__(self, seat: int, received: dict):
+    def __init__(self, seat: int, received: dict[int, Card]):
         self.__dict__.update(seat=seat, received=received)
 
     @property
-    def private_to(self):
+    def private_to(self) -> int | None:
         return self.seat
 
 
@@ -221,21 +224,21 @@ class RoundScored(Event):
     """A round of a game was scored: its result, and the game's standings after it."""
     number: int
     result: object
-    totals: tuple
-    standings: tuple
+    totals: tuple[int, ...]
+    standings: tuple[object, ...]
     kind = "round_scored"
 
 
 @dataclass(frozen=True)
 class GameOver(Event):
     """``winners``: the players who won (several on a shared first place); empty for a draw."""
-    winners: tuple
-    standings: tuple
+    winners: tuple[object, ...]
+    standings: tuple[object, ...]
     kind = "game_over"
 
 
 @dataclass(frozen=True)
 class SeatingChanged(Event):
     """The players in seat order for the next round (tournament rotation, tichujoin swap)."""
-    players: tuple
+    players: tuple[object, ...]
     kind = "seating"

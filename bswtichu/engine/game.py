@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from random import Random
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 from .actions import Action
+from .cards import Card
 from .errors import IllegalActionError
 from .events import Event, GameOver, RoundEnded, RoundScored, SeatingChanged
 from .round import OVER, Round, RoundResult
@@ -49,16 +50,16 @@ class GameOptions:
     turnier: bool = False
     clock: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.round_limit is not None and self.round_limit < 1:
             raise ValueError("round X needs a positive number of rounds")
 
-    def as_data(self) -> dict:
+    def as_data(self) -> dict[str, object]:
         """The options under their table names (``round``, ``tichujoin``, ``turnier``, ``clock``)."""
         return {"round": self.round_limit, "tichujoin": self.tichujoin, "turnier": self.turnier,
                 "clock": self.clock}
 
-    def with_option(self, name: str, value) -> GameOptions:
+    def with_option(self, name: str, value: Any) -> GameOptions:  # Any: each option its own type
         """These options with one table option (``round``, ``tichujoin``, ``turnier``, ``clock``) changed."""
         if name not in OPTION_NAMES:
             raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
@@ -92,11 +93,14 @@ class _Dummy:
 
 DUMMY = _Dummy()
 
+#: The players in seat order (a person twice in Duo, `DUMMY` at Trichu's dummy seat).
+Seating = tuple[Hashable, ...]
+
 #: How the seat counts are spoken ("a game needs three players").
 COUNT_WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
 
 
-def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant: Variant = NANJING) -> tuple:
+def seats_from_join_order(joiners: Sequence[Hashable], tichujoin: bool, variant: Variant = NANJING) -> Seating:
     """Seat order at the start: join order, or with ``tichujoin`` joiners 1+2 as partners (§13.2).
 
     In Trichu and Duo the order of the people; `Game.seating_for` seats them (and the dummy).
@@ -120,7 +124,7 @@ class Standing:
     points: int  # team total (normal game) or Tichu points (tournament)
     victory_points: int | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"player": self.player, "place": self.place, "points": self.points,
                 "victory_points": self.victory_points}
 
@@ -141,7 +145,7 @@ class Game:
         self.rng = rng if rng is not None else Random()
         self.base_seats = seats_from_join_order(joiners, options.tichujoin, variant)
         self.rounds: list[Round] = []
-        self.seatings: list[tuple] = []
+        self.seatings: list[Seating] = []
         self.totals = [0, 0]  # team games: team of seats 1+3(+5), team of seats 2+4(+6)
         # Per player (the dummy too, where there is one): the sum of his team's round scores.
         self.tichu_points = {p: 0 for p in self.base_seats + ((DUMMY,) if variant.dummy is not None else ())}
@@ -150,7 +154,7 @@ class Game:
 
     # ------------------------------------------------------------------ seating
 
-    def seating_for(self, number: int) -> tuple:
+    def seating_for(self, number: int) -> Seating:
         """Players in seat order for round ``number`` (0-based).
 
         Trichu: the dealer sits in the variant's `dummy_owner` seat and the `DUMMY`
@@ -168,16 +172,16 @@ class Game:
         code = TOURNAMENT_SCHEDULE[number % len(TOURNAMENT_SCHEDULE)]
         return tuple(self.base_seats[i] for i in PARTNERSHIPS[code])
 
-    def _with_further_hands(self, people: tuple) -> tuple:
+    def _with_further_hands(self, people: Seating) -> Seating:
         """``people`` at the variant's `person_seats`, and each also at the seats he plays besides."""
         variant = self.variant
         if len(variant.person_seats) == variant.seats:
             return people
         at = dict(zip(variant.person_seats, people))
-        return tuple(at[owner] for owner in variant.played_by)
+        return tuple(at[owner] for owner in variant.played_by)  # type: ignore[union-attr]  # Variant.__post_init__ sets it
 
     @property
-    def seating(self) -> tuple:
+    def seating(self) -> Seating:
         """Players in seat order for the current (or next) round."""
         return self.seatings[-1] if self.seatings else self.seating_for(0)
 
@@ -199,7 +203,7 @@ class Game:
         if old not in self.base_seats or new in self.base_seats:
             raise ValueError(f"cannot hand {old!r}'s place to {new!r}")
 
-        def swap(players: tuple) -> tuple:
+        def swap(players: Seating) -> Seating:
             return tuple(new if p == old else p for p in players)
 
         self.base_seats = swap(self.base_seats)
@@ -215,21 +219,21 @@ class Game:
         In Trichu the people move instead (`seating_for`), so the dealer is always the same seat.
         """
         if self.variant.dummy is not None:
-            return self.variant.dummy_owner
+            return self.variant.dummy_owner  # type: ignore[return-value]  # a dummy has its owner (Variant checks)
         return number % self.variant.seats
 
     @property
     def round(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
 
-    def start_round(self, deal=None) -> list[Event]:
+    def start_round(self, deal: Sequence[Card] | None = None) -> list[Event]:
         """Deal the next round (from the game's random generator unless a deal is given)."""
         if self.over:
             raise IllegalActionError("the game is over")
         if self.round is not None and self.round.phase != OVER:
             raise IllegalActionError("the current round is not finished")
         number = len(self.rounds)
-        options = dict(grand_tichu=not self.options.turnier,
+        options: dict[str, Any] = dict(grand_tichu=not self.options.turnier,
                        double_victory_points=TOURNAMENT_DOUBLE_VICTORY if self.options.turnier else None,
                        variant=self.variant, dealer=self.dealer_for(number))
         rnd = Round(deal, **options) if deal is not None else Round.deal_random(self.rng, **options)
@@ -250,7 +254,9 @@ class Game:
             raise IllegalActionError("no round has been dealt yet")
         events = self.round.apply(action)
         if events and isinstance(events[-1], RoundEnded):
-            events += self._score(self.round.result)
+            result = self.round.result
+            assert result is not None  # an ended round has its result
+            events += self._score(result)
         return events
 
     def _score(self, result: RoundResult) -> list[Event]:
@@ -277,7 +283,7 @@ class Game:
         """The running totals: per team, or with per-player scores (Trichu) per person in join
         order and the dummy's last."""
         if self.variant.per_player_scores:
-            return tuple(self.tichu_points[p] for p in self.base_seats) + (self.dummy_points,)
+            return tuple(self.tichu_points[p] for p in self.base_seats) + (self.dummy_points,)  # type: ignore[operator]  # per-player scores: Trichu, which has a dummy
         return tuple(self.totals)
 
     def _game_is_over(self) -> bool:
@@ -287,7 +293,7 @@ class Game:
         if self.variant.game_rounds is not None:  # a fixed number of rounds (Trichu)
             return played >= (self.options.round_limit or self.variant.game_rounds)
         a, b = self.totals
-        if max(a, b) >= self.variant.target_score and a != b:
+        if max(a, b) >= self.variant.target_score and a != b:  # type: ignore[operator]  # no fixed rounds: a target
             return True
         return self.options.round_limit is not None and played >= self.options.round_limit
 
@@ -315,7 +321,7 @@ class Game:
             out.append(Standing(player, place, points, first if self.options.turnier else None))
         return out
 
-    def winners(self) -> tuple:
+    def winners(self) -> tuple[Hashable, ...]:
         """The players in first place once the game is over; () for a draw or an open game."""
         if not self.over:
             return ()

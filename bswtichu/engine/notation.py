@@ -10,7 +10,7 @@ choice would break a bomb and several choices exist, it raises
 from __future__ import annotations
 
 from itertools import combinations, product
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .actions import (
     Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
@@ -161,7 +161,7 @@ def suggested_exchange(seat: int, hand: Iterable[Card], variant: Variant) -> Exc
     return Exchange(seat, tuple(card_for[target] for target in targets))
 
 
-_NO_ARGUMENT = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}
+_NO_ARGUMENT: dict[str, Callable[[int], Action]] = {"grand": CallGrand, "nogrand": DeclineGrand, "tichu": CallTichu, "pass": Pass}
 
 
 def parse_action(seat: int, text: str) -> Action:
@@ -189,10 +189,10 @@ def parse_action(seat: int, text: str) -> Action:
             raise ParseError("the same card is named twice")
         return Play(seat, cards, parse_rank(roles[0][3:]) if roles else None)
     if keyword == "exchange":
-        cards = tuple(parse_card(t) for t in split_tokens(rest))
-        if not cards:
+        given = tuple(parse_card(t) for t in split_tokens(rest))
+        if not given:
             raise ParseError("'exchange' needs its cards, e.g. exchange 2j 9s 3p")
-        return Exchange(seat, cards)
+        return Exchange(seat, given)
     if keyword == "wish":
         if not rest:
             raise ParseError("'wish' needs a rank or 'none', e.g. wish 7")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 from random import Random
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .actions import (
     Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play, play_of,
@@ -179,9 +179,10 @@ def round_points(finish_order: Sequence[int], bonuses: Sequence[int], taken: Seq
         return (cards[0], cards[1]), (calls[0], calls[1]), double
     tail = next(s for s in range(variant.seats) if s not in finish_order)
     fifth = finish_order[-1] if variant.next_to_last_tricks_to_first else None
-    tail_team = 1 - teams[tail] if variant.tail_tricks_to_opponents else teams[first]
+    first_team = teams[finish_order[0]]  # an ended round without a double victory has someone out
+    tail_team = 1 - teams[tail] if variant.tail_tricks_to_opponents else first_team
     for seat, points in enumerate(taken):
-        cards[tail_team if seat == tail else teams[first] if seat == fifth else teams[seat]] += points
+        cards[tail_team if seat == tail else first_team if seat == fifth else teams[seat]] += points
     cards[1 - teams[tail]] += tail_hand
     return (cards[0], cards[1]), (calls[0], calls[1]), None
 
@@ -206,7 +207,7 @@ class RoundResult:
         first = self.finish_order[0] if self.finish_order else None
         return {self.variant.teams[s] for s, c in enumerate(self.calls) if c and s != first}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"finish_order": list(self.finish_order), "double_victory": self.double_victory,
                 "card_points": list(self.card_points), "call_points": list(self.call_points),
                 "calls": list(self.calls), "score": list(self.score)}
@@ -243,7 +244,7 @@ class RoundView:
         return waits_for_seat(self.phase, self.grand_decided[seat], self.exchange_submitted[seat],
                               self.turn, seat)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         from .events import _plain
         return {
             "seat": self.seat, "phase": self.phase,
@@ -316,18 +317,18 @@ class Round:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def deal_random(cls, rng: Random, **options) -> "Round":
+    def deal_random(cls, rng: Random, **options: Any) -> "Round":
         """A round dealt by shuffling with the injected random generator."""
         deal = list(DECK)
         rng.shuffle(deal)
         return cls(deal, **options)
 
     @classmethod
-    def from_deal(cls, deal: Sequence[Card], **options) -> "Round":
+    def from_deal(cls, deal: Sequence[Card], **options: Any) -> "Round":
         return cls(deal, **options)
 
     @classmethod
-    def replay(cls, deal: Sequence[Card], actions: Sequence[Action], **options) -> "Round":
+    def replay(cls, deal: Sequence[Card], actions: Sequence[Action], **options: Any) -> "Round":
         """Rebuild a round from its deal and action list (raises on the first illegal action)."""
         rnd = cls(deal, **options)
         for action in actions:
@@ -347,10 +348,6 @@ class Round:
         return self._t.dealer
 
     # ------------------------------------------------------------------ queries
-
-    def is_active(self, seat: int) -> bool:
-        """A seat still holding cards in the play phase (before it: everyone)."""
-        return seat not in self.finish_order and (self.phase != PLAY or bool(self.hands[seat]))
 
     def next_active(self, seat: int) -> int:
         following = self._t.next_seat
@@ -604,7 +601,7 @@ class Round:
 
     # Each handler validates completely before it changes anything.
 
-    def _do_grand(self, action) -> list[Event]:
+    def _do_grand(self, action: CallGrand | DeclineGrand) -> list[Event]:
         seat = action.seat
         if self.phase != GRAND:
             raise IllegalActionError("Grand Tichu can only be called right after the first 8 cards"
@@ -663,9 +660,9 @@ class Round:
         events: list[Event] = [self._t.exchange_submitted[seat]]
         if all(e is not None for e in self.exchanges):
             seats = range(self._t.seats)
-            received: list[dict] = [{} for _ in seats]
+            received: list[dict[int, Card]] = [{} for _ in seats]
             for giver, given in enumerate(self.exchanges):
-                for to, c in zip(self.variant.exchange_targets[giver], given):
+                for to, c in zip(self.variant.exchange_targets[giver], given):  # type: ignore[arg-type]  # all given: checked above
                     self.hands[giver].discard(c)
                     received[to][giver] = c
             for s in seats:
@@ -724,20 +721,20 @@ class Round:
                 return self._lead(seat, combo, action)
             if combo.type not in BOMB_TYPES:
                 raise IllegalActionError(
-                    f"the trick is won; {seat_name(self.leader)} leads next, only a bomb may come now")
+                    f"the trick is won; {seat_name(self.leader)} leads next, only a bomb may come now")  # type: ignore[arg-type]  # a won trick has a leader
             return self._play_bomb_onto(seat, combo, action)
         if top is None:
             if seat == self.turn:
                 return self._lead(seat, combo, action)
             raise IllegalActionError(
-                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")
+                f"it is {seat_name(self.turn)}'s lead; nobody may bomb an empty table")  # type: ignore[arg-type]  # in play someone has the turn
         if seat != self.turn:
             if combo.type not in BOMB_TYPES:
-                raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")
+                raise IllegalActionError(f"not your turn: {seat_name(self.turn)} plays; out of turn only a bomb may come")  # type: ignore[arg-type]  # in play someone has the turn
             return self._play_bomb_onto(seat, combo, action)
         placed = combo if combo.mask != _PHOENIX_BIT else combo.played_over(top)
         if not placed.beats(top):
-            raise IllegalActionError(self._why_not_beating(placed))
+            raise IllegalActionError(self._why_not_beating(placed, top))
         if (self.wish is not None and self.wish_binds(seat) and combo.type not in BOMB_TYPES
                 and not combo.contains_rank(self.wish)):
             raise IllegalActionError(
@@ -745,8 +742,7 @@ class Round:
                 f"{rank_text(self.wish)} that beats the table, or a bomb")
         return self._place(seat, placed, False, action)
 
-    def _why_not_beating(self, combo: Combo) -> str:
-        top = self.top
+    def _why_not_beating(self, combo: Combo, top: Combo) -> str:
         if top.is_bomb:
             return f"{combo.describe()} does not beat the {top.describe()}; only a higher bomb does"
         if combo.type is ComboType.DOG:
@@ -761,8 +757,10 @@ class Round:
         return f"{combo.describe()} does not beat {top.describe()}"
 
     def _play_bomb_onto(self, seat: int, combo: Combo, action: Play) -> list[Event]:
-        if not combo.beats(self.top):
-            raise IllegalActionError(self._why_not_beating(combo))
+        top = self.top
+        if not combo.beats(top):
+            assert top is not None  # nothing to bomb onto is refused before (a refusal, not a hot path)
+            raise IllegalActionError(self._why_not_beating(combo, top))
         return self._place(seat, combo, seat != self.turn or self.trick_won or self.gift_pending_seat is not None,
                            action)
 
@@ -881,12 +879,12 @@ class Round:
             leader = self.leader
             self.turn = leader
             t = self._t
-            events: list[Event] = [t.passed[seat], t.trick_won[self.top_seat][leader]]
-            if self.top.mask == _DRAGON_BIT:
+            events: list[Event] = [t.passed[seat], t.trick_won[self.top_seat][leader]]  # type: ignore[index]  # a won trick has its top seat and leader
+            if self.top.mask == _DRAGON_BIT:  # type: ignore[union-attr]  # a won trick has its top
                 self.gift_pending_seat = self.top_seat
-                events.append(t.turn_to["give"][self.top_seat])
+                events.append(t.turn_to["give"][self.top_seat])  # type: ignore[index]  # a won trick has its top seat and leader
             else:
-                events.append(t.to_lead[leader])
+                events.append(t.to_lead[leader])  # type: ignore[index]  # a won trick has its top seat and leader
             return events
         t = self._t
         self.turn = turn = self.next_active(seat) if finish_order else t.next_seat[seat]
@@ -905,14 +903,14 @@ class Round:
             raise IllegalActionError("you have the lead and cannot pass: play any combination")
         if self.top is None or self.trick_won or seat != self.turn:
             who = self.leader if self.trick_won else self.turn
-            raise IllegalActionError(f"not your turn: {seat_name(who)} is to play")
+            raise IllegalActionError(f"not your turn: {seat_name(who)} is to play")  # type: ignore[arg-type]  # in play someone leads or has the turn
         if self.wish_binds(seat):
             raise IllegalActionError(
-                f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")
+                f"you cannot pass: you must fulfil the wish for {rank_text(self.wish)} (or bomb)")  # type: ignore[arg-type]  # a binding wish has a rank
 
     def _collect(self, to: int | None = None) -> list[Event]:
         """Move the trick (and a waiting Dog) into a pile: the winner's, or ``to``'s."""
-        winner = self.top_seat
+        winner: int = self.top_seat  # type: ignore[assignment]  # only a trick with a top is collected
         receiver = winner if to is None else to
         cards = self.trick_cards + self.loose_cards
         self.piles[receiver].extend(cards)
@@ -935,7 +933,7 @@ class Round:
         self.wish_pending_seat = None
         self.wish = action.rank
         events: list[Event] = [WishMade(seat, action.rank)]
-        events.append(self._t.to_follow[self.turn])
+        events.append(self._t.to_follow[self.turn])  # type: ignore[index]  # the Mahjong's play gave the turn on
         return events
 
     def _do_give(self, action: GiveDragon) -> list[Event]:
@@ -968,7 +966,7 @@ class Round:
         self.ending = True
         if self.top is not None and self.top.mask == DRAGON_CARD.bit:
             self.gift_pending_seat = self.top_seat
-            return [self._t.turn_to["give"][self.top_seat]]
+            return [self._t.turn_to["give"][self.top_seat]]  # type: ignore[index]  # a top has its seat
         return self._collect() + self._finish()
 
     def _finish(self) -> list[Event]:
@@ -1023,7 +1021,7 @@ class Round:
 
 
 #: Each action type's handler in `Round.apply`.
-_HANDLERS = {
+_HANDLERS: dict[type[Action], Callable[[Round, Any], list[Event]]] = {
     CallGrand: Round._do_grand, DeclineGrand: Round._do_grand, CallTichu: Round._do_tichu,
     Exchange: Round._do_exchange, Play: Round._do_play, Pass: Round._do_pass, MakeWish: Round._do_wish,
     GiveDragon: Round._do_give, DogLead: Round._do_dog_lead,

@@ -74,7 +74,7 @@ class Variant:
     #: seat -> the seats whose hands the person playing it plays, his first seat first.
     hands_with: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         n = self.seats
         if len(self.teams) != n or sorted(set(self.teams)) != [0, 1]:
             raise ValueError("every seat needs a team, 0 or 1")
@@ -82,7 +82,10 @@ class Variant:
         put = object.__setattr__
         played_by = self.played_by
         if played_by is None:
-            played_by = tuple(self.dummy_owner if s == self.dummy else s for s in seats)
+            owner = self.dummy_owner
+            if self.dummy is not None and owner is None:
+                raise ValueError("a dummy hand needs the seat whose player plays it")
+            played_by = tuple(owner if s == self.dummy and owner is not None else s for s in seats)
             put(self, "played_by", played_by)
         if len(played_by) != n or any(played_by[played_by[s]] != played_by[s] for s in seats):
             raise ValueError("every seat's hand is played by the person of a seat he sits at first")
@@ -99,7 +102,7 @@ class Variant:
         put(self, "exchange_targets", tuple(tuple((s + k) % n for k in self.exchange_steps) for s in seats))
         put(self, "team_size", self.teams.count(0))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Copies and pickles of a named variant are that variant (they compare by identity)."""
         if VARIANTS.get(self.name) is self:
             return variant_named, (self.name,)
@@ -118,7 +121,7 @@ class Variant:
         return self.round_rules == NANJING.round_rules
 
     @property
-    def round_rules(self) -> tuple:
+    def round_rules(self) -> tuple[object, ...]:
         """The fields a `Round` plays by (who plays which hand, the game's length and options aside)."""
         return tuple(getattr(self, f.name) for f in fields(self) if f.init and f.name not in _GAME_FIELDS)
 

@@ -13,8 +13,10 @@ from functools import partial
 
 from twisted.internet import task
 from twisted.internet.defer import Deferred, succeed
-from twisted.internet.protocol import ReconnectingClientFactory
+from twisted.internet.interfaces import IAddress
+from twisted.internet.protocol import ReconnectingClientFactory, connectionDone
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from twisted.words.protocols import irc
 
 from bswtichu import __version__
@@ -44,8 +46,8 @@ class BridgeClient(irc.IRCClient):
     """One connection to the IRC server; the `Bridge` outlives it across reconnects."""
 
     log = Logger()
-    versionName = "bswtichu-irc"
-    versionNum = __version__
+    versionName = "bswtichu-irc"  # type: ignore[assignment]  # IRCClient declares it None; a str is what it takes
+    versionNum = __version__  # type: ignore[assignment]  # IRCClient declares it None; a str is what it takes
     lineRate = None  # the Outbox paces us
 
     def __init__(self, bridge: Bridge, config: IrcConfig, clock):
@@ -53,8 +55,8 @@ class BridgeClient(irc.IRCClient):
         self.config = config
         self.clock = clock
         self.nickname = config.nick
-        self.realname = "bswtichu IRC bridge"
-        self.password = config.password or None
+        self.realname = "bswtichu IRC bridge"  # type: ignore[assignment]  # IRCClient declares it None; a str is what it takes
+        self.password = config.password or None  # type: ignore[assignment]  # IRCClient declares it None; a str is what it takes
         self.outbox = Outbox(clock, self._reallySendLine, config.burst, config.line_interval)
         self.factory: BridgeFactory | None = None
         self.gone: Deferred = Deferred()  # fires when the connection has closed
@@ -103,7 +105,7 @@ class BridgeClient(irc.IRCClient):
         self.join(self.config.channel)
         self.bridge.attach(self)
 
-    def connectionLost(self, reason) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.outbox.stop()
         if self.bridge.irc is self:
             self.bridge.detach()
@@ -161,10 +163,10 @@ class BridgeFactory(ReconnectingClientFactory):
         self.bridge = bridge
         self.config = config
         self.clock = clock  # ReconnectingClientFactory waits on this
-        self.maxDelay = config.reconnect_max
+        self.maxDelay = config.reconnect_max  # type: ignore[assignment]  # seconds: Twisted's delays are floats
         self.client: BridgeClient | None = None
 
-    def buildProtocol(self, addr) -> BridgeClient:
+    def buildProtocol(self, addr: IAddress | None) -> BridgeClient:  # type: ignore[override]  # its factory typed as ours, not any Factory
         client = BridgeClient(self.bridge, self.config, self.clock)
         client.factory = self
         self.client = client

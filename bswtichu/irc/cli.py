@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
@@ -15,7 +15,7 @@ from bswtichu.irc.config import SECTION, IrcConfig, boolean, irc_setting, load_i
 log = Logger()
 
 # command-line flag -> (IrcConfig field, type, metavar, help)
-FLAGS = {
+FLAGS: dict[str, tuple[str, Callable[[str], object], str, str]] = {
     "--server": ("server", str, "HOST:PORT", "the IRC server (default 127.0.0.1:6667)"),
     "--channel": ("channel", str, "CHANNEL", "the channel to play in (default #tichu)"),
     "--nick": ("nick", str, "NICK", "the bridge's IRC nick (default tichubot)"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from bswtichu.config import ConfigError, convert_setting, read_config_file, read_ini
 
@@ -70,7 +71,7 @@ class IrcConfig:
     def game_address(self) -> tuple[str, int]:
         return parse_address(self.game, "game")
 
-    def replace(self, **changes: object) -> IrcConfig:
+    def replace(self, **changes: Any) -> IrcConfig:  # Any: each setting its own type, checked after
         return dataclasses.replace(self, **changes)
 
 
@@ -84,7 +85,8 @@ def boolean(text: str) -> bool:
     raise ValueError(text)
 
 
-_CONVERTERS = {field.name: {"int": int, "float": float, "bool": boolean}.get(field.type, str)
+_PARSERS: dict[str, Callable[[str], object]] = {"int": int, "float": float, "bool": boolean}
+_CONVERTERS = {field.name: _PARSERS.get(field.type, str)  # type: ignore[arg-type]  # postponed annotations: a field's type is its name
                for field in dataclasses.fields(IrcConfig)}
 
 
@@ -98,7 +100,7 @@ def irc_setting(key: str, raw: str, source: str) -> object:
 def parse_irc_config(text: str, source: str = "<config>") -> IrcConfig:
     """The ``[irc]`` section of ini text (defaults where it or a key is missing)."""
     parser = read_ini(text, source)
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each setting its own type, checked by IrcConfig
     if parser.has_section(SECTION):
         for key, raw in parser.items(SECTION):
             values[key] = irc_setting(key, raw, source)

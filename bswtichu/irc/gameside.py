@@ -15,6 +15,7 @@ from typing import Protocol as TypingProtocol
 from twisted.internet import ssl
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import HostnameEndpoint, wrapClientTLS
+from twisted.internet.interfaces import IStreamClientEndpoint
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
@@ -110,7 +111,7 @@ class GameLink(LineReceiver):
 
     def connectionMade(self) -> None:
         if self.closing:  # hung up while still connecting
-            self.transport.loseConnection()
+            self.transport.loseConnection()  # type: ignore[union-attr]  # a made connection has its transport
             return
         self.send("/mode relay")
 
@@ -167,7 +168,7 @@ def open_link(reactor, address: tuple[str, int], link: GameLink, tls=None) -> De
     host, port = address
     factory = Factory.forProtocol(lambda: link)
     factory.noisy = False  # one "Starting factory" log line per IRC user says nothing
-    endpoint = HostnameEndpoint(reactor, host, port, timeout=10)
+    endpoint: IStreamClientEndpoint = HostnameEndpoint(reactor, host, port, timeout=10)
     if tls is not None:
         endpoint = wrapClientTLS(tls, endpoint)
     return endpoint.connect(factory)

@@ -69,7 +69,7 @@ class _Lane:
         """Tell the private messages at the head; True if any went."""
         went = False
         while self.items and isinstance(self.items[0], _Told):
-            self.tell(self.items.popleft().text)
+            self.tell(self.items.popleft().text)  # type: ignore[union-attr]  # the head, a _Told
             went = True
         return went
 

@@ -373,7 +373,8 @@ class Bridge:
 
     def _seen(self, player: Player, keyword: str, fields: dict) -> None:
         """A table event on the player's own connection: it places his messages among the channel's."""
-        order = self.orders.get(player.table) if fields.get("table") == player.table else None
+        table = player.table
+        order = self.orders.get(table) if table is not None and fields.get("table") == table else None
         if order is not None and player in order:
             order.seen(player, event_key(keyword, fields))
 

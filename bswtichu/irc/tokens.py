@@ -24,11 +24,11 @@ class ResumeTokens(MutableMapping):
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else None
-        self._tokens: dict[str, str] = self._read() if self.path else {}
+        self._tokens: dict[str, str] = self._read(self.path) if self.path else {}
 
-    def _read(self) -> dict[str, str]:
+    def _read(self, path: Path) -> dict[str, str]:
         try:
-            data = json.loads(self.path.read_text("utf-8"))
+            data = json.loads(path.read_text("utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as e:
@@ -39,13 +39,13 @@ class ResumeTokens(MutableMapping):
             return {}
         return {str(k): v for k, v in data.items() if isinstance(v, str)}
 
-    def _write(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
+    def _write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
             json.dump(self._tokens, out, sort_keys=True)
-        os.replace(temporary, self.path)
+        os.replace(temporary, path)
 
     def __getitem__(self, name: str) -> str:
         return self._tokens[name]
@@ -53,7 +53,7 @@ class ResumeTokens(MutableMapping):
     def _keep(self) -> None:
         if self.path:
             try:
-                self._write()
+                self._write(self.path)
             except OSError as e:
                 self.log.error("cannot keep resume tokens in {path}: {error}", path=str(self.path), error=e)
 

@@ -116,7 +116,7 @@ class AccountStore:
                         (name.casefold(), name, stored_password, self.now()))
         self.names_written += 1
         self.drop_token(name)
-        return self.spelling(name)
+        return self.spelling(name)  # type: ignore[return-value]  # just written: the account is there
 
     # -- guests -----------------------------------------------------------------
 

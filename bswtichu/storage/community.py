@@ -78,7 +78,7 @@ class CommunityStore:
             cursor = self.db.execute(
                 "INSERT INTO sanctions (kind, target, shown, until, reason, by, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)", (kind, target, shown, until, reason, by, at))
-        return Sanction(cursor.lastrowid, kind, target, shown, until, reason, by, at)
+        return Sanction(cursor.lastrowid, kind, target, shown, until, reason, by, at)  # type: ignore[arg-type]  # an INSERT sets lastrowid
 
     def lift(self, kind: str, target: str) -> bool:
         """Lift the ``kind`` of ``target``; whether there was one."""

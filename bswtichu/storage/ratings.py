@@ -66,7 +66,8 @@ def update_ratings(db: sqlite3.Connection, seats: Sequence[RatedSeat],
     if all(seat.identity is None for seat in seats):
         return {}  # guests only: nothing to keep, so nothing to compute
     sides = sorted({seat.side for seat in seats})
-    teams, places, owners = [], [], []
+    teams, owners = [], []
+    places: list[float] = []  # openskill's ranks: 1 is best
     for side in sides:
         members = [seat for seat in seats if seat.side == side]
         team = []

@@ -82,7 +82,7 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
     start_hands = tuple(bsw_order(tuple(first_cards(deal, s)) + tuple(last_cards(deal, s))) for s in range(4))
     exchanges: list = [None] * 4
     grand_calls = []
-    entries: list = []
+    entries: list[model.Entry] = []
     add = entries.append
     # The tally of the play: cards left per seat (a seat with none is out), the open
     # trick's owner, the passes since its last play, and whether they won it.
@@ -91,8 +91,7 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
     passes = 0
     won = False
     for action in rnd.history:
-        kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             seat = action.seat
             if won and seat == top_seat:
                 add(_PASSES[seat])  # the winner takes the trick, then leads
@@ -100,34 +99,35 @@ def round_log(rnd: Round, names: Sequence[str]) -> model.RoundLog:
             add(model.Play.of_engine(seat, cards))
             left[seat] -= len(cards)
             top_seat, passes, won = seat, 0, False
-        elif kind is Pass:
+        elif type(action) is Pass:
             add(_PASSES[action.seat])
             passes += 1
-            if trick_won(passes, left.count(0), left[top_seat] == 0):
+            if trick_won(passes, left.count(0), left[top_seat] == 0):  # type: ignore[index]  # one passes only on a trick
                 won = True
-        elif kind is CallTichu:
+        elif type(action) is CallTichu:
             add(_TICHU_CALLS[action.seat])
-        elif kind is MakeWish:
+        elif type(action) is MakeWish:
             if action.rank is not None:
                 add(_WISHES[action.rank])
-        elif kind is GiveDragon:
+        elif type(action) is GiveDragon:
             if left[action.seat]:  # the Dragon's owner, still in, collects the trick first
                 add(_PASSES[action.seat])
             add(_DRAGON_GIFTS[action.to])
             top_seat, passes, won = None, 0, False
-        elif kind is Exchange:
+        elif type(action) is Exchange:
             exchanges[action.seat] = action.cards
-        elif kind is CallGrand:
+        elif type(action) is CallGrand:
             grand_calls.append(_GRAND_TICHU_CALLS[action.seat])
-        elif kind is not DeclineGrand:
+        elif type(action) is not DeclineGrand:
             raise TypeError(f"unknown action {action!r}")
     if rnd.phase == OVER:
+        assert rnd.result is not None  # an ended round has its result
         score = rnd.result.score
         add(model.Result(score[0], score[1]))
     if any(e is None for e in exchanges):
         raise ValueError("a round is logged once its exchange is complete")
     return model.RoundLog.of_engine(
-        seat_names=tuple(names), grand_hands=grand_hands, start_hands=start_hands,
+        seat_names=tuple(names), grand_hands=grand_hands, start_hands=start_hands,  # type: ignore[arg-type]  # a .tch round: four seats
         exchanges=tuple(exchanges), entries=tuple(entries), grand_tichu_calls=tuple(grand_calls))
 
 

@@ -78,7 +78,8 @@ def replay_round(rlog: model.RoundLog, number: int, source: str = "") -> RoundRe
         return report
     if rnd.phase != OVER and rnd.gift_pending_seat is not None:
         rnd = _infer_final_gift(rnd, report)
-    if rnd.phase != OVER:
+    assert rlog.result is not None  # a complete round has its Ergebnis
+    if rnd.result is None:  # the round is not over
         report.error = f"line {rlog.result.line}: Ergebnis, but by the rules the round is not over"
         return report
     report.result = list(rnd.result.score)
@@ -89,11 +90,12 @@ def replay_round(rlog: model.RoundLog, number: int, source: str = "") -> RoundRe
 def _infer_final_gift(rnd: Round, report: RoundReport) -> Round:
     """A round ended on a Dragon with no Drache line: give it where the Ergebnis says."""
     giver = rnd.gift_pending_seat
+    assert giver is not None  # the caller saw the gift pending
     options = []
     for to in ((giver + 1) % 4, (giver + 3) % 4):
         attempt = rnd.copy()
         attempt.apply(GiveDragon(giver, to))
-        options.append((list(attempt.result.score) == report.logged, to, attempt))
+        options.append((attempt.result is not None and list(attempt.result.score) == report.logged, to, attempt))
     options.sort(key=lambda o: not o[0])
     matched, to, chosen = options[0]
     report.notes.append(f"no Drache line for the last trick: given to seat {to}"
@@ -205,6 +207,7 @@ def _compare(rnd: Round, report: RoundReport) -> bool:
     if report.result == report.logged:
         return True
     result = rnd.result
+    assert result is not None and report.result is not None and report.logged is not None  # both scored
     if result.double_victory is not None:
         tournament = list(result.score)
         tournament[result.double_victory] -= 100
@@ -286,6 +289,7 @@ def _human_line(r: RoundReport) -> str:
         return f"{where}: FAIL {r.error}"
     if not r.complete:
         return f"{where}: incomplete (all {len(r.actions)} logged actions legal)"
+    assert r.result is not None and r.logged is not None  # a complete round, replayed: both scored
     if r.result == r.logged:
         agrees = "the log agrees"
     else:

@@ -224,7 +224,7 @@ class _Reader:
                                                " each named once")
         lines["options"], options = self.take("options", "the options")
         round_limit, turnier = self.options(lines["options"], options)
-        rounds = []
+        rounds: list[VariantRound] = []
         while self.peek()[1] == "round":
             rounds.append(self.round(variant, len(rounds) + 1))
             if not rounds[-1].is_complete:
@@ -310,7 +310,7 @@ class _Reader:
         words = text.split()
         if len(words) != 8 or words[2] != "cards" or words[5] != "calls":
             raise self.error(score_line, "expected 'score A B cards A B calls A B'")
-        score, cards, calls = (self.numbers(score_line, " ".join(words[i:i + 2]), 2) for i in (0, 3, 6))
+        score, cards, calls = (self.pair(score_line, " ".join(words[i:i + 2])) for i in (0, 3, 6))
         return Outcome(order, sweep, score, cards, calls, number, score_line)
 
     def end(self, number: int, text: str) -> GameEnd:
@@ -325,6 +325,11 @@ class _Reader:
         if not text.isdigit() or not 1 <= int(text) <= n:
             raise self.error(number, f"'{text}' is no seat; seats are 1-{n}")
         return int(text) - 1
+
+    def pair(self, number: int, text: str) -> tuple[int, int]:
+        """Two whole numbers: one per team."""
+        first, second = self.numbers(number, text, 2)
+        return first, second
 
     def numbers(self, number: int, text: str, count: Optional[int]) -> tuple[int, ...]:
         try:

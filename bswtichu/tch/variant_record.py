@@ -13,6 +13,7 @@ from typing import Hashable, Sequence
 
 from ..engine import DUMMY, Game, GameOptions, Round
 from ..engine.deal import first_cards, last_cards
+from ..engine.game import Seating
 from ..engine.round import OVER
 from .variant_log import DUMMY_NAME, GameEnd, LoggedAction, Outcome, VariantRound, end_text, header_text, round_text
 
@@ -30,6 +31,7 @@ def variant_round(rnd: Round, seating: Sequence[Hashable], number: int,
     outcome = None
     if rnd.phase == OVER:
         result = rnd.result
+        assert result is not None  # an ended round has its result
         outcome = Outcome(result.finish_order, result.double_victory is not None, result.score,
                           result.card_points, result.call_points)
     return VariantRound(
@@ -43,8 +45,8 @@ class VariantLogWriter:
     """The text of one game's log, kept up to date: each finished round's text is made once
     (again only if its seating changed: a seat handed over takes the player's past too)."""
 
-    def __init__(self):
-        self._rounds: list[tuple[tuple, tuple[int, ...], str]] = []  # seating, totals, text
+    def __init__(self) -> None:
+        self._rounds: list[tuple[Seating, tuple[int, ...], str]] = []  # seating, totals, text
         self._scoring: Game | None = None
 
     def text(self, game: Game) -> str:

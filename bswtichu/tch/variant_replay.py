@@ -74,6 +74,7 @@ def _check_round(game: Game, log: VariantGameLog, r: VariantRound, report: Round
     except (TichuError, ValueError) as exc:
         raise LineFailure(r.lines.get("round"), f"the deal: {exc}") from None
     rnd = game.round
+    assert rnd is not None  # just dealt
     for logged in r.actions:
         action = logged.action
         if rnd.phase == OVER:
@@ -96,12 +97,13 @@ def _check_round(game: Game, log: VariantGameLog, r: VariantRound, report: Round
         raise LineFailure(outcome.line, "'out', but by the rules the round goes on"
                        + (f" (it waits for seat {waiting + 1})" if waiting is not None else ""))
     result = rnd.result
+    assert result is not None  # an ended round has its result
     report.result = list(result.score)
     order = " ".join(str(s + 1) for s in result.finish_order) + (" sweep" if result.double_victory is not None else "")
     if (outcome.finish_order, outcome.sweep) != (result.finish_order, result.double_victory is not None):
         raise LineFailure(outcome.line, f"the seats went out as 'out {order}'")
-    logged = (outcome.score, outcome.card_points, outcome.call_points)
-    if logged != (result.score, result.card_points, result.call_points):
+    logged_points = (outcome.score, outcome.card_points, outcome.call_points)
+    if logged_points != (result.score, result.card_points, result.call_points):
         raise LineFailure(outcome.score_line, "the round scores 'score {} {} cards {} {} calls {} {}'".format(
             *result.score, *result.card_points, *result.call_points))
     totals = game.scores()

@@ -6,7 +6,7 @@ and which lines end with a space (card, play, ``gibt:`` and ``BOMBE:`` lines).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from ..engine.cards import DECK, Card, bsw_rank_text
 from .layout import (BOMB_PREFIX, DRAGON_PREFIX, EXCHANGE_HEADER, GIVES, GRAND_HEADER,
@@ -86,7 +86,7 @@ def _result_line(r: RoundLog, e: Result) -> str:
     return f"{RESULT_PREFIX}{e.team_0_2} - {e.team_1_3}"
 
 
-_ENTRY_LINES: dict[type, Callable[[RoundLog, Entry], str]] = {
+_ENTRY_LINES: dict[type, Callable[[RoundLog, Any], str]] = {  # Any: each line maker takes its own entry type
     Play: _play_line, Pass: _pass_line, TichuCall: _tichu_line, Wish: _wish_line,
     DragonGift: _dragon_line, Result: _result_line,
 }
