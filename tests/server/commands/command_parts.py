@@ -75,6 +75,14 @@ class PeopleParts:
         self.storage.accounts.add(nick, hash_password(password, CHEAP))
 
 
+def lone_session() -> Session:
+    """A session in machine mode on a recording connection, connected to nothing else (for
+    the commands that work on the asking session alone)."""
+    session = Session(RecordingConnection())
+    session.mode = MACHINE
+    return session
+
+
 def lines(session: Session) -> list[str]:
     """The lines ``session`` was sent (kept by its `RecordingConnection`), as written."""
     return session._connection.lines

@@ -8,17 +8,13 @@ from bswtichu.server.commands.display import DisplayCommands
 from bswtichu.server.commands.registry import UsageRefusal
 from bswtichu.server.session import Session
 from bswtichu.server.text.messages import Refusal
-from bswtichu.server.text.render import MACHINE
 
-from command_parts import lines, only
-from lobby_clients import RecordingConnection
+from command_parts import lines, lone_session, only
 
 
 @pytest.fixture
 def session() -> Session:
-    session = Session(RecordingConnection())
-    session.mode = MACHINE
-    return session
+    return lone_session()
 
 
 @pytest.fixture
