@@ -1,5 +1,5 @@
-"""/op, /mute, /ban, /announce, /audit and the kick as methods of `ModerationCommands`, over the people's parts alone
-(no lobby, no registry): what the session is told, what is refused."""
+"""/op, /mute, /ban, /announce, /audit and the kick as methods of `ModerationCommands`, over
+the people's parts alone (no lobby, no registry): what the session is told, what is refused."""
 
 from __future__ import annotations
 

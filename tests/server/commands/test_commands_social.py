@@ -1,5 +1,5 @@
-"""/ignore, /friend, /friends, /away, /me and /top as methods of `SocialCommands`, over the people's parts alone
-(no lobby, no registry): what the session is told, what is refused."""
+"""/ignore, /friend, /friends, /away, /me and /top as methods of `SocialCommands`, over the
+people's parts alone (no lobby, no registry): what the session is told, what is refused."""
 
 from __future__ import annotations
 
