@@ -30,25 +30,29 @@ from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
 from bswtichu.counters import Tally
 from bswtichu.play.workers import BotWorkers
-from bswtichu.server.commands.account import account_commands
+from bswtichu.server.commands.account import AccountCommands
 from bswtichu.server.people.accounts import NameGuard, RegistrationLimit
 from bswtichu.server.people.chat import Chat
-from bswtichu.server.commands.registry import CommandRegistry, help_command
+from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
-from bswtichu.server.commands.display import display_commands
+from bswtichu.server.commands.display import DisplayCommands
 from bswtichu.server.commands.game import game_commands
 from bswtichu.server.tables.table_game import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
-from bswtichu.server.commands.lobby import lobby_commands
+from bswtichu.server.commands.help import HelpCommands
+from bswtichu.server.commands.lobby import LobbyCommands
+from bswtichu.server.commands.moderation import ModerationCommands, person_kicker
 from bswtichu.server.text.messages import Refusal
-from bswtichu.server.people.moderation import ADMIN, Moderation, moderation_commands, operator_desk, person_kicker
-from bswtichu.server.people.social import PersonalLists, social_commands, tell_friends
+from bswtichu.server.people.moderation import ADMIN, Moderation, operator_desk
+from bswtichu.server.commands.social import SocialCommands
+from bswtichu.server.people.social import PersonalLists, tell_friends
 from bswtichu.server.games.review import review_commands
 from bswtichu.server.session import Outbox
-from bswtichu.server.shutdown import Shutdown, shutdown_commands
+from bswtichu.server.commands.shutdown import ShutdownCommands
+from bswtichu.server.shutdown import Shutdown
 from bswtichu.server.tables.table import GameFactory, TableHall
 from bswtichu.server.commands.tables import table_commands
 from bswtichu.storage import Storage, admins, backup
@@ -108,19 +112,18 @@ def build_lobby(
     names.departed.append(lists.forget)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
-    for command in [help_command(commands), *lobby_commands(names, chat, live),
+    for command in [*HelpCommands(commands).commands(), *LobbyCommands(names, chat, live).commands(),
                     *table_commands(tables, live, chat),
                     *game_commands(tables, logs, readers, person_kicker(moderation, names)),
                     *review_commands(logs, readers),
-                    *account_commands(names, storage, readers, RegistrationLimit(
-                        clock, config.registrations_per_hour, config.uncapped), lists.keep),
-                    *display_commands(),
-                    *social_commands(lists, names, chat, storage),
-                    *moderation_commands(moderation, names, connections, tables)]:
+                    *AccountCommands(names, storage, readers, RegistrationLimit(
+                        clock, config.registrations_per_hour, config.uncapped), lists.keep).commands(),
+                    *DisplayCommands().commands(),
+                    *SocialCommands(lists, names, chat, storage).commands(),
+                    *ModerationCommands(moderation, names, connections, tables).commands(),
+                    *(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of).commands()
+                      if stop is not None else ())]:
         commands.register(command)
-    if stop is not None:
-        for command in shutdown_commands(Shutdown(clock, index, tables, stop), moderation.role_of):
-            commands.register(command)
     return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
 
 

@@ -35,13 +35,16 @@ NET_APART = "The ports know the domain only through the contract in realm.py"
 IRC_APART = "The IRC bridge, a separate program, shares only realm.py, names.py and the settings with the server"
 PURE_ENGINE = "The engine is pure: no Twisted"
 STORAGE_APART = "Storage keeps games without the game layer: it imports nothing from play"
+PEOPLE_BELOW_COMMANDS = "The people, the text and the shutdown know nothing of the commands that work on them"
 
 #: Cycles allowed for now (none): a fix that removes one deletes its entry (the test below says so).
 ALLOWED_CYCLES: tuple[frozenset[str], ...] = ()
 
 #: (what is added to the import graph, the contracts that must then break)
 WRONG = [
-    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]}, [LAYERS, PURE_ENGINE]),  # the lobby uses Twisted
+    # the lobby uses Twisted, and the people, whose directory reaches the engine through the
+    # tables, would reach the commands through it
+    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]}, [LAYERS, PURE_ENGINE, PEOPLE_BELOW_COMMANDS]),
     ({"imports": [["bswtichu.bots.base", "bswtichu.play.headless"]]}, [LAYERS]),
     ({"imports": [["bswtichu.irc.bridge", "bswtichu.net.lines"]]}, [LAYERS]),  # net and irc: apart
     ({"modules": ["bswtichu.metrics"]}, [LAYERS]),  # a module the layers do not place
@@ -51,6 +54,9 @@ WRONG = [
     ({"imports": [["bswtichu.counters", "bswtichu.play.driver"]]}, [LAYERS, NET_APART, IRC_APART]),  # both sides read the counters
     ({"imports": [["bswtichu.engine.round", "twisted"]]}, [PURE_ENGINE]),
     ({"imports": [["bswtichu.storage.games", "bswtichu.play.journal"]]}, [STORAGE_APART]),
+    ({"imports": [["bswtichu.server.people.chat", "bswtichu.server.commands.registry"]]}, [PEOPLE_BELOW_COMMANDS]),
+    ({"imports": [["bswtichu.server.text.messages", "bswtichu.server.commands.help"]]}, [PEOPLE_BELOW_COMMANDS]),
+    ({"imports": [["bswtichu.server.shutdown", "bswtichu.server.commands.shutdown"]]}, [PEOPLE_BELOW_COMMANDS]),
 ]
 
 
@@ -61,7 +67,7 @@ def test_lint_imports_keeps_every_contract():
          "--no-cache", "--no-logo", str(REPO / "setup.cfg")],
         cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 5 kept, 0 broken." in done.stdout
+    assert "Contracts: 6 kept, 0 broken." in done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@
 calls ``connect``, ``receive`` and ``disconnect``; a line goes to the secret asked for, a
 command or chat, guarded: a refusal is one error line, an internal error is logged (secrets
 hidden) and told as such. Its parts are built and wired by ``service.build_lobby``: the
-connections (`connections.py`), the names (`directory.py`), chat (`chat.py`) and the
-commands (`commands.py`, the lobby's own in `lobby_commands.py`).
+connections (`connections.py`), the names (`people/directory.py`), chat (`people/chat.py`)
+and the commands (`commands/registry.py`; the lobby's own in `commands/lobby.py`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ no new game starts (`TableHall.closing`), games in play go on. At the end ``stop
 (the service's: its goodbye, then the reactor stops, the process exits 0) is called;
 every game in play is in the database and comes back at the next start.
 
-Only an admin (`Moderation.role_of`: an account the operator claimed) may set it.
+Only an admin (`Moderation.role_of`: an account the operator claimed) may set it; the command
+is `bswtichu.server.commands.shutdown`'s.
 """
 
 from __future__ import annotations
@@ -16,18 +17,12 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.server.text import messages
-from bswtichu.server.commands.registry import Command, is_number, wrong_use
 from bswtichu.server.people.directory import NameIndex
 from bswtichu.server.text.messages import Refusal
-from bswtichu.server.people.moderation import ADMIN
-from bswtichu.server.session import Session
 from bswtichu.server.tables.table import TableHall
 
 #: seconds before the stop at which everyone is told again (those within the countdown)
 REMINDERS = (1800, 600, 300, 120, 60, 30, 10)
-DEFAULT_MINUTES = 5
-#: the longest countdown /shutdown takes, in minutes (a day)
-MAX_MINUTES = 24 * 60
 
 
 class Shutdown:
@@ -84,36 +79,3 @@ class Shutdown:
     def _tell(self, message: messages.Message) -> None:
         for session in self._index.online():
             session.send(message)
-
-
-def shutdown_commands(shutdown: Shutdown, role_of: Callable[[str | None], str | None]) -> list[Command]:
-    """/shutdown, for the admins (`Moderation.role_of`)."""
-
-    def shutdown_(session: Session, args: str) -> None:
-        if role_of(session.nick) != ADMIN:
-            raise Refusal("not_admin", "only an admin may /shutdown the server")
-        words = args.split(None, 1)
-        if words and words[0].lower() == "cancel":
-            shutdown.cancel(session.nick)
-            return
-        minutes = DEFAULT_MINUTES
-        if words and is_number(words[0]):
-            minutes = int(words[0])
-            words = words[1:]
-            if minutes > MAX_MINUTES:
-                raise wrong_use(f"at most {MAX_MINUTES} minutes")
-        reason = words[0].strip() if words else "maintenance"
-        shutdown.schedule(minutes * 60, reason, session.nick)
-
-    return [
-        Command(
-            key="shutdown", group="moderation",
-            usage="/shutdown [MINUTES|cancel] [REASON]",
-            summary="stop the server after a countdown (admins)",
-            help=f"Stops the server in MINUTES (default {DEFAULT_MINUTES}; 0: now), saying REASON"
-            " (default: maintenance) to everyone at once and again as the time comes closer."
-            " Until then no new game starts; games in play go on, are kept and come back after"
-            " the restart. /shutdown cancel calls it off. Admins only.",
-            handler=shutdown_,
-        ),
-    ]

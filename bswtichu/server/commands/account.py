@@ -21,61 +21,75 @@ from bswtichu.engine import VARIANTS, Variant
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.accounts import RegistrationLimit
-from bswtichu.server.commands.registry import Command, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.games.logs import GameReaders
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.session import Session
 from bswtichu.storage import Storage
 from bswtichu.storage.accounts import password_problem
-from bswtichu.storage.ratings import DEFAULT_VARIANT, bot_identity, player_identity, rating_of
+from bswtichu.storage.ratings import DEFAULT_VARIANT, Rating, bot_identity, player_identity, rating_of
 
 HISTORY_LENGTH = 10
-BOT_PREFIX = "bot-"
 
 
-def account_commands(directory: NameDirectory, storage: Storage, readers: GameReaders,
-                     registrations: RegistrationLimit | None = None,
-                     registered: Callable[[str], None] = lambda name: None) -> list[Command]:
-    """``readers`` says which games /history lists to whom (a private table's to its players);
-    ``registrations`` limits new registrations per address (none: unlimited);
-    ``registered(name)`` is called once a name is registered (its lists are kept from then on)."""
-    accounts = storage.accounts
-    guard = directory.guard
+class AccountCommands(CommandGroup):
+    """Commands about one's account and record: they share the name directory (and its guard:
+    passwords, tokens), the storage (accounts, games, ratings), who may read which game
+    (``readers``: a private table's to its players), the limit on new registrations per
+    address (``registrations``; none: unlimited) and what is done once a name is registered
+    (``registered(name)``: its lists are kept from then on)."""
 
-    def register(session: Session, args: str) -> Deferred | None:
-        if accounts.is_registered(session.nick):
+    def __init__(self, directory: NameDirectory, storage: Storage, readers: GameReaders,
+                 registrations: RegistrationLimit | None = None,
+                 registered: Callable[[str], None] = lambda name: None) -> None:
+        self.directory = directory
+        self.guard = directory.guard
+        self.storage = storage
+        self.accounts = storage.accounts
+        self.readers = readers
+        self.registrations = registrations
+        self.registered = registered
+
+    @command("register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
+             help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
+             " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
+             " players are rated. At a terminal, /register alone asks for it twice, not shown.")
+    def register(self, session: Session, args: str) -> Deferred | None:
+        if self.accounts.is_registered(session.nick):
             raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
         words = args.split()
-        if not words and ask_new_password(session, f"Choose a password for {session.nick}",
-                                          lambda chosen: register_command.run(session, chosen)):
+        if not words and self._ask_new_password(session, f"Choose a password for {session.nick}",
+                                                lambda chosen: self.command_of(self.register).run(session, chosen)):
             return None
         if len(words) != 1:
             raise wrong_use("one password, without spaces")
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
-        if registrations is not None:
-            registrations.check(session.address)
+        if self.registrations is not None:
+            self.registrations.check(session.address)
         nick = session.nick
-        return guard.hashing.hash(session, nick, words[0], accounts.cost).addCallback(hashed, session, nick)
+        return self.guard.hashing.hash(session, nick, words[0], self.accounts.cost).addCallback(
+            self._hashed, session, nick)
 
-    def hashed(password_hash: str, session: Session, nick: str) -> None:
+    def _hashed(self, password_hash: str, session: Session, nick: str) -> None:
         """The new password is hashed (off the reactor): the name is registered, unless it was
         meanwhile or the address used up its registrations."""
-        if accounts.is_registered(nick):
+        if self.accounts.is_registered(nick):
             raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
-        if registrations is not None:
-            registrations.check(session.address)
-        accounts.add(nick, password_hash)
-        if registrations is not None:
-            registrations.registered(session.address)
-        registered(nick)
+        if self.registrations is not None:
+            self.registrations.check(session.address)
+        self.accounts.add(nick, password_hash)
+        if self.registrations is not None:
+            self.registrations.registered(session.address)
+        self.registered(nick)
         session.send(Message("REGISTERED", {"nick": nick},
                              f"{nick} is now registered to you. Next time: /nick {nick} PASSWORD."))
         session.password_travelled()
 
-    def ask_new_password(session: Session, question: str, then: Callable[[str], Deferred | None]) -> bool:
+    def _ask_new_password(self, session: Session, question: str,
+                          then: Callable[[str], Deferred | None]) -> bool:
         """A person at a terminal types the new password twice, unseen; False if he cannot.
 
         A refused one is asked for again; two that differ start over at the first.
@@ -100,52 +114,63 @@ def account_commands(directory: NameDirectory, storage: Storage, readers: GameRe
 
         return ask_first()
 
-    def password(session: Session, args: str) -> Deferred | None:
+    @command("password", group="account", german="passwort", usage="/password [OLD NEW]",
+             summary="change your password",
+             help="Changes the password of your registered name. At a terminal, /password alone"
+             " asks for the old and the new one, not shown.")
+    def password(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
-        if not words and accounts.is_registered(session.nick) and session.ask_secret(
+        if not words and self.accounts.is_registered(session.nick) and session.ask_secret(
                 messages.password_wanted(session.nick, f"The present password of {session.nick}"
                                                        " (not shown; an empty line gives up):"),
-                lambda old: present_password_typed(session, old)):
+                lambda old: self._present_password_typed(session, old)):
             return None
         if len(words) != 2:
             raise wrong_use("the old and the new password")
         problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)
-        return check_present_password(session, words[0]).addCallback(
-            lambda stored: change_password(session, words[1], stored))
+        return self._check_present_password(session, words[0]).addCallback(
+            lambda stored: self._change_password(session, words[1], stored))
 
-    def present_password_typed(session: Session, old: str) -> Deferred:
+    def _present_password_typed(self, session: Session, old: str) -> Deferred:
         """At a terminal: the present password is checked, then the new one is asked for."""
-        return check_present_password(session, old).addCallback(
-            lambda was: ask_new_password(session, f"The new password for {session.nick}",
-                                         lambda new: change_password(session, new, was)))
+        return self._check_present_password(session, old).addCallback(
+            lambda was: self._ask_new_password(session, f"The new password for {session.nick}",
+                                               lambda new: self._change_password(session, new, was)))
 
-    def check_present_password(session: Session, old: str) -> Deferred:
+    def _check_present_password(self, session: Session, old: str) -> Deferred:
         """A Deferred of the stored hash of the session's password, once ``old`` is found to be it."""
         nick = session.nick
 
         def checked(spelled: str | None) -> str:
             if spelled is None:
                 raise Refusal("bad_password", "the old password is wrong")
-            return accounts.login_record(nick)[1]
+            return self.accounts.login_record(nick)[1]
 
-        return guard.verify(session, nick, old).addCallback(checked)
+        return self.guard.verify(session, nick, old).addCallback(checked)
 
-    def change_password(session: Session, new: str, was: str) -> Deferred:
+    def _change_password(self, session: Session, new: str, was: str) -> Deferred:
         """Hash ``new`` (checked already; off the reactor) and store it, if the password is still
         the one checked (``was``)."""
         nick = session.nick
 
         def hashed_new(password_hash: str) -> None:
-            if not accounts.replace_password(nick, password_hash, was):
+            if not self.accounts.replace_password(nick, password_hash, was):
                 raise Refusal("account_changed", f"the password of {nick} changed meanwhile; try again")
             session.send(Message("PASSWORD", {"nick": nick}, f"The password of {nick} is changed."))
             session.password_travelled()
 
-        return guard.hashing.hash(session, nick, new, accounts.cost, charged=False).addCallback(hashed_new)
+        return self.guard.hashing.hash(session, nick, new, self.accounts.cost, charged=False).addCallback(
+            hashed_new)
 
-    def resume(session: Session, args: str) -> None:
+    @command("resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
+             help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
+             " connection, /resume TOKEN gives him his name back while his seat is held (an old"
+             " connection still holding the name is closed) and seats him in it again at once."
+             " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
+             needs_nick=False)
+    def resume(self, session: Session, args: str) -> None:
         words = args.split()
         if not words and session.table is not None and session.table.started:
             session.table.ask_continue(session.nick)  # /resume alone at a game: the vote to go on
@@ -154,50 +179,39 @@ def account_commands(directory: NameDirectory, storage: Storage, readers: GameRe
             raise wrong_use("the token you got with your name")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        name = guard.resume(session, words[0], lambda owner: getattr(directory.find(owner), "nick", None))
-        directory.take_over(session, name)
-        directory.take_name(session, name)
+        name = self.guard.resume(session, words[0],
+                                 lambda owner: getattr(self.directory.find(owner), "nick", None))
+        self.directory.take_over(session, name)
+        self.directory.take_name(session, name)
 
-    def history(session: Session, args: str) -> None:
+    @command("history", group="account", german="historie", usage="/history [NAME] [VARIANT]",
+             summary="the last finished games",
+             help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
+             f" points, log number, and the variant of a game not for four. VARIANT is one of"
+             f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
+             f" private table's game is listed to its players only.")
+    def history(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
-        rows = storage.games.history(name, HISTORY_LENGTH, variant and variant.name,
-                                     readers.history_reader(session.nick))
+        rows = self.storage.games.history(name, HISTORY_LENGTH, variant and variant.name,
+                                          self.readers.history_reader(session.nick))
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
                   "options": r.options, **_variant_field(r.variant)} for r in rows]
-        if variant is None:
-            of = f" of {name}" if name else ""
-        else:
-            of = f" of {variant.title}" + (f" with {name}" if name else "")
-        if not rows:
-            text = f"No finished games{of} yet."
-        else:
-            lines = [f"The last {len(rows)} finished games{of}:"]
-            for r in rows:
-                when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
-                kind = "" if r.variant == DEFAULT_VARIANT else f", {r.variant.capitalize()}"
-                who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
-                lines.append(f"  game {r.log_number} ({when} UTC{kind}): {who}; /review {r.log_number}"
-                             f" steps through it, /log {r.log_number} is its log")
-            text = "\n".join(lines)
         asked = {"variant": variant.name} if variant else {}  # the filter, if one was given
-        session.send(Message("HISTORY", {"nick": name, "games": games, **asked}, text))
+        session.send(Message("HISTORY", {"nick": name, "games": games, **asked},
+                             _history_text(rows, name, variant)))
 
-    def stats(session: Session, args: str) -> None:
+    @command("stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
+             summary="games, wins, points and rating",
+             help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
+             " own record and rating): finished games, wins, points, and the rating of a"
+             " registered player. /stats bot-basic shows a bot level's.")
+    def stats(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         kind = variant.name if variant else DEFAULT_VARIANT
         name = _one_name(rest) or session.nick
-        if name.casefold().startswith(BOT_PREFIX):
-            level = name[len(BOT_PREFIX):].lower()
-            rating = rating_of(storage.db, bot_identity(level), kind)
-            games, wins, points = storage.games.level_stats(level, kind)
-        else:
-            rating = rating_of(storage.db, player_identity(name), kind) if accounts.is_registered(name) else None
-            games, wins, points = storage.games.stats(name, kind)
-            if not games and rating is None and not accounts.is_registered(name) and directory.find(name) is None:
-                raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
-                                                " is registered or is online; /who lists who is")
+        rating, (games, wins, points) = self._record(name, kind)
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
@@ -206,40 +220,41 @@ def account_commands(directory: NameDirectory, storage: Storage, readers: GameRe
         text = f"{name}{where}: {messages.counted(games, 'game')}, {wins} won, {messages.counted(points, 'point')}"
         if rating is not None:
             text += f"; rating {rating.ordinal:.1f} (mu {rating.mu:.1f}, sigma {rating.sigma:.1f})"
-        elif not name.casefold().startswith(BOT_PREFIX):
+        elif not name.casefold().startswith(names.BOT_PREFIX):
             text += "; no rating (only registered players are rated)"
         session.send(Message("STATS", data, text + "."))
 
-    register_command = Command(
-        key="register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
-        help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
-        " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
-        " players are rated. At a terminal, /register alone asks for it twice, not shown.",
-        handler=register)
-    return [
-        register_command,
-        Command(key="password", group="account", german="passwort", usage="/password [OLD NEW]", summary="change your password",
-                help="Changes the password of your registered name. At a terminal, /password alone"
-                " asks for the old and the new one, not shown.", handler=password),
-        Command(key="resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
-                help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
-                " connection, /resume TOKEN gives him his name back while his seat is held (an old"
-                " connection still holding the name is closed) and seats him in it again at once."
-                " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
-                handler=resume, needs_nick=False),
-        Command(key="history", group="account", german="historie", usage="/history [NAME] [VARIANT]",
-                summary="the last finished games",
-                help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
-                f" points, log number, and the variant of a game not for four. VARIANT is one of"
-                f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
-                f" private table's game is listed to its players only.",
-                handler=history),
-        Command(key="stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
-                summary="games, wins, points and rating",
-                help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
-                " own record and rating): finished games, wins, points, and the rating of a"
-                " registered player. /stats bot-basic shows a bot level's.", handler=stats),
-    ]
+    def _record(self, name: str, kind: str) -> tuple[Rating | None, tuple[int, int, int]]:
+        """``name``'s rating (None: none) and (games, wins, points) in variant ``kind``: a bot
+        level's for ``bot-LEVEL``; refused for a name nobody has played, registered or holds."""
+        if name.casefold().startswith(names.BOT_PREFIX):
+            level = name[len(names.BOT_PREFIX):].lower()
+            return rating_of(self.storage.db, bot_identity(level), kind), self.storage.games.level_stats(level, kind)
+        registered = self.accounts.is_registered(name)
+        rating = rating_of(self.storage.db, player_identity(name), kind) if registered else None
+        record = self.storage.games.stats(name, kind)
+        if not record[0] and rating is None and not registered and self.directory.find(name) is None:
+            raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
+                                            " is registered or is online; /who lists who is")
+        return rating, record
+
+
+def _history_text(rows: list, name: str | None, variant: Variant | None) -> str:
+    """/history's sentences: one line per game, or that there is none yet."""
+    if variant is None:
+        of = f" of {name}" if name else ""
+    else:
+        of = f" of {variant.title}" + (f" with {name}" if name else "")
+    if not rows:
+        return f"No finished games{of} yet."
+    lines = [f"The last {len(rows)} finished games{of}:"]
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ended))
+        kind = "" if r.variant == DEFAULT_VARIANT else f", {r.variant.capitalize()}"
+        who = ", ".join(f"{n} {p}{' (won)' if w else ''}" for n, s, p, w in r.players)
+        lines.append(f"  game {r.log_number} ({when} UTC{kind}): {who}; /review {r.log_number}"
+                     f" steps through it, /log {r.log_number} is its log")
+    return "\n".join(lines)
 
 
 def variant_word(args: str) -> tuple[Variant | None, str]:

@@ -1,4 +1,8 @@
-"""The lobby's commands: /nick, /who, /msg, /observer, /mode, /quit."""
+"""The lobby's commands: /nick, /who, /msg, /observer, /mode, /quit.
+
+Also what an observer may still do (`OBSERVER_COMMANDS`), which the lobby checks before it
+dispatches a line.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from bswtichu.config import LiveConfig
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import Chat
-from bswtichu.server.commands.registry import Command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.text.render import MODES
@@ -21,16 +25,52 @@ OBSERVER_COMMANDS = frozenset({"watch", "leave", "table", "tables", "who", "help
                                "nick"})
 
 
-def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> list[Command]:
-    """The lobby commands over ``directory`` (names, accounts through its guard) and ``chat``."""
-    guard, index = directory.guard, directory.index
+class LobbyCommands(CommandGroup):
+    """Commands about who is here and how one is here: they share the name directory (names,
+    and accounts through its guard), the chat and the live config (the /who page size)."""
 
-    def nick(session: Session, args: str) -> Deferred | None:
+    def __init__(self, directory: NameDirectory, chat: Chat, config: LiveConfig) -> None:
+        self.directory = directory
+        self.guard = directory.guard
+        self.index = directory.index
+        self.chat = chat
+        self.config = config
+
+    @command("nick", group="account", german="name", usage="/nick NAME [PASSWORD]",
+             summary="choose your name (a registered one with its password)",
+             help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
+             " unique, ignoring case."
+             " You cannot change it while you sit at or watch a table. A registered name"
+             " needs its password (at a terminal, /nick NAME asks for it, not shown; /register"
+             " keeps a name for good); a guest gets a resume"
+             " token that gives his name and held seat back after a dropped connection.",
+             needs_nick=False)
+    def nick(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
         if not 1 <= len(words) <= 2:
             raise wrong_use(f"a name is {names.NAME_RULE}")
         name = names.normalize(words[0])
         password = words[1] if len(words) == 2 else None
+        self._check_may_take(session, name)
+        registered = self.guard.accounts.is_registered(name)
+        if password is None and registered and session.ask_secret(
+                messages.password_wanted(name, f"{name} is registered. Password (not shown;"
+                                               " an empty line gives up):"),
+                lambda typed: self.command_of(self.nick).run(session, f"{name} {typed}")):
+            return None
+        if registered and password is not None:
+            return self.guard.verify(session, name, password).addCallback(self._logged_in, session, name)
+        if registered:
+            raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
+        if password is not None:
+            raise Refusal("not_registered",
+                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
+        self._take(session, self.guard.claim(name))
+        return None
+
+    def _check_may_take(self, session: Session, name: str) -> None:
+        """Refuse a name that is no name, a bot's, taken by a guest online, or too like another
+        one in use; and any new name while at a table, or for an observer that has one."""
         if not names.is_valid(name):
             raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
         if names.looks_like_bot(name):
@@ -40,166 +80,109 @@ def lobby_commands(directory: NameDirectory, chat: Chat, config: LiveConfig) -> 
             raise Refusal(
                 "at_table", f"you are at table {session.table.number}; /leave it before renaming"
             )
-        if session.nick is not None and index.is_observer(session):
+        if session.nick is not None and self.index.is_observer(session):
             raise Refusal("observer", f"an observer keeps its name ({session.nick}); /quit and connect"
                                       " again to take another")
-        holder = directory.find(name)
-        registered = guard.accounts.is_registered(name)
-        if holder is not None and holder is not session and not registered:
+        holder = self.directory.find(name)
+        if holder is not None and holder is not session and not self.guard.accounts.is_registered(name):
             raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
-        guard.check_look(name, index.names_but(session))
-        if password is None and registered and session.ask_secret(
-                messages.password_wanted(name, f"{name} is registered. Password (not shown;"
-                                               " an empty line gives up):"),
-                lambda typed: nick_command.run(session, f"{name} {typed}")):
-            return None
-        if registered and password is not None:
-            return guard.verify(session, name, password).addCallback(logged_in, session, name)
-        if registered:
-            raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
-        if password is not None:
-            raise Refusal("not_registered",
-                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
-        take(session, guard.claim(name))
-        return None
+        self.guard.check_look(name, self.index.names_but(session))
 
-    def logged_in(spelled: str | None, session: Session, name: str) -> None:
+    def _logged_in(self, spelled: str | None, session: Session, name: str) -> None:
         """The password is checked (off the reactor; the connection is still there, and the
         password the same, `NameGuard.verify` says): the name is his."""
         if spelled is None:
             raise Refusal("bad_password", f"wrong password for {name}")
-        take(session, spelled)
+        self._take(session, spelled)
         session.password_travelled()
 
-    def take(session: Session, name: str) -> None:
+    def _take(self, session: Session, name: str) -> None:
         """The name is ``session``'s now (a ghost holding it is closed); a guest gets his token."""
-        directory.take_over(session, name)
-        directory.take_name(session, name)
-        token = guard.claimed(session, name)
+        self.directory.take_over(session, name)
+        self.directory.take_name(session, name)
+        token = self.guard.claimed(session, name)
         if token is not None:
             session.send(token)
 
-    def who(session: Session, args: str) -> None:
+    @command("who", group="lobby", german="wer", usage="/who [PAGE]",
+             summary="who is online, and where",
+             help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
+             " A page holds the server's who_page_size names (50 unless configured), by name;"
+             " /who 2 shows the second.")
+    def who(self, session: Session, args: str) -> None:
         if args and not is_number(args):
             raise wrong_use(f"PAGE must be a number, not {args!r}")
-        online = directory.online()
-        who_page_size = config.current.who_page_size
+        online = self.directory.online()
+        who_page_size = self.config.current.who_page_size
         pages = max(1, -(-len(online) // who_page_size))
         page = int(args) if args else 1
         if not 1 <= page <= pages:
             raise wrong_use(f"there {'is' if pages == 1 else 'are'} {pages} page(s)")
-        users = []
-        for other in online[(page - 1) * who_page_size : page * who_page_size]:
-            table = other.table
-            seat = table.seat_of(other.nick) if table is not None else None
-            users.append(
-                {
-                    "nick": other.nick,
-                    "table": table.number if table is not None else None,
-                    "seat": seat,
-                    "watching": table is not None and seat is None,
-                    "away": chat.away_of(other, session.nick),
-                }
-            )
+        users = [self._who_entry(other, session.nick)
+                 for other in online[(page - 1) * who_page_size : page * who_page_size]]
         observers = [{"nick": o.nick, "table": o.table.number if o.table is not None else None}
-                     for o in directory.observers()]
+                     for o in self.directory.observers()]
         session.send(messages.who(users, page, pages, len(online), observers))
 
-    def msg(session: Session, args: str) -> None:
+    def _who_entry(self, other: Session, reader: str | None) -> dict:
+        """One person's line in /who, as ``reader`` may see it (his away text, if it reaches him)."""
+        table = other.table
+        seat = table.seat_of(other.nick) if table is not None else None
+        return {
+            "nick": other.nick,
+            "table": table.number if table is not None else None,
+            "seat": seat,
+            "watching": table is not None and seat is None,
+            "away": self.chat.away_of(other, reader),
+        }
+
+    @command("msg", group="lobby", aliases=("tell",), usage="/msg NAME TEXT",
+             summary="a private message to one person",
+             help="Sends TEXT to NAME only, wherever they are; you get an echo.")
+    def msg(self, session: Session, args: str) -> None:
         name, _, text = args.partition(" ")
         text = text.strip()
         if not name or not text:
             raise wrong_use()
-        chat.private(session, name, text)
+        self.chat.private(session, name, text)
 
-    def observer(session: Session, args: str) -> None:
+    @command("observer", group="lobby", usage="/observer",
+             summary="this connection only watches (for bridges and displays)",
+             help="Marks this connection as an observer for as long as it lasts: it may watch"
+             " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
+             " name, not to rename) but never"
+             " sit down, chat or send messages. /who lists observers apart from the people"
+             " online, and the player count leaves them out. It may come before /nick."
+             " The IRC bridge's watchers use it.",
+             needs_nick=False)
+    def observer(self, session: Session, args: str) -> None:
         if session.table is not None and session.table.seat_of(session.nick) is not None:
             raise Refusal("at_table", f"you sit at table {session.table.number}; an observer cannot"
                                       " play: /leave first")
-        index.observe(session)
+        self.index.observe(session)
         session.send(Message("OBSERVER", {"nick": session.nick},
                              f"{session.nick or 'This connection'} only watches now: /who lists this"
                              " connection apart, and it cannot sit down, chat or send messages."))
 
-    def mode(session: Session, args: str) -> None:
+    @command("mode", group="display", german="modus", usage=f"/mode [{'|'.join(MODES)}]",
+             summary="readable text, or one JSON line per message",
+             help="human (the default): sentences for people. machine: every message is"
+             " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
+             " machine line with the sentence added as its human field (for bridges)."
+             " Without an argument, shows the current mode.",
+             needs_nick=False)
+    def mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
             raise wrong_use(f"no mode {args!r}")
         if args:
             session.mode = args.lower()
         session.send(messages.mode(session.mode))
 
-    def quit_(session: Session, args: str) -> None:
+    @command("quit", group="lobby", german="ende", aliases=("exit", "bye"), usage="/quit",
+             summary="disconnect (a seat at a table stays held for you)",
+             help="Says goodbye and hangs up. Your seat stays held: come back with the same"
+             " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again.",
+             needs_nick=False)
+    def quit_(self, session: Session, args: str) -> None:
         session.send(messages.bye("quit", "Goodbye."))
         session.close()
-
-    nick_command = Command(
-        key="nick", group="account",
-        german="name",
-        usage="/nick NAME [PASSWORD]",
-        summary="choose your name (a registered one with its password)",
-        help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
-        " unique, ignoring case."
-        " You cannot change it while you sit at or watch a table. A registered name"
-        " needs its password (at a terminal, /nick NAME asks for it, not shown; /register"
-        " keeps a name for good); a guest gets a resume"
-        " token that gives his name and held seat back after a dropped connection.",
-        handler=nick,
-        needs_nick=False,
-    )
-    return [
-        nick_command,
-        Command(
-            key="who", group="lobby",
-            german="wer",
-            usage="/who [PAGE]",
-            summary="who is online, and where",
-            help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
-            " A page holds the server's who_page_size names (50 unless configured), by name;"
-            " /who 2 shows the second.",
-            handler=who,
-        ),
-        Command(
-            key="msg", group="lobby",
-            aliases=("tell",),
-            usage="/msg NAME TEXT",
-            summary="a private message to one person",
-            help="Sends TEXT to NAME only, wherever they are; you get an echo.",
-            handler=msg,
-        ),
-        Command(
-            key="observer", group="lobby",
-            usage="/observer",
-            summary="this connection only watches (for bridges and displays)",
-            help="Marks this connection as an observer for as long as it lasts: it may watch"
-            " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
-            " name, not to rename) but never"
-            " sit down, chat or send messages. /who lists observers apart from the people"
-            " online, and the player count leaves them out. It may come before /nick."
-            " The IRC bridge's watchers use it.",
-            handler=observer,
-            needs_nick=False,
-        ),
-        Command(
-            key="mode", group="display",
-            german="modus",
-            usage=f"/mode [{'|'.join(MODES)}]",
-            summary="readable text, or one JSON line per message",
-            help="human (the default): sentences for people. machine: every message is"
-            " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
-            " machine line with the sentence added as its human field (for bridges)."
-            " Without an argument, shows the current mode.",
-            handler=mode,
-            needs_nick=False,
-        ),
-        Command(
-            key="quit", group="lobby",
-            german="ende",
-            aliases=("exit", "bye"),
-            usage="/quit",
-            summary="disconnect (a seat at a table stays held for you)",
-            help="Says goodbye and hangs up. Your seat stays held: come back with the same"
-            " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again.",
-            handler=quit_,
-            needs_nick=False,
-        ),
-    ]

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from twisted.internet.defer import Deferred
 
-from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.session import Session
 
@@ -123,8 +122,14 @@ class CommandGroup:
 
     def commands(self) -> list[Command]:
         """The group's commands, in the order their methods are written (the order /help lists)."""
-        return [Command(handler=getattr(self, name), **method.command_metadata)
+        return [self.command_of(getattr(self, name))
                 for name, method in vars(type(self)).items() if hasattr(method, "command_metadata")]
+
+    def command_of(self, handler: Callable[..., Deferred | None]) -> Command:
+        """The `Command` of one of this group's handlers (a bound method marked with `command`):
+        a handler that runs itself again on a later line (a password typed unseen) runs it so,
+        for its wrong use to be told with its usage (`Command.run`)."""
+        return Command(handler=handler, **handler.command_metadata)  # type: ignore[attr-defined]  # set by command
 
 
 class CommandRegistry:
@@ -235,49 +240,3 @@ class UsageRefusal(Refusal):
 def wrong_use(detail: str = "") -> UsageRefusal:
     """The refusal a handler raises for wrong arguments: the detail only, no usage text."""
     return UsageRefusal(detail)
-
-
-def help_command(registry: CommandRegistry) -> Command:
-    """/help, /help GROUP and /help COMMAND over whatever ``registry`` holds at the time."""
-
-    def entry(command: Command) -> dict:
-        return {
-            "name": command.key,
-            "usage": command.usage,
-            "summary": command.summary,
-            "aliases": list(command.names[1:]),
-            "group": command.group,
-        }
-
-    def handle(session: Session, args: str) -> None:
-        word = args.split()[0].lstrip("/").casefold() if args else ""
-        if not word:
-            groups = [
-                {"name": group, "about": about, "commands": [c.key for c in registry if c.group == group]}
-                for group, about in GROUPS.items()
-            ]
-            session.send(messages.help_index([entry(c) for c in registry], groups))
-            return
-        if word in GROUPS:
-            members = [entry(c) for c in registry if c.group == word]
-            session.send(messages.help_group(word, GROUPS[word], members))
-            return
-        command = registry.lookup(word)
-        if command is None:
-            raise Refusal("unknown_command", f"no command or group {args.split()[0]!r};"
-                                             f" groups: {', '.join(GROUPS)}; /help lists them")
-        session.send(messages.help_entry(command.key, command.usage, command.help,
-                                         list(command.names[1:]), command.group))
-
-    return Command(
-        key="help",
-        german="hilfe",
-        aliases=("?",),
-        usage="/help [GROUP|COMMAND]",
-        summary="the command groups, one group's commands, or one command",
-        help="Without an argument, lists the groups (" + ", ".join(GROUPS) + ") and their"
-        " commands. /help game lists the game's commands; /help join explains /join.",
-        handler=handle,
-        group="lobby",
-        needs_nick=False,
-    )

@@ -13,6 +13,9 @@ A ban is by name (any connection that takes the name) or by address range (IPv4 
 ``/nick``). The IRC bridge is one address for all its users (an address in
 ``uncapped_addresses``): a range holding it is refused, and its users are banned by name.
 Sanctions are kept in the database and read once at start; an expired one is ignored.
+
+The commands (/op, /kick, /mute, /ban, ...) are `bswtichu.server.commands.moderation`'s: they
+ask the rules kept here.
 """
 
 from __future__ import annotations
@@ -26,20 +29,13 @@ from twisted.internet.interfaces import IReactorTime
 from bswtichu.server.text import messages
 
 from bswtichu import names
-from bswtichu.server.commands.registry import Command, is_number, wrong_use
-from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
 from bswtichu.storage import AccountStore, AdminStore
 from bswtichu.storage.community import BAN, MUTE, AuditEntry, CommunityStore, Sanction
 
 ADMIN, MODERATOR = "admin", "moderator"
-#: the longest mute or ban with an end, in minutes (a year); without MINUTES it lasts until lifted
-MAX_MINUTES = 525_600
-AUDIT_LENGTH = 20
-NO_REASON = "no reason given"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -127,7 +123,7 @@ class Moderation:
 
     def unclaim(self, name: str) -> str:
         """``name`` is an admin no more (its account stays); the name as it was claimed."""
-        claimed = self._claimed.pop(names.key(_name(name)), None)
+        claimed = self._claimed.pop(names.key(as_name(name)), None)
         if claimed is None:
             raise Refusal("no_role", f"{name} is not a claimed admin")
         self.claims.release(claimed)
@@ -299,24 +295,8 @@ def sanctioned(action: str, by: str, reason: str, until: float | None = None, mi
                                  "minutes": minutes}, texts[action])
 
 
-def _split(args: str, takes_minutes: bool) -> tuple[str, int | None, str]:
-    """NAME [MINUTES] [REASON] (or NAME [REASON]) as (target, minutes, reason)."""
-    target, _, rest = args.strip().partition(" ")
-    if not target:
-        raise wrong_use("whom?")
-    rest = rest.strip()
-    minutes = None
-    if takes_minutes:
-        first, _, after = rest.partition(" ")
-        if is_number(first):
-            minutes = int(first)
-            if not 1 <= minutes <= MAX_MINUTES:
-                raise wrong_use(f"MINUTES is 1-{MAX_MINUTES}; leave it out for no end")
-            rest = after.strip()
-    return target, minutes, rest or NO_REASON
-
-
-def _name(word: str) -> str:
+def as_name(word: str) -> str:
+    """``word`` as a name (normalized), or the refusal if it is none."""
     name = names.normalize(word)
     if not names.is_valid(name):
         raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
@@ -325,7 +305,7 @@ def _name(word: str) -> str:
 
 def claimable_name(word: str) -> str:
     """``word`` as a name the operator may claim for an admin (a person's, not a bot's)."""
-    name = _name(word)
+    name = as_name(word)
     if names.is_bot_name(name):
         raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
     return name
@@ -336,220 +316,3 @@ def hang_up(directory: NameDirectory, target: Session, bye: Message) -> None:
     target.send(bye)
     target.close()
     directory.leave(target)
-
-
-def person_kicker(moderation: Moderation, directory: NameDirectory) -> Callable[[Session, str], None]:
-    """``/kick NAME [REASON]`` (the table's /kick hands over whatever is not a seat number)."""
-
-    def kick(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        name, _, reason = _split(args, takes_minutes=False)
-        name = _name(name)
-        target = directory.find(name)
-        if target is None:
-            raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
-        moderation.require_power_over(session, target.nick)
-        moderation.record(session.nick, "kick", target.nick, None, reason)
-        hang_up(directory, target, Message("BYE", {"reason": "kicked", "by": session.nick, "why": reason},
-                                           f"You are kicked by {session.nick}: {reason}."))
-        session.send(Message("MODERATION", {"action": "kick", "target": target.nick, "until": None,
-                                            "reason": reason}, f"{target.nick} is kicked: {reason}."))
-
-    return kick
-
-
-def moderation_commands(moderation: Moderation, directory: NameDirectory, connections: Connections,
-                        tables: TableHall) -> list[Command]:
-    """/op /deop /mute /unmute /ban /unban /announce /audit /close (/kick NAME: `person_kicker`)."""
-    accounts = moderation.accounts
-
-    def confirm(session: Session, action: str, target: str, until: float | None, reason: str,
-                text: str) -> None:
-        session.send(Message("MODERATION", {"action": action, "target": target, "until": until,
-                                            "reason": reason}, text))
-
-    def stand_in(name: str) -> None:
-        """A banned player's seat, held for him, goes to a stand-in for good."""
-        held = tables.held_seat(name)
-        if held is not None:
-            table, seat = held
-            table.give_up_seat(seat)
-
-    def op(session: Session, args: str) -> None:
-        if moderation.require_moderator(session) != ADMIN:
-            raise Refusal("not_admin", "only an admin appoints moderators")
-        if len(args.split()) != 1:
-            raise wrong_use("one name")
-        name = _name(args)
-        if not accounts.is_registered(name):
-            raise Refusal("not_registered", f"{name} is not registered; only registered names hold a role")
-        if moderation.is_admin_name(name):
-            raise Refusal("has_role", f"{name} is an admin's name; the operator makes admins"
-                                      " (docs/moderation.md)")
-        if moderation.role_of(name) is not None:
-            raise Refusal("has_role", f"{name} is {moderation.role_of(name)} already")
-        moderation.appoint(name, session.nick)
-        moderation.record(session.nick, "op", name, None, NO_REASON)
-        role = Message("ROLE", {"nick": name, "role": MODERATOR, "by": session.nick},
-                       f"{name} is a moderator now (appointed by {session.nick}).")
-        session.send(role)
-        target = directory.find(name)
-        if target is not None and target is not session:
-            target.send(role)
-
-    def deop(session: Session, args: str) -> None:
-        if moderation.require_moderator(session) != ADMIN:
-            raise Refusal("not_admin", "only an admin removes moderators")
-        if len(args.split()) != 1:
-            raise wrong_use("one name")
-        name = _name(args)
-        if moderation.role_of(name) == ADMIN:
-            raise Refusal("protected", f"{name} is an admin (claimed by the operator); /deop removes moderators")
-        if not moderation.dismiss(name):
-            raise Refusal("no_role", f"{name} is not a moderator")
-        moderation.record(session.nick, "deop", name, None, NO_REASON)
-        role = Message("ROLE", {"nick": name, "role": None, "by": session.nick},
-                       f"{name} is no longer a moderator (by {session.nick}).")
-        session.send(role)
-        target = directory.find(name)
-        if target is not None:
-            target.send(role)
-
-    def mute(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        name, minutes, reason = _split(args, takes_minutes=True)
-        name = _name(name)
-        moderation.require_power_over(session, name)
-        sanction = moderation.impose(MUTE, names.key(name), name, minutes, reason, session.nick)
-        moderation.record(session.nick, "mute", name, minutes, reason)
-        target = directory.find(name)
-        if target is not None:
-            target.send(sanctioned("mute", session.nick, reason, sanction.until, minutes))
-        confirm(session, "mute", name, sanction.until, reason, f"{name} is muted {when(sanction.until)}: {reason}.")
-
-    def unmute(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        name, _, reason = _split(args, takes_minutes=False)
-        name = _name(name)
-        moderation.require_power_over(session, name)
-        if not moderation.lift(MUTE, names.key(name)):
-            raise Refusal("not_muted", f"{name} is not muted")
-        moderation.record(session.nick, "unmute", name, None, reason)
-        target = directory.find(name)
-        if target is not None:
-            target.send(sanctioned("unmute", session.nick, reason))
-        confirm(session, "unmute", name, None, reason, f"{name} may chat again.")
-
-    def ban(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        word, minutes, reason = _split(args, takes_minutes=True)
-        network = as_network(word)
-        if network is None:
-            name = _name(word)
-            moderation.require_power_over(session, name)
-            target, shown, hit = names.key(name), name, [directory.find(name)]
-        else:
-            moderation.check_range(network)
-            target = shown = str(network)
-            hit = [s for s in connections if s.address and ipaddress.ip_address(s.address) in network]
-        for other in hit:
-            if other is not None and moderation.role_of(other.nick) is not None:
-                raise Refusal("protected", f"{shown} would ban {other.nick}, who is {moderation.role_of(other.nick)}")
-        sanction = moderation.impose(BAN, target, shown, minutes, reason, session.nick)
-        moderation.record(session.nick, "ban", shown, minutes, reason)
-        for other in hit:
-            if other is not None and other is not session:
-                name_held = other.nick
-                hang_up(directory, other, banned_bye(sanction))
-                if name_held is not None:
-                    stand_in(name_held)
-        if network is None:
-            stand_in(shown)
-        confirm(session, "ban", shown, sanction.until, reason, f"{shown} is banned {when(sanction.until)}: {reason}.")
-
-    def unban(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        word, _, reason = _split(args, takes_minutes=False)
-        network = as_network(word)
-        target = names.key(_name(word)) if network is None else str(network)
-        shown = word if network is None else target
-        if not moderation.lift(BAN, target):
-            raise Refusal("not_banned", f"{shown} is not banned")
-        moderation.record(session.nick, "unban", shown, None, reason)
-        confirm(session, "unban", shown, None, reason, f"{shown} is no longer banned.")
-
-    def announce(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        if not args:
-            raise wrong_use("say what")
-        moderation.record(session.nick, "announce", "", None, args)
-        message = Message("ANNOUNCE", {"from": "server", "by": session.nick, "text": args},
-                          f"*** [server] {args}")
-        for other in connections:
-            other.send(message)
-
-    def audit(session: Session, args: str) -> None:
-        moderation.require_moderator(session)
-        if len(args.split()) > 1:
-            raise wrong_use("one name at most")
-        name = _name(args) if args else None
-        entries = moderation.store.audit(AUDIT_LENGTH, name)
-        rows = [{"at": e.at, "actor": e.actor, "action": e.action, "target": e.target,
-                 "minutes": e.minutes, "reason": e.reason} for e in entries]
-        lines = [f"The last {len(entries)} moderation acts{' about ' + name if name else ''}:" if entries
-                 else f"No moderation acts{' about ' + name if name else ''} yet."]
-        for e in entries:
-            stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(e.at))
-            span = f" {e.minutes} min" if e.minutes is not None else ""
-            act = " ".join(filter(None, (e.actor, e.action, e.target)))  # an announce has no target
-            lines.append(f"  {stamp} UTC {act}{span}: {e.reason}")
-        session.send(Message("AUDIT", {"nick": name, "entries": rows}, "\n".join(lines)))
-
-    def close(session: Session, args: str) -> None:
-        if moderation.require_moderator(session) != ADMIN:
-            raise Refusal("not_admin", "only an admin closes a table")
-        word, _, reason = args.strip().partition(" ")
-        if not is_number(word):
-            raise wrong_use("which table? /tables lists them")
-        table = tables.get(int(word))
-        if table is None:
-            raise Refusal("no_such_table", f"there is no table {word}; /tables lists them")
-        reason = reason.strip() or NO_REASON
-        moderation.record(session.nick, "close", f"table {table.number}", None, reason)
-        for name in table.shut(session.nick, reason):
-            there = directory.find(name)
-            if there is not None and there.table is table:
-                there.table = None
-        confirm(session, "close", f"table {table.number}", None, reason,
-                f"Table {table.number} is closed: {reason}.")
-
-    def command(key: str, usage: str, summary: str, help: str, handler: Callable[[Session, str], None],
-                german: str | None = None) -> Command:
-        return Command(key=key, group="moderation", usage=usage, summary=summary, help=help,
-                       handler=handler, german=german)
-
-    return [
-        command("op", "/op NAME", "an admin makes a registered player a moderator",
-                "Admins only. NAME must be registered; the role is kept across restarts.", op),
-        command("deop", "/deop NAME", "an admin removes a moderator",
-                "Admins only. Admins themselves are made by the operator (bswtichu admin add).", deop),
-        command("mute", "/mute NAME [MINUTES] [REASON]", "no chat or messages from NAME",
-                "Moderators and admins: NAME's lobby, table and private chat, /me, /kibitz, /away TEXT"
-                " and /invite are refused (and an /away text he set is not shown)"
-                f" for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.", mute),
-        command("unmute", "/unmute NAME [REASON]", "lift a mute", "Moderators and admins.", unmute),
-        command("ban", "/ban NAME|ADDRESS[/PREFIX] [MINUTES] [REASON]", "keep a name or addresses out",
-                "Moderators and admins: a banned name is refused at /nick, a banned address range"
-                " (IPv4 or IPv6) at connect, with the reason and end time; online connections go at"
-                " once and a held seat goes to a stand-in. Kept across restarts. The IRC bridge's"
-                " address cannot be banned: ban its users' names.", ban),
-        command("unban", "/unban NAME|ADDRESS[/PREFIX] [REASON]", "lift a ban", "Moderators and admins.", unban),
-        command("announce", "/announce TEXT", "a line to everyone, from the server",
-                "Moderators and admins: TEXT reaches every connection, marked as from the server.", announce),
-        command("close", "/close TABLE [REASON]", "an admin closes a table, its game unfinished",
-                "Admins only. Everyone at TABLE is told and back in the lobby; a running game ends"
-                " unfinished for good (a restart does not bring it back). Audited.", close),
-        command("audit", "/audit [NAME]", "the latest moderation acts",
-                f"Moderators and admins: the last {AUDIT_LENGTH} acts (of or about NAME): who, what, whom,"
-                " how long, why.", audit),
-    ]

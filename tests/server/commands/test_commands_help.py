@@ -1,10 +1,16 @@
-"""/help in groups, every name of a command, and hints for unknown commands."""
+"""/help in groups, every name of a command, and hints for unknown commands; /help itself as a
+method of `HelpCommands` over a registry of two groups."""
 
 from __future__ import annotations
 
 import pytest
 
-from bswtichu.server.commands.registry import GROUPS
+from bswtichu.server.commands.display import DisplayCommands
+from bswtichu.server.commands.help import HelpCommands
+from bswtichu.server.commands.registry import GROUPS, CommandRegistry
+from bswtichu.server.text.messages import Refusal
+
+from command_parts import lone_session, only
 
 
 @pytest.mark.parametrize("typed", ["undo", "dance", "macro"])
@@ -74,3 +80,32 @@ def test_machine_help_keeps_its_fields_and_adds_groups(connect):
 
 def test_every_command_is_in_a_group(lobby):
     assert all(command.group in GROUPS for command in lobby.commands)
+
+
+# -- /help as a method of HelpCommands, over a registry of two groups (no lobby) ----------------
+
+
+@pytest.fixture
+def help_group() -> HelpCommands:
+    registry = CommandRegistry()
+    group = HelpCommands(registry)
+    registry.register_all([*group.commands(), *DisplayCommands().commands()])
+    return group
+
+
+def test_help_lists_the_groups_from_the_registry_as_it_is(help_group):
+    ann = lone_session()
+    help_group.help_(ann, "")
+    groups = {group["name"]: group["commands"] for group in only(ann, "HELP")["groups"]}
+    assert groups["lobby"] == ["help"] and groups["display"] == ["width", "color"]
+    assert groups["game"] == []
+
+
+def test_help_on_one_command_by_any_of_its_names(help_group):
+    ann = lone_session()
+    help_group.help_(ann, "/FARBE")
+    entry = only(ann, "HELP")
+    assert (entry["command"], entry["usage"], entry["aliases"]) == ("color", "/color [on|off|auto]", ["farbe", "colour"])
+    with pytest.raises(Refusal) as refused:
+        help_group.help_(ann, "nick")  # not in this registry
+    assert refused.value.code == "unknown_command"
