@@ -37,7 +37,7 @@ from bswtichu.server.commands.registry import CommandRegistry, help_command
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
 from bswtichu.server.commands.display import display_commands
-from bswtichu.server.commands.game import game_commands
+from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.table_game import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
@@ -46,11 +46,11 @@ from bswtichu.server.commands.lobby import lobby_commands
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.people.moderation import ADMIN, Moderation, moderation_commands, operator_desk, person_kicker
 from bswtichu.server.people.social import PersonalLists, social_commands, tell_friends
-from bswtichu.server.games.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
 from bswtichu.server.tables.table import GameFactory, TableHall
-from bswtichu.server.commands.tables import table_commands
+from bswtichu.server.commands.review import ReviewCommands
+from bswtichu.server.commands.tables import TableCommands
 from bswtichu.storage import Storage, admins, backup
 
 log = Logger()
@@ -109,9 +109,9 @@ def build_lobby(
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
     for command in [help_command(commands), *lobby_commands(names, chat, live),
-                    *table_commands(tables, live, chat),
-                    *game_commands(tables, logs, readers, person_kicker(moderation, names)),
-                    *review_commands(logs, readers),
+                    *TableCommands(tables, live, chat).commands(),
+                    *GameCommands(tables, logs, readers, person_kicker(moderation, names)).commands(),
+                    *ReviewCommands(logs, readers).commands(),
                     *account_commands(names, storage, readers, RegistrationLimit(
                         clock, config.registrations_per_hour, config.uncapped), lists.keep),
                     *display_commands(),

@@ -446,8 +446,15 @@ def second_hand_word(variant: Variant) -> str:
     return "dummy" if variant.dummy is not None else "second"
 
 
-#: The game commands a sentence may name; said of a second hand, each is that hand's (/dummy play).
-_HAND_COMMAND = re.compile(r"(?<![\w/])/(play|pass|bomben|schupf|wish|give|dog|grand|nogrand|tichu)\b")
+#: The commands a person also gives for a second hand he plays, by every name they go by: the
+#: game commands marked ``hand`` (`bswtichu.server.commands.game` refuses to start if the two
+#: differ). A sentence said of a second hand names them as that hand's (/dummy play).
+HAND_COMMANDS = frozenset({
+    "grand", "grosses", "nogrand", "keingrosses", "tichu", "exchange", "schupf", "schupfen",
+    "play", "spielen", "p", "pass", "passen", "passe", "bomb", "bomben", "wish", "wunsch",
+    "give", "geben", "verschenken", "dog", "hund", "hand", "karten", "cards", "legal", "moves",
+})
+_HAND_COMMAND = re.compile(r"(?<![\w/])/(" + "|".join(sorted(HAND_COMMANDS)) + r")\b")
 
 
 def for_second_hand(variant: Variant, name: str, seat: int, text: str) -> str:
