@@ -34,13 +34,15 @@ LAYERS = "Each layer imports only from the layers below it"
 NET_APART = "The ports know the domain only through the contract in realm.py"
 IRC_APART = "The IRC bridge, a separate program, shares only realm.py, names.py and the settings with the server"
 PURE_ENGINE = "The engine is pure: no Twisted"
+DOMAIN_BELOW_COMMANDS = "The tables and the games know nothing of the commands that work on them"
 
 #: Cycles allowed for now (none): a fix that removes one deletes its entry (the test below says so).
 ALLOWED_CYCLES: tuple[frozenset[str], ...] = ()
 
 #: (what is added to the import graph, the contracts that must then break)
 WRONG = [
-    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]}, [LAYERS, PURE_ENGINE]),  # the lobby uses Twisted
+    # the lobby uses Twisted, and the tables, which import the engine, would reach the commands through it
+    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]}, [LAYERS, DOMAIN_BELOW_COMMANDS, PURE_ENGINE]),
     ({"imports": [["bswtichu.bots.base", "bswtichu.play.headless"]]}, [LAYERS]),
     ({"imports": [["bswtichu.irc.bridge", "bswtichu.net.lines"]]}, [LAYERS]),  # net and irc: apart
     ({"modules": ["bswtichu.metrics"]}, [LAYERS]),  # a module the layers do not place
@@ -49,6 +51,8 @@ WRONG = [
     ({"imports": [["bswtichu.irc.text", "bswtichu.server.people.directory"]]}, [IRC_APART]),
     ({"imports": [["bswtichu.counters", "bswtichu.play.driver"]]}, [LAYERS, NET_APART, IRC_APART]),  # both sides read the counters
     ({"imports": [["bswtichu.engine.round", "twisted"]]}, [PURE_ENGINE]),
+    ({"imports": [["bswtichu.server.tables.table", "bswtichu.server.commands.common"]]}, [DOMAIN_BELOW_COMMANDS]),
+    ({"imports": [["bswtichu.server.games.review", "bswtichu.server.commands.registry"]]}, [DOMAIN_BELOW_COMMANDS]),
 ]
 
 
@@ -59,7 +63,7 @@ def test_lint_imports_keeps_every_contract():
          "--no-cache", "--no-logo", str(REPO / "setup.cfg")],
         cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 4 kept, 0 broken." in done.stdout
+    assert "Contracts: 5 kept, 0 broken." in done.stdout
 
 
 @pytest.fixture(scope="module")
