@@ -22,6 +22,7 @@ from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
 from bswtichu.engine.notation import EXCHANGE_HINT
 from bswtichu.engine.round import EXCHANGE, PLAY
+from bswtichu.realm import SECOND_HAND_WORDS
 from bswtichu.server.commands.common import SWITCH_WORDS, current_table, seated_at
 from bswtichu.server.commands.registry import Command, CommandGroup, UsageRefusal, command, usage_error, wrong_use
 from bswtichu.server.games.logs import GameLogStore, GameReaders
@@ -31,7 +32,7 @@ from bswtichu.server.tables.table import TableHall
 from bswtichu.server.tables.table_game import TableGame, refusal_for
 from bswtichu.server.text import messages
 from bswtichu.server.text.game_messages import game_log
-from bswtichu.server.text.messages import HAND_COMMANDS, SECOND_HAND_WORDS, Refusal, second_hand_word
+from bswtichu.server.text.messages import HAND_COMMANDS, Refusal, second_hand_word
 from bswtichu.server.text.render import MACHINE
 
 WISH_WORDS = ("wish", "wunsch")
