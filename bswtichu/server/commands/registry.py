@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from twisted.internet.defer import Deferred
 
-from bswtichu.server.numbers import is_number  # noqa: F401  (the commands' import of it)
+from bswtichu.server.numbers import is_number  # noqa: F401  (offered to the command modules)
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.session import Session
