@@ -11,7 +11,6 @@ from bswtichu.server.commands.registry import CommandGroup, UsageRefusal, comman
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.tables.table import TableHall
 from bswtichu.server.tables.table_game import GameWiring
-from bswtichu.server.text.messages import Refusal
 from bswtichu.storage import Storage
 
 from command_parts import People, refusal, run

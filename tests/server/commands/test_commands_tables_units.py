@@ -13,7 +13,7 @@ from bswtichu.server.commands.tables import OPTION_FORMS, TableCommands
 from bswtichu.server.tables.table import TableHall
 from bswtichu.server.text.messages import Refusal
 
-from command_parts import People, refusal, run
+from command_parts import People, refusal
 
 
 class RecordingChat:
@@ -180,6 +180,8 @@ def test_invite_tells_the_guest_through_the_chat(hall, people):
     assert chat.told == [("Ann", "Bob", "INVITATION")]
     assert refusal(group, ann, "/invite Nobody").code == "no_such_user"
     assert refusal(group, ann, "/invite Bob Cy").message == "one name; usage: /invite NAME"
+    group.join(bob, "1")  # the private table lets him in
+    assert bob.table is ann.table
 
 
 def test_invite_is_refused_to_a_muted_person_before_anything_changes(hall, people):
