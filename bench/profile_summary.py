@@ -15,7 +15,7 @@ import sys
 ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("kernel send (socket.send)", "~", "<method 'send' of '_socket.socket' objects>", False),
     ("epoll poll", "~", "<method 'poll' of 'select.epoll' objects>", False),
-    ("/legal command (cum)", "game_commands.py", "legal", True),
+    ("/legal command (cum)", "commands/game.py", "legal", True),
     ("pushed LEGAL (/legal push on, cum)", "game_table.py", "_push_legal", True),
     ("  engine legal list (cum)", "engine/round.py", "legal_actions", True),
     ("  exchanges listed (cum)", "engine/round.py", "_iter_setup_actions", True),

@@ -22,6 +22,12 @@ from bswtichu.counters import Tally
 #: without arguments, and the IRC bridge never takes them from its channel.
 SECRET_COMMANDS = frozenset({"nick", "name", "register", "password", "passwort", "resume"})
 
+#: The names of the command that marks a line for a further hand a person plays (``/second play
+#: 7j``): both work wherever one is played; a Duo player's second hand says the first, Trichu's
+#: dealer, who plays the dummy's hand, the second. The web page reads them (and the secret
+#: commands) from its listener, as the server names them.
+SECOND_HAND_WORDS = ("second", "dummy")
+
 
 class Told(Protocol):
     """A message the domain sent a client, as a port reads it (GMCP, prompts): its keyword

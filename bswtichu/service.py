@@ -37,7 +37,7 @@ from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
 from bswtichu.server.commands.display import DisplayCommands
-from bswtichu.server.commands.game import game_commands
+from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.table_game import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
@@ -49,12 +49,12 @@ from bswtichu.server.text.messages import Refusal
 from bswtichu.server.people.moderation import ADMIN, Moderation, operator_desk
 from bswtichu.server.commands.social import SocialCommands
 from bswtichu.server.people.social import PersonalLists, tell_friends
-from bswtichu.server.games.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.commands.shutdown import ShutdownCommands
 from bswtichu.server.shutdown import Shutdown
 from bswtichu.server.tables.table import GameFactory, TableHall
-from bswtichu.server.commands.tables import table_commands
+from bswtichu.server.commands.review import ReviewCommands
+from bswtichu.server.commands.tables import TableCommands
 from bswtichu.storage import Storage, admins, backup
 
 log = Logger()
@@ -112,18 +112,16 @@ def build_lobby(
     names.departed.append(lists.forget)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
-    for command in [*HelpCommands(commands).commands(), *LobbyCommands(names, chat, live).commands(),
-                    *table_commands(tables, live, chat),
-                    *game_commands(tables, logs, readers, person_kicker(moderation, names)),
-                    *review_commands(logs, readers),
-                    *AccountCommands(names, storage, readers, RegistrationLimit(
-                        clock, config.registrations_per_hour, config.uncapped), lists.keep).commands(),
-                    *DisplayCommands().commands(),
-                    *SocialCommands(lists, names, chat, storage).commands(),
-                    *ModerationCommands(moderation, names, connections, tables).commands(),
-                    *(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of).commands()
-                      if stop is not None else ())]:
-        commands.register(command)
+    groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
+              GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
+              AccountCommands(names, storage, readers, RegistrationLimit(
+                  clock, config.registrations_per_hour, config.uncapped), lists.keep),
+              DisplayCommands(), SocialCommands(lists, names, chat, storage),
+              ModerationCommands(moderation, names, connections, tables)]
+    if stop is not None:
+        groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
+    for group in groups:  # the one list of what is registered, in /help's order
+        commands.register_all(group.commands())
     return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
 
 

@@ -13,6 +13,9 @@ other path a static file of the package's ``web/static`` folder. Subprotocols
 - ``bswtichu.machine``: one machine-mode line per TEXT frame both ways, with the line
   port's limits; the connection is switched to machine mode as it opens.
 
+``/commands.json`` tells the page the command words it needs as the server names them
+(`PAGE_COMMANDS`), so the page keeps no copy of them.
+
 Each WebSocket connection is a `LineConnection` (the telnet and line ports' budgets,
 framing, output queue and idle limit) whose bytes on the wire are whole WebSocket frames.
 """
@@ -20,6 +23,7 @@ framing, output queue and idle limit) whose bytes on the wire are whole WebSocke
 from __future__ import annotations
 
 import ipaddress
+import json
 from pathlib import Path
 
 from autobahn.twisted.resource import WebSocketResource
@@ -30,13 +34,13 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.web.pages import notFound
 from twisted.web.resource import IResource
 from twisted.web.server import Site
-from twisted.web.static import File
+from twisted.web.static import Data, File
 
 from bswtichu.config import ServerConfig
 from bswtichu.net import mud
 from bswtichu.net.accept import TimedRequest
 from bswtichu.net.lines import CLOSE_TIMEOUT, LineConnection
-from bswtichu.realm import Realm, Told
+from bswtichu.realm import SECOND_HAND_WORDS, SECRET_COMMANDS, Realm, Told
 
 TERMINAL = "terminal.mudstandards.org"
 GMCP = "gmcp.mudstandards.org"
@@ -47,6 +51,11 @@ SUBPROTOCOLS = (GMCP, TERMINAL, MACHINE)
 STATIC_FOLDER = Path(__file__).resolve().parent.parent / "web" / "static"
 #: the path of the WebSocket endpoint
 WS_PATH = b"ws"
+#: the path of the command words the page reads as it starts (`PAGE_COMMANDS`)
+COMMANDS_PATH = b"commands.json"
+#: the commands whose arguments the page keeps out of its log and history, and the names of
+#: the command that marks a line for a further hand (its buttons for that hand)
+PAGE_COMMANDS = {"secret": sorted(SECRET_COMMANDS), "second_hand": list(SECOND_HAND_WORDS)}
 #: sent with every HTTP answer: the page may load only its own files and talk only to this server
 SECURITY_HEADERS = {
     b"Content-Security-Policy": b"default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:;"
@@ -247,4 +256,5 @@ def WebSocketListener(lobby: Realm, config: ServerConfig, clock: IReactorTime) -
     """The factory for a ``websocket`` listener (the kind registry's entry)."""
     root = StaticFiles(str(STATIC_FOLDER))
     root.putChild(WS_PATH, UpgradeResource(LobbyWebSocketFactory(lobby, config, clock)))
+    root.putChild(COMMANDS_PATH, Data(json.dumps(PAGE_COMMANDS).encode(), "application/json"))
     return WebSite(root)

@@ -5,6 +5,7 @@ listener serves them (content types, the CSP header), without a browser."""
 from __future__ import annotations
 
 import configparser
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest_twisted
 from twisted.web.client import Agent, readBody
 
 from bswtichu.config import Listener
+from bswtichu.net.websocket import PAGE_COMMANDS
+from bswtichu.realm import SECOND_HAND_WORDS, SECRET_COMMANDS
 
 from test_net_network import LOOPBACK, LOOPBACK_LISTENERS, TIMEOUT, RunningServer, reactor
 
@@ -132,3 +135,17 @@ async def test_the_listener_serves_each_file_with_its_type_and_the_csp():
             assert directives["default-src"] == "'self'", policy
             assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, policy
             assert response.headers.getRawHeaders(b"x-content-type-options") == [b"nosniff"], name
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_listener_serves_the_command_words_the_page_reads():
+    """main.js reads commands.json as it starts: the server's own lists, as JSON."""
+    async with RunningServer(listeners=LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)) as server:
+        address = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/commands.json"
+        response = await Agent(reactor()).request(b"GET", address.encode()).addTimeout(TIMEOUT, reactor())
+        body = await readBody(response).addTimeout(TIMEOUT, reactor())
+    assert response.code == 200
+    assert response.headers.getRawHeaders(b"content-type") == [b"application/json"]
+    assert response.headers.getRawHeaders(b"x-content-type-options") == [b"nosniff"]
+    assert json.loads(body) == PAGE_COMMANDS
+    assert set(PAGE_COMMANDS["secret"]) == SECRET_COMMANDS and tuple(PAGE_COMMANDS["second_hand"]) == SECOND_HAND_WORDS

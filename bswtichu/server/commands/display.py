@@ -9,7 +9,8 @@ if the client says it shows it (TTYPE/MTTS).
 from __future__ import annotations
 
 from bswtichu.server.text import messages
-from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
 from bswtichu.server.text.render import MAX_WIDTH, MIN_WIDTH
 from bswtichu.server.session import Session
 

@@ -2,12 +2,15 @@
 
 Each handler finds the player's table and game, turns the arguments into an
 action for his engine seat, and lets `TableGame.act` apply it.  Every bad
-input becomes one `Refusal` before anything changes.
+input becomes one `Refusal` before anything changes.  The commands marked ``hand`` also
+play a second hand (``/second COMMAND``, ``/dummy COMMAND``): their handlers take ``hand``,
+0 for the player's own seat, 1 for the second hand he plays this round (Trichu's dealer
+plays the dummy's, a Duo player his team's second hand).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from bswtichu.bots import LEVELS
@@ -16,22 +19,28 @@ from bswtichu.engine import (
     CardsNotHeld, TichuError, classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.actions import play_of
-from bswtichu.engine.notation import EXCHANGE_HINT
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
+from bswtichu.engine.notation import EXCHANGE_HINT
 from bswtichu.engine.round import EXCHANGE, PLAY
-from bswtichu.server.text import messages
-from bswtichu.server.commands.registry import Command, UsageRefusal, is_number, usage_error, wrong_use
-from bswtichu.server.text.game_messages import game_log
-from bswtichu.server.tables.table_game import TableGame, refusal_for
+from bswtichu.realm import SECOND_HAND_WORDS
+from bswtichu.server.commands.common import SWITCH_WORDS, current_table, seated_at
+from bswtichu.server.commands.registry import Command, CommandGroup, UsageRefusal, command, usage_error, wrong_use
 from bswtichu.server.games.logs import GameLogStore, GameReaders
-from bswtichu.server.text.messages import SECOND_HAND_WORDS, Refusal, second_hand_word
-from bswtichu.server.text.render import MACHINE
+from bswtichu.server.numbers import is_number
 from bswtichu.server.session import Session
 from bswtichu.server.tables.table import TableHall
-from bswtichu.server.commands.tables import OFF_WORDS, ON_WORDS, current_table, seated_at
+from bswtichu.server.tables.table_game import TableGame, refusal_for
+from bswtichu.server.text import messages
+from bswtichu.server.text.game_messages import game_log
+from bswtichu.server.text.messages import HAND_COMMANDS, Refusal, second_hand_word
+from bswtichu.server.text.render import MACHINE
 
 WISH_WORDS = ("wish", "wunsch")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
+PLAY_HELP = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
+             " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
+             " Mahjong add 'wish RANK' (or /wish afterwards). Out of turn only a bomb may be"
+             " played (see /bomben).")
 
 
 def _game(session: Session) -> TableGame:
@@ -55,6 +64,7 @@ def _player_game(session: Session) -> TableGame:
 
 
 def _split_wish(args: str) -> tuple[str, str | None]:
+    """The cards of /play, and the rank of its ``wish RANK`` if it has one."""
     words = args.split()
     for index, word in enumerate(words):
         if word.lower() in WISH_WORDS:
@@ -64,24 +74,59 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     return args, None
 
 
-def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
-                  kick_person: Callable[[Session, str], None] | None = None) -> list[Command]:
+def hand_commands(commands: list[Command]) -> dict[str, Command]:
+    """The commands marked ``hand`` by each of their names: what /second (/dummy) takes. They are
+    the ones the second hand's sentences name (`messages.HAND_COMMANDS`): refused if the two differ."""
+    by_name = {name: one for one in commands if one.hand for name in one.names}
+    if set(by_name) != HAND_COMMANDS:
+        raise ValueError(f"the hand commands' names {sorted(by_name)} are not the ones the messages"
+                         f" name for a second hand {sorted(HAND_COMMANDS)}")
+    return by_name
+
+
+class GameCommands(CommandGroup):
     """The commands for playing, watching a game, bots and logs (those ``readers`` lets a session
-    read); ``kick_person`` is /kick NAME (moderation's), for whatever /kick is given that is not
-    a seat number."""
+    read) at the tables of ``hall``; ``kick_person`` is /kick NAME (moderation's), for whatever
+    /kick is given that is not a seat number."""
 
-    # Each game handler takes ``hand``: 0 for the player's own seat, 1 for the second hand he
-    # plays this round (/second COMMAND, or /dummy: Trichu's dealer plays the dummy's, a Duo
-    # player his team's second hand).
+    def __init__(self, hall: TableHall, logs: GameLogStore, readers: GameReaders,
+                 kick_person: Callable[[Session, str], None] | None = None) -> None:
+        self.hall = hall
+        self.logs = logs
+        self.readers = readers
+        self.kick_person = kick_person
+        #: what /second (/dummy) takes: the commands a hand is played with (German names too)
+        self.second_hand = hand_commands(self.commands())
 
-    def simple(action_class):
-        def handle(session: Session, args: str, hand: int = 0) -> None:
-            if args:
-                raise wrong_use("it takes no arguments")
-            _player_game(session).act(session.nick, action_class, hand)
-        return handle
+    def _act_alone(self, session: Session, args: str, action_class, hand: int) -> None:
+        """An action that takes no arguments (a call, a pass)."""
+        if args:
+            raise wrong_use("it takes no arguments")
+        _player_game(session).act(session.nick, action_class, hand)
 
-    def exchange(session: Session, args: str, hand: int = 0) -> None:
+    @command("grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
+             help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
+             hand=True)
+    def grand(self, session: Session, args: str, hand: int = 0) -> None:
+        self._act_alone(session, args, CallGrand, hand)
+
+    @command("nogrand", group="game", german="keingrosses", usage="/nogrand",
+             summary="decline Grand Tichu and see your last 6 cards",
+             help="Declines Grand Tichu; your other 6 cards are dealt at once.", hand=True)
+    def nogrand(self, session: Session, args: str, hand: int = 0) -> None:
+        self._act_alone(session, args, DeclineGrand, hand)
+
+    @command("tichu", group="game", usage="/tichu", summary="call Tichu (before your first card)",
+             help="Bets 100 that you go out first. Any time before you play your first card,"
+             " once you hold 14 cards; in turn or not.", hand=True)
+    def tichu(self, session: Session, args: str, hand: int = 0) -> None:
+        self._act_alone(session, args, CallTichu, hand)
+
+    @command("exchange", group="game", german="schupf", aliases=("schupfen",), usage="/schupf C1 C2 C3",
+             summary="pass 3 cards: right opponent, partner, left opponent",
+             help="C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
+             " left opponent. Final once sent; the cards move when all four have sent.", hand=True)
+    def exchange(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         game.check_phase(session.nick, EXCHANGE)
         variant = game.game.variant
@@ -94,13 +139,32 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
         with _held_by_other_hand(game, session.nick, hand, f"schupf {args}"):
             game.act(session.nick, lambda seat: Exchange(seat, cards), hand)
 
-    def play(session: Session, args: str, bomb_only: bool = False, hand: int = 0) -> None:
+    @command("play", group="game", german="spielen", aliases=("p",), usage="/play CARDS [wish RANK]",
+             summary="play cards (lead or beat the table)", help=PLAY_HELP, hand=True)
+    def play(self, session: Session, args: str, hand: int = 0) -> None:
+        self._play(session, args, hand, bomb_only=False)
+
+    @command("pass", group="game", german="passen", aliases=("passe",), usage="/pass",
+             summary="pass (the table must hold a combination)",
+             help="Not when you lead, and not while the wish binds you.", hand=True)
+    def pass_(self, session: Session, args: str, hand: int = 0) -> None:
+        self._act_alone(session, args, Pass, hand)
+
+    @command("bomb", group="game", german="bomben", usage="/bomben CARDS",
+             summary="play a bomb, in turn or out of turn",
+             help="Four of a kind or a straight flush (5+ cards of one suit), over any"
+             " combination on the table, in or out of turn; also after the last pass until"
+             " the next lead.", hand=True)
+    def bomb(self, session: Session, args: str, hand: int = 0) -> None:
+        self._play(session, args, hand, bomb_only=True)
+
+    def _play(self, session: Session, args: str, which: int, bomb_only: bool) -> None:
+        """/play and /bomben (``bomb_only``) for the player's hand ``which``."""
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args:
             raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
-        which = hand
         hand = game.hand_of(session.nick, which)
 
         def build(seat: int):
@@ -124,7 +188,10 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
         with _held_by_other_hand(game, session.nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
             game.act(session.nick, build, which)
 
-    def wish(session: Session, args: str, hand: int = 0) -> None:
+    @command("wish", group="game", german="wunsch", usage="/wish RANK|none",
+             summary="the wish after your Mahjong",
+             help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.", hand=True)
+    def wish(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         game.check_phase(session.nick, PLAY)
         if not args or " " in args.strip():
@@ -132,57 +199,81 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
         rank = _parse(parse_wish, args)
         game.act(session.nick, lambda seat: MakeWish(seat, rank), hand)
 
-    def chooser(action_class, whom: str, partners: bool = False):
+    @command("give", group="game", german="geben", aliases=("verschenken",), usage="/give NAME|SEAT",
+             summary="give the Dragon trick to an opponent",
+             help="After winning a trick with the Dragon: give it to an opponent, by name or seat.", hand=True)
+    def give(self, session: Session, args: str, hand: int = 0) -> None:
+        self._choose(session, args, hand, GiveDragon, "give the Dragon trick to one opponent, by name or seat")
+
+    @command("dog", group="game", german="hund", usage="/dog NAME|SEAT",
+             summary="Tientsin: the partner who leads after your Dog",
+             help="After leading the Dog in Tientsin, where you have two partners: name the one"
+             " who leads next, by name or seat.", hand=True)
+    def dog(self, session: Session, args: str, hand: int = 0) -> None:
+        self._choose(session, args, hand, DogLead, "name the partner who leads after your Dog, by name or seat",
+                     partners=True)
+
+    def _choose(self, session: Session, args: str, hand: int, action_class, whom: str,
+                partners: bool = False) -> None:
         """/give and /dog: an action naming another seat (by name or seat number)."""
-        def handle(session: Session, args: str, hand: int = 0) -> None:
-            game = _player_game(session)
-            game.check_phase(session.nick, PLAY)
-            target = args.strip()
-            if not target or " " in target:
-                raise wrong_use(whom)
-            try:
-                to = game.seat_named(session.nick, target, hand, partners)
-            except Refusal as refusal:
-                if refusal.code == "usage":
-                    raise wrong_use(refusal.message) from None
-                raise
-            game.act(session.nick, lambda seat: action_class(seat, to), hand)
-        return handle
+        game = _player_game(session)
+        game.check_phase(session.nick, PLAY)
+        target = args.strip()
+        if not target or " " in target:
+            raise wrong_use(whom)
+        try:
+            to = game.seat_named(session.nick, target, hand, partners)
+        except Refusal as refusal:
+            if refusal.code == "usage":
+                raise wrong_use(refusal.message) from None
+            raise
+        game.act(session.nick, lambda seat: action_class(seat, to), hand)
 
-    give = chooser(GiveDragon, "give the Dragon trick to one opponent, by name or seat")
-    dog = chooser(DogLead, "name the partner who leads after your Dog, by name or seat", partners=True)
-
-    def hand(session: Session, args: str, hand: int = 0) -> None:
+    @command("hand", group="game", german="karten", aliases=("cards",), usage="/hand",
+             summary="your cards", help="Shows your hand, sorted by rank (and the hand of every"
+             " other seat you play this round: in Trichu the dealer's dummy).", hand=True)
+    def hand(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         if hand:
             session.send(game.hand_message(session.nick, hand))
         else:
             session.send_all(game.hand_messages(session.nick))  # every hand he plays, his own first
 
-    def table_view(session: Session, args: str) -> None:
+    @command("table", group="game", german="tisch", usage="/table",
+             summary="the game: turn, trick, cards left, calls, wish, scores",
+             help="Whose turn it is, the combination on the table, each player's card count and"
+             " call, the wish and the scores. Spectators may use it too.")
+    def table_view(self, session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
         session.send(game.table_message(session.nick if table.seat_of(session.nick) else None,
                                         viewer=session.nick))
 
-    def legal(session: Session, args: str, hand: int = 0) -> None:
+    @command("legal", group="game", aliases=("moves",), usage=LEGAL_USAGE,
+             summary="your legal actions now, as commands",
+             help="Lists every command you may give now (for beginners and bots); 'all' spells"
+             " out every play. 'push on': from now on your list comes by itself"
+             " right after each message that asks you to act (your turn, the Grand Tichu"
+             " decision, the exchange), and after your own move when the round still waits for"
+             " you; 'push off' stops it; 'push' alone shows the setting.", hand=True)
+    def legal(self, session: Session, args: str, hand: int = 0) -> None:
         words = args.lower().split()
         if words[:1] == ["push"] and not hand:
-            legal_push(session, words[1:])
+            self._legal_push(session, words[1:])
             return
         if words not in ([], ["all"]):
             raise wrong_use("'all' lists every play; without it plays are grouped;"
-                                           " 'push on' sends your list whenever it is your move")
+                            " 'push on' sends your list whenever it is your move")
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
         session.send(_player_game(session).legal_message(session.nick, full=full, hand=hand))
 
-    def legal_push(session: Session, words: list[str]) -> None:
-        switch = {**ON_WORDS, **OFF_WORDS}  # the words the table options take too
-        if len(words) > 1 or words and words[0] not in switch:
+    def _legal_push(self, session: Session, words: list[str]) -> None:
+        """/legal push [on|off]: whether the list comes by itself; shown, and sent now if due."""
+        if len(words) > 1 or words and words[0] not in SWITCH_WORDS:  # the words the table options take
             raise wrong_use("push takes on or off (or nothing, to show it)")
         if words:
-            session.legal_push = switch[words[0]]
+            session.legal_push = SWITCH_WORDS[words[0]]
         session.send(messages.legal_push(session.legal_push))
         if session.legal_push and words:  # already asked to act: the list comes now
             try:
@@ -192,10 +283,16 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
             if game.waits_for(session.nick):
                 session.send(game.legal_message(session.nick, full=session.mode == MACHINE))
 
-    def score(session: Session, args: str) -> None:
+    @command("score", group="game", german="punkte", aliases=("standings",), usage="/score",
+             summary="the score (tournament: standings)",
+             help="Team totals, or in turnier the players' victory and Tichu points.")
+    def score(self, session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())
 
-    def add_bot(session: Session, args: str) -> None:
+    @command("bot", group="table", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
+             help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
+             " in SEAT or the next free seat.")
+    def add_bot(self, session: Session, args: str) -> None:
         levels = f"levels: {', '.join(LEVELS)}"
         seat, level = None, "basic"
         for word in args.split():
@@ -208,146 +305,68 @@ def game_commands(hall: TableHall, logs: GameLogStore, readers: GameReaders,
                 level = word.lower()
             else:
                 raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
-        current_table(session).add_bot(session.nick, seat, level, hall.bot_name(level))
+        current_table(session).add_bot(session.nick, seat, level, self.hall.bot_name(level))
 
-    def kick(session: Session, args: str) -> None:
+    @command("kick", group="table", usage="/kick SEAT|NAME [REASON]",
+             summary="remove a bot before the start; (moderators) close NAME's connection",
+             help="/kick SEAT frees the seat of a bot before the start (any seated player may)."
+             " People leave by themselves (/leave). Moderators and admins: /kick NAME REASON"
+             " closes NAME's connections and tells him why; his seat is held as for any drop.")
+    def kick(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) == 1 and is_number(words[0]):
             current_table(session).kick(session.nick, int(words[0]))
-        elif not words or kick_person is None:
-            raise wrong_use("which seat (1-N)?" if kick_person is None else "which seat (1-N), or whom")
+        elif not words or self.kick_person is None:
+            raise wrong_use("which seat (1-N)?" if self.kick_person is None else "which seat (1-N), or whom")
         else:
-            kick_person(session, args)
+            self.kick_person(session, args)
 
-    def show_log(session: Session, args: str) -> None:
+    @command("log", group="game", german="protokoll", usage="/log N",
+             summary="a finished game's log (.tch)",
+             help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
+             " our own, docs/variant-log.md); the number is announced when a game starts and"
+             " ends. A private table's game only for its players.")
+    def show_log(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) > 1:
             raise wrong_use(f"/log takes one game number; drop {' '.join(words[1:])!r}")
         if not is_number(args.strip()):
             raise wrong_use("which game? its number was announced at its start and end")
         number = int(args)
-        if logs.is_open(number):
+        if self.logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
-        readers.check(session.nick, number)
-        text = logs.read(number)
+        self.readers.check(session.nick, number)
+        text = self.logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
         session.send(game_log(number, text))
 
-    #: what /second (/dummy) takes: the commands a hand is played with (German names too)
-    second_hand: dict[str, Command] = {}
-
-    def second(session: Session, args: str) -> None:
+    @command(SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
+             usage="/second COMMAND [ARGS]",
+             summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",
+             help="Where you play a second hand, give its commands after /second: /second play 7j"
+             " 7s, /second pass, /second schupf C1 C2 C3, /second tichu, /second bomben CARDS,"
+             " /second hand, /second legal. In Duo it is your team's other hand (seat 3, or 4);"
+             " in Trichu the dealer plays the dummy's hand and says /dummy (either name works"
+             " in both). Only a player who plays a second hand this round may.")
+    def second(self, session: Session, args: str) -> None:
         """A command for the second hand; its refusals name the variant's word (/dummy, /second)."""
         game = _player_game(session)
         word = second_hand_word(game.game.variant)
         name, _, rest = args.strip().partition(" ")
-        command = second_hand.get(name.lower())
-        if command is None:
-            keys = sorted({c.key for c in second_hand.values()})
+        chosen = self.second_hand.get(name.lower())
+        if chosen is None:
+            keys = sorted({c.key for c in self.second_hand.values()})
             raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
         game.seat_for(session.nick, 1)  # refused for anyone without a second hand
         try:
-            command.handler(session, rest.strip(), hand=1)
+            chosen.handler(session, rest.strip(), hand=1)
         except UsageRefusal as refusal:
-            raise usage_error(f"/{word} {command.usage[1:]}", refusal.detail) from None
-
-    play_help = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
-                 " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
-                 " Mahjong add 'wish RANK' (or /wish afterwards). Out of turn only a bomb may be"
-                 " played (see /bomben).")
-    commands = [
-        Command(key="grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
-                help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
-                handler=simple(CallGrand)),
-        Command(key="nogrand", group="game", german="keingrosses", usage="/nogrand",
-                summary="decline Grand Tichu and see your last 6 cards",
-                help="Declines Grand Tichu; your other 6 cards are dealt at once.",
-                handler=simple(DeclineGrand)),
-        Command(key="tichu", group="game", usage="/tichu", summary="call Tichu (before your first card)",
-                help="Bets 100 that you go out first. Any time before you play your first card,"
-                " once you hold 14 cards; in turn or not.", handler=simple(CallTichu)),
-        Command(key="exchange", group="game", german="schupf", aliases=("schupfen",), usage="/schupf C1 C2 C3",
-                summary="pass 3 cards: right opponent, partner, left opponent",
-                help="C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
-                " left opponent. Final once sent; the cards move when all four have sent.",
-                handler=exchange),
-        Command(key="play", group="game", german="spielen", aliases=("p",), usage="/play CARDS [wish RANK]",
-                summary="play cards (lead or beat the table)", help=play_help, handler=play),
-        Command(key="pass", group="game", german="passen", aliases=("passe",), usage="/pass",
-                summary="pass (the table must hold a combination)",
-                help="Not when you lead, and not while the wish binds you.",
-                handler=simple(Pass)),
-        Command(key="bomb", group="game", german="bomben", usage="/bomben CARDS",
-                summary="play a bomb, in turn or out of turn",
-                help="Four of a kind or a straight flush (5+ cards of one suit), over any"
-                " combination on the table, in or out of turn; also after the last pass until"
-                " the next lead.", handler=lambda s, a, hand=0: play(s, a, bomb_only=True, hand=hand)),
-        Command(key="wish", group="game", german="wunsch", usage="/wish RANK|none",
-                summary="the wish after your Mahjong",
-                help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.",
-                handler=wish),
-        Command(key="give", group="game", german="geben", aliases=("verschenken",), usage="/give NAME|SEAT",
-                summary="give the Dragon trick to an opponent",
-                help="After winning a trick with the Dragon: give it to an opponent, by name or seat.",
-                handler=give),
-        Command(key="dog", group="game", german="hund", usage="/dog NAME|SEAT",
-                summary="Tientsin: the partner who leads after your Dog",
-                help="After leading the Dog in Tientsin, where you have two partners: name the one"
-                " who leads next, by name or seat.", handler=dog),
-        Command(key="hand", group="game", german="karten", aliases=("cards",), usage="/hand",
-                summary="your cards", help="Shows your hand, sorted by rank (and the hand of every"
-                " other seat you play this round: in Trichu the dealer's dummy).", handler=hand),
-        Command(key="table", group="game", german="tisch", usage="/table",
-                summary="the game: turn, trick, cards left, calls, wish, scores",
-                help="Whose turn it is, the combination on the table, each player's card count and"
-                " call, the wish and the scores. Spectators may use it too.", handler=table_view),
-        Command(key="legal", group="game", aliases=("moves",), usage=LEGAL_USAGE,
-                summary="your legal actions now, as commands",
-                help="Lists every command you may give now (for beginners and bots); 'all' spells"
-                " out every play. 'push on': from now on your list comes by itself"
-                " right after each message that asks you to act (your turn, the Grand Tichu"
-                " decision, the exchange), and after your own move when the round still waits for"
-                " you; 'push off' stops it; 'push' alone shows the setting.", handler=legal),
-        Command(key="score", group="game", german="punkte", aliases=("standings",), usage="/score",
-                summary="the score (tournament: standings)",
-                help="Team totals, or in turnier the players' victory and Tichu points.",
-                handler=score),
-        Command(key="bot", group="table", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
-                help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
-                " in SEAT or the next free seat.", handler=add_bot),
-        Command(key="kick", group="table", usage="/kick SEAT|NAME [REASON]",
-                summary="remove a bot before the start; (moderators) close NAME's connection",
-                help="/kick SEAT frees the seat of a bot before the start (any seated player may)."
-                " People leave by themselves (/leave). Moderators and admins: /kick NAME REASON"
-                " closes NAME's connections and tells him why; his seat is held as for any drop.",
-                handler=kick),
-        Command(key="log", group="game", german="protokoll", usage="/log N",
-                summary="a finished game's log (.tch)",
-                help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
-                " our own, docs/variant-log.md); the number is announced when a game starts and"
-                " ends. A private table's game only for its players.", handler=show_log),
-        Command(key=SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
-                usage="/second COMMAND [ARGS]",
-                summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",
-                help="Where you play a second hand, give its commands after /second: /second play 7j"
-                " 7s, /second pass, /second schupf C1 C2 C3, /second tichu, /second bomben CARDS,"
-                " /second hand, /second legal. In Duo it is your team's other hand (seat 3, or 4);"
-                " in Trichu the dealer plays the dummy's hand and says /dummy (either name works"
-                " in both). Only a player who plays a second hand this round may.",
-                handler=second),
-    ]
-    for command in commands:
-        if command.key in ("grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish",
-                           "give", "dog", "hand", "legal"):
-            for name in (command.key, command.german, *command.aliases):
-                if name:
-                    second_hand[name] = command
-    return commands
+            raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail) from None
 
 
 @contextmanager
-def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str):
+def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str) -> Iterator[None]:
     """The engine's refusal of cards the hand does not hold (`CardsNotHeld`) says so of the
     person's other hand if that holds them (Trichu's dealer and the dummy, a Duo player's two
     hands): "you do not hold MJ; the dummy does: /dummy play MJ"."""
@@ -374,4 +393,3 @@ def _parse(parser, text: str):
         return parser(text)
     except TichuError as error:
         raise refusal_for(error) from None
-

@@ -12,7 +12,8 @@ from bswtichu.config import LiveConfig
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import Chat
-from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.text.render import MODES

@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 
 from bswtichu import names
-from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.people.moderation import (

@@ -10,7 +10,6 @@ The wiring (``bswtichu.service``) registers every group's commands, in one list.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -210,16 +209,6 @@ def typo_distance(a: str, b: str) -> int:
             current.append(cost)
         before, previous = previous, current
     return previous[-1]
-
-
-# ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or reads
-# differently. Nine digits keep every number far below int()'s digit limit.
-NUMBER_PATTERN = re.compile(r"[0-9]{1,9}")
-
-
-def is_number(word: str) -> bool:
-    """Whether ``word`` is a plain decimal number (1-9 ASCII digits, no sign)."""
-    return NUMBER_PATTERN.fullmatch(word) is not None
 
 
 def usage_error(command_usage: str, detail: str = "") -> Refusal:

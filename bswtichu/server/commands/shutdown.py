@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
 from bswtichu.server.people.moderation import ADMIN
 from bswtichu.server.session import Session
 from bswtichu.server.shutdown import Shutdown

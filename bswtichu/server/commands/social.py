@@ -10,7 +10,8 @@ from bswtichu.engine import VARIANTS
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import AWAY, Chat
-from bswtichu.server.commands.registry import CommandGroup, command, is_number, wrong_use
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.people.social import PersonalLists
 from bswtichu.server.text.messages import Message, Refusal

@@ -1,66 +1,42 @@
-"""The commands around tables: list, join, leave, watch, options, start.
+"""The commands around tables: list, join, leave, watch, options, votes, start.
 
-They parse arguments and keep ``Session.table`` in step; the rules about seats
-and options live in ``Table``. ``seated_at`` is the helper later game commands
-use to find the table and seat of the player who typed them.
+They parse arguments and keep ``Session.table`` in step; the rules about seats, options and
+votes live in ``Table``.
 """
 
 from __future__ import annotations
 
+from bswtichu import names
 from bswtichu.bots import LEVELS
 from bswtichu.config import LiveConfig
-from bswtichu.server.text import messages
-from bswtichu import names
-from bswtichu.server.people.chat import Chat
-from bswtichu.server.commands.registry import Command, is_number, wrong_use
-from bswtichu.server.text.messages import Refusal
-from bswtichu.server.session import Session
 from bswtichu.engine import VARIANTS
+from bswtichu.server.commands.common import OFF_WORDS, current_table, switch
+from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
+from bswtichu.server.numbers import is_number
+from bswtichu.server.people.chat import Chat
+from bswtichu.server.session import Session
 from bswtichu.server.tables.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table, TableHall
+from bswtichu.server.text import messages
+from bswtichu.server.text.messages import Refusal
 
 #: The options /option takes, as a refusal names them.
 OPTION_FORMS = ("options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off,"
                 f" variant {'|'.join(VARIANTS)}")
-ON_WORDS = {"on": True, "an": True, "1": True, "yes": True, "ja": True}
-OFF_WORDS = {"off": False, "aus": False, "0": False, "no": False, "nein": False}
+#: /option's other names for an option
+OPTION_ALIASES = {"tournament": "turnier", "rounds": "round", "zeit": "clock"}
 
 
-def current_table(session: Session) -> Table:
-    """The table the session sits at or watches, or a refusal saying how to get one."""
-    if session.table is None:
-        raise Refusal("not_at_table", "you are not at a table; /tables lists them, /join sits you down")
-    return session.table
-
-
-def seated_at(session: Session) -> tuple[Table, int]:
-    """The table and seat (1-N) of a seated player, or a refusal for anyone else."""
-    table = current_table(session)
-    seat = table.seat_of(session.nick)
-    if seat is None:
-        raise Refusal("not_seated", f"you watch table {table.number}; only its players can do that")
-    return table, seat
-
-
-def _numbers(args: str, names: tuple[str, ...]) -> list[int]:
+def _numbers(args: str, called: tuple[str, ...]) -> list[int]:
+    """The numbers ``args`` gives, at most one for each of ``called`` (what the usage calls them)."""
     words = args.split()
-    if len(words) > len(names):
+    if len(words) > len(called):
         raise wrong_use("too many arguments")
     numbers = []
-    for name, word in zip(names, words):
+    for name, word in zip(called, words):
         if not is_number(word):
             raise wrong_use(f"{name} must be a number, not {word!r}")
         numbers.append(int(word))
     return numbers
-
-
-def _switch(word: str) -> bool | None:
-    """"on"/"off" (German an/aus too) to a bool; nothing means toggle (None)."""
-    if not word:
-        return None
-    value = {**ON_WORDS, **OFF_WORDS}.get(word.lower())
-    if value is None:
-        raise wrong_use(f"say on or off, not {word!r}")
-    return value
 
 
 def _round_value(word: str) -> int | None:
@@ -83,63 +59,82 @@ def _listed(tables: list[Table]) -> str:
     return ", ".join(str(t.number) for t in sorted(tables, key=lambda t: t.number))
 
 
-def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Command]:
-    """The table commands, working on the tables in ``hall``, within the current limits
-    (the invitee of /invite is found as the tables find their readers, and told as ``chat``
-    lets a person reach another: not while muted, not one who ignores him)."""
-    # each table still open -> who opened it: his connection, his name then, its address
-    opened: dict[Table, tuple[Session, str, str]] = {}
+def _refuse_held_seat(hall: TableHall, session: Session, unless: int | None = None) -> None:
+    """Refused while the person's seat at a started table (other than table ``unless``) is
+    held for him: he goes back to it."""
+    held = hall.held_seat(session.nick)
+    if held is not None and (unless is None or held[0].number != unless):
+        table, own = held
+        raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
+                                   f" /join {table.number} {own}")
 
-    def open_table(session: Session) -> Table:
+
+class TableCommands(CommandGroup):
+    """The table commands, working on the tables in ``hall``, within the current limits
+    (``live``); the invitee of /invite is found as the tables find their readers, and told as
+    ``chat`` lets a person reach another (not while muted, not one who ignores him)."""
+
+    def __init__(self, hall: TableHall, live: LiveConfig, chat: Chat) -> None:
+        self.hall = hall
+        self.live = live
+        self.chat = chat
+        #: each table still open -> who opened it: his connection, his name then, its address
+        self.opened: dict[Table, tuple[Session, str, str]] = {}
+
+    def open_table(self, session: Session) -> Table:
         """A new table, unless the server, this person (his connection, or his name from
         another) or his address has as many as allowed: a new name is not a new person."""
-        config = live.current
-        if len(hall) >= config.max_tables:
+        config = self.live.current
+        if len(self.hall) >= config.max_tables:
             raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
                                              " tables; /tables lists them, /join TABLE sits down")
-        for table in [t for t in opened if hall.get(t.number) is not t]:
-            del opened[table]  # closed since
+        for table in [t for t in self.opened if self.hall.get(t.number) is not t]:
+            del self.opened[table]  # closed since
         key = names.key(session.nick)
-        mine = [t for t, (by, name, _) in opened.items() if by is session or name == key]
+        mine = [t for t, (by, name, _) in self.opened.items() if by is session or name == key]
         if len(mine) >= config.tables_per_person:
             raise Refusal("table_limit", f"you opened {len(mine)} tables that are still there"
                                          f" ({_listed(mine)}); at most {config.tables_per_person}")
         address = session.address
         if address and address not in config.uncapped:  # the bridge's users: per connection only
-            ours = [t for t, (_, _, by_address) in opened.items() if by_address == address]
+            ours = [t for t, (_, _, by_address) in self.opened.items() if by_address == address]
             if len(ours) >= config.tables_per_address:
                 raise Refusal("table_limit", f"{len(ours)} tables opened from your address are still"
                                              f" there ({_listed(ours)}); at most {config.tables_per_address}")
-        table = hall.open()
-        opened[table] = (session, key, address)
+        table = self.hall.open()
+        self.opened[table] = (session, key, address)
         return table
 
-    def list_tables(session: Session, args: str) -> None:
-        session.send(messages.tables([table.view() for table in hall]))
+    @command("tables", group="lobby", german="tische", usage="/tables",
+             summary="list the tables: seats, options, state",
+             help="One line per table: number, state (open, full, started), who sits in"
+             " seats 1-4 (1-6, 1-3 by /variant; away players keep their seat), options, spectators.")
+    def list_tables(self, session: Session, args: str) -> None:
+        session.send(messages.tables([table.view() for table in self.hall]))
 
-    def join(session: Session, args: str) -> None:
+    @command("join", group="table", usage="/join [TABLE] [SEAT]",
+             summary="sit down (alone: open a new table)",
+             help="/join opens a new table and seats you. /join TABLE takes the next free seat"
+             " there (seats fill in join order); /join TABLE SEAT takes seat 1-4 (1-6, 1-3 by"
+             " /variant). Partners sit opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
+             " the same name puts you back in your seat.")
+    def join(self, session: Session, args: str) -> None:
         numbers = _numbers(args, ("TABLE", "SEAT"))
         wanted = numbers[0] if numbers else None
         seat = numbers[1] if len(numbers) > 1 else None
         if seat is not None:
-            asked = hall.get(wanted)
+            asked = self.hall.get(wanted)
             count = len(asked.seats) if asked is not None else max(v.players for v in VARIANTS.values())
             if not 1 <= seat <= count:
                 raise wrong_use(f"seats are 1-{count}")
         here = session.table
         if here is not None and here.number != wanted:
             raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
-        held = hall.held_seat(session.nick)
-        if held is not None and held[0].number != wanted:
-            table, own = held
-            raise Refusal(
-                "seat_held",
-                f"your seat {own} at table {table.number} is held for you: /join {table.number} {own}",
-            )
+        _refuse_held_seat(self.hall, session, unless=wanted)
         if wanted is None:
-            table = open_table(session)
+            table = self.open_table(session)
         else:
-            table = hall.get(wanted)
+            table = self.hall.get(wanted)
             if table is None:
                 raise Refusal(
                     "no_such_table",
@@ -148,41 +143,49 @@ def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Comman
         table.sit(session.nick, seat)
         session.table = table
 
-    def quick(session: Session, args: str) -> None:
+    @command("quick", group="table", german="schnell", usage="/quick [LEVEL]",
+             summary="sit down at once: the table waiting longest, or a new one with bots",
+             help="Seats you at the open table that has waited longest for a player. If none is"
+             " waiting, opens a table for you: after a short wait, unless people fill it, bots of"
+             f" LEVEL ({', '.join(LEVELS)}; default basic) take the free seats and it starts. A"
+             " quick table that people fill starts at once.")
+    def quick(self, session: Session, args: str) -> None:
         level = args.strip().lower() or "basic"
         if level not in LEVELS or " " in level:
             raise wrong_use(f"levels: {', '.join(LEVELS)}")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        held = hall.held_seat(session.nick)
-        if held is not None:
-            table, own = held
-            raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
-                                       f" /join {table.number} {own}")
-        table = hall.longest_waiting()
+        _refuse_held_seat(self.hall, session)
+        table = self.hall.longest_waiting()
         if table is not None:
             seat = table.sit(session.nick)
             session.table = table
             session.send(messages.quick(table.number, seat, None, None))
             table.start_if_full(session.nick)
             return
-        table = open_table(session)
+        table = self.open_table(session)
         seat = table.sit(session.nick)
         session.table = table
-        wait = live.current.quick_wait
-        table.fill_after(level, wait, hall.bot_name)
+        wait = self.live.current.quick_wait
+        table.fill_after(level, wait, self.hall.bot_name)
         session.send(messages.quick(table.number, seat, level, wait))
 
-    def leave(session: Session, args: str) -> None:
-        table = current_table(session)
-        table.leave(session.nick)
+    @command("leave", group="table", german="verlassen", usage="/leave",
+             summary="stand up or stop watching; back to the lobby",
+             help="Before the start your seat is freed. At a started table your seat stays"
+             " held for you: /join TABLE SEAT returns.")
+    def leave(self, session: Session, args: str) -> None:
+        current_table(session).leave(session.nick)
         session.table = None
 
-    def watch(session: Session, args: str) -> None:
+    @command("watch", group="table", german="zuschauen", aliases=("spectate",), usage="/watch TABLE",
+             summary="watch a table as a spectator",
+             help="You see the table's announcements and chat; /leave stops watching.")
+    def watch(self, session: Session, args: str) -> None:
         numbers = _numbers(args, ("TABLE",))
         if not numbers:
             raise wrong_use("which table? /tables lists them")
-        table = hall.get(numbers[0])
+        table = self.hall.get(numbers[0])
         if table is None:
             raise Refusal("no_such_table", f"there is no table {numbers[0]}; /tables lists them")
         if session.table is not None:
@@ -190,12 +193,39 @@ def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Comman
         table.watch(session.nick)
         session.table = table
 
-    def set_round(session: Session, args: str) -> None:
+    @command("round", group="table", german="runden", aliases=("rounds",), usage="/round X|off",
+             summary="option: end the game after X hands",
+             help=f"The game ends after X hands (1-{MAX_ROUNDS}) even below 1000 points; off"
+             " plays to 1000. Ignored under turnier. Players only, before the start.")
+    def set_round(self, session: Session, args: str) -> None:
         if not args or " " in args:
             raise wrong_use("how many hands?")
         current_table(session).set_option(session.nick, "round", _round_value(args))
 
-    def set_clock(session: Session, args: str) -> None:
+    @command("tichujoin", group="table", usage="/tichujoin [on|off]",
+             summary="option: the first two joiners are partners",
+             help="The first two joiners take seats 1 and 2; at /start seats 2 and 3 swap, so"
+             " they sit opposite as partners. Without on/off it toggles.")
+    def set_tichujoin(self, session: Session, args: str) -> None:
+        current_table(session).set_option(session.nick, "tichujoin", switch(args))
+
+    @command("turnier", group="table", aliases=("tournament",), usage="/turnier [on|off]",
+             summary="option: tournament of 9 hands",
+             help="Nine hands; everyone partners everyone three times; victory points decide,"
+             " then Tichu points. No Grand Tichu. Without on/off it toggles.")
+    def set_turnier(self, session: Session, args: str) -> None:
+        current_table(session).set_option(session.nick, "turnier", switch(args))
+
+    @command("clock", group="table", german="zeit", usage="/clock [SECONDS|off]",
+             summary="option: the turn clock, seconds per decision",
+             help=f"Each decision the game waits for from you (Grand Tichu, the exchange, your"
+             f" turn, the Dragon gift, the wish) must come within SECONDS ({CLOCK_RANGE[0]}-"
+             f"{CLOCK_RANGE[-1]}); the prompt shows the time left, and 10 seconds before the end"
+             " you are warned. When it runs out a bot makes that one decision for you; after two"
+             " in a row it plays for you until you type anything. Bombs and Tichu calls out of"
+             " turn are not timed. off: untimed. Alone, shows the table's options. Players only,"
+             " before the start.")
+    def set_clock(self, session: Session, args: str) -> None:
         table = current_table(session)
         if not args:
             session.send(messages.options(table.number, table.options.as_data()))
@@ -204,7 +234,17 @@ def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Comman
             raise wrong_use("one number of seconds, or off")
         table.set_option(session.nick, "clock", _clock_value(args))
 
-    def set_variant(session: Session, args: str) -> None:
+    @command("variant", group="table", usage=f"/variant [{'|'.join(VARIANTS)}]",
+             summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3, Duo for 2)",
+             help="nanjing: the 4-player game. tientsin: six players in two teams of three"
+             " (seats 1+3+5 against 2+4+6). trichu: three people, each round the dealer also"
+             " plays the dummy's open hand opposite him (/dummy COMMAND). duo: two people, each"
+             " playing both hands of a team (seats 1+3 against 2+4), the second with /second"
+             " COMMAND. The table gets the"
+             " variant's number of seats; refused while a seat it would not have is taken, or"
+             " with tichujoin or turnier on (4-player only); Trichu's round X is a multiple of 3."
+             " Alone, shows the table's options. Players only, before the start.")
+    def set_variant(self, session: Session, args: str) -> None:
         table = current_table(session)
         if not args:
             session.send(messages.options(table.number, table.option_data()))
@@ -213,17 +253,17 @@ def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Comman
             raise wrong_use(f"one variant: {', '.join(VARIANTS)}")
         table.set_option(session.nick, "variant", args)
 
-    def switcher(name: str):
-        def handle(session: Session, args: str) -> None:
-            current_table(session).set_option(session.nick, name, _switch(args))
-
-        return handle
-
-    def option(session: Session, args: str) -> None:
+    @command("option", group="table", aliases=("options",), usage="/option [NAME [VALUE]]",
+             summary="show the table's options, or set one",
+             help="Alone, shows the options of your table. /option round X|off,"
+             " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
+             " SECONDS|off and /option variant NAME do the same as /round, /tichujoin, /turnier,"
+             " /clock and /variant.")
+    def option(self, session: Session, args: str) -> None:
         table = current_table(session)
         name, _, value = args.partition(" ")
         value = value.strip()
-        name = {"tournament": "turnier", "rounds": "round", "zeit": "clock"}.get(name.lower(), name.lower())
+        name = OPTION_ALIASES.get(name.lower(), name.lower())
         if not name:
             session.send(messages.options(table.number, table.options.as_data()))
         elif name == "round":
@@ -239,236 +279,80 @@ def table_commands(hall: TableHall, live: LiveConfig, chat: Chat) -> list[Comman
                 raise wrong_use(f"variant needs one NAME; {OPTION_FORMS}")
             table.set_option(session.nick, "variant", value)
         elif name in OPTION_NAMES:
-            table.set_option(session.nick, name, _switch(value))
+            table.set_option(session.nick, name, switch(value))
         else:
             raise wrong_use(f"no option {name!r}; {OPTION_FORMS}")
 
-    def start(session: Session, args: str) -> None:
+    @command("replace", group="game", german="ersetzen", usage="/replace SEAT [NAME]",
+             summary="vote: a waiting person or a bot plays an away player's seat to the end",
+             help="Asks the people seated at your table to hand SEAT for the rest of the game to"
+             " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
+             " who is away and offline (an online player's seat is his to take back). NAME"
+             " plays it as that player (his cards, calls and points). A majority of the people"
+             " seated and present and the player asked about (he counts, here or not) decides"
+             " with /accept or /refuse, and NAME also needs the yes of the player's partners;"
+             " no answer in time counts as refused. The player may still /watch.")
+    def replace_seat(self, session: Session, args: str) -> None:
+        words = args.split()
+        if not words or len(words) > 2 or not is_number(words[0]):
+            raise wrong_use("which seat (1-N), and, if a person watching takes it, his name")
+        current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
+
+    @command("accept", group="game", german="annehmen", usage="/accept",
+             summary="vote yes on the table's open vote",
+             help="Says yes to the vote open at your table (/replace, /pause, /continue).")
+    def accept(self, session: Session, args: str) -> None:
+        current_table(session).answer_vote(session.nick, True)
+
+    @command("refuse", group="game", german="ablehnen", usage="/refuse",
+             summary="vote no on the table's open vote",
+             help="Says no to the vote open at your table (/replace, /pause, /continue).")
+    def refuse(self, session: Session, args: str) -> None:
+        current_table(session).answer_vote(session.nick, False)
+
+    @command("pause", group="game", german="anhalten", usage="/pause",
+             summary="vote: pause the game",
+             help="Asks the people seated to pause the game: no bot moves and no turn clock"
+             " runs until a /continue vote passes, or for at most a few minutes (the server's"
+             " pause limit). A majority decides (/accept, /refuse).")
+    def pause(self, session: Session, args: str) -> None:
+        current_table(session).ask_pause(session.nick)
+
+    @command("continue", group="game", german="weiter", usage="/continue",
+             summary="vote: go on with a paused game",
+             help="Asks the people seated to go on with a game paused by vote; /resume alone"
+             " at the table does the same. A majority decides (/accept, /refuse); but a player"
+             " who did not vote for the pause ends it at once while everyone is present.")
+    def go_on(self, session: Session, args: str) -> None:
+        current_table(session).ask_continue(session.nick)
+
+    @command("start", group="table", usage="/start",
+             summary="start the game once every seat is taken",
+             help="Any seated player may start once every seat of the table is taken (four; six,"
+             " three or two at a Tientsin, Trichu or Duo table) and nobody is away. The final"
+             " seating is announced: in the 4-player game partners are seats 1+3 and 2+4.")
+    def start(self, session: Session, args: str) -> None:
         current_table(session).start(session.nick)
 
-    def private(session: Session, args: str) -> None:
-        current_table(session).set_private(session.nick, _switch(args))
+    @command("private", group="table", german="privat", usage="/private [on|off]",
+             summary="only invited players may sit down or watch",
+             help="A seated player makes the table private: from then on only players named"
+             " with /invite may sit down or watch (those already there stay). Without on/off it"
+             " toggles.")
+    def private(self, session: Session, args: str) -> None:
+        current_table(session).set_private(session.nick, switch(args))
 
-    def invite(session: Session, args: str) -> None:
+    @command("invite", group="table", german="einladen", usage="/invite NAME",
+             summary="let NAME sit down or watch at your private table",
+             help="A seated player invites NAME (online): he is told (unless he ignores you), and"
+             " may /join or /watch the table even while it is private. Not while you are muted.")
+    def invite(self, session: Session, args: str) -> None:
         table = current_table(session)
         if len(args.split()) != 1:
             raise wrong_use("one name")
         guest = table.reader(names.normalize(args))
         if guest is None:
             raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
-        chat.check_voice(session)
+        self.chat.check_voice(session)
         table.invite(session.nick, guest.nick)
-        chat.tell(session, guest, messages.invitation(table.number, session.nick))
-
-    def replace_seat(session: Session, args: str) -> None:
-        words = args.split()
-        if not words or len(words) > 2 or not is_number(words[0]):
-            raise wrong_use("which seat (1-N), and, if a person watching takes it, his name")
-        current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
-
-    def answer(yes: bool):
-        def handle(session: Session, args: str) -> None:
-            current_table(session).answer_vote(session.nick, yes)
-
-        return handle
-
-    def pause(session: Session, args: str) -> None:
-        current_table(session).ask_pause(session.nick)
-
-    def go_on(session: Session, args: str) -> None:
-        current_table(session).ask_continue(session.nick)
-
-    return [
-        Command(
-            key="tables", group="lobby",
-            german="tische",
-            usage="/tables",
-            summary="list the tables: seats, options, state",
-            help="One line per table: number, state (open, full, started), who sits in"
-            " seats 1-4 (1-6, 1-3 by /variant; away players keep their seat), options, spectators.",
-            handler=list_tables,
-        ),
-        Command(
-            key="join", group="table",
-            usage="/join [TABLE] [SEAT]",
-            summary="sit down (alone: open a new table)",
-            help="/join opens a new table and seats you. /join TABLE takes the next free seat"
-            " there (seats fill in join order); /join TABLE SEAT takes seat 1-4 (1-6, 1-3 by"
-            " /variant). Partners sit opposite: seats 1+3 and 2+4. If you lost your connection, /join TABLE SEAT with"
-            " the same name puts you back in your seat.",
-            handler=join,
-        ),
-        Command(
-            key="quick", group="table",
-            german="schnell",
-            usage="/quick [LEVEL]",
-            summary="sit down at once: the table waiting longest, or a new one with bots",
-            help="Seats you at the open table that has waited longest for a player. If none is"
-            f" waiting, opens a table for you: after a short wait, unless people fill it, bots of"
-            f" LEVEL ({', '.join(LEVELS)}; default basic) take the free seats and it starts. A"
-            " quick table that people fill starts at once.",
-            handler=quick,
-        ),
-        Command(
-            key="leave", group="table",
-            german="verlassen",
-            usage="/leave",
-            summary="stand up or stop watching; back to the lobby",
-            help="Before the start your seat is freed. At a started table your seat stays"
-            " held for you: /join TABLE SEAT returns.",
-            handler=leave,
-        ),
-        Command(
-            key="watch", group="table",
-            german="zuschauen",
-            aliases=("spectate",),
-            usage="/watch TABLE",
-            summary="watch a table as a spectator",
-            help="You see the table's announcements and chat; /leave stops watching.",
-            handler=watch,
-        ),
-        Command(
-            key="round", group="table",
-            german="runden",
-            aliases=("rounds",),
-            usage="/round X|off",
-            summary="option: end the game after X hands",
-            help=f"The game ends after X hands (1-{MAX_ROUNDS}) even below 1000 points; off"
-            " plays to 1000. Ignored under turnier. Players only, before the start.",
-            handler=set_round,
-        ),
-        Command(
-            key="tichujoin", group="table",
-            usage="/tichujoin [on|off]",
-            summary="option: the first two joiners are partners",
-            help="The first two joiners take seats 1 and 2; at /start seats 2 and 3 swap, so"
-            " they sit opposite as partners. Without on/off it toggles.",
-            handler=switcher("tichujoin"),
-        ),
-        Command(
-            key="turnier", group="table",
-            aliases=("tournament",),
-            usage="/turnier [on|off]",
-            summary="option: tournament of 9 hands",
-            help="Nine hands; everyone partners everyone three times; victory points decide,"
-            " then Tichu points. No Grand Tichu. Without on/off it toggles.",
-            handler=switcher("turnier"),
-        ),
-        Command(
-            key="clock", group="table",
-            german="zeit",
-            usage="/clock [SECONDS|off]",
-            summary="option: the turn clock, seconds per decision",
-            help=f"Each decision the game waits for from you (Grand Tichu, the exchange, your"
-            f" turn, the Dragon gift, the wish) must come within SECONDS ({CLOCK_RANGE[0]}-"
-            f"{CLOCK_RANGE[-1]}); the prompt shows the time left, and 10 seconds before the end"
-            " you are warned. When it runs out a bot makes that one decision for you; after two"
-            " in a row it plays for you until you type anything. Bombs and Tichu calls out of"
-            " turn are not timed. off: untimed. Alone, shows the table's options. Players only,"
-            " before the start.",
-            handler=set_clock,
-        ),
-        Command(
-            key="variant", group="table",
-            usage=f"/variant [{'|'.join(VARIANTS)}]",
-            summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3, Duo for 2)",
-            help="nanjing: the 4-player game. tientsin: six players in two teams of three"
-            " (seats 1+3+5 against 2+4+6). trichu: three people, each round the dealer also"
-            " plays the dummy's open hand opposite him (/dummy COMMAND). duo: two people, each"
-            " playing both hands of a team (seats 1+3 against 2+4), the second with /second"
-            " COMMAND. The table gets the"
-            " variant's number of seats; refused while a seat it would not have is taken, or"
-            " with tichujoin or turnier on (4-player only); Trichu's round X is a multiple of 3."
-            " Alone, shows the table's options. Players only, before the start.",
-            handler=set_variant,
-        ),
-        Command(
-            key="option", group="table",
-            aliases=("options",),
-            usage="/option [NAME [VALUE]]",
-            summary="show the table's options, or set one",
-            help="Alone, shows the options of your table. /option round X|off,"
-            " /option tichujoin [on|off], /option turnier [on|off] and /option clock"
-            " SECONDS|off and /option variant NAME do the same as /round, /tichujoin, /turnier,"
-            " /clock and /variant.",
-            handler=option,
-        ),
-        Command(
-            key="replace", group="game",
-            german="ersetzen",
-            usage="/replace SEAT [NAME]",
-            summary="vote: a waiting person or a bot plays an away player's seat to the end",
-            help="Asks the people seated at your table to hand SEAT for the rest of the game to"
-            " NAME, a person watching the table, or without NAME to a bot: the seat of a player"
-            " who is away and offline (an online player's seat is his to take back). NAME"
-            " plays it as that player (his cards, calls and points). A majority of the people"
-            " seated and present and the player asked about (he counts, here or not) decides"
-            " with /accept or /refuse, and NAME also needs the yes of the player's partners;"
-            " no answer in time counts as refused. The player may still /watch.",
-            handler=replace_seat,
-        ),
-        Command(
-            key="accept", group="game",
-            german="annehmen",
-            usage="/accept",
-            summary="vote yes on the table's open vote",
-            help="Says yes to the vote open at your table (/replace, /pause, /continue).",
-            handler=answer(True),
-        ),
-        Command(
-            key="refuse", group="game",
-            german="ablehnen",
-            usage="/refuse",
-            summary="vote no on the table's open vote",
-            help="Says no to the vote open at your table (/replace, /pause, /continue).",
-            handler=answer(False),
-        ),
-        Command(
-            key="pause", group="game",
-            german="anhalten",
-            usage="/pause",
-            summary="vote: pause the game",
-            help="Asks the people seated to pause the game: no bot moves and no turn clock"
-            " runs until a /continue vote passes, or for at most a few minutes (the server's"
-            " pause limit). A majority decides (/accept, /refuse).",
-            handler=pause,
-        ),
-        Command(
-            key="continue", group="game",
-            german="weiter",
-            usage="/continue",
-            summary="vote: go on with a paused game",
-            help="Asks the people seated to go on with a game paused by vote; /resume alone"
-            " at the table does the same. A majority decides (/accept, /refuse); but a player"
-            " who did not vote for the pause ends it at once while everyone is present.",
-            handler=go_on,
-        ),
-        Command(
-            key="start", group="table",
-            usage="/start",
-            summary="start the game once every seat is taken",
-            help="Any seated player may start once every seat of the table is taken (four; six,"
-            " three or two at a Tientsin, Trichu or Duo table) and nobody is away. The final"
-            " seating is announced: in the 4-player game partners are seats 1+3 and 2+4.",
-            handler=start,
-        ),
-        Command(
-            key="private", group="table",
-            german="privat",
-            usage="/private [on|off]",
-            summary="only invited players may sit down or watch",
-            help="A seated player makes the table private: from then on only players named"
-            " with /invite may sit down or watch (those already there stay). Without on/off it"
-            " toggles.",
-            handler=private,
-        ),
-        Command(
-            key="invite", group="table",
-            german="einladen",
-            usage="/invite NAME",
-            summary="let NAME sit down or watch at your private table",
-            help="A seated player invites NAME (online): he is told (unless he ignores you), and"
-            " may /join or /watch the table even while it is private. Not while you are muted.",
-            handler=invite,
-        ),
-    ]
+        self.chat.tell(session, guest, messages.invitation(table.number, session.nick))

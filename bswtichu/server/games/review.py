@@ -8,26 +8,20 @@ words spectators read in live play (`GameTexts`, a spectator's view), with every
 hand open.  A round's steps: the deal (Grand Tichu, the exchange), then each
 trick until it is taken, then the round's result.  A running game is not
 reviewed: nobody may see more of it than he saw; nor a private table's game but by its
-players and admins (`GameReaders`).
-
-``/review N [ROUND]`` starts at the round's first step; ``next``, ``prev``,
-``round K`` move; ``end`` stops.  Each step is one ``REVIEW`` message.
+players and admins (`GameReaders`).  Each step is one ``REVIEW`` message; the command that
+steps through them is ``/review`` (`bswtichu.server.commands.review`).
 """
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points, sort_cards
 from bswtichu.engine import events as ev
 from bswtichu.engine.deal import deal_from_hands
 from bswtichu.engine.round import OVER
-from bswtichu.server.commands.registry import Command, is_number, wrong_use
 from bswtichu.server.text.game_messages import GameTexts
-from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.text.messages import Message, Refusal
-from bswtichu.server.session import Session
 from bswtichu.tch import TchFormatError, read_tch
 from bswtichu.tch.replay import deal_of, replay_round
 from bswtichu.tch.report import RoundReport
@@ -165,88 +159,3 @@ def step_message(game: ReviewedGame, round_number: int, index: int) -> Message:
               "hands": [list(hand) for hand in step.hands],
               "events": [{"keyword": m.keyword, **m.fields} for m in step.said]}
     return Message("REVIEW", fields, text)
-
-
-@dataclass
-class _Cursor:
-    game: ReviewedGame
-    round: int
-    step: int
-
-
-def review_commands(logs: GameLogStore, readers: GameReaders) -> list[Command]:
-    """/review over the finished games in ``logs`` that ``readers`` lets a session read; each
-    session's place in its review."""
-    cursors: weakref.WeakKeyDictionary[Session, _Cursor] = weakref.WeakKeyDictionary()
-
-    def show(session: Session, cursor: _Cursor) -> None:
-        cursors[session] = cursor
-        session.send(step_message(cursor.game, cursor.round, cursor.step))
-
-    def start(session: Session, number: int, round_number: int) -> None:
-        if logs.is_open(number):
-            raise Refusal("log_running", f"game {number} is still being played; it can be reviewed"
-                                         " once it is over")
-        readers.check(session.nick, number)
-        text = logs.read(number)
-        if text is None:
-            raise Refusal("no_such_log", f"there is no game {number}; /history lists finished games")
-        game = review_of(number, text)
-        show(session, _Cursor(game, _round_in(game, round_number), 0))
-
-    def review(session: Session, args: str) -> None:
-        words = args.lower().split()
-        if not words:
-            raise wrong_use("which game? /history lists them")
-        if is_number(words[0]):
-            if len(words) > 2 or (len(words) == 2 and not is_number(words[1])):
-                raise wrong_use("a game number and, if you like, a round number")
-            start(session, int(words[0]), int(words[1]) if len(words) == 2 else 1)
-            return
-        cursor = cursors.get(session)
-        if cursor is None:
-            raise Refusal("no_review", "you are not reviewing a game; /review N starts one")
-        word = words[0]
-        steps = len(cursor.game.rounds[cursor.round - 1])
-        if word == "next" and len(words) == 1:
-            if cursor.step + 1 < steps:
-                cursor.step += 1
-            elif cursor.round < len(cursor.game.rounds):
-                cursor.round, cursor.step = cursor.round + 1, 0
-            else:
-                raise Refusal("review_end", "that was the last step of the game; /review end stops")
-        elif word == "prev" and len(words) == 1:
-            if cursor.step > 0:
-                cursor.step -= 1
-            elif cursor.round > 1:
-                cursor.round -= 1
-                cursor.step = len(cursor.game.rounds[cursor.round - 1]) - 1
-            else:
-                raise Refusal("review_end", "that is the first step of the game")
-        elif word == "round" and len(words) == 2 and is_number(words[1]):
-            cursor.round, cursor.step = _round_in(cursor.game, int(words[1])), 0
-        elif word == "end" and len(words) == 1:
-            del cursors[session]
-            session.send(Message("REVIEW_END", {"log": cursor.game.number},
-                                 f"Review of game {cursor.game.number} ended."))
-            return
-        else:
-            raise wrong_use("N [ROUND], next, prev, round K or end")
-        show(session, cursor)
-
-    return [
-        Command(key="review", group="game", german="nachspielen", usage="/review N [ROUND] | next | prev | round K | end",
-                summary="step through a finished game, all hands open",
-                help="/review N [ROUND] shows finished game N (its number is in /history and in its"
-                " GAME OVER line) from the deal of ROUND (default 1): every hand open, then one trick"
-                " at a time with /review next and /review prev; /review round K jumps to round K,"
-                " /review end stops. The texts are the ones spectators read in live play. A game"
-                " still running cannot be reviewed, nor a private table's game but by its players.",
-                handler=review),
-    ]
-
-
-def _round_in(game: ReviewedGame, round_number: int) -> int:
-    if not 1 <= round_number <= len(game.rounds):
-        raise Refusal("no_such_round", f"game {game.number} has rounds 1-{len(game.rounds)}")
-    return round_number

@@ -34,7 +34,7 @@ from bswtichu.server.games.durable import DurableGame
 from bswtichu.server.text.game_messages import GameTexts, game_started
 from bswtichu.server.games.logs import GameLogRecorder, GameLogStore
 from bswtichu import names
-from bswtichu.server.commands.registry import is_number
+from bswtichu.server.numbers import is_number
 from bswtichu.server.text.messages import Message, Refusal, for_second_hand, second_hand_word
 from bswtichu.server.text.render import MACHINE
 from bswtichu.server.tables.table import Reader, Table, TableHall

@@ -12,6 +12,7 @@ import re
 from typing import Any, Callable
 
 from bswtichu.engine import NANJING, Variant
+from bswtichu.realm import SECOND_HAND_WORDS
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
@@ -435,19 +436,25 @@ def options(number: int, values: dict[str, Any]) -> Message:
     )
 
 
-#: The command names that mark a person's actions for a further hand he plays (``/second play
-#: 7j``): both work wherever a person plays one; each variant's messages say its own word
-SECOND_HAND_WORDS = ("second", "dummy")
+_SECOND, _DUMMY = SECOND_HAND_WORDS
 
 
 def second_hand_word(variant: Variant) -> str:
-    """The word a variant's messages use for that command: Trichu's dealer plays the dummy's
-    hand (/dummy), a Duo player the second hand of his team (/second)."""
-    return "dummy" if variant.dummy is not None else "second"
+    """The word a variant's messages use for the command that marks a person's actions for a
+    further hand he plays (`SECOND_HAND_WORDS`): Trichu's dealer plays the dummy's hand
+    (/dummy), a Duo player the second hand of his team (/second)."""
+    return _DUMMY if variant.dummy is not None else _SECOND
 
 
-#: The game commands a sentence may name; said of a second hand, each is that hand's (/dummy play).
-_HAND_COMMAND = re.compile(r"(?<![\w/])/(play|pass|bomben|schupf|wish|give|dog|grand|nogrand|tichu)\b")
+#: The commands a person also gives for a second hand he plays, by every name they go by: the
+#: game commands marked ``hand`` (`bswtichu.server.commands.game` refuses to start if the two
+#: differ). A sentence said of a second hand names them as that hand's (/dummy play).
+HAND_COMMANDS = frozenset({
+    "grand", "grosses", "nogrand", "keingrosses", "tichu", "exchange", "schupf", "schupfen",
+    "play", "spielen", "p", "pass", "passen", "passe", "bomb", "bomben", "wish", "wunsch",
+    "give", "geben", "verschenken", "dog", "hund", "hand", "karten", "cards", "legal", "moves",
+})
+_HAND_COMMAND = re.compile(r"(?<![\w/])/(" + "|".join(sorted(HAND_COMMANDS)) + r")\b")
 
 
 def for_second_hand(variant: Variant, name: str, seat: int, text: str) -> str:

@@ -5,9 +5,12 @@ import { Link } from "./link.js";
 import { Model } from "./model.js";
 import { View, byId } from "./view.js";
 
-// Commands whose arguments are secrets: the log and the history keep only their first word
-// (and the name of /nick).
-const SECRET = /^\/(nick|name|register|password|passwort|resume)\b/i;
+// The command words the page needs, as the server names them (its listener's commands.json):
+// the commands whose arguments are secrets, of which the log and the history keep only the first
+// word (and the name of /nick); the names of the command that plays a further hand (/second).
+const COMMANDS = await fetch("commands.json").then((answer) => answer.json());
+const SECRET = new RegExp(`^\\/(${COMMANDS.secret.join("|")})\\b`, "i");
+const SECOND_SCHUPF = new RegExp(`^\\/(${COMMANDS.second_hand.join("|")})\\s+\\/?schupf\\b`, "i");
 const HISTORY = 100;
 // The page's own requests are answered like any other, text and package; the text is kept out
 // of the log (the page shows the package), if the package comes within QUIET_MS.
@@ -192,8 +195,8 @@ function exchange() {
 function exchangeOther() {
   const other = model.game.otherLegal;
   if (!other || otherSelected.length !== model.exchangeTargets(model.dummySeat).length) return;
-  const spelled = other.commands.map((line) => /^\/(dummy|second)\s+\/?schupf\b/i.exec(line)).find(Boolean);
-  move(`/${spelled ? spelled[1] : "second"} schupf ${otherSelected.join(" ")}`);
+  const spelled = other.commands.map((line) => SECOND_SCHUPF.exec(line)).find(Boolean);
+  move(`/${spelled ? spelled[1] : COMMANDS.second_hand[0]} schupf ${otherSelected.join(" ")}`);
   otherSelected = [];
   view.render(model, selected, otherSelected);
 }
