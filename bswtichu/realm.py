@@ -12,7 +12,7 @@ client's to word: the port names the limit, the client says it in its own mode.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bswtichu.config import ServerConfig
 from bswtichu.counters import Tally
@@ -31,10 +31,15 @@ SECOND_HAND_WORDS = ("second", "dummy")
 
 class Told(Protocol):
     """A message the domain sent a client, as a port reads it (GMCP, prompts): its keyword
-    and its machine fields."""
+    and its machine fields (read only: the domain's message may keep them in a dict)."""
 
-    keyword: str
-    fields: Mapping[str, Any]
+    @property
+    def keyword(self) -> str:
+        """The message's keyword (``TURN``, ``CHAT``...)."""
+
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """The message's machine fields."""
 
 
 class Connection(Protocol):
@@ -92,24 +97,32 @@ class Client(Protocol):
         """Say goodbye after ``seconds`` without input, and hang up."""
 
 
-class Realm(Protocol):
-    """What a port needs from the domain (the lobby): a client comes, talks, goes."""
+#: the realm's own class of client (the lobby's ``Session``)
+ClientT = TypeVar("ClientT", bound=Client)
+
+
+class Realm(Protocol[ClientT]):
+    """What a port needs from the domain (the lobby): a client comes, talks, goes.
+
+    It takes back only the clients it made (the lobby its own ``Session``), so it is generic
+    in their class; a port, which hands each client back as it got it, holds a plain `Realm`.
+    """
 
     def connect(self, connection: Connection, peer: str = "", limits: ServerConfig | None = None,
-                address: str = "") -> Client:
+                address: str = "") -> ClientT:
         """A new client on a port whose settings are ``limits``, from IP ``address``; greets him."""
 
-    def receive(self, client: Client, line: str) -> None:
+    def receive(self, client: ClientT, line: str) -> None:
         """One decoded input line from the client; never raises."""
 
-    def disconnect(self, client: Client) -> None:
+    def disconnect(self, client: ClientT) -> None:
         """The client's connection is gone."""
 
     @property
     def tally(self) -> Tally:
         """What the server counts (the ports add connections and output to it)."""
 
-    def online(self) -> list[Client]:
+    def online(self) -> list[ClientT]:
         """Named clients (for MSSP's player count)."""
 
     def table_states(self) -> Mapping[str, int]:

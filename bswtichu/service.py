@@ -14,6 +14,7 @@ import os
 from time import perf_counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
@@ -99,7 +100,7 @@ def build_lobby(
     chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after,
-                       chat.away_of)
+                       chat.away_of)  # type: ignore[arg-type]  # its readers are sessions: index.find's
     hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
                               config.password_checks_per_address, config.uncapped, outbox)
     guard = NameGuard(storage.accounts, tables, clock, hashing, config.guest_token_lifetime,
@@ -152,7 +153,7 @@ class TichuService(Service):
     """Listens on every configured listener (by its kind, ``net.kinds``); all feed one lobby."""
 
     log = Logger()
-    name = "bswtichu"
+    name = "bswtichu"  # type: ignore[assignment]  # Service's None has no type; IService's name is a str
 
     def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None):
         self.config = config
@@ -175,7 +176,8 @@ class TichuService(Service):
         self.games = games
         #: the threads that hash passwords (started and stopped with the service)
         self.hasher = PoolHasher(reactor, config.password_threads)
-        storage = games.storage if games.storage is not None else Storage.open()
+        #: the database the lobby and the games keep (an in-memory one for games given without)
+        self.storage = storage = games.storage if games.storage is not None else Storage.open()
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
@@ -251,7 +253,7 @@ class TichuService(Service):
         127.0.0.1:4243; logs in logs/``; a TLS port is marked ``(TLS)``, a web one is a URL."""
         groups: dict[str, list[str]] = {}
         for name, kind, description in self.listeners:
-            host = self.ports[name].getHost()
+            host: Any = self.ports[name].getHost()  # an IP address or a UNIX one: IAddress names nothing
             where = f"{host.host}:{host.port}" if hasattr(host, "port") else f"unix {os.fsdecode(host.name)}"
             secure = description.startswith("ssl:")
             if kind.web and hasattr(host, "port"):
@@ -295,7 +297,7 @@ class TichuService(Service):
     def backup_requested(self) -> None:
         """``bswtichu backup FILE`` asks (SIGUSR1): copy the database to the FILE it left in the
         request file, with SQLite's online backup API (committed steps; the games go on after)."""
-        storage = self.games.storage
+        storage = self.storage
         request = backup.request_path(self.config.database)
         try:
             target = request.read_text(encoding="utf-8").strip()

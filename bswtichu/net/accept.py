@@ -20,13 +20,16 @@ taken back) the waiting clients stay queued, and the port stops reading for
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from twisted.internet.interfaces import (
     IDelayedCall, IHandshakeListener, IProtocolNegotiationFactory, IReactorTime, ISSLTransport,
+    ITCPTransport,
 )
-from twisted.internet.protocol import Factory, Protocol
+from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
+from twisted.python.failure import Failure
 from twisted.web.server import Request
 from zope.interface import alsoProvides, directlyProvidedBy, directlyProvides, implementer
 
@@ -103,11 +106,12 @@ class AcceptGuard:
         """Hear a listening port's accept failures (Twisted's port logs each attempt)."""
         if hasattr(port, "_logger"):  # twisted.internet.tcp.Port: what its accept loop logs to
             port._logger = Logger(namespace=port._logger.namespace,
-                                  observer=lambda event: self._accept_failed(port, event))
+                                  observer=lambda event: self._accept_failed(port, event))  # type: ignore[arg-type]  # a callable observes
 
-    def _accept_failed(self, port: object, event: dict) -> None:
+    def _accept_failed(self, port: Any, event: dict) -> None:
         """One event of a port's accept loop: a client closed on the spare descriptor
-        (``address``), an accept error without a spare (``acceptError``), or news of the spare."""
+        (``address``), an accept error without a spare (``acceptError``), or news of the spare.
+        ``port`` is Twisted's TCP port (Any: no interface names its switch for reading)."""
         error = event.get("acceptError")
         if error in HARMLESS_ACCEPT_ERRORS:
             return
@@ -125,7 +129,7 @@ class AcceptGuard:
             self.clock.callLater(ACCEPT_RETRY, self._retry, port)
 
     @staticmethod
-    def _retry(port: object) -> None:
+    def _retry(port: Any) -> None:
         if port.connected:
             port.startReading()
 
@@ -138,7 +142,7 @@ class AcceptGuard:
             self.closed_unaccepted = 0
 
 
-class GuardedFactory(WrappingFactory):
+class GuardedFactory(WrappingFactory["GuardedConnection"]):
     """A listener's factory behind the guard: refuses past the cap, times what comes."""
 
     noisy = False
@@ -154,7 +158,7 @@ class GuardedFactory(WrappingFactory):
         """The protocols TLS may agree on (ALPN): the guarded factory's."""
         return self.wrappedFactory.acceptableProtocols()
 
-    def buildProtocol(self, addr: object) -> Protocol:
+    def buildProtocol(self, addr: object) -> Protocol:  # type: ignore[override]  # a refused one is no wrapper: never registered
         self.guard.accepted()
         address = getattr(addr, "host", "")
         cap = self.guard.take(address)
@@ -170,6 +174,9 @@ class GuardedFactory(WrappingFactory):
 
 class RefusedConnection(Protocol):
     """A connection past the cap: says why (not over TLS) and hangs up."""
+
+    #: a server's stream: TCP, a UNIX socket, or TLS over either (set as it connects)
+    transport: ITCPTransport
 
     def __init__(self, answer: bytes) -> None:
         self.answer = answer
@@ -188,6 +195,8 @@ class GuardedConnection(ProtocolWrapper):
     connection off when what is due (the TLS handshake, an HTTP request's head) is late."""
 
     log = Logger()
+    #: a server's stream: TCP, a UNIX socket, or TLS over either (set as it connects)
+    transport: ITCPTransport
 
     def __init__(self, factory: GuardedFactory, wrapped: Protocol, address: str) -> None:
         super().__init__(factory, wrapped)
@@ -234,7 +243,7 @@ class GuardedConnection(ProtocolWrapper):
                        what=what, seconds=seconds, event="connection_late")
         self.transport.abortConnection()
 
-    def connectionLost(self, reason: object) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._lost = True
         self.met()
         super().connectionLost(reason)
@@ -242,11 +251,11 @@ class GuardedConnection(ProtocolWrapper):
     # The port's read size is the socket's, not this wrapper's (`LineConnection.start` sets it).
     @property
     def bufferSize(self) -> int:
-        return self.transport.bufferSize
+        return self.transport.bufferSize  # type: ignore[attr-defined]  # the socket's: no interface has it
 
     @bufferSize.setter
     def bufferSize(self, size: int) -> None:
-        self.transport.bufferSize = size
+        self.transport.bufferSize = size  # type: ignore[attr-defined]  # the socket's: no interface has it
 
 
 def guard_of(transport: object) -> GuardedConnection | None:

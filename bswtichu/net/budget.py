@@ -151,7 +151,7 @@ class OutputQueue:
 
     def _put_direct(self, data: bytes) -> None:
         try:
-            sent = self._send_now(data)
+            sent = self._send_now(data)  # type: ignore[misc]  # _put is this only with a send_now
         except OSError:  # EAGAIN, EINTR, or a broken connection the transport will meet itself
             sent = 0
         if sent < len(data):

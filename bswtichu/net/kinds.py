@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import ServerFactory
@@ -28,17 +29,17 @@ class ListenerKind:
     """What listens on a port of this kind, and how the start-up line names it."""
 
     name: str
-    factory: Callable[[Realm, ServerConfig, IReactorTime], ServerFactory]
+    factory: Callable[[Realm, ServerConfig, IReactorTime], ServerFactory[Any]]
     audience: str  # who connects, as the start-up line groups the ports: "people", "bots"
     label: str  # the word before each of its addresses there ("" for none)
     web: bool = False  # its addresses are shown as http:// (https:// over TLS) URLs
     http: bool = False  # it speaks HTTP: its requests are timed, a refusal is an HTTP answer
 
-    def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory:
+    def build(self, realm: Realm, config: ServerConfig, clock: IReactorTime) -> ServerFactory[Any]:
         """The factory for one listener of this kind, knowing its kind's name (connections
         are counted by it)."""
         factory = self.factory(realm, config, clock)
-        factory.kind = self.name
+        factory.kind = self.name  # type: ignore[attr-defined]  # any server factory: it is told its kind
         return factory
 
 

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
-from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime, ITransport
 from twisted.internet.protocol import ServerFactory
 from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
@@ -128,6 +131,9 @@ class LineConnection(TimeoutMixin):
     """
 
     log = Logger()
+    # what the Twisted protocol it is mixed into has (FrameLines sets its transport itself)
+    transport: ITransport | None
+    factory: LobbyFactory
     merges_crlf = True  # whether CR LF in the application bytes is one line end
     #: whether output may go straight into the socket while the transport holds nothing
     #: (`OutputQueue`'s ``send_now``): only where nothing else writes to the transport
@@ -138,14 +144,13 @@ class LineConnection(TimeoutMixin):
         self.lobby = lobby
         self.config = config
         self.clock = clock
-        self.callLater = clock.callLater  # TimeoutMixin's timer, on the injected clock
         self.session: Client | None = None
         self._framer = LineFramer(config.max_line_length, self.merges_crlf)
         self._line_budget = TokenBucket(config.flood_rate, config.flood_burst, clock)
         self._byte_budget = TokenBucket(config.byte_rate, config.byte_burst, clock)
         self._throttle: ReadThrottle | None = None
         self._output: OutputQueue | None = None
-        self._tcp = None  # the socket transport, from start
+        self._tcp: Any = None  # the socket transport (`socket_transport`), from start
         self._producing = False  # whether the output queue is the transport's producer
         self._flood_warned = False
         self._abort_call: IDelayedCall | None = None
@@ -153,9 +158,15 @@ class LineConnection(TimeoutMixin):
     def encode_lines(self, lines: list[str]) -> bytes:
         raise NotImplementedError
 
-    def socket_transport(self):
+    def callLater(self, period: float, func: Callable[[], object]) -> IDelayedCall:
+        """TimeoutMixin's timer, on the injected clock."""
+        return self.clock.callLater(period, func)
+
+    def socket_transport(self) -> Any:
         """The connection's transport, under any layer of the port's own (telnet overrides
-        this): TCP or a UNIX socket, or TLS over one; it pauses, resumes and aborts."""
+        this): TCP or a UNIX socket, or TLS over one; it pauses, resumes and aborts. (Any: what
+        is used of it, the producer's switches, its buffer size and whether it disconnects, no
+        Twisted interface names together.)"""
         return self.transport
 
     # -- Connection (what the client needs) --------------------------------------
@@ -232,7 +243,7 @@ class LineConnection(TimeoutMixin):
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self._output, self._output.streaming)
             self._producing = True
-        peer = self.transport.getPeer()
+        peer = self.transport.getPeer()  # type: ignore[union-attr]  # it starts once connected
         host = getattr(peer, "host", "")
         self.session = self.lobby.connect(self, f"{host}:{getattr(peer, 'port', '?')}",
                                           self.config, host)
@@ -270,7 +281,7 @@ class LineConnection(TimeoutMixin):
                 if not framer.has_line():
                     self._flood_warned = False
                     return
-                self._throttle.hold(wait)
+                self._throttle.hold(wait)  # type: ignore[union-attr]  # made in start, with the session
                 if not self._flood_warned:
                     self._flood_warned = True
                     session.too_many_lines(self.config.flood_rate, self.config.flood_burst)
@@ -313,7 +324,7 @@ class LineConnection(TimeoutMixin):
             self.session.idle(self.config.idle_timeout)
 
 
-class LobbyFactory(ServerFactory):
+class LobbyFactory(ServerFactory[Any]):
     """What the line-based kinds' factories share: the lobby, the settings and the clock."""
 
     noisy = False  # the service says once where it listens; no "Starting factory" lines

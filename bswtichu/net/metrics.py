@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
@@ -60,18 +61,33 @@ class ReactorLag:
         self._due = now + LAG_INTERVAL
 
 
+class Counts(TypedDict):
+    """The tally's counters as a snapshot copies them (`RealmCollector.take`)."""
+
+    actions: dict[str, int]
+    refusals: dict[str, int]
+    decisions: dict[str, _Timings]
+    commits: _Timings
+    connections: dict[str, int]
+    open: dict[str, int]
+    output: dict[str, int]
+    skipped: int
+    started: int
+    ended: int
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The realm's numbers at one moment, taken in the reactor's thread."""
 
-    counters: dict[str, object]
+    counters: Counts
     tables: dict[str, int]
     people: int
     lag: float
 
 
 def _histogram(name: str, documentation: str, label: str | None,
-               timings: Mapping[str, Timings]) -> HistogramMetricFamily:
+               timings: Mapping[str, _Timings]) -> HistogramMetricFamily:
     family = HistogramMetricFamily(name, documentation, labels=[label] if label else None)
     for value, seen in sorted(timings.items()):
         buckets, running = [], 0

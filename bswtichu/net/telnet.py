@@ -15,6 +15,7 @@ contains the byte 0xFF, so text needs no IAC doubling.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from twisted.conch.telnet import (
     ECHO, IAC, AlreadyDisabled, AlreadyEnabled, AlreadyNegotiating, OptionRefused, TelnetProtocol,
@@ -131,8 +132,11 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     """
 
     merges_crlf = False
+    #: the telnet layer it sits behind (set as it connects, before any event reaches it)
+    transport: LenientTelnetTransport  # type: ignore[assignment]  # it declares no ITransport, yet is one
+    factory: TelnetFactory
 
-    def socket_transport(self):
+    def socket_transport(self) -> Any:
         """The transport under the telnet layer (TCP or a UNIX socket, or TLS over one)."""
         return self.transport.transport
 

@@ -136,7 +136,7 @@ class FrameLines(LineConnection):
             self._output.flush()
             if self._producing:
                 self._producing = False
-                self.transport.unregisterProducer()
+                self.socket_transport().unregisterProducer()
         self.websocket.sendClose(1000)
         self._abort_call = self.clock.callLater(CLOSE_TIMEOUT, self._abort)
 
@@ -160,10 +160,10 @@ class WebSocketSession(WebSocketServerProtocol):
         return chosen if offered else None
 
     def onOpen(self) -> None:
-        self.lines.open(self.transport)
+        self.lines.open(self.transport)  # type: ignore[union-attr]  # made in onConnect, which came first
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
-        self.lines.frame_received(payload, isBinary)
+        self.lines.frame_received(payload, isBinary)  # type: ignore[union-attr]  # frames come while open
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         if self.lines is not None and self.lines.transport is not None:
@@ -192,7 +192,7 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         without that setting, this listener's own address or a name for this machine."""
         if self.origins:
             return "*" in self.origins or origin.rstrip("/") in self.origins
-        host = protocol.transport.getHost()
+        host = protocol.transport.getHost()  # type: ignore[union-attr]  # its handshake: it is connected
         port = getattr(host, "port", None)
         hosts = list(LOCAL_HOSTS)
         address = getattr(host, "host", "")
@@ -222,7 +222,7 @@ class StaticFiles(File):
         ".png": "image/png",
         ".ico": "image/x-icon",
     }
-    childNotFound = notFound("No such page", "There is no such file here.")
+    childNotFound = notFound("No such page", "There is no such file here.")  # type: ignore[assignment]  # any resource serves
 
     def directoryListing(self) -> IResource:
         return self.childNotFound

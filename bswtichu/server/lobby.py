@@ -103,11 +103,12 @@ class Lobby:
         starting with / is never a password; chat's // is, so it never reaches chat), or
         chat. What it causes reaches each client in one write; a Deferred: it waits for a hash."""
         with self.outbox:
-            if session.secret_answer is not None and (not line.startswith("/") or line.startswith("//")):
-                return self._answer_secret(session, line)
+            answer = session.secret_answer
+            if answer is not None and (not line.startswith("/") or line.startswith("//")):
+                return self._answer_secret(session, answer, line)
             if not line:
                 return None
-            if session.secret_answer is not None:
+            if answer is not None:
                 session.drop_secret()
             waiting = self._guarded(session, lambda: self._dispatch(session, line), lambda: loggable(line))
             self._guarded(session, lambda: self._active_at_table(session), lambda: loggable(line))
@@ -118,8 +119,10 @@ class Lobby:
         turn clock ran out stands aside (after his line, which may be a move the stand-in
         would otherwise answer first)."""
         table = session.table
-        if table is not None and table.game is not None and table.seat_of(session.nick) is not None:
-            table.game.player_active(session.nick)
+        if table is not None and table.game is not None:
+            nick: str = session.nick  # type: ignore[assignment]  # one at a table has a name
+            if table.seat_of(nick) is not None:
+                table.game.player_active(nick)
 
     def disconnect(self, session: Session) -> None:
         """The client is gone: free his name, hold his seat, drop him as spectator."""
@@ -152,13 +155,14 @@ class Lobby:
 
     # -- routing ------------------------------------------------------------
 
-    def _answer_secret(self, session: Session, line: str) -> Deferred | None:
-        """The line after ``Session.ask_secret``: the password (an empty line gives up).
+    def _answer_secret(self, session: Session, answer: Callable[[str], Deferred | None],
+                       line: str) -> Deferred | None:
+        """The line after ``Session.ask_secret``, for its ``answer``: the password (an empty line
+        gives up).
 
         A refused password is told and asked for again, still hidden: the line after
         it is the password retyped, never chat.  The echo comes back before the reply.
         """
-        answer = session.secret_answer
         again = session.answer_secret(line)
         if not line:
             session.send(messages.gave_up())
@@ -180,7 +184,7 @@ class Lobby:
             self._check_observer_may(line)
         if session.away is not None and not self._is_away_command(line):
             session.away = None
-            session.send(messages.back(session.nick))
+            session.send(messages.back(session.nick))  # type: ignore[arg-type]  # /away takes a name
         if line.startswith("//"):
             self.chat.say(session, line[1:])
         elif line.startswith("/"):

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bswtichu.realm import Connection
+from bswtichu.realm import Connection, Told
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Message
 from bswtichu.server.text.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
     from bswtichu.server.tables.table import Table
 
 
@@ -124,11 +126,11 @@ class Session:
         self.colour: bool | None = None
         self.default_width: int | None = None
         self.default_colour = False
-        self.also_sent: Callable[[Message, bool], None] | None = None
+        self.also_sent: Callable[[Told, bool], None] | None = None
         # Set by a connection that can ask its client not to show what is typed (telnet:
         # IAC WILL ECHO); ``secret_answer`` takes the next line once ``ask_secret`` asked.
         self.hide_input: Callable[[bool], None] | None = None
-        self.secret_answer: Callable[[str], None] | None = None
+        self.secret_answer: Callable[[str], Deferred | None] | None = None
         #: asks the last question again after a refused answer (set with ``secret_answer``)
         self.secret_again: Callable[[], bool] | None = None
         # The echo is given back before the first reply to a secret line (not before a new question).
@@ -145,9 +147,9 @@ class Session:
     @property
     def seated(self) -> bool:
         """Whether the client has a seat at its table (not only watching)."""
-        return self.table is not None and self.table.seat_of(self.nick) is not None
+        return self.table is not None and self.table.seat_of(self.nick) is not None  # type: ignore[arg-type]  # at a table: named
 
-    # -- what a port tells of its own (net.realm.Client): it names the limit, the words are ours --
+    # -- what a port tells of its own (realm.Client): it names the limit, the words are ours --
 
     def too_many_lines(self, rate: float, burst: int) -> None:
         self.send(messages.error("flood", f"too many lines: at most {rate:g} per second"
@@ -174,7 +176,7 @@ class Session:
             tls_port, self.unencrypted = self.unencrypted, None
             self.send(messages.unencrypted(tls_port or None))
 
-    def ask_secret(self, question: Message, answer: Callable[[str], None],
+    def ask_secret(self, question: Message, answer: Callable[[str], Deferred | None],
                    again: Callable[[], bool] | None = None) -> bool:
         """Ask a person for a password on the next line, which his client does not show.
 
@@ -201,7 +203,7 @@ class Session:
         again = self.secret_again
         self.secret_answer = self.secret_again = None
         self._echo_owed = True
-        return again
+        return again  # type: ignore[return-value]  # set with the answer, pending when this is called
 
     def drop_secret(self) -> None:
         """A command came instead of the answer: the question is dropped, the echo comes back."""

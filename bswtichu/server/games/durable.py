@@ -75,7 +75,8 @@ class DurableGame:
             if type(event) is GameOver:
                 self._finish(driver.game, event)
             elif type(event) is SeatHandedOver:  # the result and rating go to who plays it now
-                self.players = tuple(event.to if p == event.player else p for p in self.players)
+                self.players = tuple(event.to if p == event.player else p  # type: ignore[misc]  # players are names here
+                                     for p in self.players)
 
     def caught_up(self, driver: GameDriver) -> None:
         """After a restore: the journal goes on from the driver's current round."""

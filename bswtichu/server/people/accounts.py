@@ -207,12 +207,13 @@ class NameGuard:
             raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
         self.connections.succeeded(id(session))
         held = self.hall.held_seat(owner)
-        if held is None and online(owner) is not None:
-            return online(owner)
         if held is None:
+            spelling = online(owner)
+            if spelling is not None:
+                return spelling
             raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
         table, seat = held
-        return table.nick_at(seat)
+        return table.nick_at(seat)  # type: ignore[return-value]  # a held seat names its holder
 
     # -- slowing down guessers: per connection at once, per name after a few failures
 

@@ -49,18 +49,25 @@ class Chat:
             return _nobody
         return lambda listener: key(listener) in ignorers
 
-    def check_voice(self, session: Session) -> None:
+    def check_voice(self, session: Session) -> str:
         """Refuse one without a name, or muted: nothing of his making reaches anyone (chat, an
-        invitation)."""
-        if session.nick is None:
+        invitation). His name, if he may speak."""
+        nick = session.nick
+        if nick is None:
             raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
         self._may_speak(session)
+        return nick
 
     def said(self, session: Session, text: str) -> str:
         """``text`` as ``session`` may say it to others (chat, /me, /kibitz, /msg, his /away text):
         refused from one without a name or muted, or over ``max_chat_length`` characters; without
         direction controls (`DIRECTION_CONTROLS`)."""
         self.check_voice(session)
+        return self._sayable(text)
+
+    def _sayable(self, text: str) -> str:
+        """``text`` as anyone may say it: refused over ``max_chat_length`` characters; without
+        direction controls."""
         self.check_length(text)
         if text.isascii():  # the common line: nothing to take out
             return text
@@ -91,13 +98,13 @@ class Chat:
     def tell(self, sender: Session, recipient: Session, message: Message) -> None:
         """``message``, of ``sender``'s making, to ``recipient`` alone (an invitation), unless the
         recipient ignores him (the sender is not told, as with /msg)."""
-        if not self._spared(sender.nick)(recipient.nick):
+        if not self._spared(sender.nick)(recipient.nick):  # type: ignore[arg-type]  # both named (voice checked; found by name)
             recipient.send(message)
 
     def say(self, session: Session, text: str, action: bool = False) -> None:
         """Chat (or, ``action``, a /me) goes to the room the speaker is in: his table, or the lobby."""
-        text = self.said(session, text)
-        speaker = session.nick
+        speaker = self.check_voice(session)
+        text = self._sayable(text)
         table = session.table
         spared = self._spared(speaker)
         if table is not None:
@@ -109,19 +116,20 @@ class Chat:
             return
         message = messages.chat(None, speaker, text, action)
         for listener in self._names.online():
-            if listener.table is None and not spared(listener.nick):
+            if listener.table is None and not spared(listener.nick):  # type: ignore[arg-type]  # the online have names
                 listener.send(message, droppable=True)
 
     def kibitz(self, session: Session, text: str) -> None:
         """Spectators' chat: to the table's spectators only."""
-        text = self.said(session, text)
+        speaker = self.check_voice(session)
+        text = self._sayable(text)
         table = session.table
         if table is None:
             raise Refusal("not_at_table", "you watch no table; /watch TABLE first")
-        if table.seat_of(session.nick) is not None:
+        if table.seat_of(speaker) is not None:
             raise Refusal("not_spectator", f"you play at table {table.number}; kibitz is the spectators'"
                                            " chat (plain lines reach your table)")
-        table.tell_all_but(messages.kibitz(table.number, session.nick, text), self._spared(session.nick),
+        table.tell_all_but(messages.kibitz(table.number, speaker, text), self._spared(speaker),
                            spectators_only=True)
 
     def private(self, session: Session, name: str, text: str) -> None:
@@ -130,17 +138,19 @@ class Chat:
         One who ignores the sender does not get it; the sender is not told (his echo comes as
         ever). One who is away has the sender told so (as the sender may read it: `away_of`).
         """
-        text = self.said(session, text)
+        speaker = self.check_voice(session)
+        text = self._sayable(text)
         recipient = self._names.find(name)
         if recipient is None:
             raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
-        if not self._spared(session.nick)(recipient.nick):
-            recipient.send(messages.private(session.nick, recipient.nick, text, echo=False))
+        listener: str = recipient.nick  # type: ignore[assignment]  # found by his name: he has one
+        if not self._spared(speaker)(listener):
+            recipient.send(messages.private(speaker, listener, text, echo=False))
         if recipient is not session:
-            session.send(messages.private(session.nick, recipient.nick, text, echo=True))
-            away = self.away_of(recipient, session.nick)
+            session.send(messages.private(speaker, listener, text, echo=True))
+            away = self.away_of(recipient, speaker)
             if away is not None:
-                session.send(messages.away_notice(recipient.nick, away))
+                session.send(messages.away_notice(listener, away))
 
     def check_length(self, text: str) -> None:
         limit = self._config.current.max_chat_length

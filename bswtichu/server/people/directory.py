@@ -40,15 +40,16 @@ class NameIndex:
     def online(self) -> list[Session]:
         """Named sessions of people (observers left out), by name."""
         return sorted((s for s in self._by_nick.values() if s not in self._observers),
-                      key=lambda s: s.nick.casefold())
+                      key=lambda s: s.nick.casefold())  # type: ignore[union-attr]  # indexed: named
 
     def observers(self) -> list[Session]:
         """Named sessions that only watch (`/observer`), by name."""
-        return sorted((s for s in self._observers if s.nick is not None), key=lambda s: s.nick.casefold())
+        return sorted((s for s in self._observers if s.nick is not None),
+                      key=lambda s: s.nick.casefold())  # type: ignore[union-attr]  # named: as filtered
 
     def names_but(self, session: Session) -> Iterator[str]:
         """Every name in use by another session."""
-        return (other.nick for other in self._by_nick.values() if other is not session)
+        return (other.nick for other in self._by_nick.values() if other is not session)  # type: ignore[misc]  # indexed: named
 
     def observe(self, session: Session) -> None:
         self._observers.add(session)
@@ -118,7 +119,7 @@ class NameDirectory:
         held = self._tables.held_seat(name)
         if held is not None:
             table, seat = held
-            name = table.nick_at(seat)  # shown as it was first written, whatever the case now
+            name = table.nick_at(seat)  # type: ignore[assignment]  # his (held): as first written, whatever the case now
         previous = self.index.rename(session, name)
         log.info("{peer} is {nick}", peer=session.peer, nick=name, previous=previous, event="login")
         session.send(messages.nick(name, previous))

@@ -134,7 +134,7 @@ class Moderation:
         role = self.role_of(session.nick)
         if role is not None:
             return role
-        if not self.accounts.is_registered(session.nick):
+        if not self.accounts.is_registered(session.nick):  # type: ignore[arg-type]  # commands take a name
             raise Refusal("guest", "a guest has no moderation powers; only admins and moderators"
                                    " (registered names) do")
         raise Refusal("not_moderator", "only admins and moderators may do that")
@@ -256,11 +256,12 @@ def operator_desk(moderation: Moderation, directory: NameDirectory | None = None
         action, word = request.get("action"), str(request.get("name", ""))
         if action == "add":
             name = moderation.claim(word, str(request["password"]))
-            holder = directory.find(name) if directory is not None else None
-            if holder is not None:
-                hang_up(directory, holder, messages.bye(
-                    "taken_over", f"The operator claimed the name {name} for an admin; this connection"
-                                  " is closed."))
+            if directory is not None:
+                holder = directory.find(name)
+                if holder is not None:
+                    hang_up(directory, holder, messages.bye(
+                        "taken_over", f"The operator claimed the name {name} for an admin; this"
+                                      " connection is closed."))
             return f"{name} is an admin now: /nick {name} PASSWORD logs in"
         if action == "remove":
             name = moderation.unclaim(word)

@@ -69,13 +69,14 @@ class PersonalLists:
 
     def arrive(self, session: Session, previous: str | None) -> None:
         """He took a name: the lists of the one he had go, his ignore list is read (chat needs it)."""
-        if previous is not None and names.key(previous) != names.key(session.nick):
+        nick: str = session.nick  # type: ignore[assignment]  # he has just taken it
+        if previous is not None and names.key(previous) != names.key(nick):
             self._drop(previous)
-        self.of(session.nick, IGNORE)
+        self.of(nick, IGNORE)
 
     def forget(self, session: Session) -> None:
         """He left: his lists leave memory (a registered player's stay in the store)."""
-        self._drop(session.nick)
+        self._drop(session.nick)  # type: ignore[arg-type]  # only the named are told they left
 
     def _drop(self, owner: str) -> None:
         key = names.key(owner)
@@ -99,9 +100,11 @@ def tell_friends(lists: PersonalLists, index: NameIndex, arrived: Session) -> No
     (unless he also ignores him: ignoring wins)."""
     if index.is_observer(arrived):
         return
-    key = names.key(arrived.nick)
-    ignorers = lists.ignorers(arrived.nick)
-    notice = Message("FRIEND_ONLINE", {"nick": arrived.nick}, f"Your friend {arrived.nick} is online.")
+    nick: str = arrived.nick  # type: ignore[assignment]  # he has just taken it
+    key = names.key(nick)
+    ignorers = lists.ignorers(nick)
+    notice = Message("FRIEND_ONLINE", {"nick": nick}, f"Your friend {nick} is online.")
     for other in index.online():
-        if other is not arrived and key in lists.of(other.nick, FRIEND) and names.key(other.nick) not in ignorers:
+        friend: str = other.nick  # type: ignore[assignment]  # the online have names
+        if other is not arrived and key in lists.of(friend, FRIEND) and names.key(friend) not in ignorers:
             other.send(notice)

@@ -89,7 +89,7 @@ def short_play(combo: Combo) -> str:
     top = int(combo.rank)
     if t in (ComboType.STRAIGHT, ComboType.STRAIGHT_FLUSH):
         low = top - combo.length + 1
-        suit = ""
+        suit: str | None = ""
         if t is ComboType.STRAIGHT_FLUSH:
             suit = next(iter(combo.cards)).suit
         start = "MJ" if low == 1 else rank_text(low)  # the Mahjong starts a straight as a 1
@@ -157,14 +157,15 @@ def _team_names(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 class GameTexts:
-    """Builds messages about one table's game; ``names`` are the players in seat order;
+    """Builds messages about one table's game (``table`` None: a game reviewed from its log);
+    ``names`` are the players in seat order;
     ``trick_points()``, if given, counts the trick on the table (a won trick's points);
     ``time_left(seat)``, if given (the table has a turn clock), is the seconds left on a
     seat's clock (None: it does not run), ``time_left(None)`` the clock's full time;
     ``variant`` the game's form (a Trichu seating's `DUMMY` is named "dummy"); ``played_by``:
     the seats a person plays besides his own (the dummy's), and who plays each (TURN's ``by``)."""
 
-    def __init__(self, table: int, names: Sequence[str], trick_points: Callable[[], int] | None = None,
+    def __init__(self, table: int | None, names: Sequence[str], trick_points: Callable[[], int] | None = None,
                  time_left: Callable[[int | None], int | None] | None = None, variant: Variant = NANJING,
                  played_by: dict[int, str] | None = None):
         self.table = table
@@ -268,7 +269,8 @@ class GameTexts:
         """Trichu's Grand Tichu phase: who decides, and why the dealer and the dummy do not
         (docs/rules.md, item 23), as the dealer, a player who decides, or a spectator reads it."""
         variant = self.variant
-        dealer, first = variant.dummy_owner, variant.grand_after
+        dealer: int = variant.dummy_owner  # type: ignore[assignment]  # Trichu's dealer owns the dummy
+        first = variant.grand_after
         deciders = _listed([self.whom(seat, None) for seat in variant.grand_seats if seat != viewer])
         why = (f"got all {variant.hand_sizes()[dealer]} cards at once: in Trichu the dealer and the dummy"
                " call no Grand Tichu,"
@@ -394,13 +396,14 @@ class GameTexts:
                          lambda: f"{self.who(e.seat, viewer)} went out {place}.")
 
     def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
-        return self.round_result(e.result)
+        return self.round_result(e.result)  # type: ignore[arg-type]  # the round's RoundResult
 
     def _on_SeatingChanged(self, e: ev.SeatingChanged, viewer):
         names = [p if isinstance(p, str) else str(p) for p in e.players]
         if self.variant.dummy is not None:  # Trichu: the seats move round by round, the people first
             seating = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names, start=1))
-            seating += f"; {names[self.variant.dummy_owner]} deals and plays the dummy's hand"
+            dealer: int = self.variant.dummy_owner  # type: ignore[assignment]  # Trichu's dealer owns the dummy
+            seating += f"; {names[dealer]} deals and plays the dummy's hand"
         else:
             seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
@@ -498,13 +501,14 @@ class GameTexts:
     def hand(self, view: RoundView, own: bool = True) -> Message:
         """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
+        seat: int = view.seat  # type: ignore[assignment]  # a hand is shown in a seat's view
         if own:
             whose = "Your hand"
         elif self.variant.dummy is None:
-            whose = f"{self._second_hand(view.seat).capitalize()}, which you play"
+            whose = f"{self._second_hand(seat).capitalize()}, which you play"
         else:
-            whose = f"The hand of {self._second_hand(view.seat)}, which you play"
-        return self._msg("HAND", {"seat": view.seat + 1, "cards": [c.text for c in cards]},
+            whose = f"The hand of {self._second_hand(seat)}, which you play"
+        return self._msg("HAND", {"seat": seat + 1, "cards": [c.text for c in cards]},
                          f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
 
     def _second_hand(self, seat: int) -> str:
@@ -516,7 +520,7 @@ class GameTexts:
 
     def open_hand(self, view: RoundView) -> Message:
         """The dummy's hand, open to everyone at the table once play begins (Trichu)."""
-        dummy = view.variant.dummy
+        dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
         cards = view.open_hand or ()
         return self._msg("OPEN_HAND", {"seat": dummy + 1, "cards": [c.text for c in cards]},
                          f"The dummy's open hand (seat {dummy + 1}): {format_cards(cards) or 'empty'}.")
@@ -531,15 +535,16 @@ class GameTexts:
         seats = len(self.names)
         away = away or (False,) * seats
         lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
-        timed = self.time_left is not None
-        left = [self.time_left(seat) for seat in range(seats)] if timed else [None] * seats
-        if timed:
-            lines[0] += f" Turn clock: {_seconds(self.time_left(None))} per decision."
+        time_left = self.time_left
+        left = [time_left(seat) for seat in range(seats)] if time_left is not None else [None] * seats
+        if time_left is not None:
+            lines[0] += f" Turn clock: {_seconds(time_left(None))} per decision."  # type: ignore[arg-type]  # its full time
         trichu = self.variant.dummy is not None
         for seat, name in enumerate(self.names):
-            marks = [] if left[seat] is None else [f"({_seconds(left[seat])} left)"]
-            if view.calls[seat]:
-                marks.append(view.calls[seat].upper())
+            seat_left, call = left[seat], view.calls[seat]
+            marks = [] if seat_left is None else [f"({_seconds(seat_left)} left)"]
+            if call:
+                marks.append(call.upper())
             if seat in view.finish_order:
                 marks.append(f"out {view.finish_order.index(seat) + 1}.")
             if view.turn == seat:
@@ -553,13 +558,14 @@ class GameTexts:
                          f"{' ' + ' '.join(marks) if marks else ''}")
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
-            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(view.top_seat)}{won}.")
+            by: int = view.top_seat  # type: ignore[assignment]  # set with the top
+            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(by)}{won}.")
         elif view.phase == "play":
             lines.append("  The table is empty.")
         if view.wish is not None:
             lines.append(f"  Wish: {rank_text(view.wish)}.")
         if view.open_hand is not None:
-            dummy = view.variant.dummy
+            dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
             lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
         if totals_text is not None:
             lines.append(f"  {totals_text}")
@@ -573,8 +579,8 @@ class GameTexts:
         fields["result"] = None if view.result is None else result_fields(view.result)
         fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
-        if timed:
-            fields["clock"], fields["clock_left"] = self.time_left(None), left
+        if time_left is not None:
+            fields["clock"], fields["clock_left"] = time_left(None), left
         if view.variant is not NANJING:
             fields["plays"] = [] if view.seat is None else [view.seat + 1, *(s + 1 for s in plays)]
         return self._msg("TABLE", fields, "\n".join(lines))

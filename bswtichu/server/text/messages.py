@@ -9,6 +9,7 @@ docs/PROTOCOL.md; keep the two in step.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from bswtichu.engine import NANJING, Variant
@@ -30,7 +31,7 @@ class Message:
     """
 
     __slots__ = ("keyword", "fields", "_text", "rendered")
-    __hash__ = None  # fields are a dict
+    __hash__ = None  # type: ignore[assignment]  # unhashable: fields are a dict
 
     def __init__(self, keyword: str, fields: dict[str, Any] | None = None,
                  text: str | Callable[[], str] = "", rendered: dict[str, str] | None = None) -> None:
@@ -205,7 +206,7 @@ def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
 
 
 def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int | None = None,
-        observers: list[dict[str, Any]] = ()) -> Message:
+        observers: Sequence[dict[str, Any]] = ()) -> Message:
     """One page of ``users``: dicts with nick, table (or None), seat (or None), watching;
     ``observers`` (dicts with nick, table) are connections that only watch, no people."""
     total = len(users) if total is None else total
@@ -492,15 +493,15 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Vari
         if seat is not None:
             text += f" You sit at table seat {seat}."
     elif variant.further_seats:  # Duo: each person plays every hand of his team
-        people = variant.person_seats  # table seat k's person sits first at engine seat people[k - 1]
-        teams = [[k for k, s in enumerate(people, start=1) if variant.teams[s] == team] for team in (0, 1)]
+        firsts = variant.person_seats  # table seat k's person sits first at engine seat firsts[k - 1]
+        teams = [[k for k, s in enumerate(firsts, start=1) if variant.teams[s] == team] for team in (0, 1)]
         sides = " against ".join(" + ".join(f"{seats[k - 1]} (seats "
-                                            + " and ".join(str(h + 1) for h in variant.hands_with[people[k - 1]])
+                                            + " and ".join(str(h + 1) for h in variant.hands_with[firsts[k - 1]])
                                             + ")" for k in team) for team in teams)
         text = (f"Table {number} starts a game of {variant.title}: {seating}. Each of you plays"
                 f" both hands of a team: {sides}.")
         if seat is not None:
-            hands = variant.hands_with[people[seat - 1]]
+            hands = variant.hands_with[firsts[seat - 1]]
             text += (f" You sit in seat {seat} and play the hands of seats {hands[0] + 1} and {hands[1] + 1};"
                      f" /{second_hand_word(variant)} COMMAND plays seat {hands[1] + 1}'s.")
     else:
@@ -648,6 +649,6 @@ def quick(number: int, seat: int, level: str | None, wait: float | None) -> Mess
         text = f"Quick play: table {number} waited longest for a player; you sit in seat {seat}."
     else:
         text = (f"Quick play: no table was waiting, so you opened table {number} (seat {seat});"
-                f" in {_duration(wait)} {level} bots take the free seats and it starts, unless"
+                f" in {_duration(wait)} {level} bots take the free seats and it starts, unless"  # type: ignore[arg-type]  # given with a level
                 " people fill it first.")
     return Message("QUICK", {"table": number, "seat": seat, "level": level, "wait": wait}, text)
