@@ -27,6 +27,10 @@ from bswtichu.engine import Action, Card
 #: a person at a game: a server's nick, a headless match's name (anything hashable)
 Player = Hashable
 
+#: a game's one seed (`bswtichu.play.driver.GameSeeds`): what `random.Random` takes and the
+#: storage's JSON keeps (a server's random int, a match's ``"S/i"``)
+Seed = int | str
+
 DEAL, ACT, BOT, SUBSTITUTE, SUBSTITUTE_END, TIMEOUT, REPLACE, HAND_OVER = (
     "deal", "act", "bot", "substitute", "substitute_end", "timeout", "replace", "hand_over")
 

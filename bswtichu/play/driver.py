@@ -42,20 +42,21 @@ from collections import deque
 from dataclasses import dataclass
 from time import perf_counter
 from random import Random
-from typing import Callable, Hashable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from bswtichu.bots import Bot, BotSettings, make_bot
 from bswtichu.engine import (
-    NANJING, Action, CallTichu, Event, Game, GameOptions, Round, Variant, seats_from_join_order,
+    NANJING, Action, CallTichu, Event, Game, GameOptions, Round, RoundView, Variant, seats_from_join_order,
 )
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 from bswtichu.counters import Tally
 from bswtichu.play.workers import BotWorkers
-from bswtichu.records import Player
+from bswtichu.records import Player, Seed
 from .standins import StandIns
 from .turnclock import TurnClock
 
@@ -92,11 +93,11 @@ class GameSeeds:
     driver: Random
 
     @classmethod
-    def from_seed(cls, seed: Hashable, seats: int = NANJING.seats) -> GameSeeds:
+    def from_seed(cls, seed: Seed, seats: int = NANJING.seats) -> GameSeeds:
         master = Random(seed)
         deals = Random(master.getrandbits(64))
-        seats = tuple(Random(master.getrandbits(64)) for _ in range(seats))
-        return cls(deals, seats, Random(master.getrandbits(64)))
+        generators = tuple(Random(master.getrandbits(64)) for _ in range(seats))
+        return cls(deals, generators, Random(master.getrandbits(64)))
 
 
 def seated_bots(players: Sequence[Player], options: GameOptions, levels: dict[Player, str],
@@ -217,7 +218,8 @@ class GameDriver:
 
     @property
     def round(self) -> Round:
-        return self.game.round
+        """The round being played: the last one dealt (`start` deals the first)."""
+        return self.game.rounds[-1]
 
     @property
     def over(self) -> bool:
@@ -235,7 +237,7 @@ class GameDriver:
     def player_at(self, seat: int) -> Player:
         """The person who plays ``seat``'s hand (the dummy's: its dealer)."""
         game = self.game
-        return game.seating[game.variant.played_by[seat]]
+        return game.seating[game.variant.played_by[seat]]  # type: ignore[index]  # Variant.__post_init__ sets it
 
     def bot_at(self, seat: int) -> Bot | None:
         """The bot that plays ``seat``'s hand, or None (a person plays it)."""
@@ -272,13 +274,13 @@ class GameDriver:
         if following is not None:
             events = [e for e in events
                       if not (isinstance(e, TurnStarted) and e.seat == following.seat)]
-        if self.game.round.phase != OVER:  # before the telling: the question says the time left
+        if self.round.phase != OVER:  # before the telling: the question says the time left
             self.turn_clock.run(self, None if isinstance(action, CallTichu) else action.seat)
         self._tell(events)
         if self.game.over:
             self._finish()
             self._release_subscribers()
-        elif self.game.round.phase == OVER:
+        elif self.round.phase == OVER:
             if self.max_rounds is not None and len(self.game.rounds) >= self.max_rounds:
                 self._finish()
                 self._release_subscribers()
@@ -381,32 +383,34 @@ class GameDriver:
         self._bot_queued = False
         if self.paused or self.holding:
             return
-        if self.workers is None:
+        workers = self.workers
+        if workers is None:
             self.step()
         elif not self.stopped:
-            self._step_with_workers()
+            self._step_with_workers(workers)
 
-    def _step_with_workers(self) -> None:
-        """As `step`, but a choice the workers take is asked of them; it is applied when it
+    def _step_with_workers(self, workers: BotWorkers) -> None:
+        """As `step`, but a choice the ``workers`` take is asked of them; it is applied when it
         comes, unless the game moved on meanwhile (then the bots are asked again)."""
         waiting = self._waiting()
-        action = self._interruption(waiting)
-        if action is None:
+        choice = self._interruption(waiting)
+        if choice is None:
             chooser = self._chooser(waiting)
             if chooser is None:
                 return
             seat, bot = chooser
-            rnd = self.game.round
+            rnd = self.round
             legal = rnd.legal_actions(seat)
-            if not self.workers.takes(bot):
-                action = self._checked(seat, self._choose(bot, rnd.view(seat), legal), legal)
+            if not workers.takes(bot):
+                choice = self._checked(seat, self._choose(bot, rnd.view(seat), legal), legal), bot
             else:
                 self._thinking = True
-                self.workers.choose(bot, rnd.view(seat), legal).addCallbacks(
+                workers.choose(bot, rnd.view(seat), legal).addCallbacks(
                     self._chosen, self._worker_failed,
                     callbackArgs=(seat, bot, legal, self._moment, perf_counter()))
                 return
-        self._apply_bot(action)
+        action, bot = choice
+        self._apply_bot(action, bot)
 
     def _chosen(self, answer: tuple[Action, Bot], seat: int, bot: Bot, legal: Sequence[Action],
                 moment: int, began: float) -> None:
@@ -422,9 +426,9 @@ class GameDriver:
             self.bots[self.game.seating[seat]] = after
         if self.tally is not None:
             self.tally.decided(bot.level, perf_counter() - began)
-        self._apply_bot(self._checked(seat, action, legal))
+        self._apply_bot(self._checked(seat, action, legal), after)
 
-    def _worker_failed(self, failure) -> None:
+    def _worker_failed(self, failure: Failure) -> None:
         self._thinking = False
         self.log.failure("a bot worker could not decide for {table}; the game waits", failure,
                          table=self.game.seating)
@@ -433,37 +437,46 @@ class GameDriver:
         """Apply the bots' next action now, if they have one; returns it."""
         if self.stopped:
             return None
-        action = self.next_bot_action()
-        if action is not None:
-            self._apply_bot(action)
+        choice = self._bot_choice()
+        if choice is None:
+            return None
+        action, bot = choice
+        self._apply_bot(action, bot)
         return action
 
-    def _apply_bot(self, action: Action) -> None:
+    def _apply_bot(self, action: Action, bot: Bot) -> None:
+        """Apply the action ``bot`` took (the tally counts it under the bot's level)."""
         if self.tally is not None:
-            self.tally.actions[self.bot_at(action.seat).level] += 1
+            self.tally.actions[bot.level] += 1
         self._apply(action)
 
     def next_bot_action(self) -> Action | None:
         """The action the bots take next (see the module docstring for the order), or None."""
+        choice = self._bot_choice()
+        return None if choice is None else choice[0]
+
+    def _bot_choice(self) -> tuple[Action, Bot] | None:
+        """The action the bots take next and the bot that takes it, or None (`next_bot_action`)."""
         waiting = self._waiting()
-        action = self._interruption(waiting)
-        if action is not None:
-            return action
+        choice = self._interruption(waiting)
+        if choice is not None:
+            return choice
         chooser = self._chooser(waiting)
         if chooser is None:
             return None
         seat, bot = chooser
-        legal = self.game.round.legal_actions(seat)
-        return self._checked(seat, self._choose(bot, self.game.round.view(seat), legal), legal)
+        rnd = self.round
+        legal = rnd.legal_actions(seat)
+        return self._checked(seat, self._choose(bot, rnd.view(seat), legal), legal), bot
 
     def _waiting(self) -> list[int]:
-        rnd = self.game.round  # the round's own rule (waits_for_seat): no view to build per step
+        rnd = self.round  # the round's own rule (waits_for_seat): no view to build per step
         return [seat for seat in range(self.game.variant.seats) if rnd.waits_for(seat)]
 
-    def _interruption(self, waiting: list[int]) -> Action | None:
+    def _interruption(self, waiting: list[int]) -> tuple[Action, Bot] | None:
         """The out-of-turn action a bot not waited for offers first, in play order after the
-        first waiting seat, or None."""
-        rnd = self.game.round
+        first waiting seat, and that bot; or None."""
+        rnd = self.round
         if not waiting:
             return None
         following = self.game.variant.next_seat
@@ -477,7 +490,7 @@ class GameDriver:
             if legal:
                 action = bot.interrupt(rnd.view(seat), legal)
                 if action is not None:
-                    return self._checked(seat, action, legal)
+                    return self._checked(seat, action, legal), bot
         return None
 
     def _chooser(self, waiting: list[int]) -> tuple[int, Bot] | None:
@@ -488,7 +501,7 @@ class GameDriver:
                 return seat, bot
         return None
 
-    def _choose(self, bot: Bot, view, legal: Sequence[Action]) -> Action:
+    def _choose(self, bot: Bot, view: RoundView, legal: Sequence[Action]) -> Action:
         """The bot's choice; in a live game its time goes to the tally (wall time, not the clock's)."""
         if self.tally is None or self.replaying:
             return bot.choose(view, legal)

@@ -9,13 +9,15 @@ same handling of an illegal bot action).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Sequence
+from typing import Sequence, cast
 
 from twisted.internet.task import Clock
 
 from ..bots import Bot, BotSettings
 from ..engine import DUMMY, NANJING, Event, GameOptions, Variant
 from ..engine.events import RoundEnded
+from ..engine.round import RoundResult
+from ..records import Player, Seed
 from .driver import GameDriver, GameSeeds, seated_bots
 
 #: A game that has not ended after this many rounds is stopped (two `random` teams can
@@ -52,8 +54,10 @@ class CallTally:
     """A subscriber that counts each player's points and calls round by round."""
 
     def __init__(self, players: int = NANJING.players) -> None:
-        self.counts = [dict(points=0, tichu_calls=0, tichu_won=0, grand_calls=0, grand_won=0)
-                       for _ in range(players)]
+        """Counts for ``players`` players, named 0..N-1 as a headless game names them."""
+        self.counts: dict[Player, dict[str, int]] = {
+            player: dict(points=0, tichu_calls=0, tichu_won=0, grand_calls=0, grand_won=0)
+            for player in range(players)}
 
     def round_dealt(self, driver: GameDriver) -> None:
         pass
@@ -63,14 +67,14 @@ class CallTally:
             if isinstance(event, RoundEnded):
                 self._count(event, driver.game.seating, driver.game.variant)
 
-    def _count(self, event: RoundEnded, seating: tuple, variant: Variant) -> None:
-        result = event.result
+    def _count(self, event: RoundEnded, seating: Sequence[Player], variant: Variant) -> None:
+        result: RoundResult = event.result  # type: ignore[assignment]  # typed object in the engine
         first = result.finish_order[0]
         for seat, player in enumerate(seating):
             if player is DUMMY:  # no one: its calls are its dealer's decisions, its points its own
                 continue
             counts = self.counts[player]
-            if variant.played_by[seat] == seat:  # his first seat: Duo's person scores once
+            if seat in variant.person_seats:  # his first seat: Duo's person scores once
                 counts["points"] += result.score[variant.teams[seat]]
             call = result.calls[seat]
             if call:
@@ -89,7 +93,7 @@ def headless_driver(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
 
 
 def play_game(levels_by_seat: Sequence[str], options: GameOptions = GameOptions(),
-              seed: Hashable = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
+              seed: Seed = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
               settings: BotSettings = BotSettings(), variant: Variant = NANJING) -> GameSummary:
     """Play a complete game between bots of the given levels (one per player); the seed fixes everything."""
     seeds = GameSeeds.from_seed(seed, variant.seats)
@@ -114,5 +118,6 @@ def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
         players=tuple(PlayerRecord(level=bot.level, victory_points=(
             game.victory_points[p] if options.turnier else None), **tally.counts[p])
             for p, bot in enumerate(bots)),
-        rounds=len(game.rounds), finished=game.over, winners=tuple(game.winners()),
+        rounds=len(game.rounds), finished=game.over,
+        winners=cast("tuple[int, ...]", game.winners()),  # the players are numbered: 0..N-1
         totals=game.scores())

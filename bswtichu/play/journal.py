@@ -45,25 +45,25 @@ class Journal:
 
     def caught_up(self, driver: GameDriver) -> None:
         """The driver was rebuilt from the journal: go on after what its round already holds."""
-        self._seen = len(driver.game.round.history)
+        self._seen = len(driver.round.history)
 
     def round_dealt(self, driver: GameDriver) -> None:
         self._seen = 0
-        self.sink(JournalEntry(DEAL, round=len(driver.game.rounds), deal=driver.game.round.deal))
+        self.sink(JournalEntry(DEAL, round=len(driver.game.rounds), deal=driver.round.deal))
 
     def happened(self, driver: GameDriver, events: Sequence[Event]) -> None:
         for event in events:
-            kind = _SUBSTITUTE_KINDS.get(type(event))
-            if kind is not None:
-                if kind == SUBSTITUTE and event.reason == "replaced":
-                    kind = REPLACE
+            if type(event) is SubstituteStarted:
+                kind = REPLACE if event.reason == "replaced" else SUBSTITUTE
                 self.sink(JournalEntry(kind, player=event.player))
+            elif type(event) is SubstituteEnded:
+                self.sink(JournalEntry(SUBSTITUTE_END, player=event.player))
             elif type(event) is ClockRanOut:
                 self._timed_out = event.player
             elif type(event) is SeatHandedOver:
                 self.sink(JournalEntry(HAND_OVER, player=event.player, to=event.to))
         game = driver.game
-        history = game.round.history
+        history = driver.round.history
         seen = self._seen
         if seen < len(history):
             is_bot, sink = driver.is_bot, self.sink
@@ -78,7 +78,6 @@ class Journal:
             self._seen = len(history)
 
 
-_SUBSTITUTE_KINDS = {SubstituteStarted: SUBSTITUTE, SubstituteEnded: SUBSTITUTE_END}
 _new = object.__new__
 
 
@@ -115,19 +114,23 @@ def replay_journal(driver: GameDriver, entries: Iterable[JournalEntry]) -> int:
 
 def _replay_one(replay: Replay, entry: JournalEntry) -> int:
     """Apply one entry again; 1 if a bot or stand-in chose differently from it (logged), else 0."""
-    game = replay.driver.game
+    driver, action = replay.driver, entry.action
     if entry.kind == DEAL:
-        if len(game.rounds) != entry.round or tuple(game.round.deal) != tuple(entry.deal):
+        assert entry.deal is not None  # a deal entry holds its cards
+        if len(driver.game.rounds) != entry.round or tuple(driver.round.deal) != tuple(entry.deal):
             raise ReplayError(f"round {entry.round} was dealt differently; the seed does not rebuild it")
     elif entry.kind == ACT:
-        replay.act(entry.action)
+        assert action is not None  # an act, bot or timeout entry holds its action
+        replay.act(action)
     elif entry.kind == BOT:
-        if not replay.bot(entry.action):
+        assert action is not None
+        if not replay.bot(action):
             log.warn("a bot chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1
     elif entry.kind == TIMEOUT:
-        if not replay.timeout(entry.player, entry.action):
+        assert action is not None
+        if not replay.timeout(entry.player, action):
             log.warn("a stand-in chose differently from the journal; the journal's {action!r} is applied",
                      action=entry.action)
             return 1

@@ -19,7 +19,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Sequence, TextIO
+from typing import NoReturn, Sequence, TextIO
 
 from tqdm import tqdm
 
@@ -37,8 +37,8 @@ class SideTally:
     points: int = 0  # each player's points summed; per player and round when printed
     player_games: int = 0  # players of this side, summed over the games
     victory_points: int = 0
-    calls: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
-    made: dict = field(default_factory=lambda: {"tichu": 0, "grand": 0})
+    calls: dict[str, int] = field(default_factory=lambda: {"tichu": 0, "grand": 0})
+    made: dict[str, int] = field(default_factory=lambda: {"tichu": 0, "grand": 0})
 
 
 @dataclass
@@ -135,8 +135,9 @@ def sides_in_game(variant: Variant, number: int) -> tuple[int, ...]:
     return tuple((variant.teams[p] + number) % 2 for p in range(variant.players))
 
 
-def progress_bar(total: int, out: TextIO, off: bool = False) -> tqdm:
-    """A progress bar of games on ``out``, only when ``out`` is a terminal (and not ``off``)."""
+def progress_bar(total: int, out: TextIO, off: bool = False) -> tqdm[NoReturn]:
+    """A progress bar of games on ``out``, only when ``out`` is a terminal (and not ``off``);
+    it wraps no iterable (hence ``NoReturn``): the caller updates it after each game."""
     return tqdm(total=total, file=out, unit="game", disable=off or not out.isatty(), leave=True)
 
 

@@ -68,7 +68,7 @@ class Replay:
         driver = self.driver
         strikes = driver.strikes.get(player, 0) + 1
         seat = stored.seat
-        rnd = driver.game.round
+        rnd = driver.round
         legal = rnd.legal_actions(seat)
         chosen = driver.stand_ins.stand_in(driver, player, seat).choose(rnd.view(seat), legal)
         driver._apply(stored)

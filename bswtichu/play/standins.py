@@ -19,7 +19,7 @@ from typing import Protocol, Sequence
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from bswtichu.bots import Bot
-from bswtichu.engine import Action, Event, Game
+from bswtichu.engine import Action, Event, Game, Round
 from bswtichu.records import Player
 
 #: the level of every stand-in bot
@@ -81,6 +81,9 @@ class OwningDriver(Protocol):
     stopped: bool
     paused: bool
     replaying: bool
+
+    @property
+    def round(self) -> Round: ...
 
     @property
     def turn_clock(self) -> ClockOfStandIns: ...
@@ -226,7 +229,7 @@ class StandIns:
 
     def decide_for(self, driver: OwningDriver, player: Player, seat: int) -> None:
         """The one decision a fresh stand-in makes for ``player`` at ``seat`` (his time ran out), applied."""
-        rnd = driver.game.round
+        rnd = driver.round
         legal = rnd.legal_actions(seat)
         driver._apply(driver._checked(seat, self.stand_in(driver, player, seat).choose(rnd.view(seat), legal), legal))
 

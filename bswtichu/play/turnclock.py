@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from bswtichu.engine import Event, Game
-from bswtichu.engine.round import PLAY
 from bswtichu.records import Player
 from .standins import SUBSTITUTE_LEVEL, OwningDriver
 
@@ -93,6 +92,8 @@ class TurnClock:
             return
         game = self.game
         rnd, seating, hands_with = game.round, game.seating, game.variant.hands_with
+        if rnd is None:
+            return  # nothing dealt yet: nothing to time
         for first in game.variant.person_seats:
             player, seats = seating[first], hands_with[first]
             if player in driver.bots or not any(rnd.waits_for(seat) for seat in seats):
@@ -136,14 +137,16 @@ class TurnClock:
 
     def waiting_seat(self, player: Player) -> int:
         """The first of ``player``'s seats that the round waits for (his first seat if none)."""
-        game = self.game
+        game, rnd = self.game, self.game.round
+        assert rnd is not None  # a clock runs only in a dealt round
         seats = game.seats_played_by(player)
-        return next((seat for seat in seats if game.round.waits_for(seat)), seats[0])
+        return next((seat for seat in seats if rnd.waits_for(seat)), seats[0])
 
     def _need(self) -> str:
         """What the round waits for now, in one word."""
         rnd = self.game.round
-        return rnd.need if rnd.phase == PLAY else rnd.phase
+        assert rnd is not None  # a clock runs only in a dealt round
+        return rnd.need or rnd.phase  # in play what the turn needs (`Round.need`), else the phase
 
     def _warn(self, driver: OwningDriver, player: Player) -> None:
         deadline, _ = self.running[player]

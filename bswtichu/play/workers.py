@@ -20,16 +20,22 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IReactorFromThreads
 from twisted.logger import Logger
 
 from bswtichu.bots import Bot
 from bswtichu.engine import Action, RoundView
 
+#: what a worker is sent: the bot, its seat's view, the legal actions
+Work = tuple[Bot, RoundView, tuple[Action, ...]]
+#: what a worker sends back: the bot's choice, and the bot as it is after choosing
+Answer = tuple[Action, Bot]
+
 #: a dead worker's decision is asked again at most this many times (then it is an error)
 ATTEMPTS = 3
 
 
-def _choose(bot: Bot, view: RoundView, legal: Sequence[Action]) -> tuple[Action, Bot]:
+def _choose(bot: Bot, view: RoundView, legal: Sequence[Action]) -> Answer:
     """In the worker: the bot's choice, and the bot as it is after choosing."""
     return bot.choose(view, legal), bot
 
@@ -39,7 +45,7 @@ class BotWorkers:
 
     log = Logger()
 
-    def __init__(self, reactor, count: int, levels: frozenset[str]) -> None:
+    def __init__(self, reactor: IReactorFromThreads, count: int, levels: frozenset[str]) -> None:
         """``reactor`` hands each answer back to its thread (``callFromThread``)."""
         self.reactor = reactor
         self.count = count
@@ -55,13 +61,13 @@ class BotWorkers:
         """Whether this bot's decisions go to a worker."""
         return bot.level in self.levels
 
-    def choose(self, bot: Bot, view: RoundView, legal: Sequence[Action]) -> Deferred:
+    def choose(self, bot: Bot, view: RoundView, legal: Sequence[Action]) -> Deferred[Answer]:
         """Fires with (action, the bot after choosing), in the reactor's thread."""
-        answer: Deferred = Deferred()
+        answer: Deferred[Answer] = Deferred()
         self._submit(answer, (bot, view, tuple(legal)), ATTEMPTS)
         return answer
 
-    def _submit(self, answer: Deferred, work: tuple, attempts: int) -> None:
+    def _submit(self, answer: Deferred[Answer], work: Work, attempts: int) -> None:
         pool = self._pool
         try:
             future = pool.submit(_choose, *work)
@@ -72,8 +78,8 @@ class BotWorkers:
         future.add_done_callback(
             lambda done: self.reactor.callFromThread(self._done, done, pool, answer, work, attempts))
 
-    def _done(self, future: Future, pool: ProcessPoolExecutor, answer: Deferred, work: tuple,
-              attempts: int) -> None:
+    def _done(self, future: Future[Answer], pool: ProcessPoolExecutor, answer: Deferred[Answer],
+              work: Work, attempts: int) -> None:
         if future.cancelled():
             return  # the pool was shut down: the server stops
         error = future.exception()
