@@ -17,13 +17,13 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Sequence
 
 from bswtichu.engine import (
     VARIANTS, Action, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
     parse_card,
 )
-from bswtichu.records import DEAL, HAND_OVER, JournalEntry
+from bswtichu.records import DEAL, HAND_OVER, JournalEntry, Seed
 from .database import transaction
 from .ratings import DEFAULT_VARIANT
 
@@ -121,7 +121,7 @@ class StoredGame:
     id: int
     log_number: int
     table_number: int
-    seed: Hashable
+    seed: Seed
     table_options: dict
     players: tuple[str, ...]  # seat order at the start (table seats 1-4)
     bots: dict[int, tuple[str, str]]  # table seat -> (name, level)
@@ -164,7 +164,7 @@ class GameStore:
 
     # -- a running game -------------------------------------------------------
 
-    def begin(self, log_number: int, table_number: int, seed: Hashable, table_options: dict,
+    def begin(self, log_number: int, table_number: int, seed: Seed, table_options: dict,
               players: Sequence[str], bots: dict[int, tuple[str, str]], private: bool = False) -> int:
         cursor = self.db.execute(
             "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started,"
