@@ -167,7 +167,7 @@ class TableGame:
         ``hand`` (0: his own)."""
         if self.driver.finished:
             raise Refusal("game_over", "the game is over")
-        if self.table.voted_pause:
+        if self.table.pause.on:
             raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
                                     " /continue asks to go on")
         player = self.player(nick)
