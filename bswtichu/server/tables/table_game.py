@@ -66,6 +66,36 @@ _WRONG_PHASE = {
 log = Logger()
 
 
+class _Gathered:
+    """What one step of a game tells, gathered by engine seat until it is told: each seat's
+    messages, the spectators' (``watched``; of those, ``unsaid`` for programs only), and the
+    seats the step may have asked to act (``concerned``, whose pushed LEGAL follows)."""
+
+    __slots__ = ("readers", "sentences", "reworded", "told", "watched", "unsaid", "concerned")
+
+    def __init__(self, readers: list[Reader | None], seats: int) -> None:
+        self.told: list[list[Message]] = [[] for _ in range(seats)]  # a second hand's: none
+        self.watched: list[Message] = []
+        self.unsaid: list[Message] = []
+        self.concerned: set[int] = set()
+        self.read_by(readers)
+
+    def read_by(self, readers: list[Reader | None]) -> None:
+        """The step is read by ``readers`` (by engine seat) from now on: ``sentences`` says which
+        read sentences (people, relays; programs read fields only)."""
+        self.readers = readers
+        self.sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+        self.reworded = any(self.sentences)
+
+    def gather_for_programs(self, message: Message) -> None:
+        """``message`` for programs only: the seats that read fields, and the spectators."""
+        for messages, sentences in zip(self.told, self.sentences):
+            if not sentences:
+                messages.append(message)
+        self.unsaid.append(message)
+        self.watched.append(message)
+
+
 class TableGame:
     """One game at one table, from the first deal to the final standings."""
 
@@ -220,17 +250,10 @@ class TableGame:
             self._tell_events(driver.game.seating, events)
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
-        """Each seat's messages of the step are gathered and told in one call per reader."""
-        readers = self._readers(seating)  # by engine seat: None for an empty seat or one away
-        # the seats whose readers read sentences (people, relays): programs read fields only
-        sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
-        reworded = any(sentences)
-        texts = self.texts
-        home = self._home
-        told: list[list[Message]] = [[] for _ in seating]  # by engine seat (a second hand's: none)
-        watched: list[Message] = []  # the spectators'
-        unsaid: list[Message] = []  # of those, the ones for programs only
-        concerned: set[int] = set()  # the seats this step may have asked to act
+        """Each seat's messages of the step are gathered (`_Gathered`) and told in one call per
+        reader; a score or the game's end tells what came before it first."""
+        step = _Gathered(self._readers(seating), len(seating))  # by engine seat: None for one away
+        concerned = step.concerned
         for event in events:
             seat = getattr(event, "seat", None)
             if isinstance(seat, int):
@@ -238,65 +261,76 @@ class TableGame:
             elif isinstance(event, ev.PhaseStarted):
                 concerned.update(range(len(seating)))
             if isinstance(event, (ev.RoundScored, ev.GameOver)):
-                self._tell_gathered(readers, told, watched, unsaid)
-                if isinstance(event, ev.RoundScored):
-                    self.table.tell_all(self.score_message("round"))
-                else:
-                    self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
-                                                             self.log_number))
-                    self.texts.forget()
-                    log.info("table {table}: game {number} is over, won by {winners}",
-                                  table=self.table.number, number=self.log_number,
-                                  winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
-                                  event="game_end")
-                    self.table.end_game()
-                readers = self._readers(seating)
-                sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
-                reworded = any(sentences)
+                self._tell_scored(step, event, seating)
+            elif self._seating_announced(event):
                 continue
-            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None:
-                continue  # the first round's seating is the one STARTED announced (Trichu's is not)
-            if event.private_to is not None:
+            elif event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:
-                    told[home[event.private_to]].append(message)
-                continue
-            # one message for everyone (its fields do not depend on the reader), reworded for
-            # the seats it calls "you" if they read sentences: encoded once; each sentence
-            # made only if someone reads it
-            common = texts.event(event, None)
-            if common is None:
-                continue
-            if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
-                for seat, messages in enumerate(told):
-                    if not sentences[seat]:
-                        messages.append(common)
-                unsaid.append(common)
-                watched.append(common)
-                continue
-            for messages in told:
-                messages.append(common)
-            if reworded:
-                addressed = texts.addressed(event)
-                for seat in addressed:
-                    reader = home[seat]
-                    if not sentences[reader]:
-                        continue
-                    if reader == seat or reader not in addressed:
-                        told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
-                    else:  # asked for his own hand and a second one (the exchange): both said
-                        told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
-            watched.append(common)
-            if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
-                shown = texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
-                for messages in told:
-                    messages.append(shown)
-                watched.append(shown)
+                    step.told[self._home[event.private_to]].append(message)
+            else:
+                self._gather_common(step, event)
         if self._acting is not None:
             self._acting.update(concerned)  # pushed once the whole request is applied
         elif concerned:
-            self._push_legal(readers, concerned, told)
-        self._tell_gathered(readers, told, watched, unsaid)
+            self._push_legal(step.readers, concerned, step.told)
+        self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
+
+    def _tell_scored(self, step: _Gathered, event: ev.RoundScored | ev.GameOver, seating: Sequence[str]) -> None:
+        """The round's score, or the game's end (the table reopens): told to everyone after what
+        the step gathered before it; those who read the rest of the step are looked up again."""
+        self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
+        if isinstance(event, ev.RoundScored):
+            self.table.tell_all(self.score_message("round"))
+        else:
+            self._game_over(event)
+        step.read_by(self._readers(seating))
+
+    def _game_over(self, event: ev.GameOver) -> None:
+        self.table.tell_all(self.texts.game_over(event, self.score_message("final"), self.log_number))
+        self.texts.forget()
+        log.info("table {table}: game {number} is over, won by {winners}",
+                 table=self.table.number, number=self.log_number,
+                 winners=", ".join(map(str, event.winners)) or "nobody (a draw)", event="game_end")
+        self.table.end_game()
+
+    def _seating_announced(self, event: ev.Event) -> bool:
+        """The first round's seating is the one STARTED announced (Trichu's is not): not told."""
+        return type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None
+
+    def _gather_common(self, step: _Gathered, event: ev.Event) -> None:
+        """One message for everyone (its fields do not depend on the reader), reworded for the
+        seats it calls "you" if they read sentences: encoded once; each sentence made only if
+        someone reads it."""
+        common = self.texts.event(event, None)
+        if common is None:
+            return
+        if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
+            step.gather_for_programs(common)
+            return
+        for messages in step.told:
+            messages.append(common)
+        if step.reworded:
+            self._reword(step, event, common)
+        step.watched.append(common)
+        if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
+            shown = self.texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
+            for messages in step.told:
+                messages.append(shown)
+            step.watched.append(shown)
+
+    def _reword(self, step: _Gathered, event: ev.Event, common: Message) -> None:
+        """``common``, just gathered for every seat, as a sentence for each seat it calls "you"."""
+        home, told, sentences = self._home, step.told, step.sentences
+        addressed = self.texts.addressed(event)
+        for seat in addressed:
+            reader = home[seat]
+            if not sentences[reader]:
+                continue
+            if reader == seat or reader not in addressed:
+                told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
+            else:  # asked for his own hand and a second one (the exchange): both said
+                told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
 
     def _taken_as_won(self, event: ev.Event) -> bool:
         """Whether ``event`` is the trick taken by its winner as the TRICK_WON told said (with
