@@ -38,7 +38,7 @@ from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
 from bswtichu.server.commands.display import display_commands
 from bswtichu.server.commands.game import game_commands
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
