@@ -49,7 +49,8 @@ from bswtichu.server.people.social import PersonalLists, social_commands, tell_f
 from bswtichu.server.games.review import review_commands
 from bswtichu.server.session import Outbox
 from bswtichu.server.shutdown import Shutdown, shutdown_commands
-from bswtichu.server.tables.table import GameFactory, TableHall
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.table import GameFactory
 from bswtichu.server.commands.tables import table_commands
 from bswtichu.storage import Storage, admins, backup
 

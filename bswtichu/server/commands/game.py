@@ -27,7 +27,7 @@ from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.text.messages import SECOND_HAND_WORDS, Refusal, second_hand_word
 from bswtichu.server.text.render import MACHINE
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.commands.tables import OFF_WORDS, ON_WORDS, current_table, seated_at
 
 WISH_WORDS = ("wish", "wunsch")

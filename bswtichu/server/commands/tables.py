@@ -16,7 +16,8 @@ from bswtichu.server.commands.registry import Command, is_number, wrong_use
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.session import Session
 from bswtichu.engine import VARIANTS
-from bswtichu.server.tables.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table, TableHall
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table
 
 #: The options /option takes, as a refusal names them.
 OPTION_FORMS = ("options: round X|off, tichujoin [on|off], turnier [on|off], clock SECONDS|off,"

@@ -31,7 +31,7 @@ from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.storage import AccountStore, AdminStore
 from bswtichu.storage.community import BAN, MUTE, AuditEntry, CommunityStore, Sanction
 

@@ -25,7 +25,8 @@ from bswtichu.play.journal import replay_journal
 from bswtichu.play.workers import BotWorkers
 from bswtichu.server.games.durable import DurableGame
 from bswtichu.server.games.logs import GameLogRecorder, GameLogStore
-from bswtichu.server.tables.table import Table, TableHall
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.table import Table
 from bswtichu.server.tables.table_game import TableGame
 from bswtichu.storage import Storage, StoredGame
 
