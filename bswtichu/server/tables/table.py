@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from twisted.internet.interfaces import IReactorTime
@@ -125,20 +125,21 @@ class TableSettings:
     is abandoned after ``abandon_after`` seconds (a bots' game nobody watches after
     ``bot_game_after``); ``closing()`` is the reason the server stops soon, if it does (no
     game starts then); ``outbox`` gathers what is told at once into one write per client.
+    The defaults are the hall's (`TableHall`), which makes them.
     """
 
     reader: FindReader
     clock: IReactorTime
     reconnect_grace: float
-    game_factory: GameFactory | None = None
-    abandon_after: float = 24 * 3600.0
-    outbox: AbstractContextManager = nullcontext()
-    clock_default: int | None = None
-    vote_timeout: float = 60.0
-    pause_limit: float = 300.0
-    bot_game_after: float = 600.0
-    away_of: AwayOf = lambda reader, viewer: reader.away
-    closing: Callable[[], str | None] = lambda: None
+    game_factory: GameFactory | None
+    abandon_after: float
+    outbox: AbstractContextManager
+    clock_default: int | None
+    vote_timeout: float
+    pause_limit: float
+    bot_game_after: float
+    away_of: AwayOf
+    closing: Callable[[], str | None]
 
 
 class Table:

@@ -3,6 +3,8 @@ tests of the table's parts (presence, votes, the voted pause, quick fill)."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from twisted.internet.task import Clock
 
 from bswtichu.server.tables.table import Table, TableSettings
@@ -84,8 +86,9 @@ def lone_table(clock: Clock, people: People, game: Game | None = None) -> tuple[
     lists the table once it closed by itself."""
     closed: list[Table] = []
     settings = TableSettings(people.find, clock, GRACE, game_factory=None if game is None else (lambda table: game),
-                             abandon_after=ABANDON, vote_timeout=VOTE, pause_limit=PAUSE_LIMIT,
-                             bot_game_after=BOT_GAME)
+                             abandon_after=ABANDON, outbox=nullcontext(), clock_default=None, vote_timeout=VOTE,
+                             pause_limit=PAUSE_LIMIT, bot_game_after=BOT_GAME,
+                             away_of=lambda reader, viewer: reader.away, closing=lambda: None)
     return Table(1, settings, on_abandoned=closed.append), closed
 
 
