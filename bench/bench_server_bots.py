@@ -46,8 +46,12 @@ def measure(games: int, folder: Path) -> list[float]:
 
     from bswtichu.config import ServerConfig
     from bswtichu.play import GameDriver
-    from bswtichu.server.tables.table_game import GameWiring
-    from bswtichu.server.games.logs import GameLogStore
+    try:
+        from bswtichu.server.tables.wiring import GameWiring
+        from bswtichu.server.games.logs import GameLogStore
+    except ImportError:  # a revision before server/ had subpackages (--compare)
+        from bswtichu.server.game_table import GameWiring
+        from bswtichu.server.gamelogs import GameLogStore
     try:
         from bswtichu.service import build_lobby
     except ImportError:  # a revision before build_lobby (--compare): the lobby built itself

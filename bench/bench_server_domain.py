@@ -34,8 +34,12 @@ RUNNER = r'''
 import cProfile, json, random, sys, time
 from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
-from bswtichu.server.games.logs import GameLogStore
+try:
+    from bswtichu.server.tables.wiring import GameWiring
+    from bswtichu.server.games.logs import GameLogStore
+except ImportError:  # a revision before server/ had subpackages (--compare)
+    from bswtichu.server.game_table import GameWiring
+    from bswtichu.server.gamelogs import GameLogStore
 try:
     from bswtichu.service import build_lobby
 except ImportError:  # a revision before build_lobby (--compare): the lobby built itself

@@ -39,7 +39,7 @@ from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
 from bswtichu.server.commands.display import DisplayCommands
 from bswtichu.server.commands.game import GameCommands
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
@@ -53,7 +53,8 @@ from bswtichu.server.people.social import PersonalLists, tell_friends
 from bswtichu.server.session import Outbox
 from bswtichu.server.commands.shutdown import ShutdownCommands
 from bswtichu.server.shutdown import Shutdown
-from bswtichu.server.tables.table import GameFactory, TableHall
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.table import GameFactory
 from bswtichu.server.commands.review import ReviewCommands
 from bswtichu.server.commands.tables import TableCommands
 from bswtichu.storage import Storage, admins, backup

@@ -16,7 +16,7 @@ from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
 from bswtichu.net.kinds import kind_named
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage

@@ -30,7 +30,7 @@ from bswtichu.server.commands.lobby import OBSERVER_COMMANDS
 from bswtichu.server.text.messages import Refusal
 from bswtichu.realm import Connection
 from bswtichu.server.session import Outbox, Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 
 
 def loggable(line: str) -> str:

@@ -19,7 +19,7 @@ from twisted.logger import Logger
 from bswtichu.server.text import messages
 from bswtichu.server.people.directory import NameIndex
 from bswtichu.server.text.messages import Refusal
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 
 #: seconds before the stop at which everyone is told again (those within the countdown)
 REMINDERS = (1800, 600, 300, 120, 60, 30, 10)

@@ -22,7 +22,7 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.server.text.messages import Message

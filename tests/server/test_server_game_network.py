@@ -18,7 +18,7 @@ import pytest_twisted
 from twisted.internet.defer import Deferred
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import makeService
 from bswtichu.tch import read_tch

@@ -28,7 +28,7 @@ from bswtichu.server.commands.registry import Command, CommandGroup, UsageRefusa
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.numbers import is_number
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table_game import TableGame, refusal_for
 from bswtichu.server.text import messages
 from bswtichu.server.text.game_messages import game_log

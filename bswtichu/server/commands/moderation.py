@@ -22,7 +22,7 @@ from bswtichu.server.people.moderation import (
     ADMIN, MODERATOR, Moderation, Network, as_name, as_network, banned_bye, hang_up, sanctioned, when,
 )
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.storage.community import BAN, MUTE
 

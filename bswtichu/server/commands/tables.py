@@ -15,7 +15,8 @@ from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.chat import Chat
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table, TableHall
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.table import CLOCK_RANGE, MAX_ROUNDS, OPTION_NAMES, Table
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Refusal
 

@@ -22,7 +22,7 @@ from bswtichu.config import ServerConfig
 from bswtichu import names
 from bswtichu.server.people.hashing import PasswordHashing, RecentAttempts
 from bswtichu.server.text.messages import Message, Refusal
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.storage import AccountStore
 
 #: After the n-th counted failure in a row, the next try waits 2**(n-1) seconds, at most this long.

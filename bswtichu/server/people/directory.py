@@ -17,7 +17,7 @@ from bswtichu import names
 from bswtichu.server.people.accounts import NameGuard
 from bswtichu.server.connections import Connections
 from bswtichu.server.session import Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 
 log = Logger()
 

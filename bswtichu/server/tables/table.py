@@ -8,34 +8,37 @@ is plain data (``Table.view``), ready to be stored later.
 Seats are numbered 1-N as players see them (N: the variant's people, 4 for the
 4-player game, where partners sit opposite, 1+3 and 2+4). Seats fill in join order. With ``tichujoin`` the first two joiners are partners:
 they take seats 1 and 2, and ``start`` swaps seats 2 and 3 (rules.md §13.2).
+
+What runs on a table's clock is in parts the table owns: `Presence` (who is away, the
+grace, a game nobody is at), `Votes`, `VotedPause` and `QuickFill`; `TableHall`
+(hall.py) holds all tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from itertools import count
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from contextlib import AbstractContextManager
 from typing import Protocol
 
-from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.engine import NANJING, GameOptions, Variant, seats_from_join_order, variant_named
 from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server.text import messages
-from bswtichu import names
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.text.render import MACHINE
-from bswtichu.server.tables.votes import CONTINUE, PAUSE, REPLACE, Vote, Votes
+from bswtichu.server.tables.pause import VotedPause
+from bswtichu.server.tables.presence import Presence
+from bswtichu.server.tables.quickfill import BotName, QuickFill
+from bswtichu.server.tables.votes import Votes
 
 #: the table's options: the game's, and the variant (which sets the number of seats)
 OPTION_NAMES = (*GAME_OPTION_NAMES, "variant")
 MAX_ROUNDS = 100
-#: the short names bots get, in this order (then Ada2, Bea2, ...)
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 #: the turn clock's limits (seconds per decision)
 CLOCK_RANGE = range(1, 3601)
-
 
 
 class Reader(Protocol):
@@ -110,53 +113,64 @@ class RunningGame(Protocol):
 GameFactory = Callable[["Table"], "RunningGame | None"]
 
 
+@dataclass(frozen=True)
+class TableSettings:
+    """What every table of a hall shares: how it reaches people, its clock, how long it waits.
+
+    ``reader`` finds the online client of a name (what a table tells goes to him);
+    ``away_of`` is how a player's /away text reads to a viewer (mutes and ignores count);
+    ``clock_default`` is a new table's turn clock (the server's default); a vote not decided
+    within ``vote_timeout`` seconds is refused; a voted pause lasts at most ``pause_limit``
+    seconds; a seat is held ``reconnect_grace`` seconds before the start; a game nobody is at
+    is abandoned after ``abandon_after`` seconds (a bots' game nobody watches after
+    ``bot_game_after``); ``closing()`` is the reason the server stops soon, if it does (no
+    game starts then); ``outbox`` gathers what is told at once into one write per client.
+    The defaults are the hall's (`TableHall`), which makes them.
+    """
+
+    reader: FindReader
+    clock: IReactorTime
+    reconnect_grace: float
+    game_factory: GameFactory | None
+    abandon_after: float
+    outbox: AbstractContextManager
+    clock_default: int | None
+    vote_timeout: float
+    pause_limit: float
+    bot_game_after: float
+    away_of: AwayOf
+    closing: Callable[[], str | None]
+
+
 class Table:
     """One table: who sits where, who watches, the options, whether it started.
 
-    ``game_factory(table)`` is called once by ``start`` after the final seating is
-    announced; it is where the game wiring builds the engine's game and keeps it
-    in ``table.game``. Without one, a started table only holds its seats.
+    ``settings.game_factory(table)`` is called once by ``start`` after the final seating
+    is announced; it is where the game wiring builds the engine's game and keeps it in
+    ``table.game``. Without one, a started table only holds its seats.  Who is away and
+    the timers waiting for people (`Presence`), the votes (`Votes`), the voted pause
+    (`VotedPause`) and quick play's wait (`QuickFill`) are objects of their own that the
+    table owns and that call back on it for what changes its seats.
     """
 
     log = Logger()
 
-    def __init__(
-        self,
-        number: int,
-        reader: FindReader,
-        clock: IReactorTime,
-        reconnect_grace: float,
-        on_abandoned: Callable[[Table], None] = lambda table: None,
-        game_factory: GameFactory | None = None,
-        abandon_after: float = 24 * 3600.0,
-        outbox: AbstractContextManager = nullcontext(),
-        clock_default: int | None = None,
-        vote_timeout: float = 60.0,
-        closing: Callable[[], str | None] = lambda: None,
-        pause_limit: float = 300.0,
-        bot_game_after: float = 600.0,
-        away_of: AwayOf = lambda reader, viewer: reader.away,
-    ) -> None:
-        """``reader`` finds the online client of a name: what the table tells goes to him;
-        ``away_of`` is how a player's /away text reads to a viewer (mutes and ignores count);
-        ``clock_default`` is a new table's turn clock (the server's default); a vote not
-        decided within ``vote_timeout`` seconds is refused; a voted pause lasts at most
-        ``pause_limit`` seconds; a bots' game (`bots_game`) that nobody is at, nor watches,
-        is abandoned after ``bot_game_after`` seconds (others after ``abandon_after``);
-        ``closing()`` is the reason the server stops soon, if it does (no game starts then)."""
-        self._closing = closing
-        self.away_of = away_of
+    def __init__(self, number: int, settings: TableSettings,
+                 on_abandoned: Callable[[Table], None] = lambda table: None) -> None:
+        """``on_abandoned(table)`` is told once the table closes by itself (nobody is left)."""
         self.number = number
-        self._reader = reader
+        self.settings = settings
+        self._reader = settings.reader
+        self.away_of = settings.away_of
         #: ``with table.outbox:`` gathers what is told at once into one write per client
         #: (the lobby's `Outbox`; the game uses it for the steps bots take on the clock)
-        self.outbox = outbox
+        self.outbox = settings.outbox
+        self._on_abandoned = on_abandoned
         #: the form of the game (`/variant`): how many seats, the rules the game is built with
         self.variant: Variant = NANJING
         self.seats: list[str | None] = [None] * NANJING.players
         self.spectators: list[str] = []
-        self.options = GameOptions(clock=clock_default)
-        self._clock_default = clock_default
+        self.options = GameOptions(clock=settings.clock_default)
         self._clock_chosen = False  # a player set the clock: going private leaves it as set
         self.started = False
         self.game: RunningGame | None = None
@@ -165,31 +179,16 @@ class Table:
         #: ``/private on``: only those invited (names casefolded) may sit down or watch
         self.private = False
         self.invited: set[str] = set()
-        # seat -> pending grace timer, or None once the grace has run out
-        self._away: dict[int, IDelayedCall | None] = {}
-        self._clock = clock
-        self._grace = reconnect_grace
-        self._on_abandoned = on_abandoned
-        self._game_factory = game_factory
-        self._abandon_after = abandon_after
-        self._bot_game_after = bot_game_after
-        self._abandon_timer: IDelayedCall | None = None
-        #: the running abandon timer is the short one of a bots' game nobody watches
-        self._abandon_soon = False
-        self._pause_limit = pause_limit
-        self._pause_timer: IDelayedCall | None = None
-        #: who voted for the running voted pause: the others may end it once everyone is here
-        self._pausers: frozenset[str] = frozenset()
-        self.votes = Votes(self, clock, vote_timeout)
-        #: when the table opened: quick play seats a person at the open table waiting longest
-        self.waiting_since = clock.seconds()
-        #: quick play: the bots' level that fill the free seats when ``_quick`` comes due
-        self.quick_level: str | None = None
-        self._quick: IDelayedCall | None = None
-        #: the game is paused by vote (it goes on by vote, not when someone returns)
-        self.voted_pause = False
         #: seats a bot plays by vote until the game ends; their player no longer sits there
         self.replaced: set[int] = set()
+        clock = settings.clock
+        #: when the table opened: quick play seats a person at the open table waiting longest
+        self.waiting_since = clock.seconds()
+        self.presence = Presence(self, clock, settings.reconnect_grace, settings.abandon_after,
+                                 settings.bot_game_after)
+        self.votes = Votes(self, clock, settings.vote_timeout)
+        self.pause = VotedPause(self, clock, settings.pause_limit)
+        self.quick = QuickFill(self, clock)
 
     def __repr__(self) -> str:
         return f"<Table {self.number} {self.state} {self.seats}>"
@@ -234,7 +233,8 @@ class Table:
         return self.seats[seat - 1]
 
     def is_away(self, seat: int) -> bool:
-        return seat in self._away
+        """The player of ``seat`` is away: his seat is held for him."""
+        return seat in self.presence.away
 
     def is_watching(self, nick: str) -> bool:
         return nick.casefold() in (s.casefold() for s in self.spectators)
@@ -249,7 +249,7 @@ class Table:
             "table": self.number,
             "state": self.state,
             "seats": list(self.seats),
-            "away": sorted(self._away),
+            "away": sorted(self.presence.away),
             "spectators": list(self.spectators),
             "options": self.option_data(),
             "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
@@ -262,7 +262,7 @@ class Table:
         """The player in ``seat`` if he is there to be told: not away, not replaced by a vote
         (he watches then, and hears what spectators hear)."""
         nick = self.seats[seat - 1]
-        return None if seat in self._away or seat in self.replaced else nick
+        return None if seat in self.presence.away or seat in self.replaced else nick
 
     def tell_seat(self, seat: int, message: Message) -> None:
         """Tell the player in ``seat``, if he is there (away players miss it)."""
@@ -320,7 +320,7 @@ class Table:
         """Seat ``nick`` (the next free seat if none is named) or bring him back to his seat."""
         own = self.seat_of(nick)
         if own is not None:
-            if own not in self._away:
+            if own not in self.presence.away:
                 raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
             if seat is not None and seat != own:
                 raise Refusal(
@@ -346,7 +346,7 @@ class Table:
             raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
         elif seat not in free:
             taken_by = self.seats[seat - 1]
-            held = " (away, seat held)" if seat in self._away else ""
+            held = " (away, seat held)" if seat in self.presence.away else ""
             offer = f"free seats: {', '.join(map(str, free))}" if free else "no seat is free"
             raise Refusal("seat_taken", f"seat {seat} is taken by {taken_by}{held}; {offer}")
         self._drop_spectator(nick)
@@ -363,7 +363,7 @@ class Table:
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
         if self.game is not None:
-            self._pause_if_nobody_plays()  # a watched game nobody plays waits the long time
+            self.presence.wait_for_people()  # a watched game nobody plays waits the long time
 
     def leave(self, nick: str) -> None:
         """``nick`` goes back to the lobby: a seat before the start is freed, after it held."""
@@ -449,7 +449,7 @@ class Table:
         self._require_present_player(nick, f"start table {self.number}")
         if self.started:
             raise Refusal("table_started", f"table {self.number} has already started")
-        closing = self._closing()
+        closing = self.settings.closing()
         if closing is not None:
             raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
         seated = sum(1 for n in self.seats if n is not None)
@@ -459,10 +459,10 @@ class Table:
                 f"table {self.number} has {seated} of {len(self.seats)} players; /start needs"
                 f" {COUNT_WORDS.get(len(self.seats), len(self.seats))}",
             )
-        if self._away:
-            names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self._away))
+        if self.presence.anyone_away:
+            names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self.presence.away))
             raise Refusal("player_away", f"cannot start while {names} is away")
-        self._cancel_quick()
+        self.quick.cancel()
         seating = list(seats_from_join_order(self.seats, self.options.tichujoin, self.variant))
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
@@ -475,8 +475,8 @@ class Table:
         self.last_game = None
         self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
                       event="table_start", bots={name: level for name, level in self.bots.values()})
-        if self._game_factory is not None:
-            self.game = self._game_factory(self)
+        if self.settings.game_factory is not None:
+            self.game = self.settings.game_factory(self)
             if self.game is not None:
                 self.game.start()
 
@@ -518,7 +518,7 @@ class Table:
         """The held ``seat``'s player may not come back (banned): before the start the seat is
         freed; in a game a stand-in plays it at once, to the end."""
         nick = self.seats[seat - 1]
-        if nick is None or seat not in self._away:
+        if nick is None or seat not in self.presence.away:
             return
         if self.game is None:
             self._free(seat, "kicked")
@@ -533,9 +533,10 @@ class Table:
         if self.private and self.game is not None:
             self.game.made_private()
         self.tell_all(messages.private_table(self.number, self.private, nick))
-        if not self.started and not self._clock_chosen and self._clock_default is not None:
+        default = self.settings.clock_default
+        if not self.started and not self._clock_chosen and default is not None:
             # the server's default clock is for public tables; friends among themselves set one
-            clock = None if self.private else self._clock_default
+            clock = None if self.private else default
             if clock != self.options.clock:
                 self.options = self.options.with_option("clock", clock)
                 self.tell_all(messages.option_set(self.number, "clock", clock, nick, self.option_data()))
@@ -573,7 +574,7 @@ class Table:
         self.game = game
         for seat, nick in self.players():
             if seat not in self.bots:
-                self._away[seat] = None
+                self.presence.hold(seat, timed=False)
                 game.player_away(nick)
         self._close_if_abandoned()
 
@@ -585,7 +586,7 @@ class Table:
         there += self.spectators
         closed = messages.table_closed(self.number, by, reason)
         self.tell_all(closed)
-        for seat in self._away:  # players online elsewhere lose the seat held for them
+        for seat in self.presence.away:  # players online elsewhere lose the seat held for them
             self._deliver(self.seats[seat - 1], closed)
         self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
                       by=by, reason=reason, event="table_end")
@@ -604,15 +605,15 @@ class Table:
         """
         self.started = False
         self.last_game, self.game = self.game, None
-        self._cancel_abandon()
+        self.presence.stop_waiting()
         self.votes.cancel()
-        self._cancel_pause()
+        self.pause.cancel()
         for seat in sorted(self.replaced):  # the bot that took the seat by vote goes with the game
             self.bots.pop(seat, None)
             self.seats[seat - 1] = None
         self.replaced.clear()
         self.tell_all(messages.table_reopened(self.view()))
-        for seat in sorted(s for s, timer in self._away.items() if timer is None):
+        for seat in self.presence.grace_ran_out():
             self._free(seat, "timeout")
         self._close_if_abandoned()
 
@@ -620,173 +621,49 @@ class Table:
         """Cancel pending timers; the hall forgets the table."""
         if self.game is not None:
             self.game.stop()
-        self._cancel_abandon()
-        self._cancel_quick()
-        self._cancel_pause()
+        self.presence.cancel()
+        self.quick.cancel()
+        self.pause.cancel()
         self.votes.cancel()
-        for timer in self._away.values():
-            if timer is not None and timer.active():
-                timer.cancel()
-        self._away.clear()
 
-    # -- quick play -----------------------------------------------------------
+    # -- quick play (`QuickFill`) ---------------------------------------------
 
-    def fill_after(self, level: str, seconds: float, bot_name: Callable[[str], str]) -> None:
-        """Quick play: after ``seconds``, unless people filled it and it started, bots of
-        ``level`` (named by ``bot_name(level)``) take the free seats and the table starts."""
-        self.quick_level = level
-        self._quick = self._clock.callLater(seconds, self._fill, bot_name)
+    def fill_after(self, level: str, seconds: float, bot_name: BotName) -> None:
+        """Quick play: after ``seconds`` bots of ``level`` fill the table (`QuickFill.fill_after`)."""
+        self.quick.fill_after(level, seconds, bot_name)
 
     def start_if_full(self, nick: str) -> bool:
         """A quick-play table that ``nick`` just filled starts at once; True if it did."""
-        if self.quick_level is None or self.started or None in self.seats or self._away:
-            return False
-        self.start(nick)
-        return True
+        return self.quick.start_if_full(nick)
 
-    def _fill(self, bot_name: Callable[[str], str]) -> None:
-        self._quick = None
-        if self.started:
-            return
-        present = [nick for seat, nick in self.players() if seat not in self.bots and seat not in self._away]
-        if not present:
-            return  # nobody to play with: the table closes by itself
-        with self.outbox:  # a timer's step: one write per client
-            for seat in self.seat_numbers:
-                if self.seats[seat - 1] is None:
-                    self.add_bot(None, seat, self.quick_level, bot_name(self.quick_level))
-            if not self._away:
-                self.start(present[0])
-
-    def _cancel_quick(self) -> None:
-        timer, self._quick = self._quick, None
-        if timer is not None and timer.active():
-            timer.cancel()
-
-    # -- votes ----------------------------------------------------------------
+    # -- votes (`Votes`, `VotedPause`) ------------------------------------------
 
     def ask_replace(self, nick: str, seat: int, to: str | None = None) -> None:
-        """``nick`` asks the table to hand ``seat`` (an away player's) for the rest of the game
-        to ``to``, a person watching the table who waits to play, or to a bot (None).
-
-        The seat of a player who is online is never asked for (he can take it back); the
-        player votes on it himself; and a named person, who would get his hand, needs the
-        yes of the player's partners present (`Votes`)."""
-        self._require_voter(nick, "ask for a vote")
-        self.votes.refuse_if_open()
-        if seat not in self.seat_numbers:
-            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
-        player = self.seats[seat - 1]
-        if seat in self.bots or player is None:
-            raise Refusal("not_a_person", f"seat {seat} holds a bot already")
-        if seat not in self._away:
-            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only the seat of a"
-                                         " player who is away (offline) can be handed on")
-        if self._reader(player) is not None:
-            raise Refusal("player_online", f"{player} (seat {seat}) is online: his seat is his to take"
-                                           f" back (/join {self.number} {seat}), not to vote away")
-        consent: tuple[str, ...] = ()
-        if to is not None:
-            to = self._waiting_person(to)
-            consent = self._present_partners(player)
-            if not consent:
-                raise Refusal("no_partner", f"{player} (seat {seat}) has no partner here to agree that"
-                                            f" {to} takes his seat and hand; /replace {seat} hands it to a bot")
-        taker = "a bot" if to is None else to
-        self.votes.ask(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
-                       seat, to, consent)
-
-    def _present_partners(self, player: str) -> tuple[str, ...]:
-        """The people present who are ``player``'s partners in the game this round."""
-        voters = set(self.voters(None))
-        return tuple(nick for nick in self.game.partners(player) if nick in voters)
-
-    def _waiting_person(self, name: str) -> str:
-        """The spectator ``name`` as he watches (he may take a seat), or a refusal."""
-        for spectator in self.spectators:
-            if spectator.casefold() == name.casefold() and not names.is_bot_name(spectator):
-                if self._reader(spectator) is not None:
-                    return spectator
-        raise Refusal("not_watching", f"{name} does not watch table {self.number}; a seat goes to a"
-                                      f" person watching it (/watch {self.number}), or to a bot")
+        """``/replace SEAT [NAME]``: ``nick`` asks to hand an away player's seat on (`Votes.ask_replace`)."""
+        self.votes.ask_replace(nick, seat, to)
 
     def ask_pause(self, nick: str) -> None:
-        self._require_voter(nick, "ask for a vote")
-        self.votes.refuse_if_open()
-        if self.voted_pause:
-            raise Refusal("paused", f"the game at table {self.number} is paused already; /continue asks to go on")
-        self.votes.ask(nick, PAUSE, "pause the game")
+        """``/pause``: ``nick`` asks the table to pause the game."""
+        self.votes.ask_pause(nick)
 
     def ask_continue(self, nick: str) -> None:
-        """``/continue``: ends a voted pause at once if ``nick`` did not vote for it and everyone
-        is present (a team cannot hold the others' game); otherwise asks the table."""
-        self._require_voter(nick, "ask for a vote")
-        if self.voted_pause and nick not in self._pausers and not self._away:
-            self._end_pause(messages.pause_ended(self.number, "ended", nick))
-            return
-        self.votes.refuse_if_open()
-        if not self.voted_pause:
-            raise Refusal("not_paused", f"the game at table {self.number} is not paused")
-        self.votes.ask(nick, CONTINUE, "go on with the game")
+        """``/continue``: ``nick`` ends the voted pause, or asks the table to (`Votes.ask_continue`)."""
+        self.votes.ask_continue(nick)
 
     def answer_vote(self, nick: str, yes: bool) -> None:
-        self._require_voter(nick, "vote")
+        """``/accept`` or ``/refuse``: ``nick`` answers the open vote."""
         self.votes.answer(nick, yes)
 
-    def voters(self, seat: int | None) -> list[str]:
-        """The people seated and present (not bots, not away), and the player in ``seat``,
-        present or not: a vote about his seat is his too."""
-        return [nick for s, nick in self.players()
-                if s not in self.bots and (s not in self._away or s == seat)]
-
-    def carry_out(self, vote: Vote) -> None:
-        """What a passed vote asked for; a vote the game has moved past (its game ended, its
-        player came back) does nothing."""
-        if self.game is None:
-            return
-        if vote.kind == PAUSE:
-            self.voted_pause = True
-            self._pausers = frozenset(vote.yes)
-            self.game.pause()
-            self._pause_timer = self._clock.callLater(self._pause_limit, self._pause_over)
-            self.tell_all(messages.paused(self.number, self._pause_limit))
-        elif vote.kind == CONTINUE:
-            self._end_pause(messages.pause_ended(self.number, "vote"))
-        elif vote.kind == REPLACE and vote.seat is not None:
-            self._replace(vote.seat, vote.to)
-
-    def _pause_over(self) -> None:
-        self._pause_timer = None
-        with self.outbox:  # a timer's step: one write per client
-            self._end_pause(messages.pause_ended(self.number, "limit", seconds=self._pause_limit))
-
-    def _end_pause(self, said: Message) -> None:
-        """The voted pause is over: the game goes on (unless nobody is present to play it); an
-        open vote to go on has nothing left to decide."""
-        if self.votes.open is not None and self.votes.open.kind == CONTINUE:
-            self.votes.cancel()
-        self._cancel_pause()
-        if self.game is not None and self._abandon_timer is None:
-            self.game.resume()
-        self.tell_all(said)
-
-    def _cancel_pause(self) -> None:
-        self.voted_pause = False
-        self._pausers = frozenset()
-        timer, self._pause_timer = self._pause_timer, None
-        if timer is not None and timer.active():
-            timer.cancel()
-
-    def _replace(self, seat: int, to: str | None) -> None:
+    def give_seat(self, seat: int, to: str | None) -> None:
+        """A passed vote: the away player of ``seat`` loses it for the rest of the game, to the
+        spectator ``to`` or to a bot (None); a vote the game has moved past does nothing."""
         player = self.seats[seat - 1]
         assert player is not None and self.game is not None
-        if seat not in self._away or self._reader(player) is not None:
+        if seat not in self.presence.away or self._reader(player) is not None:
             return  # he came back (or is online again) while the vote ran
         if to is not None and (not self.is_watching(to) or self._reader(to) is None):
             to = None  # he went while the vote ran: the seat goes to a bot
-        timer = self._away.pop(seat, None)
-        if timer is not None and timer.active():
-            timer.cancel()
+        self.presence.release(seat)
         if to is not None:
             self._hand_over(seat, player, to)
             return
@@ -810,13 +687,6 @@ class Table:
         self.game.show_state(to)
         self._close_if_abandoned()
 
-    def _require_voter(self, nick: str, what: str) -> None:
-        seat = self.seat_of(nick)
-        if seat is None or seat in self._away:
-            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
-        if not self.started or self.game is None:
-            raise Refusal("no_game", f"table {self.number} has no game running; votes are about a game")
-
     # -- internals ----------------------------------------------------------
 
     def _require_present_player(self, nick: str, what: str) -> None:
@@ -827,43 +697,34 @@ class Table:
         """Hold ``seat`` for its player and say so; before the start only for ``reconnect_grace``."""
         nick = self.seats[seat - 1]
         assert nick is not None
-        if grace or not self.started:
-            timer = self._clock.callLater(self._grace, self._grace_over, seat)
-        else:
-            timer = None
-        self._away[seat] = timer
-        message = messages.away(self.number, seat, nick, None if self.started else self._grace)
+        self.presence.hold(seat, timed=grace or not self.started)
+        message = messages.away(self.number, seat, nick, None if self.started else self.presence.grace)
         self.tell_all(message)
         if self.game is not None:
             self.game.player_away(nick)
         return message
 
-    def _grace_over(self, seat: int) -> None:
-        self._away[seat] = None
+    def grace_ended(self, seat: int) -> None:
+        """`Presence`: the grace of the player away from ``seat`` ran out; before the start he
+        loses the seat."""
         if not self.started:
             self._free(seat, "timeout")
         self._close_if_abandoned()
 
     def _come_back(self, nick: str, seat: int) -> None:
-        timer = self._away.pop(seat)
-        if timer is not None and timer.active():
-            timer.cancel()
+        self.presence.release(seat)
         self._drop_spectator(nick)
         self.seats[seat - 1] = nick
         self.tell_all(messages.returned(self.view(), seat, nick))
         if self.game is not None:
             self.game.player_back(nick)
-            if self._abandon_timer is not None:
-                self._cancel_abandon()
-                if not self.voted_pause:
-                    self.game.resume()
+            if self.presence.stop_waiting() and not self.pause.on:
+                self.game.resume()
 
     def _free(self, seat: int, reason: str) -> None:
         nick = self.seats[seat - 1]
         assert nick is not None
-        timer = self._away.pop(seat, None)
-        if timer is not None and timer.active():
-            timer.cancel()
+        self.presence.release(seat)
         self.seats[seat - 1] = None
         message = messages.left(self.view(), seat, nick, reason)
         self.tell_all(message)
@@ -884,21 +745,24 @@ class Table:
                 return True
         return False
 
+    @property
+    def bots_game(self) -> bool:
+        """Bots hold every seat but one person's at most: a game nobody else plays with him."""
+        return sum(1 for seat, _ in self.players() if seat not in self.bots) <= 1
+
     def _close_if_abandoned(self) -> None:
         """An unstarted table closes once empty; a started one once nobody is left or expected.
 
         A running game is not closed but paused while no seated person is present,
-        and abandoned only after ``abandon_after`` (see `_pause_if_nobody_plays`).
+        and abandoned only after ``abandon_after`` (`Presence.wait_for_people`).
         """
         if self.started and self.game is not None:
-            self._pause_if_nobody_plays()
+            self.presence.wait_for_people()
             return
         if self.spectators:
             return
         if self.started:
-            waiting = any(timer is not None for timer in self._away.values())
-            present = any(s not in self._away and s not in self.bots for s, _ in self.players())
-            if present or waiting:
+            if self.presence.people_present() or self.presence.within_grace:
                 return
         elif any(s not in self.bots for s, _ in self.players()):
             return
@@ -906,139 +770,11 @@ class Table:
         self.close()
         self._on_abandoned(self)
 
-
-    @property
-    def bots_game(self) -> bool:
-        """Bots hold every seat but one person's at most: a game nobody else plays with him."""
-        return sum(1 for seat, _ in self.players() if seat not in self.bots) <= 1
-
-    def _pause_if_nobody_plays(self) -> None:
-        """With no seated person present the game waits: ``abandon_after``, or only
-        ``bot_game_after`` for a bots' game nobody watches (said again as spectators come
-        and go: a watcher gives it the long wait, the last one's going the short one)."""
-        present = any(s not in self._away and s not in self.bots for s, _ in self.players())
-        if present:
-            return
-        soon = self.bots_game and not self.spectators
-        if self._abandon_timer is not None:
-            if soon == self._abandon_soon:
-                return
-            self._cancel_abandon()
-        else:
-            self.log.info("table {number} pauses: no player is present", number=self.number)
-            self.game.pause()
-        self._abandon_soon = soon
-        self._abandon_timer = self._clock.callLater(self._bot_game_after if soon else self._abandon_after,
-                                                    self._abandon)
-
-    def _abandon(self) -> None:
-        self._abandon_timer = None
+    def nobody_came_back(self) -> None:
+        """`Presence`: the running game waited in vain; it ends unfinished, the table closes."""
         self.log.info("table {table} closes: nobody came back to its game", table=self.number,
                       event="table_end")
         if self.game is not None:
             self.game.abandon()
         self.close()
         self._on_abandoned(self)
-
-    def _cancel_abandon(self) -> None:
-        timer, self._abandon_timer = self._abandon_timer, None
-        if timer is not None and timer.active():
-            timer.cancel()
-
-
-class TableHall:
-    """All tables by number; opens new ones at the lowest free number."""
-
-    def __init__(
-        self,
-        reader: FindReader,
-        clock: IReactorTime,
-        reconnect_grace: float,
-        game_factory: GameFactory | None = None,
-        abandon_after: float = 24 * 3600.0,
-        outbox: AbstractContextManager = nullcontext(),
-        clock_default: int | None = None,
-        vote_timeout: float = 60.0,
-        pause_limit: float = 300.0,
-        bot_game_after: float = 600.0,
-        away_of: AwayOf = lambda reader, viewer: reader.away,
-    ) -> None:
-        self._tables: dict[int, Table] = {}
-        self._pause_limit = pause_limit
-        self._bot_game_after = bot_game_after
-        self._away_of = away_of
-        #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
-        self.closing: str | None = None
-        self._clock_default = clock_default
-        self._vote_timeout = vote_timeout
-        self._reader = reader
-        self._outbox = outbox
-        self._abandon_after = abandon_after
-        self._clock = clock
-        self._grace = reconnect_grace
-        self._game_factory = game_factory
-
-    def __iter__(self) -> Iterator[Table]:
-        return iter(sorted(self._tables.values(), key=lambda t: t.number))
-
-    def __len__(self) -> int:
-        return len(self._tables)
-
-    def get(self, number: int) -> Table | None:
-        return self._tables.get(number)
-
-    def open(self, number: int | None = None) -> Table:
-        """A new table at the lowest free number (or at ``number``, for a stored table)."""
-        if number is None:
-            number = 1
-            while number in self._tables:
-                number += 1
-        elif number in self._tables:
-            raise ValueError(f"table {number} exists already")
-        table = Table(
-            number,
-            self._reader,
-            self._clock,
-            self._grace,
-            on_abandoned=self._forget,
-            game_factory=self._game_factory,
-            abandon_after=self._abandon_after,
-            outbox=self._outbox,
-            closing=lambda: self.closing,
-            clock_default=self._clock_default,
-            vote_timeout=self._vote_timeout,
-            pause_limit=self._pause_limit,
-            bot_game_after=self._bot_game_after,
-            away_of=self._away_of,
-        )
-        self._tables[number] = table
-        return table
-
-    def bot_name(self, level: str) -> str:
-        """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
-        that no bot on the server has."""
-        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
-        candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
-        return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
-
-    def longest_waiting(self) -> Table | None:
-        """The open table (a free seat, a person seated, not started) that opened first."""
-        waiting = [t for t in self if t.state == "open"
-                   and any(seat not in t.bots for seat, _ in t.players())]
-        return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
-
-    def held_seat(self, nick: str) -> tuple[Table, int] | None:
-        """The table and seat held for ``nick`` while he is away, if any."""
-        for table in self:
-            seat = table.seat_of(nick)
-            if seat is not None and table.is_away(seat):
-                return table, seat
-        return None
-
-    def close_all(self) -> None:
-        for table in list(self._tables.values()):
-            table.close()
-        self._tables.clear()
-
-    def _forget(self, table: Table) -> None:
-        self._tables.pop(table.number, None)

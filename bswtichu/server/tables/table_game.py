@@ -5,40 +5,28 @@
 the driver applies them and runs the bots; `TableGame` is the driver's
 subscriber that sends each event only to those the engine allows
 (`Event.private_to`), worded for each reader by `GameTexts`.  The game log is
-another subscriber (`GameLogRecorder`); neither knows of the other.
+another subscriber (`GameLogRecorder`); neither knows of the other.  The game
+wiring (`wiring.GameWiring`) builds it when a table starts.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
-from random import SystemRandom
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.bots import BotSettings
-from bswtichu.engine import (
-    NANJING, Action, Card, Exchange, GameOptions, MakeWish, Round, TichuError, Variant, variant_named,
-)
+from bswtichu import names
+from bswtichu.engine import Action, Card, Exchange, MakeWish, Round, TichuError
 from bswtichu.engine import events as ev
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
-from bswtichu.play import (
-    SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, SeatHandedOver, check_in_order, seated_bots,
-)
-from bswtichu.play.journal import replay_journal
-from bswtichu.counters import Tally
-from bswtichu.play.workers import BotWorkers
-from bswtichu.server.games.durable import DurableGame
-from bswtichu.server.text.game_messages import GameTexts, game_started
-from bswtichu.server.games.logs import GameLogRecorder, GameLogStore
-from bswtichu import names
+from bswtichu.play import SUBSTITUTE_LEVEL, GameDriver, SeatHandedOver, check_in_order
 from bswtichu.server.numbers import is_number
+from bswtichu.server.games.durable import DurableGame
+from bswtichu.server.tables.table import Reader, Table
+from bswtichu.server.text.game_messages import GameTexts, game_started
 from bswtichu.server.text.messages import Message, Refusal, for_second_hand, second_hand_word
 from bswtichu.server.text.render import MACHINE
-from bswtichu.server.tables.table import Reader, Table, TableHall
-from bswtichu.storage import Storage, StoredGame
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
 
@@ -64,6 +52,36 @@ _WRONG_PHASE = {
 
 #: the games' own log events (a module logger: an instance's would keep the game in the event)
 log = Logger()
+
+
+class _Gathered:
+    """What one step of a game tells, gathered by engine seat until it is told: each seat's
+    messages, the spectators' (``watched``; of those, ``unsaid`` for programs only), and the
+    seats the step may have asked to act (``concerned``, whose pushed LEGAL follows)."""
+
+    __slots__ = ("readers", "sentences", "reworded", "told", "watched", "unsaid", "concerned")
+
+    def __init__(self, readers: list[Reader | None], seats: int) -> None:
+        self.told: list[list[Message]] = [[] for _ in range(seats)]  # a second hand's: none
+        self.watched: list[Message] = []
+        self.unsaid: list[Message] = []
+        self.concerned: set[int] = set()
+        self.read_by(readers)
+
+    def read_by(self, readers: list[Reader | None]) -> None:
+        """The step is read by ``readers`` (by engine seat) from now on: ``sentences`` says which
+        read sentences (people, relays; programs read fields only)."""
+        self.readers = readers
+        self.sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
+        self.reworded = any(self.sentences)
+
+    def gather_for_programs(self, message: Message) -> None:
+        """``message`` for programs only: the seats that read fields, and the spectators."""
+        for messages, sentences in zip(self.told, self.sentences):
+            if not sentences:
+                messages.append(message)
+        self.unsaid.append(message)
+        self.watched.append(message)
 
 
 class TableGame:
@@ -167,7 +185,7 @@ class TableGame:
         ``hand`` (0: his own)."""
         if self.driver.finished:
             raise Refusal("game_over", "the game is over")
-        if self.table.voted_pause:
+        if self.table.pause.on:
             raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
                                     " /continue asks to go on")
         player = self.player(nick)
@@ -220,17 +238,10 @@ class TableGame:
             self._tell_events(driver.game.seating, events)
 
     def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
-        """Each seat's messages of the step are gathered and told in one call per reader."""
-        readers = self._readers(seating)  # by engine seat: None for an empty seat or one away
-        # the seats whose readers read sentences (people, relays): programs read fields only
-        sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
-        reworded = any(sentences)
-        texts = self.texts
-        home = self._home
-        told: list[list[Message]] = [[] for _ in seating]  # by engine seat (a second hand's: none)
-        watched: list[Message] = []  # the spectators'
-        unsaid: list[Message] = []  # of those, the ones for programs only
-        concerned: set[int] = set()  # the seats this step may have asked to act
+        """Each seat's messages of the step are gathered (`_Gathered`) and told in one call per
+        reader; a score or the game's end tells what came before it first."""
+        step = _Gathered(self._readers(seating), len(seating))  # by engine seat: None for one away
+        concerned = step.concerned
         for event in events:
             seat = getattr(event, "seat", None)
             if isinstance(seat, int):
@@ -238,65 +249,76 @@ class TableGame:
             elif isinstance(event, ev.PhaseStarted):
                 concerned.update(range(len(seating)))
             if isinstance(event, (ev.RoundScored, ev.GameOver)):
-                self._tell_gathered(readers, told, watched, unsaid)
-                if isinstance(event, ev.RoundScored):
-                    self.table.tell_all(self.score_message("round"))
-                else:
-                    self.table.tell_all(self.texts.game_over(event, self.score_message("final"),
-                                                             self.log_number))
-                    self.texts.forget()
-                    log.info("table {table}: game {number} is over, won by {winners}",
-                                  table=self.table.number, number=self.log_number,
-                                  winners=", ".join(map(str, event.winners)) or "nobody (a draw)",
-                                  event="game_end")
-                    self.table.end_game()
-                readers = self._readers(seating)
-                sentences = [reader is not None and reader.mode != MACHINE for reader in readers]
-                reworded = any(sentences)
+                self._tell_scored(step, event, seating)
+            elif self._seating_announced(event):
                 continue
-            if type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None:
-                continue  # the first round's seating is the one STARTED announced (Trichu's is not)
-            if event.private_to is not None:
+            elif event.private_to is not None:
                 message = self._message(event, event.private_to)
                 if message is not None:
-                    told[home[event.private_to]].append(message)
-                continue
-            # one message for everyone (its fields do not depend on the reader), reworded for
-            # the seats it calls "you" if they read sentences: encoded once; each sentence
-            # made only if someone reads it
-            common = texts.event(event, None)
-            if common is None:
-                continue
-            if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
-                for seat, messages in enumerate(told):
-                    if not sentences[seat]:
-                        messages.append(common)
-                unsaid.append(common)
-                watched.append(common)
-                continue
-            for messages in told:
-                messages.append(common)
-            if reworded:
-                addressed = texts.addressed(event)
-                for seat in addressed:
-                    reader = home[seat]
-                    if not sentences[reader]:
-                        continue
-                    if reader == seat or reader not in addressed:
-                        told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
-                    else:  # asked for his own hand and a second one (the exchange): both said
-                        told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
-            watched.append(common)
-            if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
-                shown = texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
-                for messages in told:
-                    messages.append(shown)
-                watched.append(shown)
+                    step.told[self._home[event.private_to]].append(message)
+            else:
+                self._gather_common(step, event)
         if self._acting is not None:
             self._acting.update(concerned)  # pushed once the whole request is applied
         elif concerned:
-            self._push_legal(readers, concerned, told)
-        self._tell_gathered(readers, told, watched, unsaid)
+            self._push_legal(step.readers, concerned, step.told)
+        self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
+
+    def _tell_scored(self, step: _Gathered, event: ev.RoundScored | ev.GameOver, seating: Sequence[str]) -> None:
+        """The round's score, or the game's end (the table reopens): told to everyone after what
+        the step gathered before it; those who read the rest of the step are looked up again."""
+        self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
+        if isinstance(event, ev.RoundScored):
+            self.table.tell_all(self.score_message("round"))
+        else:
+            self._game_over(event)
+        step.read_by(self._readers(seating))
+
+    def _game_over(self, event: ev.GameOver) -> None:
+        self.table.tell_all(self.texts.game_over(event, self.score_message("final"), self.log_number))
+        self.texts.forget()
+        log.info("table {table}: game {number} is over, won by {winners}",
+                 table=self.table.number, number=self.log_number,
+                 winners=", ".join(map(str, event.winners)) or "nobody (a draw)", event="game_end")
+        self.table.end_game()
+
+    def _seating_announced(self, event: ev.Event) -> bool:
+        """The first round's seating is the one STARTED announced (Trichu's is not): not told."""
+        return type(event) is ev.SeatingChanged and len(self.game.rounds) == 1 and self.game.variant.dummy is None
+
+    def _gather_common(self, step: _Gathered, event: ev.Event) -> None:
+        """One message for everyone (its fields do not depend on the reader), reworded for the
+        seats it calls "you" if they read sentences: encoded once; each sentence made only if
+        someone reads it."""
+        common = self.texts.event(event, None)
+        if common is None:
+            return
+        if self._taken_as_won(event):  # for programs only: people read it with TRICK_WON
+            step.gather_for_programs(common)
+            return
+        for messages in step.told:
+            messages.append(common)
+        if step.reworded:
+            self._reword(step, event, common)
+        step.watched.append(common)
+        if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
+            shown = self.texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
+            for messages in step.told:
+                messages.append(shown)
+            step.watched.append(shown)
+
+    def _reword(self, step: _Gathered, event: ev.Event, common: Message) -> None:
+        """``common``, just gathered for every seat, as a sentence for each seat it calls "you"."""
+        home, told, sentences = self._home, step.told, step.sentences
+        addressed = self.texts.addressed(event)
+        for seat in addressed:
+            reader = home[seat]
+            if not sentences[reader]:
+                continue
+            if reader == seat or reader not in addressed:
+                told[reader][-1] = common.reworded(partial(self._sentence, event, seat))
+            else:  # asked for his own hand and a second one (the exchange): both said
+                told[reader][-1] = common.reworded(partial(self._sentences, event, (reader, seat)))
 
     def _taken_as_won(self, event: ev.Event) -> bool:
         """Whether ``event`` is the trick taken by its winner as the TRICK_WON told said (with
@@ -532,113 +554,4 @@ class TableGame:
             self.record.abandon()
 
 
-class GameWiring:
-    """The tables' game factory: builds a `TableGame` (driver, bots, log) when a table starts.
-
-    ``seeds()`` gives each game its seed; everything random in the game is drawn from it.
-    With ``storage`` every game is journaled (subscribed first, so each step is
-    committed before anyone is told) and `restore` brings unfinished games back.
-    """
-
-    log = Logger()
-
-    def __init__(self, clock: IReactorTime, logs: GameLogStore, bot_delay: float,
-                 substitute_after: float,
-                 seeds: Callable[[], Hashable] = lambda: SystemRandom().getrandbits(64),
-                 storage: Storage | None = None,
-                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None,
-                 workers: BotWorkers | None = None):
-        """``tally``: what the games count for the operator (service.build_lobby's, shared);
-        ``workers``: the processes that make the costly bots' decisions (None: here)."""
-        self.workers = workers
-        self.clock = clock
-        self.tally = tally
-        self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
-        self.bot_settings = bot_settings
-        self.logs = logs
-        self.bot_delay = bot_delay
-        self.substitute_after = substitute_after
-        self.seeds = seeds
-        self.storage = storage
-        if storage is not None:
-            logs.continue_after(storage.games.highest_log_number())
-
-    def __call__(self, table: Table) -> TableGame:
-        players = tuple(table.seats)  # already seated by the table's options (tichujoin)
-        seed = self.seeds()
-        driver = self._driver(players, table.options, table.bots, seed, table.variant)
-        log_number = self.logs.reserve()
-        record = None
-        if self.storage is not None:
-            # the options as the table shows them: a variant's name among them (none: the 4-player game)
-            game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
-                                               players, table.bots, table.private)
-            levels = {name: level for name, level in table.bots.values()}
-            record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
-            driver.subscribe(record)
-        driver.subscribe(GameLogRecorder(self.logs, log_number))
-        return TableGame(table, driver, log_number, record)
-
-    def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Hashable,
-                variant: Variant = NANJING) -> GameDriver:
-        options = replace(table_options, tichujoin=False)
-        seeds = GameSeeds.from_seed(seed, variant.seats)
-        levels = {name: level for name, level in bots.values()}
-        return GameDriver(players, options, seeds,
-                          seated_bots(players, options, levels, seeds, self.bot_settings, variant),
-                          self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          tally=self.tally, workers=self.workers, variant=variant)
-
-    def restore(self, hall: TableHall) -> list[Table]:
-        """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
-        tables = []
-        for stored in self.storage.games.running():
-            try:
-                table = self._restore(hall, stored)
-            except Exception as error:  # a journal that does not replay, or does not even decode
-                # said once: the game is set aside (abandoned), its journal stays in the file
-                self.log.error("stored game {number} (table {table}) cannot be restored and is set"
-                               " aside as abandoned (its journal stays in the database): {error}",
-                               number=stored.log_number, table=stored.table_number,
-                               error=repr(error))
-                self.storage.games.abandon(stored.id)
-                continue
-            if table is not None:
-                tables.append(table)
-        return tables
-
-    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
-        """The stored game's table, playing on; None if the game turned out to be over."""
-        if stored.problem is not None:
-            raise ValueError(stored.problem)
-        data = stored.table_options
-        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
-        variant = variant_named(data.get("variant", NANJING.name))  # a row without it: the 4-player game
-        driver = self._driver(stored.players, options, stored.bots, stored.seed, variant)
-        differed = replay_journal(driver, stored.entries)
-        if differed:
-            self.log.warn("stored game {number}: {n} bot choices differed from the journal",
-                          number=stored.log_number, n=differed)
-        levels = {name: level for name, level in stored.bots.values()}
-        players = driver.game.base_seats  # as seated now: a seat may have been handed over
-        record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
-        record.caught_up(driver)
-        recorder = GameLogRecorder(self.logs, stored.log_number)
-        if driver.game.over:  # the last step was stored, its result and log not yet: do it now
-            recorder.save(driver.game)
-            record.game_over(driver)
-            return None
-        driver.subscribe(record)
-        self.logs.reopen(stored.log_number)
-        driver.subscribe(recorder)
-        table = hall.open(stored.table_number)
-        table.private = stored.private  # invitations are not kept: those invited before ask again
-        game = TableGame(table, driver, stored.log_number, record)
-        table.restore(options, list(players), stored.bots, game,
-                      {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)
-        self.log.info("table {table}: game {number} restored after {n} journal entries",
-                      table=table.number, number=stored.log_number, n=len(stored.entries))
-        return table
-
-
-__all__ = ["ActionBuilder", "GameWiring", "TableGame", "refusal_for"]
+__all__ = ["ActionBuilder", "TableGame", "refusal_for"]

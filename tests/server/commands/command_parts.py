@@ -20,7 +20,7 @@ from bswtichu.server.people.hashing import PasswordHashing, hash_inline
 from bswtichu.server.people.moderation import Moderation
 from bswtichu.server.people.social import PersonalLists
 from bswtichu.server.session import Outbox, Session
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.text.render import MACHINE
 from bswtichu.storage import ScryptCost, Storage
 from bswtichu.storage.accounts import hash_password

@@ -9,8 +9,8 @@ from twisted.internet.task import Clock
 from bswtichu.server.commands.game import GameCommands, hand_commands
 from bswtichu.server.commands.registry import CommandGroup, UsageRefusal, command
 from bswtichu.server.games.logs import GameLogStore, GameReaders
-from bswtichu.server.tables.table import TableHall
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.hall import TableHall
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.storage import Storage
 
 from hall_parts import People, refusal, run

@@ -14,7 +14,7 @@ from bswtichu.engine import VARIANTS
 from bswtichu.net.websocket import PAGE_COMMANDS
 from bswtichu.realm import SECOND_HAND_WORDS, SECRET_COMMANDS
 from bswtichu.server.commands.game import GameCommands
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.text.game_messages import NEED_TEXT
 from bswtichu.server.text.messages import HAND_COMMANDS, for_second_hand, second_hand_word
 

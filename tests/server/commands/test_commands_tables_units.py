@@ -10,7 +10,7 @@ from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.server.commands.common import current_table, seated_at
 from bswtichu.server.commands.registry import UsageRefusal
 from bswtichu.server.commands.tables import OPTION_FORMS, TableCommands
-from bswtichu.server.tables.table import TableHall
+from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.text.messages import Refusal
 
 from hall_parts import People, refusal

@@ -13,7 +13,7 @@ from random import Random
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.service import build_lobby

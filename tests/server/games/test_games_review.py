@@ -9,7 +9,7 @@ from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
 from bswtichu.engine import DUO, TIENTSIN, TRICHU, Exchange, Play
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.tch.variant_log import DUMMY_NAME, read_variant_log

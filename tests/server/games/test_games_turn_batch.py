@@ -20,7 +20,7 @@ from twisted.internet.task import Clock
 from bswtichu.config import ServerConfig
 from bswtichu.play.journal import ACT, JournalEntry
 from bswtichu.engine import Pass
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.server.lobby import Lobby
 from bswtichu.service import build_lobby

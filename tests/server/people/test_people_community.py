@@ -11,7 +11,7 @@ import pytest
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage

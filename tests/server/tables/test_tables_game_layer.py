@@ -8,7 +8,7 @@ from bswtichu.bots import BotSettings
 from bswtichu.config import ServerConfig
 from bswtichu.engine import GameOptions
 from bswtichu.play import GameSeeds, headless_driver, seated_bots
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 

@@ -6,7 +6,7 @@ import pytest_twisted
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from twisted.internet.task import Clock
 
 from bswtichu.config import ServerConfig
-from bswtichu.server.tables.table_game import GameWiring
+from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 

@@ -1,0 +1,97 @@
+"""The hall: every table of the server by number, opened and forgotten here.
+
+It holds the settings all tables share (`TableSettings`), gives a new table the lowest
+free number, names the bots so that no two on the server share a name, and answers the
+questions asked across tables: the open table quick play seats a person at, the seat held
+for a name.  Apart from `Table`, which is one table and knows nothing of the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from itertools import count
+
+from twisted.internet.interfaces import IReactorTime
+
+from bswtichu import names
+from bswtichu.server.tables.table import AwayOf, FindReader, GameFactory, Table, TableSettings
+
+#: the short names bots get, in this order (then Ada2, Bea2, ...)
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
+
+
+class TableHall:
+    """All tables by number; opens new ones at the lowest free number."""
+
+    def __init__(
+        self,
+        reader: FindReader,
+        clock: IReactorTime,
+        reconnect_grace: float,
+        game_factory: GameFactory | None = None,
+        abandon_after: float = 24 * 3600.0,
+        outbox: AbstractContextManager = nullcontext(),
+        clock_default: int | None = None,
+        vote_timeout: float = 60.0,
+        pause_limit: float = 300.0,
+        bot_game_after: float = 600.0,
+        away_of: AwayOf = lambda reader, viewer: reader.away,
+    ) -> None:
+        """The settings every table shares (`TableSettings` says what each is)."""
+        self._tables: dict[int, Table] = {}
+        #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
+        self.closing: str | None = None
+        self.settings = TableSettings(reader, clock, reconnect_grace, game_factory, abandon_after, outbox,
+                                      clock_default, vote_timeout, pause_limit, bot_game_after, away_of,
+                                      closing=lambda: self.closing)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(sorted(self._tables.values(), key=lambda t: t.number))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def get(self, number: int) -> Table | None:
+        return self._tables.get(number)
+
+    def open(self, number: int | None = None) -> Table:
+        """A new table at the lowest free number (or at ``number``, for a stored table)."""
+        if number is None:
+            number = 1
+            while number in self._tables:
+                number += 1
+        elif number in self._tables:
+            raise ValueError(f"table {number} exists already")
+        table = Table(number, self.settings, on_abandoned=self._forget)
+        self._tables[number] = table
+        return table
+
+    def bot_name(self, level: str) -> str:
+        """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
+        that no bot on the server has."""
+        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
+        candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
+        return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
+
+    def longest_waiting(self) -> Table | None:
+        """The open table (a free seat, a person seated, not started) that opened first."""
+        waiting = [t for t in self if t.state == "open"
+                   and any(seat not in t.bots for seat, _ in t.players())]
+        return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
+
+    def held_seat(self, nick: str) -> tuple[Table, int] | None:
+        """The table and seat held for ``nick`` while he is away, if any."""
+        for table in self:
+            seat = table.seat_of(nick)
+            if seat is not None and table.is_away(seat):
+                return table, seat
+        return None
+
+    def close_all(self) -> None:
+        for table in list(self._tables.values()):
+            table.close()
+        self._tables.clear()
+
+    def _forget(self, table: Table) -> None:
+        self._tables.pop(table.number, None)
