@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from bswtichu.config import ServerConfig
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 
 
 #: Commands (every name they go by) whose arguments are secrets: logs show them
@@ -119,7 +119,7 @@ class Realm(Protocol[ClientT]):
         """The client's connection is gone."""
 
     @property
-    def tally(self) -> Tally:
+    def counters(self) -> Counters:
         """What the server counts (the ports add connections and output to it)."""
 
     def online(self) -> list[ClientT]:

@@ -29,7 +29,7 @@ from bswtichu.net import tls
 from bswtichu.net.accept import AcceptGuard
 from bswtichu.net.kinds import ListenerKind, kind_named
 from bswtichu.net.lines import LobbyFactory
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 from bswtichu.play.workers import BotWorkers
 from bswtichu.server.commands.account import AccountCommands
 from bswtichu.server.people.accounts import NameGuard, RegistrationLimit
@@ -69,7 +69,7 @@ def build_lobby(
     logs: GameLogStore,
     storage: Storage | None = None,
     later: Callable[[Callable[[], None]], object] | None = None,
-    tally: Tally | None = None,
+    counters: Counters | None = None,
     stop: Callable[[str], None] | None = None,
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
@@ -81,7 +81,7 @@ def build_lobby(
     ``later`` calls a function at the end of the current reactor turn: given, what a
     turn's input lines and bot steps cause is committed (the games' journal steps, in
     one transaction) and then written (one write per client) once, at its end.
-    ``tally`` counts for the operator (the metrics listener reads it): the lobby's refusals,
+    ``counters`` counts for the operator (the metrics listener reads it): the lobby's refusals,
     the commits; the game wiring shares it for the games' actions and bot decisions.
     ``stop(reason)`` stops the server (the service's); given, admins have ``/shutdown``.
     ``hasher`` hashes and checks passwords (the service's thread pool; by default at once,
@@ -91,8 +91,8 @@ def build_lobby(
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
-    tally = tally if tally is not None else Tally()
-    outbox = Outbox(lambda: _commit(storage, tally), later)
+    counters = counters if counters is not None else Counters()
+    outbox = Outbox(lambda: _commit(storage, counters), later)
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -124,7 +124,7 @@ def build_lobby(
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
     for group in groups:  # the one list of what is registered, in /help's order
         commands.register_all(group.commands())
-    return Lobby(connections, names, chat, commands, tables, outbox, tally, live)
+    return Lobby(connections, names, chat, commands, tables, outbox, counters, live)
 
 
 def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) -> Moderation:
@@ -133,7 +133,7 @@ def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) 
                       config.uncapped, config.reserved)
 
 
-def _commit(storage: Storage, tally: Tally) -> None:
+def _commit(storage: Storage, counters: Counters) -> None:
     """The outbox's settle: the games' pending journal steps are committed before anyone hears
     of them; a commit that had something to do is timed."""
     if not storage.pending:
@@ -142,12 +142,12 @@ def _commit(storage: Storage, tally: Tally) -> None:
     try:
         storage.commit()
     except Exception:
-        tally.commit_failed = True
+        counters.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
     else:
-        tally.commit_failed = False
-        tally.commits.observe(perf_counter() - began)
+        counters.commit_failed = False
+        counters.commits.observe(perf_counter() - began)
 
 
 class TichuService(Service):
@@ -161,10 +161,10 @@ class TichuService(Service):
         #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
         self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
         self.reactor = reactor
-        #: what the server counts (a given game wiring's own tally, if it has one; else it counts here)
-        self.tally = games.tally if games is not None and games.tally is not None else Tally()
+        #: what the server counts (a given game wiring's own counters, if it has one; else it counts here)
+        self.counters = games.counters if games is not None and games.counters is not None else Counters()
         if games is not None:
-            games.tally = self.tally
+            games.counters = self.counters
         if games is None:
             storage = Storage.open(config.database, config.synchronous)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
@@ -173,7 +173,7 @@ class TichuService(Service):
             workers = BotWorkers(reactor, config.worker_count, levels) if config.worker_count else None
             games = GameWiring(reactor, GameLogStore(config.log_folder), config.bot_delay,
                                config.reconnect_grace, storage=storage, bot_settings=bots,
-                               tally=self.tally, workers=workers)
+                               counters=self.counters, workers=workers)
         self.games = games
         #: the threads that hash passwords (started and stopped with the service)
         self.hasher = PoolHasher(reactor, config.password_threads)
@@ -181,7 +181,7 @@ class TichuService(Service):
         self.storage = storage = games.storage if games.storage is not None else Storage.open()
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
-                                 later=lambda flush: reactor.callLater(0, flush), tally=self.tally,
+                                 later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
                                  stop=self._stop, hasher=self.hasher, moderation=moderation)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)

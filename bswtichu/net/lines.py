@@ -182,11 +182,11 @@ class LineConnection(TimeoutMixin):
             self._counted(self._output.send(data, droppable), len(data), 1)
 
     def _counted(self, kept: bool, size: int, lines: int) -> None:
-        """Tell the realm's tally what went out, or how many lines were skipped."""
+        """Tell the realm's counters what went out, or how many lines were skipped."""
         if kept:
-            self.lobby.tally.sent(self.kind, size)
+            self.lobby.counters.sent(self.kind, size)
         else:
-            self.lobby.tally.skipped(lines)
+            self.lobby.counters.skipped(lines)
 
     @property
     def kind(self) -> str:
@@ -249,7 +249,7 @@ class LineConnection(TimeoutMixin):
                                           self.config, host)
         if not tls.encrypted(socket) and not tls.local(host):
             self.session.unencrypted = tls.tls_port(self.config.endpoints_of(self.kind)) or 0
-        self.lobby.tally.connection_opened(self.kind)
+        self.lobby.counters.connection_opened(self.kind)
         self.setTimeout(self.config.idle_timeout or None)
 
     def charge_input(self, size: int) -> None:
@@ -316,7 +316,7 @@ class LineConnection(TimeoutMixin):
             self._abort_call.cancel()
             self._abort_call = None
         if self.session is not None:
-            self.lobby.tally.connection_closed(self.kind)
+            self.lobby.counters.connection_closed(self.kind)
             self.lobby.disconnect(self.session)
 
     def timeoutConnection(self) -> None:

@@ -2,7 +2,7 @@
 
 An HTTP site (twisted.web) for the operator's scraper, off unless listed
 (``--listen metrics=tcp:9420:interface=127.0.0.1``). The numbers are the realm's
-(`Realm.tally`, `Realm.table_states`, `Realm.online`) and the reactor's lag, which
+(`Realm.counters`, `Realm.table_states`, `Realm.online`) and the reactor's lag, which
 this port measures itself. prometheus_client's Twisted resource formats them in the
 reactor's thread pool, so each scrape first takes a snapshot in the reactor's thread
 (the domain is only ever read there) and the pool formats that. docs/operating.md
@@ -62,7 +62,7 @@ class ReactorLag:
 
 
 class Counts(TypedDict):
-    """The tally's counters as a snapshot copies them (`RealmCollector.take`)."""
+    """The counters as a snapshot copies them (`RealmCollector.take`)."""
 
     actions: dict[str, int]
     refusals: dict[str, int]
@@ -116,15 +116,15 @@ class RealmCollector:
 
     def take(self) -> None:
         """Copy what the scrape reports (in the reactor's thread, before the pool formats it)."""
-        tally = self.realm.tally
+        counters = self.realm.counters
         self.snapshot = Snapshot(
             counters={
-                "actions": dict(tally.actions), "refusals": dict(tally.refusals),
-                "decisions": {level: _copy(t) for level, t in tally.decisions.items()},
-                "commits": _copy(tally.commits),
-                "connections": dict(tally.connections), "open": dict(tally.open_connections),
-                "output": dict(tally.output_bytes), "skipped": tally.skipped_lines,
-                "started": tally.games_started, "ended": tally.games_ended,
+                "actions": dict(counters.actions), "refusals": dict(counters.refusals),
+                "decisions": {level: _copy(t) for level, t in counters.decisions.items()},
+                "commits": _copy(counters.commits),
+                "connections": dict(counters.connections), "open": dict(counters.open_connections),
+                "output": dict(counters.output_bytes), "skipped": counters.skipped_lines,
+                "started": counters.games_started, "ended": counters.games_ended,
             },
             tables={state: 0 for state in TABLE_STATES} | dict(self.realm.table_states()),
             people=len(self.realm.online()),
@@ -200,7 +200,7 @@ class HealthPage(Resource):
 
     def render_GET(self, request) -> bytes:
         problems = []
-        if self.realm.tally.commit_failed:
+        if self.realm.counters.commit_failed:
             problems.append("storage: the last commit failed")
         if self.lag.seconds > LAG_LIMIT:
             problems.append(f"reactor: {self.lag.seconds:.2f} s late (limit {LAG_LIMIT} s)")

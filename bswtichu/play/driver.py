@@ -54,7 +54,7 @@ from bswtichu.engine import (
 )
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 from bswtichu.play.workers import BotWorkers
 from bswtichu.records import Player, Seed
 from .standins import StandIns
@@ -164,16 +164,16 @@ class GameDriver:
     def __init__(self, players: Sequence[Player], options: GameOptions, seeds: GameSeeds,
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
-                 turns: BotTurns | None = None, tally: Tally | None = None,
+                 turns: BotTurns | None = None, counters: Counters | None = None,
                  workers: BotWorkers | None = None, variant: Variant = NANJING):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them
         (a bot person's further hands get bots of his level and settings);
         ``turns``, if given, queues each due bot step behind other tables' (a server's);
-        ``tally``, if given, counts the live game's actions and bot decisions (not a replay's);
+        ``counters``, if given, counts the live game's actions and bot decisions (not a replay's);
         ``workers``, if given, make the decisions of the bots they take in other processes
         (only queued steps, the server's: ``turns``)."""
         self.turns = turns
-        self.tally = tally
+        self.counters = counters
         self.workers = workers
         #: the number of steps applied so far: a worker's answer counts only if none came since
         self._moment = 0
@@ -189,7 +189,7 @@ class GameDriver:
         #: further hand's seat -> its bot while a bot plays its person, else None (`bot_at`)
         self.hand_bots: dict[int, Bot | None] = {}
         self.stopped = self.paused = False
-        #: stored steps are being applied again (`bswtichu.play.replay`): no timers, no tally
+        #: stored steps are being applied again (`bswtichu.play.replay`): no timers, no counters
         self.replaying = False
         self._round_events: list[Event] = []
         self._bot_call: IDelayedCall | None = None
@@ -210,8 +210,8 @@ class GameDriver:
 
     def start(self) -> None:
         """Deal the first round (subscribe first: the first events go out now)."""
-        if self.tally is not None and not self.replaying:
-            self.tally.games_started += 1
+        if self.counters is not None and not self.replaying:
+            self.counters.games_started += 1
         self._start_round()
 
     # ------------------------------------------------------------------ state
@@ -262,8 +262,8 @@ class GameDriver:
         self.strikes.pop(player, None)
         if player in self.substitutes:
             self.stand_ins.end(self, player)
-        if self.tally is not None:
-            self.tally.actions["person"] += len(actions)
+        if self.counters is not None:
+            self.counters.actions["person"] += len(actions)
         for index, action in enumerate(actions):
             following = actions[index + 1] if index + 1 < len(actions) else None
             self._apply(action, following)
@@ -338,8 +338,8 @@ class GameDriver:
             subscriber.happened(self, events)
 
     def _finish(self) -> None:
-        if self.tally is not None and not self.replaying:
-            self.tally.games_ended += 1
+        if self.counters is not None and not self.replaying:
+            self.counters.games_ended += 1
         self.stopped = True
         self._cancel_timers()
 
@@ -424,8 +424,8 @@ class GameDriver:
             self.hand_bots[seat] = after
         else:
             self.bots[self.game.seating[seat]] = after
-        if self.tally is not None:
-            self.tally.decided(bot.level, perf_counter() - began)
+        if self.counters is not None:
+            self.counters.decided(bot.level, perf_counter() - began)
         self._apply_bot(self._checked(seat, action, legal), after)
 
     def _worker_failed(self, failure: Failure) -> None:
@@ -445,9 +445,9 @@ class GameDriver:
         return action
 
     def _apply_bot(self, action: Action, bot: Bot) -> None:
-        """Apply the action ``bot`` took (the tally counts it under the bot's level)."""
-        if self.tally is not None:
-            self.tally.actions[bot.level] += 1
+        """Apply the action ``bot`` took (the counters count it under the bot's level)."""
+        if self.counters is not None:
+            self.counters.actions[bot.level] += 1
         self._apply(action)
 
     def next_bot_action(self) -> Action | None:
@@ -502,12 +502,12 @@ class GameDriver:
         return None
 
     def _choose(self, bot: Bot, view: RoundView, legal: Sequence[Action]) -> Action:
-        """The bot's choice; in a live game its time goes to the tally (wall time, not the clock's)."""
-        if self.tally is None or self.replaying:
+        """The bot's choice; in a live game its time goes to the counters (wall time, not the clock's)."""
+        if self.counters is None or self.replaying:
             return bot.choose(view, legal)
         began = perf_counter()
         action = bot.choose(view, legal)
-        self.tally.decided(bot.level, perf_counter() - began)
+        self.counters.decided(bot.level, perf_counter() - began)
         return action
 
     def _checked(self, seat: int, action: Action, legal: Sequence[Action]) -> Action:

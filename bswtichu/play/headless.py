@@ -50,7 +50,7 @@ class GameSummary:
     totals: tuple[int, ...]  # `Game.scores`: team totals (seats 1+3.., seats 2+4..), or per player (Trichu)
 
 
-class CallTally:
+class CallCounts:
     """A subscriber that counts each player's points and calls round by round."""
 
     def __init__(self, players: int = NANJING.players) -> None:
@@ -107,8 +107,8 @@ def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
     """Play a game with these bot objects (bot i is player i, who starts in seat i; a player of
     two hands gets a bot of his level and settings for the second)."""
     driver, clock = headless_driver(bots, options, seeds, max_rounds, variant)
-    tally = CallTally(len(bots))
-    driver.subscribe(tally)
+    calls = CallCounts(len(bots))
+    driver.subscribe(calls)
     driver.start()
     clock.advance(0)
     game = driver.game
@@ -116,7 +116,7 @@ def run_game(bots: Sequence[Bot], options: GameOptions, seeds: GameSeeds,
         raise RuntimeError("a headless game stalled: no bot would act")
     return GameSummary(
         players=tuple(PlayerRecord(level=bot.level, victory_points=(
-            game.victory_points[p] if options.turnier else None), **tally.counts[p])
+            game.victory_points[p] if options.turnier else None), **calls.counts[p])
             for p, bot in enumerate(bots)),
         rounds=len(game.rounds), finished=game.over,
         winners=cast("tuple[int, ...]", game.winners()),  # the players are numbered: 0..N-1

@@ -29,7 +29,7 @@ from ..engine import NANJING, VARIANTS, GameOptions, Variant, variant_named
 from .headless import DEFAULT_MAX_ROUNDS, GameSummary, play_game
 
 @dataclass
-class SideTally:
+class SideResults:
     """One side's results over the match (two players per game)."""
 
     level: str
@@ -42,8 +42,8 @@ class SideTally:
 
 
 @dataclass
-class MatchTally:
-    sides: tuple[SideTally, SideTally]
+class MatchResults:
+    sides: tuple[SideResults, SideResults]
     games: int = 0
     draws: int = 0
     unfinished: int = 0
@@ -113,17 +113,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"a game of {variant.title} is a multiple of {variant.players} rounds")
     settings = BotSettings(expert_budget=args.budget)
     options = GameOptions(round_limit=args.rounds, turnier=args.turnier)
-    tally = MatchTally((SideTally(args.level1), SideTally(args.level2)))
+    results = MatchResults((SideResults(args.level1), SideResults(args.level2)))
     started = time.perf_counter()
     with progress_bar(args.games, sys.stderr, args.no_progress) as bar:
         for number in range(args.games):
             side_of_player = sides_in_game(variant, number)
-            levels = [tally.sides[side].level for side in side_of_player]
-            tally.add(play_game(levels, options, seed=f"{args.seed}/{number}",
+            levels = [results.sides[side].level for side in side_of_player]
+            results.add(play_game(levels, options, seed=f"{args.seed}/{number}",
                                 max_rounds=args.max_rounds, settings=settings, variant=variant),
                       side_of_player)
             bar.update(1)
-    print_summary(tally, args, time.perf_counter() - started, sys.stdout)
+    print_summary(results, args, time.perf_counter() - started, sys.stdout)
     return 0
 
 
@@ -141,10 +141,10 @@ def progress_bar(total: int, out: TextIO, off: bool = False) -> tqdm[NoReturn]:
     return tqdm(total=total, file=out, unit="game", disable=off or not out.isatty(), leave=True)
 
 
-def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, out: TextIO) -> None:
-    one, two = tally.sides
-    rounds = max(tally.rounds, 1)
-    games = "game" if tally.games == 1 else "games"
+def print_summary(results: MatchResults, args: argparse.Namespace, seconds: float, out: TextIO) -> None:
+    one, two = results.sides
+    rounds = max(results.rounds, 1)
+    games = "game" if results.games == 1 else "games"
     variant = variant_named(getattr(args, "variant", NANJING.name))
     fixed = variant.game_rounds
     mode = f"tournament {games}" if args.turnier else (
@@ -152,7 +152,7 @@ def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, o
         f"{games} of at most {args.rounds} rounds" if args.rounds else f"{games} to 1000")
     if variant is not NANJING:
         mode = f"{variant.title} {mode}"
-    per_game = [max(side.player_games, 1) / max(tally.games, 1) for side in (one, two)]
+    per_game = [max(side.player_games, 1) / max(results.games, 1) for side in (one, two)]
     rows = [
         ("", f"side 1: {one.level}", f"side 2: {two.level}"),
         ("games won", one.wins, two.wins),
@@ -160,21 +160,21 @@ def print_summary(tally: MatchTally, args: argparse.Namespace, seconds: float, o
          f"{two.points / per_game[1] / rounds:.1f}"),
     ]
     if args.turnier:
-        rows.append(("victory points per game", f"{one.victory_points / 2 / tally.games:.1f}",
-                     f"{two.victory_points / 2 / tally.games:.1f}"))
+        rows.append(("victory points per game", f"{one.victory_points / 2 / results.games:.1f}",
+                     f"{two.victory_points / 2 / results.games:.1f}"))
     for call, name in (("tichu", "Tichu"), ("grand", "Grand Tichu")):
         rows.append((f"{name} called / made", f"{one.calls[call]} / {one.made[call]}",
                      f"{two.calls[call]} / {two.made[call]}"))
     swap = ("side 1 is one person, a different one every game" if variant.per_player_scores
             else "the sides swap seats every game")
-    print(f"{one.level} vs {two.level}: {tally.games} {mode}, seed {args.seed} ({swap})", file=out)
+    print(f"{one.level} vs {two.level}: {results.games} {mode}, seed {args.seed} ({swap})", file=out)
     for label, a, b in rows:
         print(f"  {label:<26}{a!s:>16}{b!s:>16}", file=out)
-    print(f"  draws: {tally.draws}", end="", file=out)
-    if tally.unfinished:
-        print(f", unfinished after {args.max_rounds} rounds: {tally.unfinished}", end="", file=out)
-    print(f"; {tally.rounds} rounds ({tally.rounds / tally.games:.1f} per game)"
-          f" in {seconds:.1f} s ({tally.games / seconds:.2f} games/s)", file=out)
+    print(f"  draws: {results.draws}", end="", file=out)
+    if results.unfinished:
+        print(f", unfinished after {args.max_rounds} rounds: {results.unfinished}", end="", file=out)
+    print(f"; {results.rounds} rounds ({results.rounds / results.games:.1f} per game)"
+          f" in {seconds:.1f} s ({results.games / seconds:.2f} games/s)", file=out)
 
 
 if __name__ == "__main__":

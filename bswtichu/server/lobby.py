@@ -18,7 +18,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from bswtichu.config import LiveConfig, ServerConfig
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 from bswtichu.server.text import messages
 from bswtichu.server.people.chat import Chat
 from bswtichu.realm import SECRET_COMMANDS
@@ -46,12 +46,12 @@ class Lobby:
 
     def __init__(self, connections: Connections, names: NameDirectory, chat: Chat,
                  commands: CommandRegistry, tables: TableHall, outbox: Outbox,
-                 tally: Tally | None = None, config: LiveConfig | None = None) -> None:
+                 counters: Counters | None = None, config: LiveConfig | None = None) -> None:
         """``outbox`` gathers what one line causes into one write per client (and commits first);
-        ``tally`` counts for the operator (refusals here; the ports and games add theirs);
+        ``counters`` counts for the operator (refusals here; the ports and games add theirs);
         ``config`` is the settings its parts read their limits from (a reload replaces them)."""
         self.config = config if config is not None else LiveConfig(ServerConfig())
-        self._tally = tally if tally is not None else Tally()
+        self._counters = counters if counters is not None else Counters()
         self.connections = connections
         self.names = names
         self.chat = chat
@@ -134,8 +134,8 @@ class Lobby:
         return self.names.online()
 
     @property
-    def tally(self) -> Tally:
-        return self._tally
+    def counters(self) -> Counters:
+        return self._counters
 
     def table_states(self) -> Counter[str]:
         return Counter(table.state for table in self.tables)
@@ -212,7 +212,7 @@ class Lobby:
                                       + ", ".join(f"/{key}" for key in sorted(OBSERVER_COMMANDS)))
 
     def _refuse(self, session: Session, refusal: Refusal) -> None:
-        self._tally.refusals[refusal.code] += 1
+        self._counters.refusals[refusal.code] += 1
         session.send(messages.refused(refusal))
 
     def _guarded(self, session: Session, work: Callable[[], Deferred | None], shown: Callable[[], str],

@@ -19,7 +19,7 @@ from twisted.logger import globalLogPublisher
 
 from bswtichu.config import ConfigError, ServerConfig
 from bswtichu.net.lines import CLOSE_TIMEOUT
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.net.line import BotLineFactory
@@ -172,7 +172,7 @@ class LineRecorder:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.tally = Tally()
+        self.counters = Counters()
 
     def connect(self, connection, peer="", limits=None, address=""):
         return Session(connection, peer)

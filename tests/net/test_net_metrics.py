@@ -99,7 +99,7 @@ async def test_the_counters_move_as_the_game_does(tmp_path):
 @pytest_twisted.ensureDeferred
 async def test_healthz_says_503_and_why_when_the_last_commit_failed(tmp_path):
     async with MetricsServer(tmp_path, seed=1) as server:
-        server.service.tally.commit_failed = True
+        server.service.counters.commit_failed = True
         code, text = await server.get("/healthz")
         assert (code, text) == (503, "storage: the last commit failed\n")
 

@@ -18,7 +18,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.bots import BotSettings
-from bswtichu.counters import Tally
+from bswtichu.counters import Counters
 from bswtichu.engine import NANJING, GameOptions, Variant, variant_named
 from bswtichu.play import SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, seated_bots
 from bswtichu.play.journal import replay_journal
@@ -46,13 +46,13 @@ class GameWiring:
                  substitute_after: float,
                  seeds: Callable[[], Seed] = lambda: SystemRandom().getrandbits(64),
                  storage: Storage | None = None,
-                 bot_settings: BotSettings = BotSettings(), tally: Tally | None = None,
+                 bot_settings: BotSettings = BotSettings(), counters: Counters | None = None,
                  workers: BotWorkers | None = None):
-        """``tally``: what the games count for the operator (service.build_lobby's, shared);
+        """``counters``: what the games count for the operator (service.build_lobby's, shared);
         ``workers``: the processes that make the costly bots' decisions (None: here)."""
         self.workers = workers
         self.clock = clock
-        self.tally = tally
+        self.counters = counters
         self.turns = BotTurns(clock)  # all tables' bot steps, one per reactor turn
         self.bot_settings = bot_settings
         self.logs = logs
@@ -87,7 +87,7 @@ class GameWiring:
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings, variant),
                           self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          tally=self.tally, workers=self.workers, variant=variant)
+                          counters=self.counters, workers=self.workers, variant=variant)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
