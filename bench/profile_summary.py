@@ -16,11 +16,11 @@ ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("kernel send (socket.send)", "~", "<method 'send' of '_socket.socket' objects>", False),
     ("epoll poll", "~", "<method 'poll' of 'select.epoll' objects>", False),
     ("/legal command (cum)", "commands/game.py", "legal", True),
-    ("pushed LEGAL (/legal push on, cum)", "game_table.py", "_push_legal", True),
+    ("pushed LEGAL (/legal push on, cum)", "tables/table_game.py", "_push_legal", True),
     ("  engine legal list (cum)", "engine/round.py", "legal_actions", True),
     ("  exchanges listed (cum)", "engine/round.py", "_iter_setup_actions", True),
     ("  LEGAL message (cum)", "game_messages.py", "legal", True),
-    ("telling events (TableGame.happened, cum)", "game_table.py", "happened", True),
+    ("telling events (TableGame.happened, cum)", "tables/table_game.py", "happened", True),
     ("  event texts (GameTexts.event, cum)", "game_messages.py", "event", True),
     ("  a step's messages to one reader (Session.send_all, cum)", "session.py", "send_all", True),
     ("json module encoding (JSONEncoder.encode, cum)", "json/encoder.py", "encode", True),
@@ -34,7 +34,7 @@ ROWS = [  # label, file fragment ("~" for built-ins), function, cumulative?
     ("storage (DurableGame.happened, cum)", "durable.py", "happened", True),
     ("  sqlite execute", "~", "<method 'execute' of 'sqlite3.Connection' objects>", False),
     ("  batched commit (GameStore.commit, cum)", "storage/games.py", "commit", True),
-    ("game log, per round (GameLogRecorder.save, cum)", "gamelogs.py", "save", True),
+    ("game log, per round (GameLogRecorder.save, cum)", "games/logs.py", "save", True),
     ("line decoding (decode_line, cum)", "net/lines.py", "decode_line", True),
 ]
 

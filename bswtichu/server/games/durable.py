@@ -5,7 +5,7 @@ people, so each step is written to SQLite before anyone hears of it, and
 committed before it is told (at once, or with its reactor turn's other steps:
 `GameStore.batched`, committed by the lobby's `Outbox` before it writes).  When
 the game ends it stores the result and updates the ratings in one transaction.
-`GameWiring.restore` (``game_table.py``) rebuilds every unfinished game after a
+`GameWiring.restore` (``tables/wiring.py``) rebuilds every unfinished game after a
 restart from its journal (`bswtichu.play.journal`): same hands, turn, wish, calls, scores, tournament
 position, and bots that go on as they would have.
 """
