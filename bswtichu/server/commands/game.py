@@ -367,7 +367,7 @@ class GameCommands(CommandGroup):
             raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
         game.seat_for(session.name, 1)  # refused for anyone without a second hand
         try:
-            chosen.handler(session, rest.strip(), hand=1)  # type: ignore[call-arg]  # a hand command's handler takes hand
+            chosen.handler(session, rest.strip(), hand=1)  # type: ignore[call-arg]  # a hand command takes hand
         except UsageRefusal as refusal:
             raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail) from None
 
