@@ -145,6 +145,15 @@ class Session:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
 
     @property
+    def name(self) -> str:
+        """``nick`` where only a named client gets: a command with ``needs_nick`` (the registry
+        refuses it to the others), a seat or a place at a table. Unnamed there is a bug."""
+        nick = self.nick
+        if nick is None:
+            raise RuntimeError(f"{self!r}: only a named client gets here")
+        return nick
+
+    @property
     def seated(self) -> bool:
         """Whether the client has a seat at its table (not only watching)."""
         return self.table is not None and self.table.seat_of(self.nick) is not None  # type: ignore[arg-type]  # at a table: named

@@ -26,17 +26,15 @@ class Storage:
     accounts: AccountStore
     games: GameStore
     lock: FileLock | None = None
-    #: moderators, bans and mutes, the audit log, ignore and friend lists (made from ``db`` if not given)
-    community: CommunityStore | None = None
-    #: the admins the operator claimed (made from ``db`` and ``accounts`` if not given)
-    admins: AdminStore | None = None
+    #: moderators, bans and mutes, the audit log, ignore and friend lists (made from ``db``)
+    community: CommunityStore = field(init=False)
+    #: the admins the operator claimed (made from ``db`` and ``accounts``)
+    admins: AdminStore = field(init=False)
     _closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.community is None:
-            self.community = CommunityStore(self.db)
-        if self.admins is None:
-            self.admins = AdminStore(self.db, self.accounts, self.accounts.now)
+        self.community = CommunityStore(self.db)
+        self.admins = AdminStore(self.db, self.accounts, self.accounts.now)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),

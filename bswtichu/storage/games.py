@@ -217,12 +217,12 @@ class GameStore:
                         (ABANDONED, self.now(), game_id, RUNNING))
 
     def finish(self, game_id: int, result: dict, players: Sequence[tuple[str, int, str | None, int, int, bool]],
-               also: Callable[[sqlite3.Connection], None] = lambda db: None,
+               also: Callable[[sqlite3.Connection], object] = lambda db: None,
                variant: str = DEFAULT_VARIANT) -> None:
         """The game of ``variant`` is over: its result and each player's (name, seat, level, place,
         points, won); the people only, so a dummy has no row.
 
-        ``also`` runs in the same transaction (the ratings' update).
+        ``also`` runs in the same transaction (the ratings' update; what it returns is dropped).
         """
         with transaction(self.db) as db:
             db.execute("UPDATE games SET state = ?, ended = ?, result = ?, variant = ? WHERE id = ?",

@@ -56,10 +56,11 @@ class AccountCommands(CommandGroup):
              " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
              " players are rated. At a terminal, /register alone asks for it twice, not shown.")
     def register(self, session: Session, args: str) -> Deferred | None:
-        if self.accounts.is_registered(session.nick):
-            raise Refusal("already_registered", f"{session.nick} is registered already; /password changes it")
+        nick = session.name
+        if self.accounts.is_registered(nick):
+            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
         words = args.split()
-        if not words and self._ask_new_password(session, f"Choose a password for {session.nick}",
+        if not words and self._ask_new_password(session, f"Choose a password for {nick}",
                                                 lambda chosen: self.command_of(self.register).run(session, chosen)):
             return None
         if len(words) != 1:
@@ -69,7 +70,6 @@ class AccountCommands(CommandGroup):
             raise Refusal("bad_password", problem)
         if self.registrations is not None:
             self.registrations.check(session.address)
-        nick = session.nick
         return self.guard.hashing.hash(session, nick, words[0], self.accounts.cost).addCallback(
             self._hashed, session, nick)
 
@@ -96,7 +96,7 @@ class AccountCommands(CommandGroup):
         """
         def ask_first() -> bool:
             return session.ask_secret(messages.password_wanted(
-                session.nick, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
+                session.name, f"{question}: 6-128 characters, no spaces, not digits only (not shown;"
                               " an empty line gives up):"), first)
 
         def first(chosen: str) -> None:
@@ -109,7 +109,7 @@ class AccountCommands(CommandGroup):
                     raise Refusal("bad_password", "the two passwords differ; choose one again")
                 return then(chosen)
 
-            session.ask_secret(messages.password_wanted(session.nick, "Type it again:", again=True), second,
+            session.ask_secret(messages.password_wanted(session.name, "Type it again:", again=True), second,
                                again=ask_first)
 
         return ask_first()
@@ -120,8 +120,9 @@ class AccountCommands(CommandGroup):
              " asks for the old and the new one, not shown.")
     def password(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
-        if not words and self.accounts.is_registered(session.nick) and session.ask_secret(
-                messages.password_wanted(session.nick, f"The present password of {session.nick}"
+        nick = session.name
+        if not words and self.accounts.is_registered(nick) and session.ask_secret(
+                messages.password_wanted(nick, f"The present password of {nick}"
                                                        " (not shown; an empty line gives up):"),
                 lambda old: self._present_password_typed(session, old)):
             return None
@@ -141,19 +142,19 @@ class AccountCommands(CommandGroup):
 
     def _check_present_password(self, session: Session, old: str) -> Deferred:
         """A Deferred of the stored hash of the session's password, once ``old`` is found to be it."""
-        nick = session.nick
+        nick = session.name
 
         def checked(spelled: str | None) -> str:
             if spelled is None:
                 raise Refusal("bad_password", "the old password is wrong")
-            return self.accounts.login_record(nick)[1]
+            return self.accounts.login_record(nick)[1]  # type: ignore[index]  # verify found it unchanged
 
         return self.guard.verify(session, nick, old).addCallback(checked)
 
     def _change_password(self, session: Session, new: str, was: str) -> Deferred:
         """Hash ``new`` (checked already; off the reactor) and store it, if the password is still
         the one checked (``was``)."""
-        nick = session.nick
+        nick = session.name
 
         def hashed_new(password_hash: str) -> None:
             if not self.accounts.replace_password(nick, password_hash, was):
@@ -173,7 +174,7 @@ class AccountCommands(CommandGroup):
     def resume(self, session: Session, args: str) -> None:
         words = args.split()
         if not words and session.table is not None and session.table.started:
-            session.table.ask_continue(session.nick)  # /resume alone at a game: the vote to go on
+            session.table.ask_continue(session.name)  # /resume alone at a game: the vote to go on
             return
         if len(words) != 1:
             raise wrong_use("the token you got with your name")
@@ -193,8 +194,8 @@ class AccountCommands(CommandGroup):
     def history(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
-        rows = self.storage.games.history(name, HISTORY_LENGTH, variant and variant.name,
-                                          self.readers.history_reader(session.nick))
+        rows = self.storage.games.history(name, HISTORY_LENGTH, None if variant is None else variant.name,
+                                          self.readers.history_reader(session.name))
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
                   "options": r.options, **_variant_field(r.variant)} for r in rows]
@@ -210,7 +211,7 @@ class AccountCommands(CommandGroup):
     def stats(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         kind = variant.name if variant else DEFAULT_VARIANT
-        name = _one_name(rest) or session.nick
+        name = _one_name(rest) or session.name
         rating, (games, wins, points) = self._record(name, kind)
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),

@@ -24,7 +24,7 @@ def current_table(session: Session) -> Table:
 def seated_at(session: Session) -> tuple[Table, int]:
     """The table and seat (1-N) of a seated player, or a refusal for anyone else."""
     table = current_table(session)
-    seat = table.seat_of(session.nick)
+    seat = table.seat_of(session.nick)  # type: ignore[arg-type]  # at a table: named (every action reads it)
     if seat is None:
         raise Refusal("not_seated", f"you watch table {table.number}; only its players can do that")
     return table, seat

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 
 from bswtichu.bots import LEVELS
 from bswtichu.engine import (
-    NANJING, CallGrand, CallTichu, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass, Play,
-    CardsNotHeld, TichuError, classify, parse_exchange, parse_play, parse_wish,
+    NANJING, Action, CallGrand, CallTichu, Combo, DeclineGrand, DogLead, Exchange, GiveDragon, MakeWish, Pass,
+    Play, CardsNotHeld, TichuError, classify, parse_exchange, parse_play, parse_wish,
 )
 from bswtichu.engine.actions import play_of
 from bswtichu.engine.cards import MAHJONG_CARD, split_tokens
@@ -102,7 +102,7 @@ class GameCommands(CommandGroup):
         """An action that takes no arguments (a call, a pass)."""
         if args:
             raise wrong_use("it takes no arguments")
-        _player_game(session).act(session.nick, action_class, hand)
+        _player_game(session).act(session.name, action_class, hand)
 
     @command("grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
              help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
@@ -128,16 +128,17 @@ class GameCommands(CommandGroup):
              " left opponent. Final once sent; the cards move when all four have sent.", hand=True)
     def exchange(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
-        game.check_phase(session.nick, EXCHANGE)
+        nick = session.name
+        game.check_phase(nick, EXCHANGE)
         variant = game.game.variant
-        held = game.hand_of(session.nick, hand)
+        held = game.hand_of(nick, hand)
         count = len(variant.exchange_steps)
         order = None if variant is NANJING else variant.exchange_text()
         if len(split_tokens(args)) != count:
             raise wrong_use(order or EXCHANGE_HINT)
         cards = _parse(lambda text: parse_exchange(text, held, count, order), args)
-        with _held_by_other_hand(game, session.nick, hand, f"schupf {args}"):
-            game.act(session.nick, lambda seat: Exchange(seat, cards), hand)
+        with _held_by_other_hand(game, nick, hand, f"schupf {args}"):
+            game.act(nick, lambda seat: Exchange(seat, cards), hand)
 
     @command("play", group="game", german="spielen", aliases=("p",), usage="/play CARDS [wish RANK]",
              summary="play cards (lead or beat the table)", help=PLAY_HELP, hand=True)
@@ -161,43 +162,47 @@ class GameCommands(CommandGroup):
     def _play(self, session: Session, args: str, which: int, bomb_only: bool) -> None:
         """/play and /bomben (``bomb_only``) for the player's hand ``which``."""
         game = _player_game(session)
-        game.check_phase(session.nick, PLAY)
+        nick = session.name
+        game.check_phase(nick, PLAY)
         if not args:
             raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
         text, wish_word = _split_wish(args)
-        hand = game.hand_of(session.nick, which)
+        hand = game.hand_of(nick, which)
 
-        def build(seat: int):
+        def build(seat: int) -> list[Action]:
             cards, phoenix_as = parse_play(text, hand)
+            combo: Combo | None
             try:
                 combo = classify(cards, phoenix_as)
             except TichuError:
                 if bomb_only:
                     raise
                 combo = None  # the engine says why, after what it checks first (the phase, the turn)
-            if bomb_only and not combo.is_bomb:
-                raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
-                                            " flush of 5 or more; /play plays other combinations")
+            else:
+                if bomb_only and not combo.is_bomb:
+                    raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
+                                                " flush of 5 or more; /play plays other combinations")
             # classified here, the play is applied as one the engine listed (no second classifying)
-            actions = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
+            actions: list[Action] = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
                     raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
                 actions.append(MakeWish(seat, parse_wish(wish_word)))
             return actions
-        with _held_by_other_hand(game, session.nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
-            game.act(session.nick, build, which)
+        with _held_by_other_hand(game, nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
+            game.act(nick, build, which)
 
     @command("wish", group="game", german="wunsch", usage="/wish RANK|none",
              summary="the wish after your Mahjong",
              help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.", hand=True)
     def wish(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
-        game.check_phase(session.nick, PLAY)
+        nick = session.name
+        game.check_phase(nick, PLAY)
         if not args or " " in args.strip():
             raise wrong_use("name one rank: 2-9, T, J, Q, K, A, or none")
         rank = _parse(parse_wish, args)
-        game.act(session.nick, lambda seat: MakeWish(seat, rank), hand)
+        game.act(nick, lambda seat: MakeWish(seat, rank), hand)
 
     @command("give", group="game", german="geben", aliases=("verschenken",), usage="/give NAME|SEAT",
              summary="give the Dragon trick to an opponent",
@@ -217,17 +222,18 @@ class GameCommands(CommandGroup):
                 partners: bool = False) -> None:
         """/give and /dog: an action naming another seat (by name or seat number)."""
         game = _player_game(session)
-        game.check_phase(session.nick, PLAY)
+        nick = session.name
+        game.check_phase(nick, PLAY)
         target = args.strip()
         if not target or " " in target:
             raise wrong_use(whom)
         try:
-            to = game.seat_named(session.nick, target, hand, partners)
+            to = game.seat_named(nick, target, hand, partners)
         except Refusal as refusal:
             if refusal.code == "usage":
                 raise wrong_use(refusal.message) from None
             raise
-        game.act(session.nick, lambda seat: action_class(seat, to), hand)
+        game.act(nick, lambda seat: action_class(seat, to), hand)
 
     @command("hand", group="game", german="karten", aliases=("cards",), usage="/hand",
              summary="your cards", help="Shows your hand, sorted by rank (and the hand of every"
@@ -235,9 +241,9 @@ class GameCommands(CommandGroup):
     def hand(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         if hand:
-            session.send(game.hand_message(session.nick, hand))
+            session.send(game.hand_message(session.name, hand))
         else:
-            session.send_all(game.hand_messages(session.nick))  # every hand he plays, his own first
+            session.send_all(game.hand_messages(session.name))  # every hand he plays, his own first
 
     @command("table", group="game", german="tisch", usage="/table",
              summary="the game: turn, trick, cards left, calls, wish, scores",
@@ -246,8 +252,8 @@ class GameCommands(CommandGroup):
     def table_view(self, session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
-        session.send(game.table_message(session.nick if table.seat_of(session.nick) else None,
-                                        viewer=session.nick))
+        nick = session.name
+        session.send(game.table_message(nick if table.seat_of(nick) else None, viewer=nick))
 
     @command("legal", group="game", aliases=("moves",), usage=LEGAL_USAGE,
              summary="your legal actions now, as commands",
@@ -266,7 +272,7 @@ class GameCommands(CommandGroup):
                             " 'push on' sends your list whenever it is your move")
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
-        session.send(_player_game(session).legal_message(session.nick, full=full, hand=hand))
+        session.send(_player_game(session).legal_message(session.name, full=full, hand=hand))
 
     def _legal_push(self, session: Session, words: list[str]) -> None:
         """/legal push [on|off]: whether the list comes by itself; shown, and sent now if due."""
@@ -280,8 +286,9 @@ class GameCommands(CommandGroup):
                 game = _player_game(session)
             except Refusal:
                 return
-            if game.waits_for(session.nick):
-                session.send(game.legal_message(session.nick, full=session.mode == MACHINE))
+            nick = session.name
+            if game.waits_for(nick):
+                session.send(game.legal_message(nick, full=session.mode == MACHINE))
 
     @command("score", group="game", german="punkte", aliases=("standings",), usage="/score",
              summary="the score (tournament: standings)",
@@ -305,7 +312,7 @@ class GameCommands(CommandGroup):
                 level = word.lower()
             else:
                 raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
-        current_table(session).add_bot(session.nick, seat, level, self.hall.bot_name(level))
+        current_table(session).add_bot(session.name, seat, level, self.hall.bot_name(level))
 
     @command("kick", group="table", usage="/kick SEAT|NAME [REASON]",
              summary="remove a bot before the start; (moderators) close NAME's connection",
@@ -315,7 +322,7 @@ class GameCommands(CommandGroup):
     def kick(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) == 1 and is_number(words[0]):
-            current_table(session).kick(session.nick, int(words[0]))
+            current_table(session).kick(session.name, int(words[0]))
         elif not words or self.kick_person is None:
             raise wrong_use("which seat (1-N)?" if self.kick_person is None else "which seat (1-N), or whom")
         else:
@@ -335,7 +342,7 @@ class GameCommands(CommandGroup):
         number = int(args)
         if self.logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
-        self.readers.check(session.nick, number)
+        self.readers.check(session.name, number)
         text = self.logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no log of game {number}")
@@ -358,9 +365,9 @@ class GameCommands(CommandGroup):
         if chosen is None:
             keys = sorted({c.key for c in self.second_hand.values()})
             raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
-        game.seat_for(session.nick, 1)  # refused for anyone without a second hand
+        game.seat_for(session.name, 1)  # refused for anyone without a second hand
         try:
-            chosen.handler(session, rest.strip(), hand=1)
+            chosen.handler(session, rest.strip(), hand=1)  # type: ignore[call-arg]  # a hand command takes hand
         except UsageRefusal as refusal:
             raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail) from None
 

@@ -128,7 +128,7 @@ class LobbyCommands(CommandGroup):
     def _who_entry(self, other: Session, reader: str | None) -> dict:
         """One person's line in /who, as ``reader`` may see it (his away text, if it reaches him)."""
         table = other.table
-        seat = table.seat_of(other.nick) if table is not None else None
+        seat = table.seat_of(other.name) if table is not None else None
         return {
             "nick": other.nick,
             "table": table.number if table is not None else None,
@@ -157,7 +157,7 @@ class LobbyCommands(CommandGroup):
              " The IRC bridge's watchers use it.",
              needs_nick=False)
     def observer(self, session: Session, args: str) -> None:
-        if session.table is not None and session.table.seat_of(session.nick) is not None:
+        if session.table is not None and session.table.seat_of(session.name) is not None:
             raise Refusal("at_table", f"you sit at table {session.table.number}; an observer cannot"
                                       " play: /leave first")
         self.index.observe(session)

@@ -61,10 +61,10 @@ class ModerationCommands(CommandGroup):
                                       " (docs/moderation.md)")
         if self.moderation.role_of(name) is not None:
             raise Refusal("has_role", f"{name} is {self.moderation.role_of(name)} already")
-        self.moderation.appoint(name, session.nick)
-        self.moderation.record(session.nick, "op", name, None, NO_REASON)
-        role = Message("ROLE", {"nick": name, "role": MODERATOR, "by": session.nick},
-                       f"{name} is a moderator now (appointed by {session.nick}).")
+        self.moderation.appoint(name, session.name)
+        self.moderation.record(session.name, "op", name, None, NO_REASON)
+        role = Message("ROLE", {"nick": name, "role": MODERATOR, "by": session.name},
+                       f"{name} is a moderator now (appointed by {session.name}).")
         session.send(role)
         target = self.directory.find(name)
         if target is not None and target is not session:
@@ -82,9 +82,9 @@ class ModerationCommands(CommandGroup):
             raise Refusal("protected", f"{name} is an admin (claimed by the operator); /deop removes moderators")
         if not self.moderation.dismiss(name):
             raise Refusal("no_role", f"{name} is not a moderator")
-        self.moderation.record(session.nick, "deop", name, None, NO_REASON)
-        role = Message("ROLE", {"nick": name, "role": None, "by": session.nick},
-                       f"{name} is no longer a moderator (by {session.nick}).")
+        self.moderation.record(session.name, "deop", name, None, NO_REASON)
+        role = Message("ROLE", {"nick": name, "role": None, "by": session.name},
+                       f"{name} is no longer a moderator (by {session.name}).")
         session.send(role)
         target = self.directory.find(name)
         if target is not None:
@@ -99,11 +99,11 @@ class ModerationCommands(CommandGroup):
         name, minutes, reason = _split(args, takes_minutes=True)
         name = as_name(name)
         self.moderation.require_power_over(session, name)
-        sanction = self.moderation.impose(MUTE, names.key(name), name, minutes, reason, session.nick)
-        self.moderation.record(session.nick, "mute", name, minutes, reason)
+        sanction = self.moderation.impose(MUTE, names.key(name), name, minutes, reason, session.name)
+        self.moderation.record(session.name, "mute", name, minutes, reason)
         target = self.directory.find(name)
         if target is not None:
-            target.send(sanctioned("mute", session.nick, reason, sanction.until, minutes))
+            target.send(sanctioned("mute", session.name, reason, sanction.until, minutes))
         _confirm(session, "mute", name, sanction.until, reason, f"{name} is muted {when(sanction.until)}: {reason}.")
 
     @command("unmute", group="moderation", usage="/unmute NAME [REASON]", summary="lift a mute",
@@ -115,10 +115,10 @@ class ModerationCommands(CommandGroup):
         self.moderation.require_power_over(session, name)
         if not self.moderation.lift(MUTE, names.key(name)):
             raise Refusal("not_muted", f"{name} is not muted")
-        self.moderation.record(session.nick, "unmute", name, None, reason)
+        self.moderation.record(session.name, "unmute", name, None, reason)
         target = self.directory.find(name)
         if target is not None:
-            target.send(sanctioned("unmute", session.nick, reason))
+            target.send(sanctioned("unmute", session.name, reason))
         _confirm(session, "unmute", name, None, reason, f"{name} may chat again.")
 
     @command("ban", group="moderation", usage="/ban NAME|ADDRESS[/PREFIX] [MINUTES] [REASON]",
@@ -132,8 +132,8 @@ class ModerationCommands(CommandGroup):
         word, minutes, reason = _split(args, takes_minutes=True)
         network = as_network(word)
         target, shown, hit = self._ban_target(session, word, network)
-        sanction = self.moderation.impose(BAN, target, shown, minutes, reason, session.nick)
-        self.moderation.record(session.nick, "ban", shown, minutes, reason)
+        sanction = self.moderation.impose(BAN, target, shown, minutes, reason, session.name)
+        self.moderation.record(session.name, "ban", shown, minutes, reason)
         for other in hit:
             if other is not None and other is not session:
                 name_held = other.nick
@@ -178,7 +178,7 @@ class ModerationCommands(CommandGroup):
         shown = word if network is None else target
         if not self.moderation.lift(BAN, target):
             raise Refusal("not_banned", f"{shown} is not banned")
-        self.moderation.record(session.nick, "unban", shown, None, reason)
+        self.moderation.record(session.name, "unban", shown, None, reason)
         _confirm(session, "unban", shown, None, reason, f"{shown} is no longer banned.")
 
     @command("announce", group="moderation", usage="/announce TEXT", summary="a line to everyone, from the server",
@@ -187,8 +187,8 @@ class ModerationCommands(CommandGroup):
         self.moderation.require_moderator(session)
         if not args:
             raise wrong_use("say what")
-        self.moderation.record(session.nick, "announce", "", None, args)
-        message = Message("ANNOUNCE", {"from": "server", "by": session.nick, "text": args},
+        self.moderation.record(session.name, "announce", "", None, args)
+        message = Message("ANNOUNCE", {"from": "server", "by": session.name, "text": args},
                           f"*** [server] {args}")
         for other in self.connections:
             other.send(message)
@@ -207,8 +207,8 @@ class ModerationCommands(CommandGroup):
         if table is None:
             raise Refusal("no_such_table", f"there is no table {word}; /tables lists them")
         reason = reason.strip() or NO_REASON
-        self.moderation.record(session.nick, "close", f"table {table.number}", None, reason)
-        for name in table.shut(session.nick, reason):
+        self.moderation.record(session.name, "close", f"table {table.number}", None, reason)
+        for name in table.shut(session.name, reason):
             there = self.directory.find(name)
             if there is not None and there.table is table:
                 there.table = None
@@ -244,12 +244,12 @@ def kick_person(moderation: Moderation, directory: NameDirectory, session: Sessi
     target = directory.find(name)
     if target is None:
         raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
-    moderation.require_power_over(session, target.nick)
-    moderation.record(session.nick, "kick", target.nick, None, reason)
-    hang_up(directory, target, Message("BYE", {"reason": "kicked", "by": session.nick, "why": reason},
-                                       f"You are kicked by {session.nick}: {reason}."))
-    session.send(Message("MODERATION", {"action": "kick", "target": target.nick, "until": None,
-                                        "reason": reason}, f"{target.nick} is kicked: {reason}."))
+    moderation.require_power_over(session, target.name)
+    moderation.record(session.name, "kick", target.name, None, reason)
+    hang_up(directory, target, Message("BYE", {"reason": "kicked", "by": session.name, "why": reason},
+                                       f"You are kicked by {session.name}: {reason}."))
+    session.send(Message("MODERATION", {"action": "kick", "target": target.name, "until": None,
+                                        "reason": reason}, f"{target.name} is kicked: {reason}."))
 
 
 def person_kicker(moderation: Moderation, directory: NameDirectory) -> Callable[[Session, str], None]:

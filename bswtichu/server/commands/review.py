@@ -75,7 +75,7 @@ class ReviewCommands(CommandGroup):
         if self.logs.is_open(number):
             raise Refusal("log_running", f"game {number} is still being played; it can be reviewed"
                                          " once it is over")
-        self.readers.check(session.nick, number)
+        self.readers.check(session.name, number)
         text = self.logs.read(number)
         if text is None:
             raise Refusal("no_such_log", f"there is no game {number}; /history lists finished games")

@@ -32,11 +32,11 @@ class ShutdownCommands(CommandGroup):
              " Until then no new game starts; games in play go on, are kept and come back after"
              " the restart. /shutdown cancel calls it off. Admins only.")
     def shutdown_(self, session: Session, args: str) -> None:
-        if self.role_of(session.nick) != ADMIN:
+        if self.role_of(session.name) != ADMIN:
             raise Refusal("not_admin", "only an admin may /shutdown the server")
         words = args.split(None, 1)
         if words and words[0].lower() == "cancel":
-            self.shutdown.cancel(session.nick)
+            self.shutdown.cancel(session.name)
             return
         minutes = DEFAULT_MINUTES
         if words and is_number(words[0]):
@@ -45,4 +45,4 @@ class ShutdownCommands(CommandGroup):
             if minutes > MAX_MINUTES:
                 raise wrong_use(f"at most {MAX_MINUTES} minutes")
         reason = words[0].strip() if words else "maintenance"
-        self.shutdown.schedule(minutes * 60, reason, session.nick)
+        self.shutdown.schedule(minutes * 60, reason, session.name)

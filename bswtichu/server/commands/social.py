@@ -67,15 +67,16 @@ class SocialCommands(CommandGroup):
         """Put the one name in ``args`` on the session's list of ``kind`` (``verb``: what one
         cannot do to oneself)."""
         name = _one_name(args)
-        if names.key(name) == names.key(session.nick):
+        nick = session.name
+        if names.key(name) == names.key(nick):
             raise Refusal("self", f"you cannot {verb} yourself")
-        mine = self.lists.of(session.nick, kind)
+        mine = self.lists.of(nick, kind)
         if names.key(name) in mine:
             raise Refusal(f"already_{kind}", f"{name} is on your {kind} list already")
         if len(mine) >= LIST_MAX:
             raise Refusal("list_full", f"your {kind} list holds {LIST_MAX} names, the most it may")
-        self.lists.add(session.nick, kind, name)
-        kept = "" if self.storage.accounts.is_registered(session.nick) else " (until you leave: you are a guest)"
+        self.lists.add(nick, kind, name)
+        kept = "" if self.storage.accounts.is_registered(nick) else " (until you leave: you are a guest)"
         session.send(Message(kind.upper(), {"nick": name, "on": True},
                              {IGNORE: f"You ignore {name} now: his chat and messages no longer reach you{kept}.",
                               FRIEND: f"{name} is your friend now: you hear when he comes online{kept}."}[kind]))
@@ -83,7 +84,7 @@ class SocialCommands(CommandGroup):
     def _remove(self, session: Session, kind: str, args: str) -> None:
         """Take the one name in ``args`` off the session's list of ``kind``."""
         name = _one_name(args)
-        if not self.lists.remove(session.nick, kind, name):
+        if not self.lists.remove(session.name, kind, name):
             raise Refusal(f"not_{kind}", f"{name} is not on your {kind} list")
         session.send(Message(kind.upper(), {"nick": name, "on": False},
                              {IGNORE: f"You no longer ignore {name}.",
@@ -92,20 +93,21 @@ class SocialCommands(CommandGroup):
     @command("friends", group="social", german="freunde", usage="/friends", summary="where your friends are",
              help="Each friend: online (lobby, table and seat, watching, away) or offline.")
     def friends(self, session: Session, args: str) -> None:
-        rows = []
-        for key, name in sorted(self.lists.of(session.nick, FRIEND).items()):
+        rows: list[dict[str, object]] = []
+        parts: list[str] = []
+        reader = session.name
+        for _, name in sorted(self.lists.of(reader, FRIEND).items()):
             other = self.directory.find(name)
-            online = other is not None and not self.directory.index.is_observer(other)
-            rows.append({"nick": other.nick if online else name, "online": online,
-                         "table": other.table.number if online and other.table is not None else None,
-                         "seat": other.table.seat_of(other.nick) if online and other.table is not None else None,
-                         "away": self.chat.away_of(other, session.nick) if online else None})
-        if not rows:
-            text = "Your friend list is empty; /friend NAME adds one."
-        else:
-            parts = [f"{r['nick']} ({_where(self.directory.find(r['nick'])) if r['online'] else 'offline'}"
-                     f"{', away: ' + r['away'] if r['away'] else ''})" for r in rows]
-            text = "Friends: " + ", ".join(parts)
+            if other is None or self.directory.index.is_observer(other):
+                rows.append({"nick": name, "online": False, "table": None, "seat": None, "away": None})
+                parts.append(f"{name} (offline)")
+                continue
+            table = other.table
+            away = self.chat.away_of(other, reader)
+            rows.append({"nick": other.nick, "online": True, "table": table.number if table is not None else None,
+                         "seat": table.seat_of(other.name) if table is not None else None, "away": away})
+            parts.append(f"{other.nick} ({_where(other)}{', away: ' + away if away else ''})")
+        text = "Friends: " + ", ".join(parts) if rows else "Your friend list is empty; /friend NAME adds one."
         session.send(Message("FRIENDS", {"friends": rows}, text))
 
     @command("away", group="social", german="weg", usage="/away [TEXT]",
@@ -168,7 +170,7 @@ def _where(session: Session) -> str:
     table = session.table
     if table is None:
         return "in the lobby"
-    seat = table.seat_of(session.nick)
+    seat = table.seat_of(session.name)
     return f"watching table {table.number}" if seat is None else f"at table {table.number}, seat {seat}"
 
 

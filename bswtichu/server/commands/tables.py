@@ -63,7 +63,7 @@ def _listed(tables: list[Table]) -> str:
 def _refuse_held_seat(hall: TableHall, session: Session, unless: int | None = None) -> None:
     """Refused while the person's seat at a started table (other than table ``unless``) is
     held for him: he goes back to it."""
-    held = hall.held_seat(session.nick)
+    held = hall.held_seat(session.name)
     if held is not None and (unless is None or held[0].number != unless):
         table, own = held
         raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
@@ -124,7 +124,7 @@ class TableCommands(CommandGroup):
         wanted = numbers[0] if numbers else None
         seat = numbers[1] if len(numbers) > 1 else None
         if seat is not None:
-            asked = self.hall.get(wanted)
+            asked = self.hall.get(numbers[0])  # a seat comes after its table
             count = len(asked.seats) if asked is not None else max(v.players for v in VARIANTS.values())
             if not 1 <= seat <= count:
                 raise wrong_use(f"seats are 1-{count}")
@@ -132,6 +132,7 @@ class TableCommands(CommandGroup):
         if here is not None and here.number != wanted:
             raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
         _refuse_held_seat(self.hall, session, unless=wanted)
+        table: Table | None
         if wanted is None:
             table = self.open_table(session)
         else:
@@ -141,7 +142,7 @@ class TableCommands(CommandGroup):
                     "no_such_table",
                     f"there is no table {wanted}; /tables lists them, /join alone opens a new one",
                 )
-        table.sit(session.nick, seat)
+        table.sit(session.name, seat)
         session.table = table
 
     @command("quick", group="table", german="schnell", usage="/quick [LEVEL]",
@@ -157,15 +158,16 @@ class TableCommands(CommandGroup):
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
         _refuse_held_seat(self.hall, session)
+        nick = session.name
         table = self.hall.longest_waiting()
         if table is not None:
-            seat = table.sit(session.nick)
+            seat = table.sit(nick)
             session.table = table
             session.send(messages.quick(table.number, seat, None, None))
-            table.start_if_full(session.nick)
+            table.start_if_full(nick)
             return
         table = self.open_table(session)
-        seat = table.sit(session.nick)
+        seat = table.sit(nick)
         session.table = table
         wait = self.live.current.quick_wait
         table.fill_after(level, wait, self.hall.bot_name)
@@ -176,7 +178,7 @@ class TableCommands(CommandGroup):
              help="Before the start your seat is freed. At a started table your seat stays"
              " held for you: /join TABLE SEAT returns.")
     def leave(self, session: Session, args: str) -> None:
-        current_table(session).leave(session.nick)
+        current_table(session).leave(session.name)
         session.table = None
 
     @command("watch", group="table", german="zuschauen", aliases=("spectate",), usage="/watch TABLE",
@@ -191,7 +193,7 @@ class TableCommands(CommandGroup):
             raise Refusal("no_such_table", f"there is no table {numbers[0]}; /tables lists them")
         if session.table is not None:
             raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
-        table.watch(session.nick)
+        table.watch(session.name)
         session.table = table
 
     @command("round", group="table", german="runden", aliases=("rounds",), usage="/round X|off",
@@ -201,21 +203,21 @@ class TableCommands(CommandGroup):
     def set_round(self, session: Session, args: str) -> None:
         if not args or " " in args:
             raise wrong_use("how many hands?")
-        current_table(session).set_option(session.nick, "round", _round_value(args))
+        current_table(session).set_option(session.name, "round", _round_value(args))
 
     @command("tichujoin", group="table", usage="/tichujoin [on|off]",
              summary="option: the first two joiners are partners",
              help="The first two joiners take seats 1 and 2; at /start seats 2 and 3 swap, so"
              " they sit opposite as partners. Without on/off it toggles.")
     def set_tichujoin(self, session: Session, args: str) -> None:
-        current_table(session).set_option(session.nick, "tichujoin", switch(args))
+        current_table(session).set_option(session.name, "tichujoin", switch(args))
 
     @command("turnier", group="table", aliases=("tournament",), usage="/turnier [on|off]",
              summary="option: tournament of 9 hands",
              help="Nine hands; everyone partners everyone three times; victory points decide,"
              " then Tichu points. No Grand Tichu. Without on/off it toggles.")
     def set_turnier(self, session: Session, args: str) -> None:
-        current_table(session).set_option(session.nick, "turnier", switch(args))
+        current_table(session).set_option(session.name, "turnier", switch(args))
 
     @command("clock", group="table", german="zeit", usage="/clock [SECONDS|off]",
              summary="option: the turn clock, seconds per decision",
@@ -233,7 +235,7 @@ class TableCommands(CommandGroup):
             return
         if " " in args:
             raise wrong_use("one number of seconds, or off")
-        table.set_option(session.nick, "clock", _clock_value(args))
+        table.set_option(session.name, "clock", _clock_value(args))
 
     @command("variant", group="table", usage=f"/variant [{'|'.join(VARIANTS)}]",
              summary="option: the form of the game (4-player, Tientsin for 6, Trichu for 3, Duo for 2)",
@@ -252,7 +254,7 @@ class TableCommands(CommandGroup):
             return
         if " " in args:
             raise wrong_use(f"one variant: {', '.join(VARIANTS)}")
-        table.set_option(session.nick, "variant", args)
+        table.set_option(session.name, "variant", args)
 
     @command("option", group="table", aliases=("options",), usage="/option [NAME [VALUE]]",
              summary="show the table's options, or set one",
@@ -270,17 +272,17 @@ class TableCommands(CommandGroup):
         elif name == "round":
             if not value:
                 raise wrong_use(f"round needs X; {OPTION_FORMS}")
-            table.set_option(session.nick, "round", _round_value(value))
+            table.set_option(session.name, "round", _round_value(value))
         elif name == "clock":
             if not value:
                 raise wrong_use(f"clock needs SECONDS; {OPTION_FORMS}")
-            table.set_option(session.nick, "clock", _clock_value(value))
+            table.set_option(session.name, "clock", _clock_value(value))
         elif name == "variant":
             if not value or " " in value:
                 raise wrong_use(f"variant needs one NAME; {OPTION_FORMS}")
-            table.set_option(session.nick, "variant", value)
+            table.set_option(session.name, "variant", value)
         elif name in OPTION_NAMES:
-            table.set_option(session.nick, name, switch(value))
+            table.set_option(session.name, name, switch(value))
         else:
             raise wrong_use(f"no option {name!r}; {OPTION_FORMS}")
 
@@ -297,19 +299,19 @@ class TableCommands(CommandGroup):
         words = args.split()
         if not words or len(words) > 2 or not is_number(words[0]):
             raise wrong_use("which seat (1-N), and, if a person watching takes it, his name")
-        current_table(session).ask_replace(session.nick, int(words[0]), words[1] if len(words) == 2 else None)
+        current_table(session).ask_replace(session.name, int(words[0]), words[1] if len(words) == 2 else None)
 
     @command("accept", group="game", german="annehmen", usage="/accept",
              summary="vote yes on the table's open vote",
              help="Says yes to the vote open at your table (/replace, /pause, /continue).")
     def accept(self, session: Session, args: str) -> None:
-        current_table(session).answer_vote(session.nick, True)
+        current_table(session).answer_vote(session.name, True)
 
     @command("refuse", group="game", german="ablehnen", usage="/refuse",
              summary="vote no on the table's open vote",
              help="Says no to the vote open at your table (/replace, /pause, /continue).")
     def refuse(self, session: Session, args: str) -> None:
-        current_table(session).answer_vote(session.nick, False)
+        current_table(session).answer_vote(session.name, False)
 
     @command("pause", group="game", german="anhalten", usage="/pause",
              summary="vote: pause the game",
@@ -317,7 +319,7 @@ class TableCommands(CommandGroup):
              " runs until a /continue vote passes, or for at most a few minutes (the server's"
              " pause limit). A majority decides (/accept, /refuse).")
     def pause(self, session: Session, args: str) -> None:
-        current_table(session).ask_pause(session.nick)
+        current_table(session).ask_pause(session.name)
 
     @command("continue", group="game", german="weiter", usage="/continue",
              summary="vote: go on with a paused game",
@@ -325,7 +327,7 @@ class TableCommands(CommandGroup):
              " at the table does the same. A majority decides (/accept, /refuse); but a player"
              " who did not vote for the pause ends it at once while everyone is present.")
     def go_on(self, session: Session, args: str) -> None:
-        current_table(session).ask_continue(session.nick)
+        current_table(session).ask_continue(session.name)
 
     @command("start", group="table", usage="/start",
              summary="start the game once every seat is taken",
@@ -333,7 +335,7 @@ class TableCommands(CommandGroup):
              " three or two at a Tientsin, Trichu or Duo table) and nobody is away. The final"
              " seating is announced: in the 4-player game partners are seats 1+3 and 2+4.")
     def start(self, session: Session, args: str) -> None:
-        current_table(session).start(session.nick)
+        current_table(session).start(session.name)
 
     @command("private", group="table", german="privat", usage="/private [on|off]",
              summary="only invited players may sit down or watch",
@@ -341,7 +343,7 @@ class TableCommands(CommandGroup):
              " with /invite may sit down or watch (those already there stay). Without on/off it"
              " toggles.")
     def private(self, session: Session, args: str) -> None:
-        current_table(session).set_private(session.nick, switch(args))
+        current_table(session).set_private(session.name, switch(args))
 
     @command("invite", group="table", german="einladen", usage="/invite NAME",
              summary="let NAME sit down or watch at your private table",
@@ -351,9 +353,10 @@ class TableCommands(CommandGroup):
         table = current_table(session)
         if len(args.split()) != 1:
             raise wrong_use("one name")
-        guest = table.reader(names.normalize(args))
+        guest: Session | None = table.reader(names.normalize(args))  # type: ignore[assignment]  # readers: sessions
         if guest is None:
             raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
         self.chat.check_voice(session)
-        table.invite(session.nick, guest.nick)
-        self.chat.tell(session, guest, messages.invitation(table.number, session.nick))
+        nick = session.name
+        table.invite(nick, guest.name)
+        self.chat.tell(session, guest, messages.invitation(table.number, nick))

@@ -16,10 +16,11 @@ from typing import Sequence
 
 from twisted.logger import Logger
 
-from bswtichu.engine import Event, Game, Variant
+from bswtichu.engine import Event, Game, Standing, Variant
 from bswtichu.engine.events import GameOver
 from bswtichu.play import GameDriver, SeatHandedOver
-from bswtichu.play.journal import Journal, JournalEntry
+from bswtichu.play.journal import Journal
+from bswtichu.records import JournalEntry
 from bswtichu.storage import Storage
 from bswtichu.storage.ratings import RatedSeat, bot_identity, player_identity, update_ratings
 
@@ -100,7 +101,8 @@ class DurableGame:
     def _finish(self, game: Game, event: GameOver) -> None:
         """Store the result and rate the game, both under its variant (`rated_side` says how)."""
         variant = game.variant
-        places = {s.player: s for s in event.standings}
+        standings: tuple[Standing, ...] = event.standings  # type: ignore[assignment]  # Game.standings()
+        places = {s.player: s for s in standings}
         rows, rated = [], []
         for seat, name in enumerate(self.players):
             standing = places[name]
@@ -114,7 +116,7 @@ class DurableGame:
             else:
                 identity = None
             rated.append(RatedSeat(identity, rated_side(variant, self.turnier, seat), standing.place))
-        result = {"winners": list(event.winners), "standings": [s.to_dict() for s in event.standings]}
+        result = {"winners": list(event.winners), "standings": [s.to_dict() for s in standings]}
         if self.failed:
             return
         try:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from bswtichu.engine import (
     NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
-    Pass, Play, Variant, classify, format_cards, rank_text, suggested_exchange,
+    Pass, Play, Standing, Variant, classify, format_cards, rank_text, suggested_exchange,
 )
 from bswtichu.engine import events as ev
 from bswtichu.engine.combos import Combo, ComboType
@@ -463,7 +463,7 @@ class GameTexts:
             parts = [f"{s['place']}. {s['player']} {s['points']}" for s in standings]
             text = f"{heading}: " + ", ".join(parts) + f" (the dummy {game.dummy_points})."
         else:
-            text = f"{heading}: {self._sides(game.seating, game.totals)}."
+            text = f"{heading}: {self._sides(game.seating, game.totals)}."  # type: ignore[arg-type]  # players: names
         fields = {"rounds": len(game.rounds), "totals": list(game.totals),
                   "standings": standings, "turnier": game.options.turnier}
         if game.variant.per_player_scores:
@@ -472,12 +472,13 @@ class GameTexts:
 
     def game_over(self, event: ev.GameOver, final: Message, log_number: int) -> Message:
         """The end of the game; ``final`` is the final score message."""
-        winners = list(event.winners)
+        winners: list[str] = list(event.winners)  # type: ignore[arg-type]  # the players are names here
         if winners:
             text = f"Game over at table {self.table}! Winners: {', '.join(winners)}."
         else:
             text = f"Game over at table {self.table}: a draw."
-        standings = [s.to_dict() for s in event.standings]
+        final_standings: tuple[Standing, ...] = event.standings  # type: ignore[assignment]  # Game.standings()
+        standings = [s.to_dict() for s in final_standings]
         return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
                          f"{text} {final.text} The game's log: /log {log_number}.")
 
