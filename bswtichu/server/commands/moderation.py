@@ -155,7 +155,10 @@ class ModerationCommands(CommandGroup):
         else:
             self.moderation.check_range(network)
             target = shown = str(network)
-            hit = [s for s in self.connections if s.address and ipaddress.ip_address(s.address) in network]
+            # by name: which protected person a refusal names, and the order the hit are closed
+            # in, must not depend on the order of a set
+            hit = sorted((s for s in self.connections if s.address and ipaddress.ip_address(s.address) in network),
+                         key=lambda s: (s.nick or "").casefold())
         for other in hit:
             if other is not None and self.moderation.role_of(other.nick) is not None:
                 raise Refusal("protected", f"{shown} would ban {other.nick}, who is {self.moderation.role_of(other.nick)}")

@@ -10,6 +10,7 @@ from bswtichu.server.commands.registry import UsageRefusal
 from bswtichu.server.text.messages import Refusal
 
 from command_parts import PeopleParts, only, told
+from lobby_clients import RecordingConnection
 
 
 @pytest.fixture
@@ -97,3 +98,17 @@ def test_kick_person_closes_whom_it_names(parts):
     with pytest.raises(Refusal) as refused:
         kick_person(parts.moderation, parts.directory, mo, "Bob")
     assert refused.value.code == "no_such_user"
+
+
+def test_a_range_over_several_role_holders_names_the_first_by_name(parts, moderation):
+    """Which one the refusal names does not depend on the order of the connections' set."""
+    mo = moderator(parts)
+    for number, nick in enumerate(["Zed", "Yara", "Xeno", "Amy", "Wil"], start=2):
+        parts.registered(nick)
+        parts.moderation.appoint(nick, "Root")
+        session = parts.connections.open(RecordingConnection(), address=f"127.0.0.{number}")
+        parts.directory.take_name(session, nick)
+    with pytest.raises(Refusal) as refused:
+        moderation.ban(mo, "127.0.0.0/24")
+    assert refused.value.code == "protected"
+    assert "would ban Amy," in refused.value.message
