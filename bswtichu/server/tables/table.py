@@ -463,7 +463,9 @@ class Table:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self.presence.away))
             raise Refusal("player_away", f"cannot start while {names} is away")
         self.quick.cancel()
-        seating = list(seats_from_join_order(self.seats, self.options.tichujoin, self.variant))
+        # the seats in the engine's order (generic over who plays, it gives back the names it is given)
+        joined = seats_from_join_order(self.seats, self.options.tichujoin, self.variant)
+        seating: list[str | None] = list(joined)  # type: ignore[arg-type]  # the seats, reordered
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
@@ -473,7 +475,7 @@ class Table:
             self.tell_seat(seat, messages.started(view, swapped, seat, self.variant))
         self.tell_spectators(messages.started(view, swapped, None, self.variant))
         self.last_game = None
-        self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),
+        self.log.info("table {table} starts: {seats}", table=self.number, seats=", ".join(seating),  # type: ignore[arg-type]  # all taken
                       event="table_start", bots={name: level for name, level in self.bots.values()})
         if self.settings.game_factory is not None:
             self.game = self.settings.game_factory(self)
@@ -587,7 +589,7 @@ class Table:
         closed = messages.table_closed(self.number, by, reason)
         self.tell_all(closed)
         for seat in self.presence.away:  # players online elsewhere lose the seat held for them
-            self._deliver(self.seats[seat - 1], closed)
+            self._deliver(self.seats[seat - 1], closed)  # type: ignore[arg-type]  # a held seat is its player's
         self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
                       by=by, reason=reason, event="table_end")
         if self.game is not None:

@@ -19,6 +19,7 @@ from twisted.logger import Logger
 from bswtichu import names
 from bswtichu.engine import Action, Card, Exchange, MakeWish, Round, TichuError
 from bswtichu.engine import events as ev
+from bswtichu.engine.game import Seating
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
 from bswtichu.play import SUBSTITUTE_LEVEL, GameDriver, SeatHandedOver, check_in_order
 from bswtichu.server.numbers import is_number
@@ -93,9 +94,9 @@ class TableGame:
         self.log_number = log_number
         self.record = record
         #: by engine seat: the seat of the person who plays it (his own; the dealer's for the dummy)
-        self._home: tuple[int, ...] = driver.game.variant.played_by
+        self._home: tuple[int, ...] = driver.game.variant.played_by  # type: ignore[assignment]  # Variant.__post_init__ sets it
         self.texts = self._texts()
-        self._seating_seen: tuple[str, ...] = ()
+        self._seating_seen: Seating = ()
         self._table_seats_seen: list[str | None] = []
         self._seats: list[int | None] = []
         #: while one request of a person is applied: the seats its steps may have asked to act,
@@ -221,7 +222,9 @@ class TableGame:
         """The round's texts: with the time left in each question if the table has a turn clock."""
         timed = self._time_left if self.driver.clock_seconds else None
         game = self.driver.game
-        seating = game.seating
+        # the names by engine seat (the engine is generic over who plays; a server's players are
+        # their names); Trichu's dummy seat holds DUMMY: GameTexts names it, played_by reads people's seats
+        seating: tuple[str, ...] = game.seating  # type: ignore[assignment]  # names (and DUMMY, above)
         played_by = {seat: seating[home] for seat, home in enumerate(self._home) if seat != home}
         return GameTexts(self.table.number, seating, self._trick_points, timed, game.variant, played_by)
 
@@ -237,7 +240,7 @@ class TableGame:
         with self.table.outbox:  # a bot's step comes from the clock, not from an input line
             self._tell_events(driver.game.seating, events)
 
-    def _tell_events(self, seating: Sequence[str], events: Sequence[ev.Event]) -> None:
+    def _tell_events(self, seating: Seating, events: Sequence[ev.Event]) -> None:
         """Each seat's messages of the step are gathered (`_Gathered`) and told in one call per
         reader; a score or the game's end tells what came before it first."""
         step = _Gathered(self._readers(seating), len(seating))  # by engine seat: None for one away
@@ -264,7 +267,7 @@ class TableGame:
             self._push_legal(step.readers, concerned, step.told)
         self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
 
-    def _tell_scored(self, step: _Gathered, event: ev.RoundScored | ev.GameOver, seating: Sequence[str]) -> None:
+    def _tell_scored(self, step: _Gathered, event: ev.RoundScored | ev.GameOver, seating: Seating) -> None:
         """The round's score, or the game's end (the table reopens): told to everyone after what
         the step gathered before it; those who read the rest of the step are looked up again."""
         self._tell_gathered(step.readers, step.told, step.watched, step.unsaid)
@@ -323,14 +326,16 @@ class TableGame:
     def _taken_as_won(self, event: ev.Event) -> bool:
         """Whether ``event`` is the trick taken by its winner as the TRICK_WON told said (with
         its points, before the lead that takes it was asked for): people need not read it."""
+        # one type() call for the three tests (every common event passes here: three isinstance
+        # calls would cost two more on most); mypy does not narrow through ``kind``, hence the ignores
         kind = type(event)
         if kind is ev.TrickWon:
-            self._won_told = event.seat
+            self._won_told = event.seat  # type: ignore[attr-defined]  # a TrickWon
         elif kind is ev.Played:  # a bomb onto a won trick reopens it
             self._won_told = None
         elif kind is ev.TrickCollected:
             won, self._won_told = self._won_told, None
-            return event.to == event.winner == won
+            return event.to == event.winner == won  # type: ignore[attr-defined]  # a TrickCollected
         return False
 
     def _tell_gathered(self, readers: list[Reader | None], told: list[list[Message]],
@@ -368,12 +373,12 @@ class TableGame:
         """The points of the trick on the table."""
         return sum(c.points for _, combo in self.game.round.trick for c in combo.cards)
 
-    def _readers(self, seating: Sequence[str]) -> list[Reader | None]:
+    def _readers(self, seating: Seating) -> list[Reader | None]:
         """The online client of each engine seat's player, if he is at the table."""
         reader_at = self.table.reader_at
         return [None if seat is None else reader_at(seat) for seat in self._table_seats(seating)]
 
-    def _table_seats(self, seating: Sequence[str]) -> list[int | None]:
+    def _table_seats(self, seating: Seating) -> list[int | None]:
         """The table seat (1-N) of each engine seat's player (None for a second hand: its
         player reads its messages at his own seat), worked out again only when the seating
         or the table's seats change."""
@@ -381,7 +386,8 @@ class TableGame:
         if seating != self._seating_seen or seats != self._table_seats_seen:
             self._seating_seen, self._table_seats_seen = tuple(seating), list(seats)
             home = self._home
-            self._seats = [self.table.seat_of(name) if home[seat] == seat else None
+            # a name at a person's own seat (Trichu's DUMMY sits at a second hand's: not looked up)
+            self._seats = [self.table.seat_of(name) if home[seat] == seat else None  # type: ignore[arg-type]  # a name
                            for seat, name in enumerate(seating)]
         return self._seats
 
@@ -389,7 +395,8 @@ class TableGame:
         """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
         if type(event) is ev.ExchangeSubmitted:
             return self._for_hand(seat, self.texts.passed(self._given(seat)))
-        return self._for_hand(seat, self.texts.event(event, seat).text)
+        # an event with a message for everyone (`_reword`), or a question (`_ask_again`): worded for each seat
+        return self._for_hand(seat, self.texts.event(event, seat).text)  # type: ignore[union-attr]  # worded (above)
 
     def _sentences(self, event: ev.Event, seats: Sequence[int]) -> str:
         return " ".join(self._sentence(event, seat) for seat in seats)
@@ -401,6 +408,7 @@ class TableGame:
         return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
+        message: Message | None
         if isinstance(event, ev.CardsReceived):
             message = self.texts.received(event, self._given(seat))
         else:
@@ -512,7 +520,7 @@ class TableGame:
             asked = self._asked(seat)
             if asked is not None:
                 message = self.texts.event(asked, seat)
-                self._tell(nick, message.reworded(self._sentence(asked, seat)))
+                self._tell(nick, message.reworded(self._sentence(asked, seat)))  # type: ignore[union-attr]  # a question: worded
                 pushed = self._pushed_legal(seat, self.table.reader(nick))
                 if pushed is not None:
                     self._tell(nick, pushed)

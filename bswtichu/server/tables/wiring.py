@@ -64,7 +64,8 @@ class GameWiring:
             logs.continue_after(storage.games.highest_log_number())
 
     def __call__(self, table: Table) -> TableGame:
-        players = tuple(table.seats)  # already seated by the table's options (tichujoin)
+        # already seated by the table's options (tichujoin); a table starts with every seat taken
+        players: tuple[str, ...] = tuple(table.seats)  # type: ignore[arg-type]  # every seat taken
         seed = self.seeds()
         driver = self._driver(players, table.options, table.bots, seed, table.variant)
         log_number = self.logs.reserve()
@@ -90,24 +91,28 @@ class GameWiring:
                           counters=self.counters, workers=self.workers, variant=variant)
 
     def restore(self, hall: TableHall) -> list[Table]:
-        """Bring back every unfinished stored game at its table, seats held, paused until someone returns."""
+        """Bring back every unfinished stored game at its table, seats held, paused until someone
+        returns (without storage: none)."""
+        storage = self.storage
+        if storage is None:  # nothing is stored: nothing to bring back
+            return []
         tables = []
-        for stored in self.storage.games.running():
+        for stored in storage.games.running():
             try:
-                table = self._restore(hall, stored)
+                table = self._restore(hall, stored, storage)
             except Exception as error:  # a journal that does not replay, or does not even decode
                 # said once: the game is set aside (abandoned), its journal stays in the file
                 self.log.error("stored game {number} (table {table}) cannot be restored and is set"
                                " aside as abandoned (its journal stays in the database): {error}",
                                number=stored.log_number, table=stored.table_number,
                                error=repr(error))
-                self.storage.games.abandon(stored.id)
+                storage.games.abandon(stored.id)
                 continue
             if table is not None:
                 tables.append(table)
         return tables
 
-    def _restore(self, hall: TableHall, stored: StoredGame) -> Table | None:
+    def _restore(self, hall: TableHall, stored: StoredGame, storage: Storage) -> Table | None:
         """The stored game's table, playing on; None if the game turned out to be over."""
         if stored.problem is not None:
             raise ValueError(stored.problem)
@@ -120,8 +125,9 @@ class GameWiring:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
                           number=stored.log_number, n=differed)
         levels = {name: level for name, level in stored.bots.values()}
-        players = driver.game.base_seats  # as seated now: a seat may have been handed over
-        record = DurableGame(self.storage, stored.id, players, levels, options.turnier, len(stored.entries))
+        # as seated now (a seat may have been handed over): the stored names, or those handed to
+        players: tuple[str, ...] = driver.game.base_seats  # type: ignore[assignment]  # names (above)
+        record = DurableGame(storage, stored.id, players, levels, options.turnier, len(stored.entries))
         record.caught_up(driver)
         recorder = GameLogRecorder(self.logs, stored.log_number)
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
@@ -135,7 +141,7 @@ class GameWiring:
         table.private = stored.private  # invitations are not kept: those invited before ask again
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
-                      {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)
+                      {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)  # type: ignore[misc]  # the replaced are players: names
         self.log.info("table {table}: game {number} restored after {n} journal entries",
                       table=table.number, number=stored.log_number, n=len(stored.entries))
         return table
