@@ -157,8 +157,9 @@ class ModerationCommands(CommandGroup):
             target = shown = str(network)
             # by name: which protected person a refusal names, and the order the hit are closed
             # in, must not depend on the order of a set
-            hit = sorted((s for s in self.connections if s.address and ipaddress.ip_address(s.address) in network),
-                         key=lambda s: (s.nick or "").casefold())
+            in_range = [s for s in self.connections if s.address and ipaddress.ip_address(s.address) in network]
+            in_range.sort(key=lambda s: (s.nick or "").casefold())
+            hit = [*in_range]
         for other in hit:
             if other is not None and self.moderation.role_of(other.nick) is not None:
                 raise Refusal("protected", f"{shown} would ban {other.nick}, who is {self.moderation.role_of(other.nick)}")
