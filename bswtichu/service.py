@@ -101,7 +101,8 @@ def build_lobby(
     chat = Chat(index, live, moderation.check_may_speak, lists.ignorers)
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after,
-                       chat.away_of)  # type: ignore[arg-type]  # its readers are sessions: index.find's
+                       chat.away_of,  # type: ignore[arg-type]  # its readers are sessions: index.find's
+                       hand_commands=GameCommands.hand_names())
     hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
                               config.password_checks_per_address, config.uncapped, outbox)
     guard = NameGuard(storage.accounts, tables, clock, hashing, config.guest_token_lifetime,

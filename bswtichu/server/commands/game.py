@@ -32,7 +32,7 @@ from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table_game import TableGame, refusal_for
 from bswtichu.server.text import messages
 from bswtichu.server.text.game_messages import game_log
-from bswtichu.server.text.messages import HAND_COMMANDS, Refusal, second_hand_word
+from bswtichu.server.text.messages import Refusal, second_hand_word
 from bswtichu.server.text.render import MACHINE
 
 WISH_WORDS = ("wish", "wunsch")
@@ -75,13 +75,8 @@ def _split_wish(args: str) -> tuple[str, str | None]:
 
 
 def hand_commands(commands: list[Command]) -> dict[str, Command]:
-    """The commands marked ``hand`` by each of their names: what /second (/dummy) takes. They are
-    the ones the second hand's sentences name (`messages.HAND_COMMANDS`): refused if the two differ."""
-    by_name = {name: one for one in commands if one.hand for name in one.names}
-    if set(by_name) != HAND_COMMANDS:
-        raise ValueError(f"the hand commands' names {sorted(by_name)} are not the ones the messages"
-                         f" name for a second hand {sorted(HAND_COMMANDS)}")
-    return by_name
+    """The commands marked ``hand`` by each of their names: what /second (/dummy) takes."""
+    return {name: one for one in commands if one.hand for name in one.names}
 
 
 class GameCommands(CommandGroup):

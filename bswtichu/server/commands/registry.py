@@ -119,6 +119,14 @@ class CommandGroup:
     An instance holds those parts (given to its constructor), so one command can be run, or
     tested, with just them."""
 
+    @classmethod
+    def hand_names(cls) -> frozenset[str]:
+        """Every name of the group's commands marked ``hand`` (read from the class: the wiring
+        hands them to the tables, whose second hands' sentences name them as that hand's)."""
+        marked = [method.command_metadata for method in vars(cls).values() if hasattr(method, "command_metadata")]
+        return frozenset(name for meta in marked if meta["hand"]
+                         for name in (meta["key"], *filter(None, [meta["german"]]), *meta["aliases"]))
+
     def commands(self) -> list[Command]:
         """The group's commands, in the order their methods are written (the order /help lists)."""
         return [self.command_of(getattr(self, name))

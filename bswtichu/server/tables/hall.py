@@ -8,13 +8,14 @@ for a name.  Apart from `Table`, which is one table and knows nothing of the oth
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from itertools import count
 
 from twisted.internet.interfaces import IReactorTime
 
 from bswtichu import names
+from bswtichu.server.text import messages
 from bswtichu.server.tables.table import AwayOf, FindReader, GameFactory, Table, TableSettings
 
 #: the short names bots get, in this order (then Ada2, Bea2, ...)
@@ -37,14 +38,18 @@ class TableHall:
         pause_limit: float = 300.0,
         bot_game_after: float = 600.0,
         away_of: AwayOf = lambda reader, viewer: reader.away,
+        hand_commands: Iterable[str] = (),
     ) -> None:
-        """The settings every table shares (`TableSettings` says what each is)."""
+        """The settings every table shares (`TableSettings` says what each is); ``hand_commands``:
+        every name of the commands a second hand is played with (none: its sentences are only
+        marked as his)."""
         self._tables: dict[int, Table] = {}
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
         self.settings = TableSettings(reader, clock, reconnect_grace, game_factory, abandon_after, outbox,
                                       clock_default, vote_timeout, pause_limit, bot_game_after, away_of,
-                                      closing=lambda: self.closing)
+                                      closing=lambda: self.closing,
+                                      hand_commands=messages.hand_command_pattern(hand_commands))
 
     def __iter__(self) -> Iterator[Table]:
         return iter(sorted(self._tables.values(), key=lambda t: t.number))

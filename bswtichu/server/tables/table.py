@@ -16,6 +16,7 @@ grace, a game nobody is at), `Votes`, `VotedPause` and `QuickFill`; `TableHall`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
@@ -124,8 +125,9 @@ class TableSettings:
     seconds; a seat is held ``reconnect_grace`` seconds before the start; a game nobody is at
     is abandoned after ``abandon_after`` seconds (a bots' game nobody watches after
     ``bot_game_after``); ``closing()`` is the reason the server stops soon, if it does (no
-    game starts then); ``outbox`` gathers what is told at once into one write per client.
-    The defaults are the hall's (`TableHall`), which makes them.
+    game starts then); ``outbox`` gathers what is told at once into one write per client;
+    ``hand_commands`` are the commands a second hand's sentences name as that hand's
+    (`messages.hand_command_pattern`). The defaults are the hall's (`TableHall`), which makes them.
     """
 
     reader: FindReader
@@ -140,6 +142,7 @@ class TableSettings:
     bot_game_after: float
     away_of: AwayOf
     closing: Callable[[], str | None]
+    hand_commands: re.Pattern[str]
 
 
 class Table:

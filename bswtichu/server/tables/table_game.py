@@ -405,7 +405,8 @@ class TableGame:
         """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
         if self._home[seat] == seat:
             return text
-        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text)
+        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text,
+                               self.table.settings.hand_commands)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:
         message: Message | None

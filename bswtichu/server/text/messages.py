@@ -9,7 +9,7 @@ docs/PROTOCOL.md; keep the two in step.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Callable
 
 from bswtichu.engine import NANJING, Variant
@@ -447,22 +447,19 @@ def second_hand_word(variant: Variant) -> str:
     return _DUMMY if variant.dummy is not None else _SECOND
 
 
-#: The commands a person also gives for a second hand he plays, by every name they go by: the
-#: game commands marked ``hand`` (`bswtichu.server.commands.game` refuses to start if the two
-#: differ). A sentence said of a second hand names them as that hand's (/dummy play).
-HAND_COMMANDS = frozenset({
-    "grand", "grosses", "nogrand", "keingrosses", "tichu", "exchange", "schupf", "schupfen",
-    "play", "spielen", "p", "pass", "passen", "passe", "bomb", "bomben", "wish", "wunsch",
-    "give", "geben", "verschenken", "dog", "hund", "hand", "karten", "cards", "legal", "moves",
-})
-_HAND_COMMAND = re.compile(r"(?<![\w/])/(" + "|".join(sorted(HAND_COMMANDS)) + r")\b")
+def hand_command_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """What `for_second_hand` marks as a second hand's: ``/NAME`` for each of ``names``, the
+    commands a person also gives for a second hand he plays (the game commands marked ``hand``;
+    the wiring reads them from the flags). No names: nothing is marked."""
+    alternatives = "|".join(sorted(names))
+    return re.compile(r"(?<![\w/])/(" + alternatives + r")\b" if alternatives else r"(?!)")
 
 
-def for_second_hand(variant: Variant, name: str, seat: int, text: str) -> str:
+def for_second_hand(variant: Variant, name: str, seat: int, text: str, commands: re.Pattern[str]) -> str:
     """A sentence said of a further hand, as its person reads it: marked with the hand, and the
-    commands it names are that hand's ("[dummy, seat 3, your /dummy] Your turn: lead: /dummy
-    play CARDS.")."""
-    prefixed = _HAND_COMMAND.sub(lambda command: f"/{second_hand_word(variant)} {command[1]}", text)
+    ``commands`` it names (`hand_command_pattern`) are that hand's ("[dummy, seat 3, your /dummy]
+    Your turn: lead: /dummy play CARDS.")."""
+    prefixed = commands.sub(lambda command: f"/{second_hand_word(variant)} {command[1]}", text)
     return f"{second_hand_title(variant, name, seat)} {prefixed}"
 
 

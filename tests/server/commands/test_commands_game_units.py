@@ -162,15 +162,18 @@ def test_log_is_refused_while_the_game_runs_and_for_a_game_that_never_was(settin
 
 
 class OneMoreHand(CommandGroup):
-    """A group with a hand command the messages do not know."""
+    """A group with one more hand command, "fold" (also "/aufgeben")."""
 
-    @command("fold", usage="/fold", summary="give up", help="Gives up.", group="game", hand=True)
+    @command("fold", usage="/fold", summary="give up", help="Gives up.", group="game", german="aufgeben",
+             hand=True)
     def fold(self, session, args: str, hand: int = 0) -> None:
         """Never run."""
 
 
-def test_a_hand_command_the_messages_do_not_name_stops_the_game_commands(setting):
-    with pytest.raises(ValueError, match="fold"):
-        hand_commands([*setting.group.commands(), *OneMoreHand().commands()])
-    with pytest.raises(ValueError):
-        hand_commands([c for c in setting.group.commands() if c.key != "legal"])
+def test_a_command_marked_hand_is_a_second_hands_by_every_name_from_the_flag_alone(setting):
+    """No list to keep in step: the flag puts it in /second's lookup and in the names the
+    wiring hands the tables for the second hands' sentences."""
+    lookup = hand_commands([*setting.group.commands(), *OneMoreHand().commands()])
+    assert lookup["fold"].key == lookup["aufgeben"].key == "fold"
+    assert OneMoreHand.hand_names() == {"fold", "aufgeben"}
+    assert "fold" not in hand_commands(setting.group.commands())

@@ -1,6 +1,7 @@
-"""The hand commands' names in one place: the commands marked ``hand`` are the ones /second
-takes, the ones a second hand's sentences name as that hand's, the ones the game's prompts and
-LEGAL lists name; the page reads the names of /second (and the secret commands) from the server."""
+"""The hand commands' names in one place, the ``hand`` flag: /second takes the commands marked
+so, the wiring hands their names to the tables, whose second hands' sentences name them as that
+hand's; the game's prompts name no other; the page reads the names of /second (and the secret
+commands) from the server."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from bswtichu.realm import SECOND_HAND_WORDS, SECRET_COMMANDS
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.text.game_messages import NEED_TEXT
-from bswtichu.server.text.messages import HAND_COMMANDS, for_second_hand, second_hand_word
+from bswtichu.server.text.messages import for_second_hand, hand_command_pattern, second_hand_word
 
 SCRIPTS = Path(__file__).resolve().parents[3] / "bswtichu" / "web" / "static" / "js"
 COMMAND_WORD = re.compile(r"(?<![\w/])/(\w+)")
@@ -27,9 +28,13 @@ def game_commands() -> list:
     return GameCommands(TableHall(lambda nick: None, Clock(), 60.0), logs=None, readers=None).commands()
 
 
-def test_the_commands_marked_hand_are_the_ones_the_messages_name(game_commands):
+HAND_NAMES = GameCommands.hand_names()
+
+
+def test_the_hand_names_are_every_name_of_the_commands_marked_hand(game_commands):
     marked = {name for one in game_commands if one.hand for name in one.names}
-    assert marked == HAND_COMMANDS
+    assert marked == HAND_NAMES
+    assert {"spielen", "p", "bomben", "passe", "moves"} <= HAND_NAMES  # German names and aliases too
     assert {one.key for one in game_commands if one.hand} == {
         "grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish", "give", "dog", "hand", "legal"}
 
@@ -37,15 +42,21 @@ def test_the_commands_marked_hand_are_the_ones_the_messages_name(game_commands):
 def test_a_second_hands_sentence_names_each_hand_command_as_that_hands_and_no_other():
     for variant in (v for v in VARIANTS.values() if v.seats > v.players):
         word = second_hand_word(variant)
-        for name in HAND_COMMANDS:
-            assert f"Now: /{word} {name} X." in for_second_hand(variant, "dummy", 3, f"Now: /{name} X."), name
+        marked = hand_command_pattern(HAND_NAMES)
+        for name in HAND_NAMES:
+            assert f"Now: /{word} {name} X." in for_second_hand(variant, "dummy", 3, f"Now: /{name} X.", marked), name
         untouched = "Its log: /log 5; /tables, /review 5 and /second play (already marked)."
-        assert for_second_hand(variant, "dummy", 3, untouched).endswith(untouched)
+        assert for_second_hand(variant, "dummy", 3, untouched, marked).endswith(untouched)
+        assert for_second_hand(variant, "dummy", 3, "Now: /play X.", hand_command_pattern(())).endswith("Now: /play X.")
 
 
 def test_the_prompts_name_only_hand_commands():
     named = {word for text in NEED_TEXT.values() for word in COMMAND_WORD.findall(text)}
-    assert named and named <= HAND_COMMANDS
+    assert named and named <= HAND_NAMES
+
+
+def test_the_wiring_hands_the_tables_the_names_read_from_the_flags(lobby):
+    assert lobby.tables.settings.hand_commands.pattern == hand_command_pattern(HAND_NAMES).pattern
 
 
 def test_second_goes_by_the_words_the_messages_and_the_page_use(game_commands):

@@ -8,7 +8,7 @@ from contextlib import nullcontext
 from twisted.internet.task import Clock
 
 from bswtichu.server.tables.table import Table, TableSettings
-from bswtichu.server.text.messages import Message
+from bswtichu.server.text.messages import Message, hand_command_pattern
 
 GRACE = 30.0
 VOTE = 60.0
@@ -88,7 +88,8 @@ def lone_table(clock: Clock, people: People, game: Game | None = None) -> tuple[
     settings = TableSettings(people.find, clock, GRACE, game_factory=None if game is None else (lambda table: game),
                              abandon_after=ABANDON, outbox=nullcontext(), clock_default=None, vote_timeout=VOTE,
                              pause_limit=PAUSE_LIMIT, bot_game_after=BOT_GAME,
-                             away_of=lambda reader, viewer: reader.away, closing=lambda: None)
+                             away_of=lambda reader, viewer: reader.away, closing=lambda: None,
+                             hand_commands=hand_command_pattern(()))
     return Table(1, settings, on_abandoned=closed.append), closed
 
 
