@@ -26,7 +26,9 @@ from irc_support import (
 
 BRIDGE = "tichubot"
 EXAMPLE_CARDS = {"7j", "7s", "Tr", "As", "2j", "9s", "3p", "MJ", "DG", "PH", "DR"}  # in usage hints
-REPLY_STARTS = ("Legal now", "Nothing to do", "error:")  # replies to /legal all
+#: replies to "legal all"; not any "error:", which may be the refusal of the command sent before
+#: (a bot moved in between): taken as this reply, it left every later reply one step stale
+REPLY_STARTS = ("Legal now", "Nothing to do", "error: no game runs")
 
 
 def from_bridge_to(nick: str, starts: tuple[str, ...]):
