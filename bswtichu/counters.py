@@ -1,6 +1,6 @@
 """What the server counts for its operator: plain numbers, read by the metrics listener.
 
-One `Counters` per server, made in ``service.build_lobby`` and handed to the parts that
+One `Counters` per server, made by ``service.TichuService`` and handed to the parts that
 count (the game drivers, the lobby, the ports, the commit). It knows nothing of
 Prometheus: the ``metrics`` listener kind (``bswtichu.net.metrics``) turns it into the
 text format when it is scraped, so counting costs a dictionary update and no lock.
