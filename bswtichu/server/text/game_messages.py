@@ -534,29 +534,40 @@ class GameTexts:
         ``totals_text`` (the score's sentence) ends it unless None (the reader was just told it);
         ``plays``: the engine seats the reader plays beyond his own (Trichu's dealer: the dummy)."""
         seats = len(self.names)
-        away = away or (False,) * seats
-        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         time_left = self.time_left
-        left = [time_left(seat) for seat in range(seats)] if time_left is not None else [None] * seats
+        left: list[int | None] = [time_left(seat) for seat in range(seats)] if time_left is not None else [None] * seats
+        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
         if time_left is not None:
             lines[0] += f" Turn clock: {_seconds(time_left(None))} per decision."  # type: ignore[arg-type]  # its full time
-        trichu = self.variant.dummy is not None
-        for seat, name in enumerate(self.names):
-            seat_left, call = left[seat], view.calls[seat]
-            marks = [] if seat_left is None else [f"({_seconds(seat_left)} left)"]
-            if call:
-                marks.append(call.upper())
-            if seat in view.finish_order:
-                marks.append(f"out {view.finish_order.index(seat) + 1}.")
-            if view.turn == seat:
-                marks.append(f"<- {view.need}")
-            you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
-                " (away)" if away[seat] else ""
-            if afk and seat in afk:
-                you += f" (away: {afk[seat]})"
-            place = f"{name} (seat {seat + 1})" if trichu else f"seat {seat + 1} {name}"  # Trichu's seats move
-            lines.append(f"  {place}{you}: {view.hand_counts[seat]} cards"
-                         f"{' ' + ' '.join(marks) if marks else ''}")
+        lines += [self._seat_line(view, seat, left[seat], (away or (False,) * seats)[seat], afk, plays)
+                  for seat in range(seats)]
+        lines += self._on_the_table(view)
+        if totals_text is not None:
+            lines.append(f"  {totals_text}")
+        return self._msg("TABLE", self._view_fields(view, round_number, totals, afk, plays, left), "\n".join(lines))
+
+    def _seat_line(self, view: RoundView, seat: int, seat_left: int | None, away: bool,
+                   afk: dict[int, str] | None, plays: Sequence[int]) -> str:
+        """One seat's line of the table: its cards, clock, call, place out, turn, and who it is."""
+        marks = [] if seat_left is None else [f"({_seconds(seat_left)} left)"]
+        call = view.calls[seat]
+        if call:
+            marks.append(call.upper())
+        if seat in view.finish_order:
+            marks.append(f"out {view.finish_order.index(seat) + 1}.")
+        if view.turn == seat:
+            marks.append(f"<- {view.need}")
+        you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
+            " (away)" if away else ""
+        if afk and seat in afk:
+            you += f" (away: {afk[seat]})"
+        name = self.names[seat]
+        place = f"{name} (seat {seat + 1})" if self.variant.dummy is not None else f"seat {seat + 1} {name}"  # Trichu's seats move
+        return f"  {place}{you}: {view.hand_counts[seat]} cards{' ' + ' '.join(marks) if marks else ''}"
+
+    def _on_the_table(self, view: RoundView) -> list[str]:
+        """The table's lines after the seats: the play to beat, the wish, the dummy's open hand."""
+        lines = []
         if view.top is not None:
             won = " (won, bombs may still come)" if view.trick_won else ""
             by: int = view.top_seat  # type: ignore[assignment]  # set with the top
@@ -568,8 +579,11 @@ class GameTexts:
         if view.open_hand is not None:
             dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
             lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
-        if totals_text is not None:
-            lines.append(f"  {totals_text}")
+        return lines
+
+    def _view_fields(self, view: RoundView, round_number: int, totals: dict, afk: dict[int, str] | None,
+                     plays: Sequence[int], left: list[int | None]) -> dict[str, Any]:
+        """The TABLE message's fields: the view with seats counted from 1, the totals, the clocks."""
         fields = {"round": round_number, "names": self.names, **view.to_dict(), **totals,
                   "afk": {str(seat + 1): text for seat, text in (afk or {}).items()}}
         if view.seat is not None:
@@ -580,11 +594,11 @@ class GameTexts:
         fields["result"] = None if view.result is None else result_fields(view.result)
         fields["trick"] = [{"seat": t["seat"] + 1, "combo": t["combo"]} for t in fields["trick"]]
         fields["wish"] = None if view.wish is None else rank_text(view.wish)
-        if time_left is not None:
-            fields["clock"], fields["clock_left"] = time_left(None), left
+        if self.time_left is not None:
+            fields["clock"], fields["clock_left"] = self.time_left(None), left
         if view.variant is not NANJING:
             fields["plays"] = [] if view.seat is None else [view.seat + 1, *(s + 1 for s in plays)]
-        return self._msg("TABLE", fields, "\n".join(lines))
+        return fields
 
     def legal(self, seat: int, actions: Iterable[Action], hand: Iterable[Card], full: bool = False,
               second: str = "") -> Message:
