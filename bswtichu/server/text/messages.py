@@ -479,40 +479,13 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Vari
     partner (each round the dealer plays the dummy's hand opposite him), so its
     ``teams`` is empty."""
     number, seats = view["table"], view["seats"]
-    seating = ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
-    swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
+    teams: list[list[int]] = []
     if variant.dummy is not None:  # the game's seats move round by round: the people first
-        teams: list[list[int]] = []
-        people = ", ".join(f"{nick} (table seat {i})" for i, nick in enumerate(seats, start=1))
-        text = (f"Table {number} starts a game of {variant.title}: {people}. Each round the dealer"
-                " plays with the dummy's hand opposite him; the deal passes on round by round, and"
-                " with it everyone's seat in the game, as each round's seating says.")
-        if seat is not None:
-            text += f" You sit at table seat {seat}."
+        text = _trichu_started(number, seats, seat, variant)
     elif variant.further_seats:  # Duo: each person plays every hand of his team
-        firsts = variant.person_seats  # table seat k's person sits first at engine seat firsts[k - 1]
-        teams = [[k for k, s in enumerate(firsts, start=1) if variant.teams[s] == team] for team in (0, 1)]
-        sides = " against ".join(" + ".join(f"{seats[k - 1]} (seats "
-                                            + " and ".join(str(h + 1) for h in variant.hands_with[firsts[k - 1]])
-                                            + ")" for k in team) for team in teams)
-        text = (f"Table {number} starts a game of {variant.title}: {seating}. Each of you plays"
-                f" both hands of a team: {sides}.")
-        if seat is not None:
-            hands = variant.hands_with[firsts[seat - 1]]
-            text += (f" You sit in seat {seat} and play the hands of seats {hands[0] + 1} and {hands[1] + 1};"
-                     f" /{second_hand_word(variant)} COMMAND plays seat {hands[1] + 1}'s.")
+        teams, text = _duo_started(number, seats, seat, variant)
     else:
-        teams = [[s + 1 for s in variant.team_seats(team)] for team in (0, 1)]
-        sides = " against ".join(" + ".join(seats[s - 1] for s in team) + " (seats "
-                                 + "+".join(map(str, team)) + ")" for team in teams)
-        game = "" if variant is NANJING else f" a game of {variant.title}"
-        text = f"Table {number} starts{game}{swap}: {seating}. Partners: {sides}."
-        if seat is not None:
-            partners = [seats[s] for s in variant.partners[seat - 1]]
-            if len(partners) == 1:
-                text += f" You sit in seat {seat}; your partner is {partners[0]}."
-            else:
-                text += f" You sit in seat {seat}; your partners are {' and '.join(partners)}."
+        teams, text = _partners_started(number, seats, seat, variant, swapped)
     return Message(
         "STARTED",
         {
@@ -525,6 +498,53 @@ def started(view: dict[str, Any], swapped: bool, seat: int | None, variant: Vari
         },
         text,
     )
+
+
+def _trichu_started(number: int, seats: list[str], seat: int | None, variant: Variant) -> str:
+    """Trichu's start: the people at their table seats, and how the deal moves their game seats."""
+    people = ", ".join(f"{nick} (table seat {i})" for i, nick in enumerate(seats, start=1))
+    text = (f"Table {number} starts a game of {variant.title}: {people}. Each round the dealer"
+            " plays with the dummy's hand opposite him; the deal passes on round by round, and"
+            " with it everyone's seat in the game, as each round's seating says.")
+    return text if seat is None else text + f" You sit at table seat {seat}."
+
+
+def _duo_started(number: int, seats: list[str], seat: int | None, variant: Variant) -> tuple[list[list[int]], str]:
+    """Duo's start: the two teams, each person with both hands of his."""
+    firsts = variant.person_seats  # table seat k's person sits first at engine seat firsts[k - 1]
+    teams = [[k for k, s in enumerate(firsts, start=1) if variant.teams[s] == team] for team in (0, 1)]
+    sides = " against ".join(" + ".join(f"{seats[k - 1]} (seats "
+                                        + " and ".join(str(h + 1) for h in variant.hands_with[firsts[k - 1]])
+                                        + ")" for k in team) for team in teams)
+    text = (f"Table {number} starts a game of {variant.title}: {_seating(seats)}. Each of you plays"
+            f" both hands of a team: {sides}.")
+    if seat is not None:
+        hands = variant.hands_with[firsts[seat - 1]]
+        text += (f" You sit in seat {seat} and play the hands of seats {hands[0] + 1} and {hands[1] + 1};"
+                 f" /{second_hand_word(variant)} COMMAND plays seat {hands[1] + 1}'s.")
+    return teams, text
+
+
+def _partners_started(number: int, seats: list[str], seat: int | None, variant: Variant,
+                      swapped: bool) -> tuple[list[list[int]], str]:
+    """The start of a game with fixed partners (the 4-player game, Tientsin): who plays with whom."""
+    teams = [[s + 1 for s in variant.team_seats(team)] for team in (0, 1)]
+    sides = " against ".join(" + ".join(seats[s - 1] for s in team) + " (seats "
+                             + "+".join(map(str, team)) + ")" for team in teams)
+    game = "" if variant is NANJING else f" a game of {variant.title}"
+    swap = " (tichujoin: seats 2 and 3 swapped)" if swapped else ""
+    text = f"Table {number} starts{game}{swap}: {_seating(seats)}. Partners: {sides}."
+    if seat is not None:
+        partners = [seats[s] for s in variant.partners[seat - 1]]
+        if len(partners) == 1:
+            text += f" You sit in seat {seat}; your partner is {partners[0]}."
+        else:
+            text += f" You sit in seat {seat}; your partners are {' and '.join(partners)}."
+    return teams, text
+
+
+def _seating(seats: list[str]) -> str:
+    return ", ".join(f"seat {i} {nick}" for i, nick in enumerate(seats, start=1))
 
 
 def counted(count: int, noun: str) -> str:
