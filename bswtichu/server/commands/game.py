@@ -380,7 +380,7 @@ def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str) -> 
         if not isinstance(missing, CardsNotHeld) or len(seats) < 2:
             raise
         other = seats[1 - hand]
-        if not set(missing.cards) <= game.game.round.hands[other]:
+        if not set(missing.cards) <= game.driver.round.hands[other]:
             raise
         word = second_hand_word(game.game.variant)
         if hand == 1:

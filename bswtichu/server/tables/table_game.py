@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Sequence
 from twisted.logger import Logger
 
 from bswtichu import names
-from bswtichu.engine import Action, Card, Exchange, MakeWish, Round, TichuError
+from bswtichu.engine import Action, Card, Exchange, Game, MakeWish, Round, TichuError
 from bswtichu.engine import events as ev
 from bswtichu.engine.game import Seating
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
@@ -114,12 +114,13 @@ class TableGame:
     # ------------------------------------------------------------------ who is who
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.driver.game
 
     def player(self, nick: str) -> str:
         """The player's name as seated (whatever case ``nick`` uses), or a refusal."""
-        people = self.game.base_seats  # the people (a seating may hold the dummy, or one twice)
+        # the people (a seating may hold the dummy, or one twice)
+        people: tuple[str, ...] = self.game.base_seats  # type: ignore[assignment]  # a table's people are their names
         if nick in people:  # as seated: the common case, no casefolding
             return nick
         key = nick.casefold()
@@ -146,13 +147,13 @@ class TableGame:
 
     def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
         """The cards ``nick`` holds now, copied into a tuple (a set would hash each card in Python)."""
-        return tuple(self.game.round.hands[self.seat_for(nick, hand)])
+        return tuple(self.driver.round.hands[self.seat_for(nick, hand)])
 
     def check_phase(self, nick: str, phase: str) -> None:
         """Refuse a command of ``phase`` (PLAY or EXCHANGE) in another phase, before its arguments
         are read: ``/play 5`` in the Grand Tichu phase is wrong for the phase, not for the cards."""
         self.player(nick)
-        rnd = self.game.round
+        rnd = self.driver.round
         now = rnd.phase
         if now != phase and now in _WRONG_PHASE[phase]:
             if now == GRAND and rnd.grand_decided[self.seat_of(nick)]:  # Trichu's dealer: from the start
@@ -194,7 +195,7 @@ class TableGame:
             built = build(self.driver.seat_of(player) if hand == 0 else self.seat_for(player, hand))
             actions = built if isinstance(built, list) else [built]
             if len(actions) > 1:
-                actions = check_in_order(self.game.round, actions, skip=_wish_after_round)
+                actions = check_in_order(self.driver.round, actions, skip=_wish_after_round)
             self._acting = set()
             self.driver.act(player, actions)
         except TichuError as error:
@@ -305,7 +306,7 @@ class TableGame:
             self._reword(step, event, common)
         step.watched.append(common)
         if type(event) is ev.PhaseStarted and event.phase == PLAY and self.game.variant.dummy is not None:
-            shown = self.texts.open_hand(self.game.round.view(None))  # Trichu: open from now on
+            shown = self.texts.open_hand(self.driver.round.view(None))  # Trichu: open from now on
             for messages in step.told:
                 messages.append(shown)
             step.watched.append(shown)
@@ -354,7 +355,7 @@ class TableGame:
     def _push_legal(self, readers: list[Reader | None], seats: Iterable[int], told: list[list[Message]]) -> None:
         """Each of ``seats`` that the round now waits for and that asked for it (``/legal push on``)
         gets its LEGAL after the step's messages: a bot needs no /legal round trip."""
-        rnd = self.game.round
+        rnd = self.driver.round
         home = self._home
         for seat in sorted(seats):
             if rnd.waits_for(seat):
@@ -371,7 +372,7 @@ class TableGame:
 
     def _trick_points(self) -> int:
         """The points of the trick on the table."""
-        return sum(c.points for _, combo in self.game.round.trick for c in combo.cards)
+        return sum(c.points for _, combo in self.driver.round.trick for c in combo.cards)
 
     def _readers(self, seating: Seating) -> list[Reader | None]:
         """The online client of each engine seat's player, if he is at the table."""
@@ -420,7 +421,7 @@ class TableGame:
 
     def _given(self, seat: int) -> dict[int, Card]:
         """What ``seat`` passed in this round's exchange, by the seat it went to."""
-        exchange = next(a for a in self.game.round.history if isinstance(a, Exchange) and a.seat == seat)
+        exchange = next(a for a in self.driver.round.history if isinstance(a, Exchange) and a.seat == seat)
         return dict(zip(self.game.variant.exchange_targets[seat], exchange.cards))
 
     def _tell(self, name: str, message: Message) -> None:
@@ -450,13 +451,13 @@ class TableGame:
             if said is not None:
                 afk[engine_seat] = said
         plays = () if nick is None else self.game.seats_played_by(self.player(nick))[1:]
-        return self.texts.table_view(self.game.round.view(seat), len(self.game.rounds),
+        return self.texts.table_view(self.driver.round.view(seat), len(self.game.rounds),
                                      None if score_said else self.score_message().text,
                                      {"totals": list(self.game.totals), "log": self.log_number}, away, afk,
                                      plays)
 
     def hand_message(self, nick: str, hand: int = 0) -> Message:
-        return self.texts.hand(self.game.round.view(self.seat_for(nick, hand)), own=hand == 0)
+        return self.texts.hand(self.driver.round.view(self.seat_for(nick, hand)), own=hand == 0)
 
     def hand_messages(self, nick: str) -> list[Message]:
         """The hand of every seat ``nick`` plays this round, his own first."""
@@ -465,31 +466,33 @@ class TableGame:
 
     def waits_for(self, nick: str, hand: int = 0) -> bool:
         """Whether the round waits for ``nick``: his Grand Tichu decision, his exchange, his turn."""
-        return self.game.round.waits_for(self.seat_for(nick, hand))
+        return self.driver.round.waits_for(self.seat_for(nick, hand))
 
     def legal_message(self, nick: str, full: bool = False, hand: int = 0) -> Message:
         return self._legal(self.seat_for(nick, hand), full)
 
     def _legal(self, seat: int, full: bool) -> Message:
         second = second_hand_word(self.game.variant) if self._home[seat] != seat else ""
-        rnd = self.game.round
+        rnd = self.driver.round
         return self.texts.legal(seat, rnd.iter_legal_actions(seat), rnd.hands[seat], full, second)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hands and what is asked of him (he came back)."""
         self._tell(nick, self.score_message())
         self._tell(nick, self.table_message(nick, score_said=True))
-        if self.game.round.phase != OVER:
+        if self.driver.round.phase != OVER:
             for message in self.hand_messages(nick):
                 self._tell(nick, message)
             self._ask_again(nick)
 
     def _asked(self, seat: int) -> ev.Event | None:
         """The event that asked ``seat`` for what the round still waits for, if anything."""
-        rnd = self.game.round
+        rnd = self.driver.round
         if not rnd.waits_for(seat):
             return None
-        return ev.TurnStarted(seat, rnd.need) if rnd.phase == PLAY else ev.PhaseStarted(rnd.phase)
+        if rnd.phase == PLAY:
+            return ev.TurnStarted(seat, rnd.need)  # type: ignore[arg-type]  # a round waiting in play says for what
+        return ev.PhaseStarted(rnd.phase)
 
     # ------------------------------------------------------------------ the table's calls
 
