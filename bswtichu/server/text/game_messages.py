@@ -611,6 +611,34 @@ class GameTexts:
         ``second``: the command that marks a second hand's actions (``dummy``): each
         command is that command's (``/dummy play 7j``).
         """
+        listed, commands, exchange = self._legal_commands(seat, actions, hand)
+        if second:
+            commands = [f"/{second} {command[1:]}" for command in commands]
+        short = full and len(commands) <= 2  # e.g. only /pass: the same list again and again
+        if short:
+            key = (seat, exchange, *commands)
+            message = self._short_legal.get(key)
+            if message is not None:
+                return message
+
+        def text() -> str:
+            if not commands:
+                return "Nothing to do right now."
+            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
+            if full:
+                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
+            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
+
+        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
+                            text)
+        if short:
+            self._short_legal[key] = message
+        return message
+
+    def _legal_commands(self, seat: int, actions: Iterable[Action], hand: Iterable[Card]
+                        ) -> tuple[list[Action], list[str], str | None]:
+        """The actions read (up to the first exchange), their commands (the plays first, then the
+        other moves in `LEGAL_ORDER`), and the exchange's suggested pass if one is among them."""
         listed: list[Action] = []
         commands: list[str] = []  # the plays', in the order listed
         others: list[Action] = []  # the few other moves, put in `LEGAL_ORDER` below
@@ -637,28 +665,7 @@ class GameTexts:
                 commands.append(exchange)
             else:
                 commands.append("/" + action.notation())  # every notation is a command
-        if second:
-            commands = [f"/{second} {command[1:]}" for command in commands]
-        short = full and len(commands) <= 2  # e.g. only /pass: the same list again and again
-        if short:
-            key = (seat, exchange, *commands)
-            message = self._short_legal.get(key)
-            if message is not None:
-                return message
-
-        def text() -> str:
-            if not commands:
-                return "Nothing to do right now."
-            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
-            if full:
-                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
-            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
-
-        message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
-                            text)
-        if short:
-            self._short_legal[key] = message
-        return message
+        return listed, commands, exchange
 
     def _legal_summary(self, actions: list[Action], exchange: str | None) -> str:
         """/legal's sentence: the plays grouped, then the other moves (``exchange``: the pass
