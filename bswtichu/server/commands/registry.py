@@ -123,9 +123,9 @@ class CommandGroup:
     def hand_names(cls) -> frozenset[str]:
         """Every name of the group's commands marked ``hand`` (read from the class: the wiring
         hands them to the tables, whose second hands' sentences name them as that hand's)."""
-        marked = [method.command_metadata for method in vars(cls).values() if hasattr(method, "command_metadata")]
-        return frozenset(name for meta in marked if meta["hand"]
-                         for name in (meta["key"], *filter(None, [meta["german"]]), *meta["aliases"]))
+        marked = [Command(handler=method, **method.command_metadata)
+                  for method in vars(cls).values() if hasattr(method, "command_metadata")]
+        return frozenset(name for one in marked if one.hand for name in one.names)
 
     def commands(self) -> list[Command]:
         """The group's commands, in the order their methods are written (the order /help lists)."""
