@@ -56,6 +56,7 @@ from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 from bswtichu.counters import Counters
 from bswtichu.play.workers import BotWorkers
+from bswtichu.play.calls import cancel_call
 from bswtichu.records import Player, Seed
 from .standins import StandIns
 from .turnclock import TurnClock
@@ -521,8 +522,7 @@ class GameDriver:
     def _cancel_bot_call(self) -> None:
         """The bots' next step, if one is due, does not come (a hold, a pause, the end)."""
         call, self._bot_call = self._bot_call, None
-        if call is not None and call.active():
-            call.cancel()
+        cancel_call(call)
 
     # ------------------------------------------------------------------ stand-ins (`StandIns`)
 

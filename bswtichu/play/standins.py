@@ -20,6 +20,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from bswtichu.bots import Bot
 from bswtichu.engine import Action, Event, Game, Round
+from bswtichu.play.calls import cancel_call
 from bswtichu.records import Player
 
 #: the level of every stand-in bot
@@ -108,11 +109,6 @@ class OwningDriver(Protocol):
     def _cancel_bot_call(self) -> None: ...
 
 
-def _cancel(call: IDelayedCall | None) -> None:
-    if call is not None and call.active():
-        call.cancel()
-
-
 class StandIns:
     """Who is away, who has a stand-in (and who for good), and the grace timers before one starts.
 
@@ -147,14 +143,14 @@ class StandIns:
         if driver.stopped or player in driver.bots:
             return
         self.away.add(player)
-        _cancel(self._away_calls.pop(player, None))
+        cancel_call(self._away_calls.pop(player, None))
         if not driver.paused:
             self.substitute(driver, player, "banned")
 
     def player_back(self, driver: OwningDriver, player: Player) -> None:
         """He is back: his timer stops and any stand-in stands aside."""
         self.away.discard(player)
-        _cancel(self._away_calls.pop(player, None))
+        cancel_call(self._away_calls.pop(player, None))
         if player in self.substitutes:
             self.end(driver, player)
         self._release(driver, player)
@@ -217,7 +213,7 @@ class StandIns:
 
     def _no_longer_timed(self, driver: OwningDriver, player: Player) -> None:
         """His grace timer, his clock and his strikes go; he is no longer away (a vote decided)."""
-        _cancel(self._away_calls.pop(player, None))
+        cancel_call(self._away_calls.pop(player, None))
         self.away.discard(player)
         driver.turn_clock.forget(player)
         driver.turn_clock.strikes.pop(player, None)
@@ -258,5 +254,5 @@ class StandIns:
     def cancel_timers(self) -> None:
         """No stand-in starts any more (a pause; the end of the game)."""
         for call in self._away_calls.values():
-            _cancel(call)
+            cancel_call(call)
         self._away_calls.clear()

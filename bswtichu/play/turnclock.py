@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from bswtichu.engine import Event, Game
+from bswtichu.play.calls import cancel_call
 from bswtichu.records import Player
 from .standins import SUBSTITUTE_LEVEL, OwningDriver
 
@@ -114,8 +115,7 @@ class TurnClock:
     def stop(self, player: Player) -> None:
         """``player``'s clock stops; what it had left is kept if it was frozen (see `forget`)."""
         for call in self.running.pop(player, ()):
-            if call is not None and call.active():
-                call.cancel()
+            cancel_call(call)
 
     def forget(self, player: Player) -> None:
         """``player`` is no longer timed now: his clock stops and what it had left goes."""
