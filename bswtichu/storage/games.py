@@ -1,4 +1,4 @@
-"""Games in SQLite: each unfinished game's journal, and every finished game's result.
+"""Games in the database: each unfinished game's journal, and every finished game's result.
 
 A running game is a row in ``games`` (seed, options, players, bots, log number)
 and its journal in ``game_journal``: one row per step, committed before the
@@ -14,7 +14,6 @@ A game played while its table was private is marked ``private``: who may read it
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -24,7 +23,7 @@ from bswtichu.engine import (
     parse_card,
 )
 from bswtichu.records import DEAL, HAND_OVER, JournalEntry, Seed
-from .database import transaction
+from .database import Connection, transaction
 from .ratings import DEFAULT_VARIANT
 
 RUNNING, OVER, ABANDONED = "running", "over", "abandoned"
@@ -146,10 +145,12 @@ class GameResultRow:
 class GameStore:
     """The games table and the journals; every write is committed when the call returns."""
 
-    def __init__(self, connection: sqlite3.Connection, now: Callable[[], float] = time.time):
+    def __init__(self, connection: Connection, now: Callable[[], float] = time.time, draws_numbers: bool = False):
         self.db = connection
         self.now = now
         self.writes = 0
+        #: whether log numbers come from the database (`next_log_number`): PostgreSQL's do
+        self.draws_numbers = draws_numbers
         #: journal steps gather in one open transaction until `commit` (the server commits
         #: before it writes what a reactor turn caused); False: each step commits at once
         self.batched = False
@@ -162,17 +163,25 @@ class GameStore:
     def highest_log_number(self) -> int:
         return self.db.execute("SELECT coalesce(max(log_number), 0) FROM games").fetchone()[0]
 
+    def next_log_number(self) -> int | None:
+        """A new game's log number drawn from the database, unique across every process on it
+        (PostgreSQL's ``log_numbers`` sequence); None on SQLite, whose one process counts them
+        itself (`GameLogs.reserve`)."""
+        if not self.draws_numbers:
+            return None
+        return self.db.execute("SELECT nextval('log_numbers')").fetchone()[0]
+
     # -- a running game -------------------------------------------------------
 
     def begin(self, log_number: int, table_number: int, seed: Seed, table_options: dict,
               players: Sequence[str], bots: dict[int, tuple[str, str]], private: bool = False) -> int:
         cursor = self.db.execute(
             "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started,"
-            " private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (log_number, table_number, json.dumps(seed), json.dumps(table_options), json.dumps(list(players)),
              json.dumps({str(seat): list(bot) for seat, bot in bots.items()}), RUNNING, self.now(), int(private)))
         self.writes += 1
-        return cursor.lastrowid  # type: ignore[return-value]  # an INSERT sets lastrowid
+        return cursor.fetchone()[0]
 
     def make_private(self, game_id: int) -> None:
         """Its table went private while it ran: the game stays private for good."""
@@ -182,7 +191,7 @@ class GameStore:
     def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
         """One journal step: committed at once (autocommit), or, ``batched``, by the next `commit`."""
         if game_id in self.broken:
-            raise sqlite3.OperationalError(f"game {game_id} lost journal steps to a failed commit")
+            raise self.db.OperationalError(f"game {game_id} lost journal steps to a failed commit")
         if self.batched:
             if not self.db.in_transaction:  # a new batch (an earlier one may have been committed early)
                 self.db.execute("BEGIN")
@@ -201,14 +210,14 @@ class GameStore:
         games, self._batch = self._batch, set()
         try:
             self.db.execute("COMMIT")
-        except sqlite3.Error:
+        except self.db.Error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             self.broken |= games
             for game_id in games:
                 try:
                     self.abandon(game_id)
-                except sqlite3.Error:
+                except self.db.Error:
                     pass  # the game's DurableGame tries again, and logs it, at its next step
             raise
 
@@ -217,7 +226,7 @@ class GameStore:
                         (ABANDONED, self.now(), game_id, RUNNING))
 
     def finish(self, game_id: int, result: dict, players: Sequence[tuple[str, int, str | None, int, int, bool]],
-               also: Callable[[sqlite3.Connection], object] = lambda db: None,
+               also: Callable[[Connection], object] = lambda db: None,
                variant: str = DEFAULT_VARIANT) -> None:
         """The game of ``variant`` is over: its result and each player's (name, seat, level, place,
         points, won); the people only, so a dummy has no row.
