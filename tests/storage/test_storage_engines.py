@@ -4,6 +4,8 @@ answers from the stores, and what differs (who draws log numbers, how a database
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -174,3 +176,23 @@ def test_a_url_that_leads_nowhere_is_a_clear_error_without_its_password():
     with pytest.raises(DatabaseError, match=r"cannot use the database postgresql://ann:\*\*\*@127.0.0.1:9/x") as caught:
         Storage.open("postgresql://ann:secret@127.0.0.1:9/x")
     assert "secret" not in str(caught.value)
+
+
+def test_a_server_on_sqlite_never_imports_psycopg():
+    """The default needs nothing installed: psycopg is loaded for a postgresql:// URL only."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from bswtichu.storage import Storage;"
+                           " from bswtichu import service, cli; Storage.open().close();"
+                           " print('psycopg' in sys.modules)"], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_the_config_and_the_command_line_take_a_url(tmp_path, capsys):
+    from bswtichu.cli import build_parser, config_from, main
+    from bswtichu.config import parse_config
+
+    url = "postgresql://bswtichu@db.example.org/bswtichu"
+    assert parse_config(f"[storage]\nurl = {url}\n").database == url
+    assert config_from(build_parser().parse_args(["--database", url])).database == url
+    assert parse_config(f"[storage]\nurl = {url}\n").data_folder.name == "data"
+    assert main(["backup", str(tmp_path / "copy"), "--database", url]) == 1
+    assert "backed up with pg_dump" in capsys.readouterr().err
