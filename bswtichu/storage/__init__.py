@@ -61,7 +61,7 @@ class Storage:
         way (``synchronous`` is SQLite's: PostgreSQL's durability is its server's settings)."""
         if is_url(path):
             pg = open_postgres(path)
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, draws_numbers=True))
+            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True))
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)
@@ -79,7 +79,7 @@ class Storage:
     @property
     def pending(self) -> bool:
         """Whether steps wait for `commit` (a transaction is open)."""
-        return not self._closed and self.db.in_transaction
+        return not self._closed and self.games.pending
 
     def commit(self) -> None:
         """Make durable what is pending (a batch of journal steps): called before anything is told."""

@@ -145,12 +145,15 @@ class GameResultRow:
 class GameStore:
     """The games table and the journals; every write is committed when the call returns."""
 
-    def __init__(self, connection: Connection, now: Callable[[], float] = time.time, draws_numbers: bool = False):
+    def __init__(self, connection: Connection, now: Callable[[], float] = time.time, remote: bool = False):
         self.db = connection
         self.now = now
         self.writes = 0
-        #: whether log numbers come from the database (`next_log_number`): PostgreSQL's do
-        self.draws_numbers = draws_numbers
+        #: a database server (PostgreSQL), not a file: log numbers come from it (`next_log_number`,
+        #: unique across processes), and a batch's steps wait here and go in one round trip
+        #: (`executemany`, pipelined) at `commit` instead of one round trip each
+        self.draws_numbers = self.sends_batches = remote
+        self._rows: list[tuple] = []  # (sends_batches) the batch's journal rows
         #: journal steps gather in one open transaction until `commit` (the server commits
         #: before it writes what a reactor turn caused); False: each step commits at once
         self.batched = False
@@ -188,10 +191,20 @@ class GameStore:
         self.db.execute("UPDATE games SET private = 1 WHERE id = ?", (game_id,))
         self.writes += 1
 
+    @property
+    def pending(self) -> bool:
+        """Whether journal steps wait for `commit`."""
+        return bool(self._rows) or self.db.in_transaction
+
     def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
         """One journal step: committed at once (autocommit), or, ``batched``, by the next `commit`."""
         if game_id in self.broken:
             raise self.db.OperationalError(f"game {game_id} lost journal steps to a failed commit")
+        if self.batched and self.sends_batches:
+            self._rows.append((game_id, seq, entry.kind, entry.player, encode_entry(entry)))
+            self._batch.add(game_id)
+            self.writes += 1
+            return
         if self.batched:
             if not self.db.in_transaction:  # a new batch (an earlier one may have been committed early)
                 self.db.execute("BEGIN")
@@ -205,6 +218,8 @@ class GameStore:
         """Commit the open batch of steps, if any.  If that fails, its games have a gap:
         they are marked broken (their next step fails, so `DurableGame` gives up on them)
         and abandoned if the file still takes it, and the error is raised."""
+        if self._rows:
+            self._send_rows()
         if not self.db.in_transaction:
             return
         games, self._batch = self._batch, set()
@@ -213,13 +228,29 @@ class GameStore:
         except self.db.Error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            self.broken |= games
-            for game_id in games:
-                try:
-                    self.abandon(game_id)
-                except self.db.Error:
-                    pass  # the game's DurableGame tries again, and logs it, at its next step
+            self._lost(games)
             raise
+
+    def _send_rows(self) -> None:
+        """The batch's rows in one transaction (`sends_batches`)."""
+        rows, self._rows = self._rows, []
+        games, self._batch = self._batch, set()
+        try:
+            with transaction(self.db) as db:
+                db.executemany("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
+                               rows)
+        except self.db.Error:
+            self._lost(games)
+            raise
+
+    def _lost(self, games: set[int]) -> None:
+        """``games`` lost steps to a failed commit: broken, and abandoned if the database takes it."""
+        self.broken |= games
+        for game_id in games:
+            try:
+                self.abandon(game_id)
+            except self.db.Error:
+                pass  # the game's DurableGame tries again, and logs it, at its next step
 
     def abandon(self, game_id: int) -> None:
         self.db.execute("UPDATE games SET state = ?, ended = ? WHERE id = ? AND state = ?",
@@ -232,7 +263,10 @@ class GameStore:
         points, won); the people only, so a dummy has no row.
 
         ``also`` runs in the same transaction (the ratings' update; what it returns is dropped).
+        The game's last steps are committed first.
         """
+        if self._rows:
+            self.commit()
         with transaction(self.db) as db:
             db.execute("UPDATE games SET state = ?, ended = ?, result = ?, variant = ? WHERE id = ?",
                        (OVER, self.now(), json.dumps(result), variant, game_id))

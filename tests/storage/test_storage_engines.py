@@ -196,3 +196,26 @@ def test_the_config_and_the_command_line_take_a_url(tmp_path, capsys):
     assert parse_config(f"[storage]\nurl = {url}\n").data_folder.name == "data"
     assert main(["backup", str(tmp_path / "copy"), "--database", url]) == 1
     assert "backed up with pg_dump" in capsys.readouterr().err
+
+
+def test_a_postgresql_batch_goes_in_one_transaction_and_a_failed_one_breaks_its_games(postgres_url):
+    storage = Storage.open(postgres_url)
+    try:
+        storage.games.batched = True
+        good = storage.games.begin(1, 1, 1, {}, ["a", "b", "c", "d"], {})
+        bad = storage.games.begin(2, 2, 2, {}, ["a", "b", "c", "d"], {})
+        storage.games.append(good, 0, JournalEntry(ACT, player="a", action=Pass(0)))
+        assert storage.pending and not storage.db.in_transaction  # the rows wait in memory
+        storage.commit()
+        storage.games.append(good, 1, JournalEntry(ACT, player="b", action=Pass(1)))
+        storage.games.append(bad, 0, JournalEntry(ACT, player="a", action=Pass(0)))
+        storage.games.append(bad, 0, JournalEntry(ACT, player="a", action=Pass(0)))  # a duplicate step
+        with pytest.raises(storage.db.Error):
+            storage.commit()
+        assert storage.games.broken == {good, bad} and not storage.pending
+        assert storage.games.running() == []  # both set aside: their journals would have a gap
+        assert len(storage.games.journal(good)) == 1  # the first batch stays, the failed one left nothing
+        with pytest.raises(storage.db.OperationalError, match="lost journal steps"):
+            storage.games.append(good, 2, JournalEntry(ACT, player="c", action=Pass(2)))
+    finally:
+        storage.close()
