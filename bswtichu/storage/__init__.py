@@ -25,7 +25,9 @@ from typing import Callable
 from .accounts import AccountStore, ScryptCost
 from .admins import AdminStore
 from .community import CommunityStore
-from .database import MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, open_database, transaction
+from .database import (
+    MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, Ownership, open_database, transaction,
+)
 from .games import GameStore, StoredGame
 from .postgres import is_url, open_postgres
 
@@ -38,7 +40,7 @@ class Storage:
     db: Connection
     accounts: AccountStore
     games: GameStore
-    lock: FileLock | None = None
+    lock: Ownership | None = None
     #: moderators, bans and mutes, the audit log, ignore and friend lists (made from ``db``)
     community: CommunityStore = field(init=False)
     #: the admins the operator claimed (made from ``db`` and ``accounts``)
@@ -61,7 +63,7 @@ class Storage:
         way (``synchronous`` is SQLite's: PostgreSQL's durability is its server's settings)."""
         if is_url(path):
             pg = open_postgres(path)
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True))
+            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner)
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)

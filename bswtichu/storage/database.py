@@ -213,6 +213,13 @@ class DatabaseError(Exception):
     """A database file that cannot be used (newer than this program, unreadable, in use)."""
 
 
+class Ownership(Protocol):
+    """This process's hold on its database, given up at close: SQLite's `FileLock`,
+    PostgreSQL's `postgres.AdvisoryLock` (and, with a standby, a lease)."""
+
+    def release(self) -> None: ...
+
+
 class FileLock:
     """An exclusive advisory lock on a file beside the database, held while the server runs.
 

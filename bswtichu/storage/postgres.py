@@ -14,9 +14,11 @@ The calls block, as SQLite's do, for a round trip each (about a millisecond on o
 this step keeps the server's single-threaded model; the Deferred commits that keep the
 reactor free are the next one (docs/architecture.md, "Storage").
 
-One server owns a database: it holds a session advisory lock (`OWNER_LOCK`) for as long
-as its connection lives, so a second server on the same database is refused, and
+One server owns a database: it holds a session advisory lock (`AdvisoryLock`) for as
+long as its connection lives, so a second server on the same database is refused, and
 PostgreSQL drops the lock when the first one's connection ends, even after ``kill -9``.
+It is the PostgreSQL side of the ownership seam (`database.Ownership`; SQLite's is the
+`database.FileLock`), where the lease with its epoch will go (issue 33, item 4).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class PostgresConnection:
         self.OperationalError = psycopg.OperationalError
         self._idle = psycopg.pq.TransactionStatus.IDLE
         self.raw = connection
+        #: this process's hold on the database, if it took one (`open_postgres`)
+        self.owner: AdvisoryLock | None = None
 
     @property
     def in_transaction(self) -> bool:
@@ -82,6 +86,26 @@ class PostgresConnection:
 
     def close(self) -> None:
         self.raw.close()
+
+
+class AdvisoryLock:
+    """This process owns the database: a session advisory lock on its connection."""
+
+    def __init__(self, connection: PostgresConnection):
+        self.connection = connection
+
+    @classmethod
+    def take(cls, connection: PostgresConnection, url: str) -> AdvisoryLock:
+        """Own the database through ``connection``, or refuse (`DatabaseError`): another has it."""
+        if not connection.execute("SELECT pg_try_advisory_lock(?)", (OWNER_LOCK,)).fetchone()[0]:
+            raise DatabaseError(f"another bswtichu uses the database {redacted(url)};"
+                                " stop it first, or give this one its own --database")
+        return cls(connection)
+
+    def release(self) -> None:
+        """Give the database up (nothing to do once the connection is closed: that gave it up)."""
+        if not self.connection.raw.closed:
+            self.connection.execute("SELECT pg_advisory_unlock(?)", (OWNER_LOCK,))
 
 
 def connect(url: str) -> PostgresConnection:
@@ -104,12 +128,12 @@ def redacted(url: str) -> str:
 
 def open_postgres(url: str, own: bool = True) -> PostgresConnection:
     """Connect to ``url`` and bring its schema up to date; with ``own``, take the database for
-    this process (`OWNER_LOCK`) or refuse (`DatabaseError`), as SQLite's file lock does."""
+    this process (`AdvisoryLock`, kept as the connection's ``owner``) or refuse
+    (`DatabaseError`), as SQLite's file lock does."""
     connection = connect(url)
     try:
-        if own and not connection.execute("SELECT pg_try_advisory_lock(?)", (OWNER_LOCK,)).fetchone()[0]:
-            raise DatabaseError(f"another bswtichu uses the database {redacted(url)};"
-                                " stop it first, or give this one its own --database")
+        if own:
+            connection.owner = AdvisoryLock.take(connection, url)
         migrate(connection)
     except connection.Error as error:
         connection.close()
