@@ -142,6 +142,12 @@ class GameResultRow:
     variant: str = DEFAULT_VARIANT
 
 
+#: journal rows sent as one INSERT at most (PostgreSQL takes 65,535 parameters in a statement)
+ROWS_PER_INSERT = 1000
+_INSERT_ROWS = "INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES "
+_ROW = "(?, ?, ?, ?, ?)"
+
+
 class GameStore:
     """The games table and the journals; every write is committed when the call returns."""
 
@@ -232,13 +238,16 @@ class GameStore:
             raise
 
     def _send_rows(self) -> None:
-        """The batch's rows in one transaction (`sends_batches`)."""
+        """The batch's rows at once (`sends_batches`): one INSERT of them all, atomic on its own
+        (autocommit), so one statement and one round trip; a huge batch in one transaction."""
         rows, self._rows = self._rows, []
         games, self._batch = self._batch, set()
         try:
-            with transaction(self.db) as db:
-                db.executemany("INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES (?, ?, ?, ?, ?)",
-                               rows)
+            if len(rows) <= ROWS_PER_INSERT:
+                self.db.execute(_INSERT_ROWS + ", ".join([_ROW] * len(rows)), [v for row in rows for v in row])
+            else:
+                with transaction(self.db) as db:
+                    db.executemany(_INSERT_ROWS + _ROW, rows)
         except self.db.Error:
             self._lost(games)
             raise

@@ -219,3 +219,26 @@ def test_a_postgresql_batch_goes_in_one_transaction_and_a_failed_one_breaks_its_
             storage.games.append(good, 2, JournalEntry(ACT, player="c", action=Pass(2)))
     finally:
         storage.close()
+
+
+def test_a_batch_larger_than_one_insert_is_still_one_transaction(postgres_url):
+    from bswtichu.storage.games import ROWS_PER_INSERT
+
+    storage = Storage.open(postgres_url)
+    try:
+        storage.games.batched = True
+        game = storage.games.begin(1, 1, 1, {}, ["a", "b", "c", "d"], {})
+        for seq in range(ROWS_PER_INSERT + 1):
+            storage.games.append(game, seq, JournalEntry(ACT, player="a", action=Pass(seq % 4)))
+        storage.commit()
+        assert len(storage.games.journal(game)) == ROWS_PER_INSERT + 1
+        other = storage.games.begin(2, 2, 2, {}, ["a", "b", "c", "d"], {})
+        for seq in range(ROWS_PER_INSERT):  # good rows of another game, then a duplicate step of the first
+            storage.games.append(other, seq, JournalEntry(ACT, player="a", action=Pass(0)))
+        storage.games.append(game, 0, JournalEntry(ACT, player="a", action=Pass(0)))
+        with pytest.raises(storage.db.Error):
+            storage.commit()
+        assert len(storage.games.journal(game)) == ROWS_PER_INSERT + 1
+        assert storage.games.journal(other) == []  # none of the failed batch's rows stayed
+    finally:
+        storage.close()
