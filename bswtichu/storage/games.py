@@ -157,7 +157,7 @@ class GameStore:
         self.writes = 0
         #: a database server (PostgreSQL), not a file: log numbers come from it (`next_log_number`,
         #: unique across processes), and a batch's steps wait here and go in one round trip
-        #: (`executemany`, pipelined) at `commit` instead of one round trip each
+        #: (one multi-row INSERT, `_send_rows`) at `commit` instead of one round trip each
         self.draws_numbers = self.sends_batches = remote
         self._rows: list[tuple] = []  # (sends_batches) the batch's journal rows
         #: journal steps gather in one open transaction until `commit` (the server commits
