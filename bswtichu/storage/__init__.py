@@ -28,7 +28,7 @@ from .community import CommunityStore
 from .database import (
     MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, Ownership, open_database, transaction,
 )
-from .games import GameStore, StoredGame
+from .games import GameStore, StoredGame, TableClaims
 from .postgres import is_url, open_postgres
 
 
@@ -45,6 +45,8 @@ class Storage:
     community: CommunityStore = field(init=False)
     #: the admins the operator claimed (made from ``db`` and ``accounts``)
     admins: AdminStore = field(init=False)
+    #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
+    table_numbers: TableClaims | None = None
     _closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -63,7 +65,9 @@ class Storage:
         way (``synchronous`` is SQLite's: PostgreSQL's durability is its server's settings)."""
         if is_url(path):
             pg = open_postgres(path)
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner)
+            claims = TableClaims(pg)
+            claims.clear()  # this process owns the database now: the claims of one before it are void
+            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner, claims)
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)
@@ -106,4 +110,4 @@ class Storage:
 
 
 __all__ = ["AccountStore", "AdminStore", "CommunityStore", "Connection", "DatabaseError", "GameStore", "MEMORY", "Migration",
-           "SCHEMA_VERSION", "ScryptCost", "Storage", "StoredGame", "is_url", "open_database", "transaction"]
+           "SCHEMA_VERSION", "ScryptCost", "Storage", "StoredGame", "TableClaims", "is_url", "open_database", "transaction"]

@@ -199,9 +199,17 @@ MIGRATIONS: tuple[Union[str, Migration], ...] = (
     );
     CREATE INDEX guest_tokens_created ON guest_tokens (created);
     """,
-    # Log numbers drawn from the database, so that several processes on one PostgreSQL never
-    # draw the same (`GameStore.next_log_number`); a SQLite file has one process, which counts.
-    Migration(sqlite="", postgresql="""
+    # Numbers unique across the processes on one PostgreSQL: log numbers drawn from a sequence
+    # (`GameStore.next_log_number`), table numbers claimed (`TableClaims`); a SQLite file has
+    # one process, which counts them itself (its table_claims stays empty).
+    Migration(sqlite="""
+    CREATE TABLE table_claims (
+        number     INTEGER PRIMARY KEY    -- a table number some process's hall holds
+    );
+    """, postgresql="""
+    CREATE TABLE table_claims (
+        number     INTEGER PRIMARY KEY
+    );
     CREATE SEQUENCE log_numbers;
     SELECT setval('log_numbers', coalesce(max(log_number), 0) + 1, false) FROM games;
     """),

@@ -142,6 +142,26 @@ class GameResultRow:
     variant: str = DEFAULT_VARIANT
 
 
+class TableClaims:
+    """The table numbers taken across every process on one PostgreSQL database: a hall opens a
+    table at a number only once it claimed it (`claim`), and gives it back when the table goes.
+    The owner clears them when it takes the database (`clear`): a dead process holds nothing."""
+
+    def __init__(self, connection: Connection):
+        self.db = connection
+
+    def claim(self, number: int) -> bool:
+        """Take ``number``; whether it was free."""
+        return self.db.execute("INSERT INTO table_claims (number) VALUES (?) ON CONFLICT DO NOTHING RETURNING number",
+                               (number,)).fetchone() is not None
+
+    def release(self, number: int) -> None:
+        self.db.execute("DELETE FROM table_claims WHERE number = ?", (number,))
+
+    def clear(self) -> None:
+        self.db.execute("DELETE FROM table_claims")
+
+
 #: journal rows sent as one INSERT at most (PostgreSQL takes 65,535 parameters in a statement)
 ROWS_PER_INSERT = 1000
 _INSERT_ROWS = "INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES "

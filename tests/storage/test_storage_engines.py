@@ -242,3 +242,30 @@ def test_a_batch_larger_than_one_insert_is_still_one_transaction(postgres_url):
         assert storage.games.journal(other) == []  # none of the failed batch's rows stayed
     finally:
         storage.close()
+
+
+def test_table_numbers_are_claimed_across_processes_and_cleared_by_the_next_owner(postgres_url):
+    from twisted.internet.task import Clock
+
+    from bswtichu.server.tables.hall import TableHall
+    from bswtichu.storage import TableClaims
+
+    storage = Storage.open(postgres_url)
+    other = postgres.open_postgres(postgres_url, own=False)  # another process's hall, on the same database
+    try:
+        mine = TableHall(lambda nick: None, Clock(), 60.0, numbers=storage.table_numbers)
+        theirs = TableHall(lambda nick: None, Clock(), 60.0, numbers=TableClaims(other))
+        assert [mine.open().number, theirs.open().number, mine.open().number, theirs.open().number] == [1, 2, 3, 4]
+        first = mine.get(1)
+        first.shut("Root", "test")  # an admin closes it: its number is free again, for whichever hall comes first
+        assert mine.get(1) is None and theirs.open().number == 1
+        assert mine.open(7).number == 7 and not storage.table_numbers.claim(7)  # a stored table's number
+    finally:
+        other.close()
+        storage.close()
+    again = Storage.open(postgres_url)  # a new owner: the claims of the one before are void
+    try:
+        assert again.table_numbers.claim(1) and again.table_numbers.claim(7)
+    finally:
+        again.close()
+    assert Storage.open().table_numbers is None  # SQLite: the one hall counts
