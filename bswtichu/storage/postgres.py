@@ -65,14 +65,15 @@ class PostgresConnection:
         psycopg = _psycopg()
         self.Error = psycopg.Error
         self.OperationalError = psycopg.OperationalError
-        self._idle = psycopg.pq.TransactionStatus.IDLE
+        status = psycopg.pq.TransactionStatus
+        self._open = (status.INTRANS, status.INERROR)  # (a lost connection's is UNKNOWN: none open)
         self.raw = connection
         #: this process's hold on the database, if it took one (`open_postgres`)
         self.owner: AdvisoryLock | None = None
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != self._idle
+        return self.raw.info.transaction_status in self._open
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
         """Run one statement; the cursor is returned to read rows from (it iterates, has

@@ -269,3 +269,16 @@ def test_table_numbers_are_claimed_across_processes_and_cleared_by_the_next_owne
     finally:
         again.close()
     assert Storage.open().table_numbers is None  # SQLite: the one hall counts
+
+
+def test_a_lost_postgresql_connection_leaves_nothing_pending(postgres_url):
+    """The server then fails the next call, once, instead of trying a commit every turn."""
+    storage = Storage.open(postgres_url)
+    storage.games.batched = True
+    game = storage.games.begin(1, 1, 1, {}, ["a", "b", "c", "d"], {})
+    storage.games.append(game, 0, JournalEntry(ACT, player="a", action=Pass(0)))
+    storage.db.raw.close()  # as when the database server goes away
+    with pytest.raises(storage.db.Error):
+        storage.commit()
+    assert not storage.pending
+    storage.close()
