@@ -96,11 +96,12 @@ class IndividualHistory:
 
 @dataclass
 class PairsHistory:
-    """What earlier rounds say about each pair: whom it met, its byes, its turns in seats 1+3."""
+    """What earlier rounds say about each pair: whom it met, its byes, and how many more
+    times it sat in seats 1+3 than in seats 2+4."""
 
     met: Counter[frozenset[str]] = field(default_factory=Counter)
     byes: Counter[str] = field(default_factory=Counter)
-    first: Counter[str] = field(default_factory=Counter)
+    first_balance: Counter[str] = field(default_factory=Counter)
 
     @classmethod
     def of(cls, rounds: Iterable[PairsRound]) -> PairsHistory:
@@ -111,7 +112,8 @@ class PairsHistory:
                 history.byes[played.bye] += 1
             for match in played.matches:
                 history.met[frozenset((match.first, match.second))] += 1
-                history.first[match.first] += 1
+                history.first_balance[match.first] += 1
+                history.first_balance[match.second] -= 1
         return history
 
 
@@ -135,13 +137,18 @@ def fewest_repeats_matching(count: int, repeats: Callable[[int, int], int]) -> l
     pairs whose ``repeats`` is not 0: a maximum matching of the fresh pairs, grown from the
     greedy one that takes each item's nearest fresh neighbour in the order. The items that
     no fresh pair can cover are then paired in order, each with the one it repeats least."""
-    neighbours = [[j for j in range(count) if j != i and repeats(i, j) == 0] for i in range(count)]
+    neighbours: list[list[int]] = [[] for _ in range(count)]
+    for i in range(count):
+        for j in range(i + 1, count):
+            if repeats(i, j) == 0:
+                neighbours[i].append(j)
+                neighbours[j].append(i)
     greedy = [UNMATCHED] * count
     for i in range(count):
         if greedy[i] == UNMATCHED:
-            free = [j for j in neighbours[i] if j > i and greedy[j] == UNMATCHED]
-            if free:
-                greedy[i], greedy[free[0]] = free[0], i
+            nearest = next((j for j in neighbours[i] if j > i and greedy[j] == UNMATCHED), UNMATCHED)
+            if nearest != UNMATCHED:
+                greedy[i], greedy[nearest] = nearest, i
     matched = maximum_matching(neighbours, greedy)
     pairs = [(i, matched[i]) for i in range(count) if i < matched[i]]
     left = [i for i in range(count) if matched[i] == UNMATCHED]
@@ -184,11 +191,13 @@ def seat_individual_round(players: Iterable[str], standings: Mapping[str, float]
         raise ValueError(f"an individual round needs at least {TABLE_SIZE} players, not {len(present)}")
     byes = choose_byes(present, len(present) % TABLE_SIZE, standings, history.byes, rng)
     seated = by_standing(set(present) - set(byes), standings, rng)
+    partnered = history.partners.get
     teams = [(seated[i], seated[j]) for i, j in fewest_repeats_matching(
-        len(seated), lambda i, j: history.partners[frozenset((seated[i], seated[j]))])]
+        len(seated), lambda i, j: partnered(frozenset((seated[i], seated[j])), 0))]
+    opposed_before = history.opponents.get
 
     def opposed(i: int, j: int) -> int:
-        return sum(history.opponents[frozenset((a, b))] for a in teams[i] for b in teams[j])
+        return sum(opposed_before(frozenset((a, b)), 0) for a in teams[i] for b in teams[j])
 
     tables = tuple(seat_table(teams[i], teams[j], history.seats, rng)
                    for i, j in fewest_repeats_matching(len(teams), opposed))
@@ -199,7 +208,8 @@ def pair_pairs_round(pairs: Iterable[str], standings: Mapping[str, float],
                      rounds: Sequence[PairsRound], rng: Random) -> PairsRound:
     """The matches of the next round of a pairs event for the pairs present (at least two),
     with a bye if their number is odd. Guaranteed: fair byes and the fewest rematches
-    possible; heuristic: the standing distance of a match (docs/rules.md)."""
+    possible; of a match, seats 1+3 go to the pair that has had them less often (than
+    seats 2+4), by lot if equal. Heuristic: the standing distance of a match (docs/rules.md)."""
     history = PairsHistory.of(rounds)
     present = sorted(set(pairs))
     if len(present) < 2:
@@ -210,7 +220,8 @@ def pair_pairs_round(pairs: Iterable[str], standings: Mapping[str, float],
     for i, j in fewest_repeats_matching(
             len(playing), lambda i, j: history.met[frozenset((playing[i], playing[j]))]):
         one, two = playing[i], playing[j]
-        if (history.first[two], rng.random()) < (history.first[one], rng.random()):
+        one_more = history.first_balance[one] - history.first_balance[two]
+        if one_more > 0 or (one_more == 0 and rng.random() < 0.5):
             one, two = two, one
         matches.append(Match(one, two))
     return PairsRound(tuple(matches), byes[0] if byes else None)
