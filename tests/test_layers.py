@@ -52,6 +52,8 @@ WRONG = [
     ({"imports": [["bswtichu.irc.text", "bswtichu.server.people.directory"]]}, [IRC_APART]),
     ({"imports": [["bswtichu.counters", "bswtichu.play.driver"]]}, [LAYERS, NET_APART, IRC_APART]),  # both sides read the counters
     ({"imports": [["bswtichu.engine.round", "twisted"]]}, [PURE_ENGINE]),
+    ({"imports": [["bswtichu.events.pairing", "twisted"]]}, [PURE_ENGINE]),
+    ({"imports": [["bswtichu.events.pairing", "bswtichu.records"]]}, [LAYERS]),  # events and records: apart
     ({"imports": [["bswtichu.storage.games", "bswtichu.play.journal"]]}, [STORAGE_APART]),
     ({"imports": [["bswtichu.server.people.chat", "bswtichu.server.commands.registry"]]}, [SERVER_PARTS]),
     ({"imports": [["bswtichu.server.shutdown", "bswtichu.server.commands.shutdown"]]}, [SERVER_PARTS]),
