@@ -160,6 +160,35 @@ def fewest_repeats_matching(count: int, repeats: Callable[[int, int], int]) -> l
     return sorted(pairs)
 
 
+def fewer_repeated_meetings(matches: list[tuple[int, int]],
+                            repeats: Callable[[int, int], int]) -> list[tuple[int, int]]:
+    """The matches improved two at a time: of a match with repeats and any other (four
+    items), the other two ways to match their items are tried, and one is kept if it has
+    fewer matches with repeats, or as many and fewer repeats in all. Each change lowers
+    that cost, so it ends; the number of matches with repeats never grows."""
+    def cost(pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        counts = [repeats(a, b) for a, b in pairs]
+        return sum(1 for c in counts if c), sum(counts)
+
+    def improve_once(result: list[tuple[int, int]]) -> bool:
+        for one, (a, b) in enumerate(result):
+            if repeats(a, b) == 0:
+                continue
+            for two, (c, d) in enumerate(result):
+                if two == one:
+                    continue
+                better = min(([(a, c), (b, d)], [(a, d), (b, c)]), key=cost)
+                if cost(better) < cost([(a, b), (c, d)]):
+                    result[one], result[two] = [(min(x), max(x)) for x in better]
+                    return True
+        return False
+
+    result = list(matches)
+    while improve_once(result):
+        pass
+    return sorted(result)
+
+
 def seat_table(first: Sequence[str], second: Sequence[str], seats: Mapping[tuple[str, int], int],
                rng: Random) -> Table:
     """The two partnerships at a table in the seats where their players have sat least:
@@ -199,8 +228,8 @@ def seat_individual_round(players: Iterable[str], standings: Mapping[str, float]
     def opposed(i: int, j: int) -> int:
         return sum(opposed_before(frozenset((a, b)), 0) for a in teams[i] for b in teams[j])
 
-    tables = tuple(seat_table(teams[i], teams[j], history.seats, rng)
-                   for i, j in fewest_repeats_matching(len(teams), opposed))
+    matches = fewer_repeated_meetings(fewest_repeats_matching(len(teams), opposed), opposed)
+    tables = tuple(seat_table(teams[i], teams[j], history.seats, rng) for i, j in matches)
     return IndividualRound(tables, tuple(sorted(byes)))
 
 
