@@ -9,8 +9,9 @@ Individual, a round in four steps: (1) the byes, fewest byes so far first; (2) t
 partnerships, a maximum matching of players who have never partnered, grown from the
 greedy one that pairs neighbours in the standings, so that the number of repeated
 partnerships is the least possible; (3) the tables, partnerships matched in the same way
-(two partnerships that have never opposed each other are preferred); (4) the seats at each
-table, the arrangement that puts its players where they have sat least.
+(two partnerships that have never opposed each other are preferred), then improved two
+tables at a time against repeated opponents; (4) the seats at each table, the arrangement
+that puts its players where they have sat least.
 
 Pairs: the bye, then matches of pairs that have never met, by the same matching.
 """
