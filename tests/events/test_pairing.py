@@ -168,12 +168,17 @@ def test_improving_the_matches_never_adds_a_match_with_repeats(seed):
     rng = Random(seed)
     size = 2 * rng.randint(1, 8)
     costs = {(i, j): rng.choice((0, 0, 1, 2)) for i in range(size) for j in range(i + 1, size)}
-    repeats = lambda i, j: costs[min(i, j), max(i, j)]  # noqa: E731
+
+    def repeats(i, j):
+        return costs[min(i, j), max(i, j)]
+
+    def count(pairs):
+        return sum(1 for p in pairs if repeats(*p)), sum(repeats(*p) for p in pairs)
+
     items = list(range(size))
     rng.shuffle(items)
     start = [tuple(sorted(items[k:k + 2])) for k in range(0, size, 2)]
     better = fewer_repeated_meetings(start, repeats)
     assert sorted(n for pair in better for n in pair) == list(range(size))
-    count = lambda pairs: (sum(1 for p in pairs if repeats(*p)), sum(repeats(*p) for p in pairs))  # noqa: E731
     assert count(better) <= count(start)
     assert count(better)[0] <= count(start)[0]
