@@ -10,7 +10,8 @@ partnerships, a maximum matching of players who have never partnered, grown from
 greedy one that pairs neighbours in the standings, so that the number of repeated
 partnerships is the least possible; (3) the tables, partnerships matched in the same way
 (two partnerships that have never opposed each other are preferred), then improved two
-tables at a time against repeated opponents; (4) the seats at each table, the arrangement
+neighbouring tables at a time, seated again in the best of the 315 ways (the fewest
+repeated partnerships, then repeated opponents); (4) the seats at each table, the arrangement
 that puts its players where they have sat least.
 
 Pairs: the bye, then matches of pairs that have never met, by the same matching.
@@ -19,12 +20,14 @@ Pairs: the bye, then matches of pairs that have never met, by the same matching.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Optional
+from typing import Optional, TypeVar
 
 from .matching import UNMATCHED, maximum_matching
+
+T = TypeVar("T")
 
 #: seats 1+3 and 2+4 are partners (indexes into a table's seats)
 PARTNER_SEATS = ((0, 2), (1, 3))
@@ -161,33 +164,78 @@ def fewest_repeats_matching(count: int, repeats: Callable[[int, int], int]) -> l
     return sorted(pairs)
 
 
-def fewer_repeated_meetings(matches: list[tuple[int, int]],
-                            repeats: Callable[[int, int], int]) -> list[tuple[int, int]]:
-    """The matches improved two at a time: of a match with repeats and any other (four
-    items), the other two ways to match their items are tried, and one is kept if it has
-    fewer matches with repeats, or as many and fewer repeats in all. Each change lowers
-    that cost, so it ends; the number of matches with repeats never grows."""
-    def cost(pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
-        counts = [repeats(a, b) for a, b in pairs]
-        return sum(1 for c in counts if c), sum(counts)
+def pairings(items: Sequence[T]) -> Iterator[list[tuple[T, T]]]:
+    """Every way to split an even number of items into unordered pairs (105 for 8)."""
+    if not items:
+        yield []
+        return
+    head, rest = items[0], items[1:]
+    for index, other in enumerate(rest):
+        for remaining in pairings(list(rest[:index]) + list(rest[index + 1:])):
+            yield [(head, other)] + remaining
 
-    def improve_once(result: list[tuple[int, int]]) -> bool:
-        for one, (a, b) in enumerate(result):
-            if repeats(a, b) == 0:
+
+#: a table as its two partnerships, before its seats are chosen
+Teams = tuple[tuple[str, str], tuple[str, str]]
+
+
+class _Repeats:
+    """How often two players partnered and opposed before, and what that costs two tables."""
+
+    def __init__(self, history: IndividualHistory) -> None:
+        self.partnered = history.partners.get
+        self.opposed = history.opponents.get
+
+    def partners(self, team: tuple[str, str]) -> int:
+        """How often the two partnered before."""
+        return self.partnered(frozenset(team), 0)
+
+    def meetings(self, table: Teams) -> int:
+        """How many times the opponents at this table met before, summed over their 4 pairs."""
+        return sum(self.opposed(frozenset((a, b)), 0) for a in table[0] for b in table[1])
+
+    def cost(self, tables: Sequence[Teams]) -> tuple[int, int]:
+        """Repeated partnerships, then repeated meetings of opponents."""
+        return (sum(1 for table in tables for team in table if self.partners(team)),
+                sum(self.meetings(table) for table in tables))
+
+    def best_two_tables(self, tables: Sequence[Teams]) -> list[Teams]:
+        """The 8 players of two tables seated again in the cheapest way (315 ways)."""
+        players = [name for table in tables for team in table for name in team]
+        best, best_cost = list(tables), self.cost(tables)
+        for teams in pairings(players):
+            if sum(1 for team in teams if self.partners(team)) > best_cost[0]:
                 continue
-            for two, (c, d) in enumerate(result):
-                if two == one:
-                    continue
-                better = min(([(a, c), (b, d)], [(a, d), (b, c)]), key=cost)
-                if cost(better) < cost([(a, b), (c, d)]):
-                    result[one], result[two] = [(min(x), max(x)) for x in better]
-                    return True
-        return False
+            for first, second in pairings(teams):
+                candidate = [first, second]
+                if self.cost(candidate) < best_cost:
+                    best, best_cost = candidate, self.cost(candidate)
+        return best
 
-    result = list(matches)
-    while improve_once(result):
-        pass
-    return sorted(result)
+
+#: how far apart (in the standing order of tables) two tables may be to be seated again together
+RESEAT_REACH = 2
+
+
+def fewer_repeated_meetings(tables: list[Teams], repeats: _Repeats) -> list[Teams]:
+    """The tables improved two at a time: a table where opponents meet again and one of its
+    RESEAT_REACH neighbours in standing order are seated again in the cheapest way, as long
+    as that lowers the repeated partnerships (never, they are already fewest) or, as many,
+    the repeated meetings. Each change lowers the total, so it ends."""
+    result = list(tables)
+    improved = True
+    while improved:
+        improved = False
+        for one in range(len(result)):
+            for two in range(max(0, one - RESEAT_REACH), min(len(result), one + RESEAT_REACH + 1)):
+                if two == one or not repeats.meetings(result[one]):
+                    continue
+                pair = [result[one], result[two]]
+                better = repeats.best_two_tables(pair)
+                if repeats.cost(better) < repeats.cost(pair):
+                    result[one], result[two] = better
+                    improved = True
+    return result
 
 
 def seat_table(first: Sequence[str], second: Sequence[str], seats: Mapping[tuple[str, int], int],
@@ -213,24 +261,21 @@ def seat_individual_round(players: Iterable[str], standings: Mapping[str, float]
                           rounds: Sequence[IndividualRound], rng: Random) -> IndividualRound:
     """The tables of the next round of an individual event for the players present (at
     least four), with ``len(players) % 4`` byes. Guaranteed: fair byes (``choose_byes``) and
-    the fewest repeated partnerships possible among the seated players; heuristic: repeated
-    opponents, the spread of standings at a table, the seats (docs/rules.md)."""
+    the fewest repeated partnerships possible among the seated players, and at two tables
+    the fewest repeated opponents too; heuristic: repeated opponents at more tables, the
+    spread of standings at a table, the seats (docs/rules.md)."""
     history = IndividualHistory.of(rounds)
     present = sorted(set(players))
     if len(present) < TABLE_SIZE:
         raise ValueError(f"an individual round needs at least {TABLE_SIZE} players, not {len(present)}")
     byes = choose_byes(present, len(present) % TABLE_SIZE, standings, history.byes, rng)
     seated = by_standing(set(present) - set(byes), standings, rng)
-    partnered = history.partners.get
+    repeats = _Repeats(history)
     teams = [(seated[i], seated[j]) for i, j in fewest_repeats_matching(
-        len(seated), lambda i, j: partnered(frozenset((seated[i], seated[j])), 0))]
-    opposed_before = history.opponents.get
-
-    def opposed(i: int, j: int) -> int:
-        return sum(opposed_before(frozenset((a, b)), 0) for a in teams[i] for b in teams[j])
-
-    matches = fewer_repeated_meetings(fewest_repeats_matching(len(teams), opposed), opposed)
-    tables = tuple(seat_table(teams[i], teams[j], history.seats, rng) for i, j in matches)
+        len(seated), lambda i, j: repeats.partners((seated[i], seated[j])))]
+    matches = fewest_repeats_matching(len(teams), lambda i, j: repeats.meetings((teams[i], teams[j])))
+    improved = fewer_repeated_meetings([(teams[i], teams[j]) for i, j in matches], repeats)
+    tables = tuple(seat_table(first, second, history.seats, rng) for first, second in improved)
     return IndividualRound(tables, tuple(sorted(byes)))
 
 

@@ -6,12 +6,12 @@ from random import Random
 import pytest
 
 from bswtichu.events.pairing import (
-    IndividualRound, Match, PairsRound, Table, choose_byes, fewer_repeated_meetings, individual_penalty,
+    IndividualRound, Match, PairsRound, Table, choose_byes, individual_penalty, pairings,
     pair_pairs_round, pairs_penalty, seat_individual_round,
 )
 
 from pairing_fields import individual_event, pairs_event
-from pairing_reference import all_pairings, best_individual_penalty, best_pairs_penalty
+from pairing_reference import best_individual_penalty, best_pairs_penalty
 
 PLAYERS = [f"p{i}" for i in range(8)]
 
@@ -99,27 +99,15 @@ def test_seats_one_and_three_go_to_the_pair_that_had_them_less():
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_repeated_partners_are_as_few_as_the_reference_finds(seed):
-    """Fields of 8-11 players (8 seated), 7 rounds: partners run out, so repeats come."""
+def test_two_tables_meet_as_few_old_partners_and_opponents_as_the_reference_finds(seed):
+    """Fields of 8-11 players (8 seated, two tables), 7 rounds: partners run out, so
+    repeats come. With two tables the pairing is exact: fewest repeated partnerships, then
+    fewest repeated meetings of opponents (docs/rules.md, item 47)."""
     rng = Random(seed)
     for _, standings, played, seated in individual_event(rng, rng.randint(8, 11), 7, absence=0):
         at_tables = [n for t in seated.tables for n in t.seats]
         best = best_individual_penalty(at_tables, seated.byes, standings, played)
-        assert individual_penalty(seated, standings, played)[0] == best[0]
-        check_tables_with_repeats_are_fewest(seated, played)
-
-
-def check_tables_with_repeats_are_fewest(seated, played):
-    """For the partnerships chosen, no other way to put them at tables has fewer tables
-    where someone meets an opponent again (docs/rules.md, item 47)."""
-    teams = [tuple(sorted(team)) for t in seated.tables for team in t.partnerships()]
-
-    def tables_with_repeats(tables):
-        return sum(1 for t in tables if individual_penalty(IndividualRound((t,)), {}, played)[1])
-
-    fewest = min(tables_with_repeats([Table((a, b, c, d)) for (a, c), (b, d) in pairing])
-                 for pairing in all_pairings(teams))
-    assert tables_with_repeats(seated.tables) == fewest
+        assert individual_penalty(seated, standings, played)[:2] == best[:2]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -151,34 +139,17 @@ def random_rounds(rng, players, count):
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_after_a_random_history_repeated_partners_are_as_few_as_the_reference_finds(seed):
+def test_after_a_random_history_two_tables_are_as_good_as_the_reference_finds(seed):
     rng = Random(seed)
     played = random_rounds(rng, PLAYERS, rng.randint(5, 12))
     standings = {name: rng.randint(0, 40) for name in PLAYERS}
     seated = seat_individual_round(PLAYERS, standings, played, rng)
     best = best_individual_penalty(PLAYERS, (), standings, played)
-    assert individual_penalty(seated, standings, played)[0] == best[0]
-    check_tables_with_repeats_are_fewest(seated, played)
+    assert individual_penalty(seated, standings, played)[:2] == best[:2]
 
 
-@pytest.mark.parametrize("seed", range(30))
-def test_improving_the_matches_never_adds_a_match_with_repeats(seed):
-    """fewer_repeated_meetings on random costs: the same items, never more matches with
-    repeats, never more repeats in all."""
-    rng = Random(seed)
-    size = 2 * rng.randint(1, 8)
-    costs = {(i, j): rng.choice((0, 0, 1, 2)) for i in range(size) for j in range(i + 1, size)}
 
-    def repeats(i, j):
-        return costs[min(i, j), max(i, j)]
-
-    def count(pairs):
-        return sum(1 for p in pairs if repeats(*p)), sum(repeats(*p) for p in pairs)
-
-    items = list(range(size))
-    rng.shuffle(items)
-    start = [tuple(sorted(items[k:k + 2])) for k in range(0, size, 2)]
-    better = fewer_repeated_meetings(start, repeats)
-    assert sorted(n for pair in better for n in pair) == list(range(size))
-    assert count(better) <= count(start)
-    assert count(better)[0] <= count(start)[0]
+def test_every_way_to_pair_is_listed_once():
+    ways = [frozenset(map(frozenset, way)) for way in pairings("abcdefgh")]
+    assert len(ways) == len(set(ways)) == 105  # 7 * 5 * 3
+    assert len(list(pairings("abcd"))) == 3
