@@ -18,16 +18,22 @@ from pairing_fields import individual_event, pairs_event
 SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
 
 
-def fewest_repeats(names, repeated):
-    """The fewest pairs among ``names`` that must repeat: half of them less a maximum matching
-    of the fresh pairs (the matching is checked against a brute force in test_matching.py)."""
+def no_more_fresh_pairs_possible(names, chosen, repeated):
+    """Whether the fresh pairs among ``chosen`` (pairs of names) are as many as any set of
+    fresh pairs can be: by Berge's theorem, a matching is maximum when no augmenting path
+    leaves it, and maximum_matching (checked against a brute force in test_matching.py)
+    grows it along such paths, so it must not grow."""
+    index = {name: i for i, name in enumerate(names)}
     neighbours = [[] for _ in names]
     for (i, name), (j, other) in combinations(enumerate(names), 2):
         if not repeated(name, other):
             neighbours[i].append(j)
             neighbours[j].append(i)
-    matched = maximum_matching(neighbours, [UNMATCHED] * len(names))
-    return len(names) // 2 - sum(w != UNMATCHED for w in matched) // 2
+    start = [UNMATCHED] * len(names)
+    for a, b in chosen:
+        if not repeated(a, b):
+            start[index[a]], start[index[b]] = index[b], index[a]
+    return maximum_matching(neighbours, start) == start
 
 
 def check_individual_round(present, played, seated):
@@ -38,8 +44,9 @@ def check_individual_round(present, played, seated):
     if seated.byes:
         assert max(history.byes[n] for n in seated.byes) <= min(history.byes[n] for n in at_tables), \
             "a player sits out again while another has sat out less"
-    repeats = sum(1 for table in seated.tables for team in table.partnerships() if history.partners[team])
-    assert repeats == fewest_repeats(sorted(at_tables), lambda a, b: history.partners[frozenset((a, b))] > 0)
+    teams = [sorted(team) for table in seated.tables for team in table.partnerships()]
+    assert no_more_fresh_pairs_possible(at_tables, teams, lambda a, b: history.partners[frozenset((a, b))] > 0), \
+        "a repeated partnership that could be avoided"
 
 
 def check_seat_rotation(rounds):
@@ -66,8 +73,9 @@ def check_pairs_round(present, played, seated):
     assert len(byes) == len(present) % 2
     if byes:
         assert history.byes[seated.bye] <= min(history.byes[n] for n in playing)
-    rematches = sum(1 for m in seated.matches if history.met[frozenset((m.first, m.second))])
-    assert rematches == fewest_repeats(sorted(playing), lambda a, b: history.met[frozenset((a, b))] > 0)
+    matches = [(m.first, m.second) for m in seated.matches]
+    assert no_more_fresh_pairs_possible(playing, matches, lambda a, b: history.met[frozenset((a, b))] > 0), \
+        "a rematch that could be avoided"
 
 
 def test_a_thousand_individual_fields():
@@ -121,3 +129,15 @@ def test_nine_players_over_nine_rounds_each_sit_out_once():
     for _, _, _, seated in individual_event(rng, 9, 9, absence=0):
         byes.update(seated.byes)
     assert sorted(byes.values()) == [1] * 9
+
+
+def test_the_check_finds_an_avoidable_repeat():
+    """The check itself can fail: p0+p1 partnered before and again, though p0+p2, p1+p3 was free."""
+    partnered = {frozenset(("p0", "p1"))}
+
+    def repeated(a, b):
+        return frozenset((a, b)) in partnered
+
+    names = ["p0", "p1", "p2", "p3"]
+    assert not no_more_fresh_pairs_possible(names, [("p0", "p1"), ("p2", "p3")], repeated)
+    assert no_more_fresh_pairs_possible(names, [("p0", "p2"), ("p1", "p3")], repeated)
