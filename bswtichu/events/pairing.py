@@ -242,7 +242,10 @@ def seat_table(first: Sequence[str], second: Sequence[str], seats: Mapping[tuple
                rng: Random) -> Table:
     """The two partnerships at a table in the seats where their players have sat least:
     of the 8 arrangements (which team takes seats 1+3, and who of each team sits first),
-    the one whose most repeated seat is repeated least, then whose repeats add up least."""
+    the one whose most crowded seat is crowded least, then the second most, and so on; a
+    seat's crowding is how much more often than a quarter of his games its player sat there
+    (raw counts let a player with few games take his most-used seat again, hidden by a
+    neighbour with many games and an equal count)."""
     arrangements = []
     for one, two in ((first, second), (second, first)):
         for a, c in (one, one[::-1]):
@@ -250,9 +253,13 @@ def seat_table(first: Sequence[str], second: Sequence[str], seats: Mapping[tuple
                 arrangements.append((a, b, c, d))
     rng.shuffle(arrangements)
 
-    def crowding(arrangement: tuple[str, str, str, str]) -> tuple[int, int]:
-        counts = [seats.get((name, seat), 0) for seat, name in enumerate(arrangement)]
-        return max(counts), sum(counts)
+    def excess(name: str, seat: int) -> int:
+        """How much more often than a quarter of his games he has sat there (times 4)."""
+        games = sum(seats.get((name, other), 0) for other in range(TABLE_SIZE))
+        return TABLE_SIZE * seats.get((name, seat), 0) - games
+
+    def crowding(arrangement: tuple[str, str, str, str]) -> list[int]:
+        return sorted((excess(name, seat) for seat, name in enumerate(arrangement)), reverse=True)
 
     return Table(min(arrangements, key=crowding))
 
