@@ -15,6 +15,7 @@ from .accounts import AccountStore, ScryptCost
 from .admins import AdminStore
 from .community import CommunityStore
 from .database import MEMORY, SCHEMA_VERSION, DatabaseError, FileLock, open_database, transaction
+from .events import EventStore
 from .games import GameStore, StoredGame
 
 
@@ -30,11 +31,14 @@ class Storage:
     community: CommunityStore = field(init=False)
     #: the admins the operator claimed (made from ``db`` and ``accounts``)
     admins: AdminStore = field(init=False)
+    #: events across tables (made from ``db``)
+    events: EventStore = field(init=False)
     _closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.community = CommunityStore(self.db)
         self.admins = AdminStore(self.db, self.accounts, self.accounts.now)
+        self.events = EventStore(self.db)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),

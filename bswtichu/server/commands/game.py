@@ -285,9 +285,10 @@ class GameCommands(CommandGroup):
             if game.waits_for(nick):
                 session.send(game.legal_message(nick, full=session.mode == MACHINE))
 
-    @command("score", group="game", german="punkte", aliases=("standings",), usage="/score",
+    @command("score", group="game", german="punkte", usage="/score",
              summary="the score (tournament: standings)",
-             help="Team totals, or in turnier the players' victory and Tichu points.")
+             help="Team totals, or in turnier the players' victory and Tichu points. /standings"
+             " at a table says the same.")
     def score(self, session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())
 

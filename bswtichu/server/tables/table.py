@@ -17,7 +17,7 @@ grace, a game nobody is at), `Votes`, `VotedPause` and `QuickFill`; `TableHall`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
 from typing import Protocol
@@ -184,6 +184,10 @@ class Table:
         self.invited: set[str] = set()
         #: seats a bot plays by vote until the game ends; their player no longer sits there
         self.replaced: set[int] = set()
+        #: an event's table (`start_fixed`): what it is, e.g. "event 2 round 3"; None for others
+        self.event: str | None = None
+        #: called with the table once its game is over, before it opens again (an event's)
+        self.on_game_over: Callable[[Table], None] | None = None
         clock = settings.clock
         #: when the table opened: quick play seats a person at the open table waiting longest
         self.waiting_since = clock.seconds()
@@ -209,6 +213,9 @@ class Table:
         data = self.options.as_data()
         if self.variant is not NANJING:
             data["variant"] = self.variant.name
+        if self.event is not None:  # an event's table: what it is, and its games' exact length
+            data["event"] = self.event
+            data["exact_rounds"] = self.options.exact_rounds
         return data
 
     @property
@@ -472,6 +479,27 @@ class Table:
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
+        self._begin(swapped)
+
+    def start_fixed(self, seats: Sequence[str], options: GameOptions, event: str,
+                    absent: Collection[str]) -> None:
+        """An event's table starts at once with ``seats`` as its pairing gave them (no
+        tichujoin) and ``options``; the seats of the ``absent`` players are held for them (their
+        stand-ins come after the game's grace, and they take their seats back with /join)."""
+        self.seats = list(seats)
+        self.options = options
+        self.event = event
+        self._begin(False)
+        if self.game is None:
+            return
+        for seat, nick in self.players():
+            if nick in absent:
+                self.presence.hold(seat, timed=False)
+                self.game.player_away(nick)
+
+    def _begin(self, swapped: bool) -> None:
+        """Announce the final seating, then build and start the game."""
+        seating = self.seats
         self.started = True
         view = self.view()
         for seat in self.seat_numbers:
@@ -610,6 +638,8 @@ class Table:
         """
         self.started = False
         self.last_game, self.game = self.game, None
+        if self.on_game_over is not None:
+            self.on_game_over(self)
         self.presence.stop_waiting()
         self.votes.cancel()
         self.pause.cancel()
@@ -762,7 +792,8 @@ class Table:
         and abandoned only after ``abandon_after`` (`Presence.wait_for_people`).
         """
         if self.started and self.game is not None:
-            self.presence.wait_for_people()
+            if self.event is None:  # an event's game goes on with stand-ins: its round waits for it
+                self.presence.wait_for_people()
             return
         if self.spectators:
             return

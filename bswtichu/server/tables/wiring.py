@@ -117,7 +117,8 @@ class GameWiring:
         if stored.problem is not None:
             raise ValueError(stored.problem)
         data = stored.table_options
-        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"),
+                              data.get("exact_rounds", False))
         variant = variant_named(data.get("variant", NANJING.name))  # a row without it: the 4-player game
         driver = self._driver(stored.players, options, stored.bots, stored.seed, variant)
         differed = replay_journal(driver, stored.entries)
@@ -139,6 +140,7 @@ class GameWiring:
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         table.private = stored.private  # invitations are not kept: those invited before ask again
+        table.event = data.get("event")  # an event's table: its event takes it back (server/events)
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
                       {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)  # type: ignore[misc]  # the replaced are players: names

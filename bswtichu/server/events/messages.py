@@ -1,0 +1,89 @@
+"""The events' messages: keyword, plain-data fields and the sentence a person reads
+(docs/PROTOCOL.md, "Events")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bswtichu.events.scoring import Standing
+from bswtichu.server.text.messages import Message
+
+
+def _when(summary: dict[str, Any]) -> str:
+    return f"{summary['format']}, {summary['rounds']} rounds of {summary['deals']} deals, clock {summary['clock']} s"
+
+
+def created(summary: dict[str, Any]) -> Message:
+    return Message("EVENT_CREATED", {"event": summary},
+                   f"Event {summary['event']} created: {summary['name']} ({_when(summary)}); /enter {summary['event']}")
+
+
+def listing(summaries: Sequence[dict[str, Any]]) -> Message:
+    lines = [f"{s['event']:>3}  {s['state']:<9} {s['name']} ({_when(s)}; {s['entrants']} entered)" for s in summaries]
+    return Message("EVENTS", {"events": list(summaries)},
+                   "\n".join(lines) if lines else "No events. An admin opens one with /newevent.")
+
+
+def record(data: dict[str, Any], standings: Sequence[Standing]) -> Message:
+    """EVENT: the whole record, its standings so far."""
+    lines = [f"Event {data['event']}: {data['name']} ({_when(data)}), {data['state']}",
+             "Entered: " + (", ".join("+".join(u) for u in data["entrants"]) or "nobody yet")]
+    for number, played in enumerate(data["played"], 1):
+        for table in played["tables"]:
+            log = f", game {table['log']}" if table["log"] is not None else ""
+            lines.append(f"Round {number}, table {table['table']}{log}: {', '.join(table['seats'])}")
+        if played["plan"]["byes"]:
+            lines.append(f"Round {number}, sitting out: {', '.join(played['plan']['byes'])}")
+    lines += _standing_lines(standings)
+    return Message("EVENT", {"event": data, "standings": [s.to_data() for s in standings]}, "\n".join(lines))
+
+
+def _standing_lines(standings: Sequence[Standing]) -> list[str]:
+    return [f"{s.place:>3}. {s.name}: {s.victory_points} VP, {s.points} points"
+            + (f" ({s.stood_in} with a stand-in)" if s.stood_in else "") for s in standings]
+
+
+def entered(number: int, name: str, count: int) -> Message:
+    return Message("EVENT_ENTERED", {"event": number, "name": name, "entrants": count},
+                   f"{name} entered event {number} ({count} entered)")
+
+
+def offered(number: int, player: str, partner: str) -> Message:
+    return Message("EVENT_OFFER", {"event": number, "player": player, "partner": partner},
+                   f"{player} asks to enter event {number} with {partner}; {partner} confirms with"
+                   f" /enter {number} with {player}")
+
+
+def withdrawn(number: int, name: str, count: int) -> Message:
+    return Message("EVENT_WITHDRAWN", {"event": number, "name": name, "entrants": count},
+                   f"{name} withdrew from event {number} ({count} entered)")
+
+
+def cancelled(number: int, reason: str) -> Message:
+    return Message("EVENT_CANCELLED", {"event": number, "reason": reason}, f"Event {number} is cancelled: {reason}")
+
+
+def round_seated(number: int, round_number: int, tables: Sequence[dict[str, Any]], byes: Sequence[str]) -> Message:
+    lines = [f"Event {number}, round {round_number}:"]
+    lines += [f"table {t['table']}: {', '.join(t['seats'])}" for t in tables]
+    if byes:
+        lines.append(f"sitting out: {', '.join(byes)}")
+    return Message("EVENT_ROUND", {"event": number, "round": round_number, "tables": list(tables),
+                                   "byes": list(byes)}, "\n".join(lines))
+
+
+def seat(number: int, round_number: int, table: int, seat_number: int, held: bool) -> Message:
+    text = f"Event {number}, round {round_number}: you play at table {table}, seat {seat_number}"
+    if held:
+        text += f"; your seat is held for you: /join {table} {seat_number}"
+    return Message("EVENT_SEAT", {"event": number, "round": round_number, "table": table, "seat": seat_number,
+                                  "held": held}, text)
+
+
+def standings_message(number: int, name: str, round_number: int, rounds: int, final: bool,
+                      standings: Sequence[Standing]) -> Message:
+    head = f"Event {number} ({name}): {'final standings' if final else f'standings after round {round_number} of {rounds}'}"
+    return Message("STANDINGS", {"event": number, "name": name, "round": round_number, "rounds": rounds,
+                                 "final": final, "standings": [s.to_data() for s in standings]},
+                   "\n".join([head, *_standing_lines(standings)]))
