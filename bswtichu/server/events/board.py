@@ -116,6 +116,7 @@ class EventBoard:
                 del event.offers[partner.casefold()]
                 event.entrants.append((partner, nick))
                 message = messages.entered(event.number, event.unit_name((partner, nick)), len(event.entrants))
+                self._tell([partner], message)
             else:
                 event.offers[nick.casefold()] = partner
                 message = messages.offered(event.number, nick, partner)
