@@ -52,7 +52,7 @@ class EventCommands(CommandGroup):
 
     def __init__(self, board: EventBoard, may_create: Callable[[str], bool],
                  is_registered: Callable[[str], bool], live: LiveConfig,
-                 score: Callable[[Session, str], None]) -> None:
+                 score: Callable[..., object]) -> None:
         """``score``: /score, which /standings alone at a table is (as it always was)."""
         self.board = board
         self.score = score

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
+from bswtichu.storage import Storage
+
 from event_scenes import event_lobby, new_event, players, run_until
+from lobby_clients import Client
 
 
 def test_an_individual_event_runs_its_rounds_and_tells_the_standings(tmp_path):
@@ -38,3 +41,42 @@ def test_an_individual_event_runs_its_rounds_and_tells_the_standings(tmp_path):
     assert len(deals) == 4  # 2 rounds x 2 tables x 1 deal
     assert sum(r["victory_points"] for r in rows) == 2 * sum(sum(d.victory_points) for d in deals)
     assert len(lobby.tables) == 0  # the event's tables went with their games
+
+
+def test_a_restart_in_the_middle_of_a_round_resumes_the_event_and_its_games(tmp_path):
+    path = str(tmp_path / "events.sqlite3")
+    clock = Clock()
+    storage = Storage.open(path)
+    lobby, _ = event_lobby(tmp_path, clock, storage)
+    event = new_event(lobby, rounds=2, deals=2)
+    field = players(lobby, 8)
+    for p in field:
+        p.say(f"/enter {event.number}")
+    clock.advance(60)
+    run_until(clock, lambda: any(t.game is not None and len(t.game.game.rounds) == 2 for t in lobby.tables))
+    before = {t.number: (t.game.log_number, len(t.game.game.rounds)) for t in lobby.tables}
+    token = field[0].token
+    lobby.shutdown("restart")
+    storage.close()
+
+    clock = Clock()
+    storage = Storage.open(path)
+    lobby, _ = event_lobby(tmp_path, clock, storage)
+    event = lobby.events.get(1)
+    assert event.state == "running" and len(event.played) == 1
+    tables = {t.number: t for t in lobby.tables}
+    assert sorted(tables) == sorted(before)
+    for number, (log, dealt) in before.items():
+        table = tables[number]
+        assert table.event == "event 1 round 1" and table.game.log_number == log
+        assert len(table.game.game.rounds) == dealt
+    back = Client(lobby)  # a player comes back and takes his seat
+    back.say(f"/resume {token}")
+    assert back.session.table is not None and back.session.table.number in before
+    run_until(clock, lambda: event.state == "finished")
+    assert [len(t.deals) for r in event.played for t in r.tables] == [2] * 4
+    assert [t.log for t in event.played[0].tables] == [before[n][0] for n in sorted(before)]
+    assert all(set(t.seats) - {"P00"} <= t.stood_in for t in event.played[0].tables)  # the others never came back
+    stored = dict(storage.events.all())[1]
+    assert stored["state"] == "finished" and len(stored["played"]) == 2
+    storage.close()
