@@ -95,6 +95,9 @@ def test_a_preset_table_plays_its_deals_and_a_restart_mid_game_keeps_them(tmp_pa
     game_id = wiring2.storage.db.execute("SELECT id FROM games WHERE log_number = ?", (number,)).fetchone()[0]
     journaled = [e.deal for e in wiring2.storage.games.journal(game_id) if e.kind == DEAL]
     assert journaled == list(DEALS)
+    ann2.clear()
+    ann2.say("/history Ann")
+    assert ann2.only("HISTORY")["games"][0]["options"]["deals"] == [deal_text(deal) for deal in DEALS]
     wiring2.storage.close()
 
 
