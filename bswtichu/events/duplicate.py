@@ -106,7 +106,7 @@ def round_deals(seed: int | str, round_number: int, count: int) -> tuple[Deal, .
 # ---------------------------------------------------------------------------- the movement
 
 
-def seat_duplicate_round(pairs: Iterable[str], standings: Mapping[str, float],
+def seat_duplicate_round(pairs: Iterable[str], standings: Mapping[str, Fraction | float],
                          rounds: Sequence[PairsRound], rng: Random) -> PairsRound:
     """The tables of the next duplicate round: pairs Swiss by ``standings`` (match points so
     far, `duplicate_standings`), with the fewest rematches and each pair's directions balanced
@@ -117,7 +117,7 @@ def seat_duplicate_round(pairs: Iterable[str], standings: Mapping[str, float],
     if len(present) < FEWEST_PAIRS:
         raise ValueError(f"a duplicate round needs at least {FEWEST_PAIRS} pairs (two tables, so that"
                          f" each deal is compared), not {len(present)}")
-    return pair_pairs_round(present, standings, rounds, rng)
+    return pair_pairs_round(present, {pair: float(points) for pair, points in standings.items()}, rounds, rng)
 
 
 def table_seats(match: Match, members: Mapping[str, tuple[str, str]]) -> tuple[str, str, str, str]:

@@ -45,7 +45,7 @@ def test_eight_pairs_over_two_rounds_of_four_deals():
     rng = Random(SEED)
     rounds, results = [], []
     for number in (1, 2):
-        standings = {s.pair: float(s.match_points) for s in duplicate_standings(rounds, results, DEALS)}
+        standings = {s.pair: s.match_points for s in duplicate_standings(rounds, results, DEALS)}
         seated = seat_duplicate_round(PAIRS, standings, rounds, rng)
         rounds.append(seated)
         deals = round_deals(SEED, number, DEALS)

@@ -179,8 +179,9 @@ class Table:
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
         #: the deals its next game plays in order instead of shuffled ones (a duplicate event's
-        #: round: `bswtichu.events.duplicate`); the game wiring takes them when the game starts
-        #: (None again then) and keeps them with the game, so a restored game deals them too
+        #: round: `bswtichu.events.duplicate`), as many as its ``round`` option at least; the game
+        #: wiring takes them when the game starts (None again then) and keeps them with the
+        #: game, so a restored game deals them too
         self.preset_deals: tuple[tuple[Card, ...], ...] | None = None
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         #: ``/private on``: only those invited (names casefolded) may sit down or watch

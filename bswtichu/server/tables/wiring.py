@@ -38,7 +38,7 @@ DEALS_KEY = "deals"
 
 def deal_text(deal: Sequence[Card]) -> str:
     """A deal as stored: its 56 cards' notation in deal order, separated by spaces."""
-    return " ".join(card.text for card in deal)
+    return " ".join(each.text for each in deal)
 
 
 def parse_deal(text: str) -> tuple[Card, ...]:
