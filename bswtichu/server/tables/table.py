@@ -25,7 +25,7 @@ from typing import Protocol
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.engine import NANJING, GameOptions, Variant, seats_from_join_order, variant_named
+from bswtichu.engine import NANJING, Card, GameOptions, Variant, seats_from_join_order, variant_named
 from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Message, Refusal
@@ -178,6 +178,11 @@ class Table:
         self.started = False
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
+        #: the deals its next game plays in order instead of shuffled ones (a duplicate event's
+        #: round: `bswtichu.events.duplicate`), as many as its ``round`` option at least; the game
+        #: wiring takes them when the game starts (None again then) and keeps them with the
+        #: game, so a restored game deals them too
+        self.preset_deals: tuple[tuple[Card, ...], ...] | None = None
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         #: ``/private on``: only those invited (names casefolded) may sit down or watch
         self.private = False
