@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Protocol
 
+from .duplicate import FEWEST_PAIRS, Deal, DealResult, duplicate_standings, round_deals, seat_duplicate_round, table_seats
 from .pairing import IndividualRound, Match, PairsRound, Table, pair_pairs_round, seat_individual_round
 from .scoring import PlayedRound, Standing, individual_standings, pairs_standings
 
@@ -55,7 +56,7 @@ class Format(Protocol):
     def standings(self, rounds: Sequence[PlayedRound]) -> list[Standing]:
         """The standings after ``rounds``, best first."""
 
-    def table_deals(self, round_number: int, table: int) -> object | None:
+    def table_deals(self, round_number: int, table: int) -> tuple[Deal, ...] | None:
         """What a table deals instead of shuffling (duplicate), or None."""
 
 
@@ -80,7 +81,7 @@ class IndividualFormat:
     def standings(self, rounds: Sequence[PlayedRound]) -> list[Standing]:
         return individual_standings(self.players, rounds, self.deals_per_round)
 
-    def table_deals(self, round_number: int, table: int) -> object | None:
+    def table_deals(self, round_number: int, table: int) -> tuple[Deal, ...] | None:
         return None
 
 
@@ -101,10 +102,14 @@ class PairsFormat:
         self.pairs = {pair_name(a, b): (a, b) for a, b in pairs}
         self._pair_of = {player: name for name, players in self.pairs.items() for player in players}
 
+    def matches(self, tables: Sequence[Seats], byes: Sequence[str]) -> PairsRound:
+        """A round's tables as matches of pairs (seats 1+3 against seats 2+4)."""
+        return PairsRound(tuple(Match(self._pair_of[t[0]], self._pair_of[t[1]]) for t in tables),
+                          byes[0] if byes else None)
+
     def seat(self, present: Sequence[str], standings: Mapping[str, float],
              earlier: Sequence[RoundPlan], rng: Random) -> RoundPlan:
-        rounds = [PairsRound(tuple(Match(self._pair_of[t[0]], self._pair_of[t[1]]) for t in plan.tables),
-                             plan.byes[0] if plan.byes else None) for plan in earlier]
+        rounds = [self.matches(plan.tables, plan.byes) for plan in earlier]
         seated = pair_pairs_round(present, standings, rounds, rng)
         tables = []
         for match in seated.matches:
@@ -115,9 +120,45 @@ class PairsFormat:
     def standings(self, rounds: Sequence[PlayedRound]) -> list[Standing]:
         return pairs_standings(self.pairs, rounds)
 
-    def table_deals(self, round_number: int, table: int) -> object | None:
+    def table_deals(self, round_number: int, table: int) -> tuple[Deal, ...] | None:
         return None
 
 
+class DuplicateFormat(PairsFormat):
+    """Duplicate: fixed pairs, pairs Swiss (`duplicate.seat_duplicate_round`, at least 4
+    pairs), every table of a round dealt the same deals from the event's seed
+    (`duplicate.round_deals`), match points per deal (`duplicate.duplicate_standings`): a
+    standing's ``victory_points`` are its match points, its ``points`` its margin over the field."""
+
+    name = "duplicate"
+    minimum = FEWEST_PAIRS
+
+    def __init__(self, pairs: Sequence[tuple[str, str]], seed: int, deals_per_round: int) -> None:
+        super().__init__(pairs)
+        self.seed = seed
+        self.deals_per_round = deals_per_round
+
+    def seat(self, present: Sequence[str], standings: Mapping[str, float],
+             earlier: Sequence[RoundPlan], rng: Random) -> RoundPlan:
+        rounds = [self.matches(plan.tables, plan.byes) for plan in earlier]
+        seated = seat_duplicate_round(present, standings, rounds, rng)
+        return RoundPlan(tuple(table_seats(match, self.pairs) for match in seated.matches),
+                         () if seated.bye is None else (seated.bye,))
+
+    def standings(self, rounds: Sequence[PlayedRound]) -> list[Standing]:
+        matches = [self.matches([t.seats for t in played.tables], played.byes) for played in rounds]
+        results = [DealResult(number, deal, match.first, match.second, score.points)
+                   for number, (played, seated) in enumerate(zip(rounds, matches), 1)
+                   for table, match in zip(played.tables, seated.matches)
+                   for deal, score in enumerate(table.deals, 1)]
+        counts = {s.name: s for s in pairs_standings(self.pairs, rounds)}
+        return [Standing(s.pair, s.place, s.match_points, s.margin, counts[s.pair].games,
+                         counts[s.pair].byes, counts[s.pair].stood_in)
+                for s in duplicate_standings(matches, results, self.deals_per_round)]
+
+    def table_deals(self, round_number: int, table: int) -> tuple[Deal, ...] | None:
+        return round_deals(self.seed, round_number, self.deals_per_round)
+
+
 #: the formats by name, as `/newevent` takes them
-FORMAT_NAMES = ("individual", "pairs")
+FORMAT_NAMES = ("individual", "pairs", "duplicate")

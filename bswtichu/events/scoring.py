@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from bswtichu.engine import RoundResult, tournament_victory_points
 
@@ -67,6 +68,10 @@ class PlayedRound:
     byes: tuple[str, ...] = ()
 
 
+#: a standing's numbers: victory points and points; duplicate's match points may be fractions
+Score = int | Fraction
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings: a player (or pair), his place (shared on a full tie), his
@@ -75,15 +80,22 @@ class Standing:
 
     name: str
     place: int
-    victory_points: int
-    points: int
+    victory_points: Score
+    points: Score
     games: int = 0
     byes: int = 0
     stood_in: int = 0
 
     def to_data(self) -> dict[str, object]:
-        return {"name": self.name, "place": self.place, "victory_points": self.victory_points,
-                "points": self.points, "games": self.games, "byes": self.byes, "stood_in": self.stood_in}
+        return {"name": self.name, "place": self.place, "victory_points": plain(self.victory_points),
+                "points": plain(self.points), "games": self.games, "byes": self.byes, "stood_in": self.stood_in}
+
+
+def plain(score: Score) -> int | float:
+    """A score as JSON says it: whole, or a fraction (duplicate's Neuberg) to 2 decimals."""
+    if isinstance(score, Fraction):
+        return score.numerator if score.denominator == 1 else round(float(score), 2)
+    return score
 
 
 @dataclass

@@ -67,7 +67,7 @@ class EventCommands(CommandGroup):
 
     @command("newevent", group="events", usage="/newevent FORMAT ROUNDS DEALS CLOCK START [registered] NAME",
              summary="open an event across tables (admins)",
-             help="Opens an event: FORMAT individual or pairs; ROUNDS (1-30) rounds of DEALS (1-20)"
+             help="Opens an event: FORMAT individual, pairs or duplicate; ROUNDS (1-30) rounds of DEALS (1-20)"
              " deals each; CLOCK the turn clock in seconds (5-3600, required); START +MINUTES from"
              " now or HH:MM (UTC); 'registered' lets only registered players enter (else"
              " everyone); NAME the rest of the line. Players enter with /enter until the start;"

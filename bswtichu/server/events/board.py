@@ -18,6 +18,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.engine import Event, GameOptions
+from bswtichu.events.duplicate import Deal
 from bswtichu.events.scoring import DealScore
 from bswtichu.play import GameDriver, SubstituteStarted
 from bswtichu.play.calls import cancel_call
@@ -181,8 +182,10 @@ class EventBoard:
         current = RoundRecord(plan, [])
         event.played.append(current)
         options = GameOptions(round_limit=event.deals, clock=event.clock, exact_rounds=True)
-        for seats in plan.tables:
-            current.tables.append(self._open_table(event, number, seats, options))
+        rules = event.rules()
+        for index, seats in enumerate(plan.tables):
+            current.tables.append(self._open_table(event, number, seats, options,
+                                                   rules.table_deals(number, index)))
         self.save(event)
         tables = [{"table": t.table, "seats": list(t.seats), "log": t.log} for t in current.tables]
         self._tell(event.players(), messages.round_seated(event.number, number, tables, plan.byes))
@@ -191,10 +194,12 @@ class EventBoard:
                 self._tell([name], messages.seat(event.number, number, record.table, seat, name in record.stood_in))
 
     def _open_table(self, event: EventRecord, number: int, seats: tuple[str, str, str, str],
-                    options: GameOptions) -> TableRecord:
-        """One table of the round, started; a player not free to sit (offline, or seated at
-        another table) has his seat held and is marked (a stand-in plays until he comes)."""
+                    options: GameOptions, deals: tuple[Deal, ...] | None) -> TableRecord:
+        """One table of the round, started (with its format's preset ``deals``, if any); a
+        player not free to sit (offline, or seated at another table) has his seat held and is
+        marked (a stand-in plays until he comes)."""
         table = self.hall.open()
+        table.preset_deals = deals
         absent = {name for name in seats if not self._sit_down(name, table)}
         record = TableRecord(table.number, seats, stood_in=absent)
         table.start_fixed(seats, options, event.label(number), absent)

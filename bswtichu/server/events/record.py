@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bswtichu.events.formats import FORMAT_NAMES, Format, IndividualFormat, PairsFormat, RoundPlan, pair_name
+from bswtichu.events.formats import (FORMAT_NAMES, DuplicateFormat, Format, IndividualFormat, PairsFormat,
+                                     RoundPlan, pair_name)
 from bswtichu.events.scoring import DealScore, PlayedRound, Standing, TableResult
 
 #: an event's states, in order
@@ -102,7 +103,7 @@ class EventRecord:
 
     @property
     def unit_size(self) -> int:
-        return 2 if self.format == "pairs" else 1
+        return 1 if self.format == "individual" else 2
 
     def unit_name(self, unit: tuple[str, ...]) -> str:
         return unit[0] if len(unit) == 1 else pair_name(unit[0], unit[1])
@@ -121,6 +122,8 @@ class EventRecord:
 
     def rules(self) -> Format:
         """The format's rules for these entrants."""
+        if self.format == "duplicate":
+            return DuplicateFormat([(u[0], u[1]) for u in self.entrants], self.seed, self.deals)
         if self.format == "pairs":
             return PairsFormat([(u[0], u[1]) for u in self.entrants])
         return IndividualFormat([u[0] for u in self.entrants], self.deals)
