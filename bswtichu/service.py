@@ -117,7 +117,7 @@ def build_lobby(
     names.departed.append(lists.forget)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
-    events = EventBoard(tables, clock, storage.events, index.find)
+    events = EventBoard(tables, clock, storage.events, index.find, games=storage.games)
     game = GameCommands(tables, logs, readers, person_kicker(moderation, names))
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
               game, ReviewCommands(logs, readers),

@@ -149,7 +149,7 @@ class EventCommands(CommandGroup):
         if not args or " " in args:
             raise wrong_use("an event's number")
         event = self._event(args)
-        session.send(messages.record(event.to_data(), event.standings()))
+        session.send(messages.record(event.public_data(), event.standings()))
 
     @command("standings", group="events", usage="/standings [EVENT]",
              summary="an event's standings (at a table alone: /score)",

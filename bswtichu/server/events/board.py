@@ -40,6 +40,14 @@ class EventStore(Protocol):
     def all(self) -> list[tuple[int, dict]]: ...
 
 
+class GameRecords(Protocol):
+    """The stored games, whose readers a duplicate round closes and opens (`GameStore`)."""
+
+    def make_private(self, game_id: int) -> None: ...
+
+    def make_public(self, game_id: int) -> None: ...
+
+
 class StandInWatch:
     """A game subscriber that marks, in its table's record, each player a bot played for."""
 
@@ -66,8 +74,11 @@ class EventBoard:
 
     def __init__(self, hall: TableHall, clock: IReactorTime, store: EventStore | None,
                  find: Callable[[str], Session | None],
-                 seeds: Callable[[], int] = lambda: SystemRandom().getrandbits(63)) -> None:
+                 seeds: Callable[[], int] = lambda: SystemRandom().getrandbits(63),
+                 games: GameRecords | None = None) -> None:
+        """``games``: the stored games (a duplicate round's are closed to others until it ends)."""
         self.hall = hall
+        self.games = games
         self.clock = clock
         self.store = store
         self.find = find
@@ -204,6 +215,8 @@ class EventBoard:
         record = TableRecord(table.number, seats, stood_in=absent)
         table.start_fixed(seats, options, event.label(number), absent)
         self._attach(event, record, table)
+        if self.games is not None and record.game is not None and deals is not None:
+            self.games.make_private(record.game)  # its deals are still played elsewhere
         return record
 
     def _sit_down(self, name: str, table: Table) -> bool:
@@ -225,8 +238,18 @@ class EventBoard:
         game = table.game
         if isinstance(game, TableGame):
             record.log = game.log_number
+            record.game = None if game.record is None else game.record.game_id
             game.driver.subscribe(StandInWatch(self, event, record))
         table.on_game_over = lambda over: self._table_over(event, record, over)
+        if event.format == "duplicate":
+            table.watch_check = lambda nick: self._check_watcher(event, nick)
+
+    @staticmethod
+    def _check_watcher(event: EventRecord, nick: str) -> None:
+        """A duplicate round's players may not watch its other tables: they hold their deals."""
+        if event.plays_now(nick):
+            raise Refusal("round_player", f"you play in this round of event {event.number}; its other"
+                                          " tables hold your deals: watch them once the round is over")
 
     def _table_over(self, event: EventRecord, record: TableRecord, table: Table) -> None:
         """A table's game is over: its deals are recorded; the rest waits for the turn's end."""
@@ -252,6 +275,10 @@ class EventBoard:
         or the event ends (its last round played, or too few left for another)."""
         number = len(event.played)
         final = number >= event.rounds or len(event.staying()) < event.rules().minimum
+        if event.format == "duplicate" and self.games is not None:
+            for table in event.played[-1].tables:  # every table has played the deals: open to all
+                if table.game is not None:
+                    self.games.make_public(table.game)
         if final:
             event.state = FINISHED
         self.save(event)

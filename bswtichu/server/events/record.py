@@ -29,6 +29,8 @@ class TableRecord:
     log: int | None = None
     deals: list[DealScore] | None = None
     stood_in: set[str] = field(default_factory=set)
+    #: the game's id in the storage (None without one)
+    game: int | None = None
 
     @property
     def done(self) -> bool:
@@ -40,13 +42,14 @@ class TableRecord:
     def to_data(self) -> dict[str, Any]:
         return {"table": self.table, "seats": list(self.seats), "log": self.log,
                 "deals": None if self.deals is None else [d.to_data() for d in self.deals],
-                "stood_in": sorted(self.stood_in)}
+                "stood_in": sorted(self.stood_in), "game": self.game}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TableRecord:
         deals = data["deals"]
         return cls(data["table"], tuple(data["seats"]), data["log"],
-                   None if deals is None else [DealScore.from_data(d) for d in deals], set(data["stood_in"]))
+                   None if deals is None else [DealScore.from_data(d) for d in deals], set(data["stood_in"]),
+                   data.get("game"))
 
 
 @dataclass
@@ -155,6 +158,20 @@ class EventRecord:
         return {**self.summary(), "seed": self.seed, "entrants": [list(u) for u in self.entrants],
                 "offers": dict(self.offers), "withdrawn": list(self.withdrawn),
                 "played": [r.to_data() for r in self.played]}
+
+    def public_data(self) -> dict[str, Any]:
+        """What /event shows: everything but the seed until the event is over (the seed makes
+        a duplicate event's deals: docs/rules.md item 68)."""
+        data = self.to_data()
+        if self.state not in (FINISHED, CANCELLED):
+            data["seed"] = None
+        return data
+
+    def plays_now(self, nick: str) -> bool:
+        """Whether ``nick`` has a seat in the round being played."""
+        current = self.current
+        key = nick.casefold()
+        return current is not None and any(key == n.casefold() for t in current.tables for n in t.seats)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> EventRecord:

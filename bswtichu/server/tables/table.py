@@ -193,6 +193,8 @@ class Table:
         self.event: str | None = None
         #: called with the table once its game is over, before it opens again (an event's)
         self.on_game_over: Callable[[Table], None] | None = None
+        #: raises `Refusal` for a name that may not watch (a duplicate round's other players)
+        self.watch_check: Callable[[str], None] | None = None
         clock = settings.clock
         #: when the table opened: quick play seats a person at the open table waiting longest
         self.waiting_since = clock.seconds()
@@ -375,6 +377,8 @@ class Table:
         if self.is_watching(nick):
             raise Refusal("already_watching", f"you already watch table {self.number}")
         self._require_invitation(nick, "watch")
+        if self.watch_check is not None:
+            self.watch_check(nick)
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
         if self.game is not None:

@@ -12,6 +12,7 @@ from twisted.internet.task import Clock
 from bswtichu.tch import read_tch
 
 from event_scenes import event_lobby, new_event, players, run_until
+from lobby_clients import Client
 
 
 def dealt(round_log) -> tuple:
@@ -30,7 +31,28 @@ def test_a_duplicate_event_deals_alike_and_scores_match_points(tmp_path):
         second.say(f"/enter {event.number} with {first.session.nick}")
         assert first.received()[-1][0] == second.received()[-1][0] == "EVENT_ENTERED"
     clock.advance(60)
+    fan = Client(lobby, "Fan")
+    tables = [t.table for t in event.played[0].tables]
+    own = field[0].session.table.number
+    other = next(t for t in tables if t != own)
+    field[0].say("/leave")  # away from his table, he is still a player of the round
+    field[0].clear()
+    field[0].say(f"/watch {other}")  # the other tables hold his deals
+    assert field[0].error_code() == "round_player"
+    field[0].say(f"/join {own}")
+    assert field[0].received()[-1][0] != "ERROR"
+    fan.say(f"/watch {other}")
+    assert fan.received()[-1][0] == "SPECTATOR_JOINED"
+    games = lobby.events.games
+    assert not any(games.readable(t.log, "Fan") for t in event.played[0].tables)
+    fan.clear()
+    fan.say(f"/event {event.number}")
+    assert fan.only("EVENT")["event"]["seed"] is None  # it makes the deals: shown once over
     run_until(clock, lambda: event.state == "finished")
+    assert all(games.readable(t.log, "Fan") for r in event.played for t in r.tables)
+    fan.clear()
+    fan.say(f"/event {event.number}")
+    assert fan.only("EVENT")["event"]["seed"] == event.seed
     pair_of = {p: "+".join(unit) for unit in event.entrants for p in unit}
     match_points: dict[str, int] = defaultdict(int)
     for played in event.played:
