@@ -124,13 +124,17 @@ class EventBoard:
             assert partner is not None
             if event.unit_of(partner) is not None:
                 raise Refusal("already_entered", f"{partner} is entered in event {event.number} already")
-            if event.offers.get(partner.casefold(), "").casefold() == nick.casefold():
-                del event.offers[partner.casefold()]
-                event.entrants.append((partner, nick))
-                message = messages.entered(event.number, event.unit_name((partner, nick)), len(event.entrants))
-                self._tell([partner], message)
+            first = event.offer_from(partner)
+            if first is not None and event.offers[first].casefold() == nick.casefold():
+                del event.offers[first]  # the pair as its players spell their names
+                event.entrants.append((first, nick))
+                message = messages.entered(event.number, event.unit_name((first, nick)), len(event.entrants))
+                self._tell([first], message)
             else:
-                event.offers[nick.casefold()] = partner
+                mine = event.offer_from(nick)
+                if mine is not None:  # a new offer replaces his earlier one
+                    del event.offers[mine]
+                event.offers[nick] = partner
                 message = messages.offered(event.number, nick, partner)
                 self._tell([partner], message)
         self.save(event)
@@ -141,7 +145,9 @@ class EventBoard:
         later round seats him (or his pair), his current game plays on."""
         unit = event.unit_of(nick)
         if unit is None:
-            if event.offers.pop(nick.casefold(), None) is not None:
+            offer = event.offer_from(nick)
+            if offer is not None and event.state == OPEN:
+                del event.offers[offer]
                 self.save(event)
                 return messages.withdrawn(event.number, nick, len(event.entrants))
             raise Refusal("not_entered", f"you are not entered in event {event.number}")

@@ -92,7 +92,7 @@ class EventRecord:
     seed: int
     state: str = OPEN
     entrants: list[tuple[str, ...]] = field(default_factory=list)
-    #: pairs events: a player's offer to enter with a partner who has not yet confirmed
+    #: pairs events: a player's offer (his name -> the partner he named) not yet confirmed
     offers: dict[str, str] = field(default_factory=dict)
     #: entrants who left the event after its start (no later round seats them)
     withdrawn: list[str] = field(default_factory=list)
@@ -115,6 +115,11 @@ class EventRecord:
         """The entrant (a player, or his pair) ``nick`` is part of (names casefolded)."""
         key = nick.casefold()
         return next((unit for unit in self.entrants if key in (n.casefold() for n in unit)), None)
+
+    def offer_from(self, nick: str) -> str | None:
+        """The name, as its player spelt it, of ``nick``'s open offer to enter as a pair."""
+        key = nick.casefold()
+        return next((name for name in self.offers if name.casefold() == key), None)
 
     def players(self) -> list[str]:
         return [name for unit in self.entrants for name in unit]

@@ -131,3 +131,21 @@ def test_a_pairs_event_with_a_bye_and_a_spectator(tmp_path):
     for played in event.played:
         for table in played.tables:
             assert {frozenset(table.seats[0::2]), frozenset(table.seats[1::2])} <= {frozenset(u) for u in event.entrants}
+
+
+def test_a_pair_enters_as_its_players_spell_their_names(open_lobby):
+    lobby, reg, ann = open_lobby
+    reg.say("/newevent pairs 4 2 60 +10 Pairs")
+    bob = Client(lobby, "Bob")
+    ann.say("/enter 1 with eve")
+    ann.say("/enter 1 with bob")  # a new offer replaces the first
+    assert lobby.events.get(1).offers == {"Ann": "bob"}
+    bob.clear()
+    bob.say("/enter 1 with ann")
+    assert bob.only("EVENT_ENTERED")["name"] == "Ann+Bob"
+    assert ann.received()[-1] == ("EVENT_ENTERED", {"event": 1, "name": "Ann+Bob", "entrants": 1})
+    assert lobby.events.get(1).entrants == [("Ann", "Bob")] and lobby.events.get(1).offers == {}
+    assert refused(bob, "/enter 1 with Ann")["code"] == "already_entered"
+    bob.clear()
+    bob.say("/withdraw 1")
+    assert bob.only("EVENT_WITHDRAWN")["name"] == "Ann+Bob" and lobby.events.get(1).entrants == []
