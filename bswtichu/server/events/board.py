@@ -267,9 +267,8 @@ class EventBoard:
 
     def _table_gone(self, event: EventRecord, table: Table) -> None:
         """The finished table goes; the round ends once every one of its tables has."""
-        if self.hall.get(table.number) is table:
-            self.hall.retire(table)
-        for name in event.players():
+        there = self.hall.retire(table) if self.hall.get(table.number) is table else []
+        for name in event.players() + there:
             session = self.find(name)
             if session is not None and session.table is table:
                 session.table = None

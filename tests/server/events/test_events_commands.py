@@ -125,6 +125,7 @@ def test_a_pairs_event_with_a_bye_and_a_spectator(tmp_path):
     assert fan.received()[-1][0] == "SPECTATOR_JOINED"
     run_until(clock, lambda: event.state == "finished")
     assert any(k == "TURN" for k, _ in fan.received())  # he followed the game
+    assert fan.session.table is None  # and is back in the lobby since its table went
     rows = {r.name: r for r in event.standings()}
     assert sorted(r.byes for r in rows.values()) == [1, 1, 1]  # three rounds, each pair sits out once
     assert sum(r.victory_points for r in rows.values()) == 3 * (2 + 1)  # a match gives 2, a bye 1
