@@ -32,7 +32,7 @@ from bswtichu.server.tables.table_game import TableGame
 from bswtichu.server.text.messages import Message, Refusal
 
 
-class EventStore(Protocol):
+class StoredEvents(Protocol):
     """Where events are kept (the storage's `EventStore`)."""
 
     def save(self, number: int, data: dict, finished: bool) -> None: ...
@@ -72,7 +72,7 @@ class EventBoard:
 
     log = Logger()
 
-    def __init__(self, hall: TableHall, clock: IReactorTime, store: EventStore | None,
+    def __init__(self, hall: TableHall, clock: IReactorTime, store: StoredEvents | None,
                  find: Callable[[str], Session | None],
                  seeds: Callable[[], int] = lambda: SystemRandom().getrandbits(63),
                  games: GameRecords | None = None) -> None:
