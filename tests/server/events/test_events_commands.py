@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from twisted.internet.task import Clock
 
-from bswtichu.config import ServerConfig
+from bswtichu.config import ConfigError, ServerConfig, parse_config
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
@@ -150,3 +150,10 @@ def test_a_pair_enters_as_its_players_spell_their_names(open_lobby):
     bob.clear()
     bob.say("/withdraw 1")
     assert bob.only("EVENT_WITHDRAWN")["name"] == "Ann+Bob" and lobby.events.get(1).entrants == []
+
+
+def test_the_setting_that_lets_registered_players_open_events_reads_yes_and_no():
+    assert parse_config("[events]\nplayers_create = yes\n").players_create_events is True
+    assert parse_config("[events]\nplayers_create = off\n").players_create_events is False
+    with pytest.raises(ConfigError, match=r"\[events\] players_create = 'maybe' is not yes or no"):
+        parse_config("[events]\nplayers_create = maybe\n")
