@@ -154,7 +154,9 @@ class EventBoard:
         name = event.unit_name(unit)
         if event.state == OPEN:
             event.entrants.remove(unit)
-        elif event.state == RUNNING and name not in event.withdrawn:
+        elif event.state == RUNNING:
+            if name in event.withdrawn:
+                raise Refusal("event_over", f"you withdrew from event {event.number} already")
             event.withdrawn.append(name)
         else:
             raise Refusal("event_over", f"event {event.number} is {event.state}")

@@ -80,3 +80,26 @@ def test_a_restart_in_the_middle_of_a_round_resumes_the_event_and_its_games(tmp_
     stored = dict(storage.events.all())[1]
     assert stored["state"] == "finished" and len(stored["played"]) == 2
     storage.close()
+
+
+def test_a_player_who_withdraws_during_the_event_keeps_his_results_and_is_not_seated_again(tmp_path):
+    clock = Clock()
+    lobby, _ = event_lobby(tmp_path, clock)
+    event = new_event(lobby, rounds=2, deals=1)
+    field = players(lobby, 8)
+    for p in field:
+        p.say(f"/enter {event.number}")
+    clock.advance(60)
+    quitter = field[7]
+    quitter.clear()
+    quitter.say(f"/withdraw {event.number}")
+    assert quitter.only("EVENT_WITHDRAWN") == {"event": 1, "name": "P07", "entrants": 7}
+    quitter.say(f"/withdraw {event.number}")
+    assert quitter.received()[-1] == ("ERROR", {"code": "event_over",
+                                                "message": "you withdrew from event 1 already"})
+    run_until(clock, lambda: event.state == "finished")
+    second = event.played[1].plan
+    assert len(second.tables) == 1 and len(second.byes) == 3 and "P07" not in second.byes
+    assert all("P07" not in seats for seats in second.tables)
+    rows = {r.name: r for r in event.standings()}
+    assert rows["P07"].games == 1 and sorted(r.byes for r in rows.values()).count(1) == 3
