@@ -16,7 +16,7 @@ from bswtichu.events.formats import FORMAT_NAMES
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.events import messages
 from bswtichu.server.events.board import EventBoard
-from bswtichu.server.events.record import ENTRY_RULES, OPEN, EventRecord
+from bswtichu.server.events.record import OPEN, RUNNING, EventRecord
 from bswtichu.server.numbers import is_number
 from bswtichu.server.session import Session
 from bswtichu.server.text.messages import Refusal
@@ -149,7 +149,7 @@ class EventCommands(CommandGroup):
         if not args or " " in args:
             raise wrong_use("an event's number")
         event = self._event(args)
-        session.send(messages.record(event.public_data(), event.standings()))
+        session.send(messages.record(event))
 
     @command("standings", group="events", usage="/standings [EVENT]",
              summary="an event's standings (at a table alone: /score)",
@@ -165,9 +165,7 @@ class EventCommands(CommandGroup):
         event = self._event(args) if args else self.board.latest_for(session.name)
         if event is None:
             raise Refusal("no_such_event", "there are no events; /events lists them")
-        done = sum(1 for r in event.played if r.done)
-        session.send(messages.standings_message(event.number, event.name, done, event.rounds,
-                                                event.state not in ("open", "running"), event.standings()))
+        session.send(messages.standings_message(event, event.state not in (OPEN, RUNNING)))
 
 
 __all__ = ["EventCommands", "start_time"]

@@ -289,8 +289,7 @@ class EventBoard:
         if final:
             event.state = FINISHED
         self.save(event)
-        message = messages.standings_message(event.number, event.name, number, event.rounds, final,
-                                             event.standings())
+        message = messages.standings_message(event, final)
         self._tell(event.players() + [event.creator], message)
         if not final:
             self._seat_round(event)

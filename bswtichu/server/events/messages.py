@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bswtichu.events.scoring import Standing
+from bswtichu.events.scoring import Standing, plain
+from bswtichu.server.events.record import EventRecord
 from bswtichu.server.text.messages import Message
 
 
@@ -25,8 +26,9 @@ def listing(summaries: Sequence[dict[str, Any]]) -> Message:
                    "\n".join(lines) if lines else "No events. An admin opens one with /newevent.")
 
 
-def record(data: dict[str, Any], standings: Sequence[Standing]) -> Message:
-    """EVENT: the whole record, its standings so far."""
+def record(event: EventRecord) -> Message:
+    """EVENT: the whole record as anyone may see it (`EventRecord.public_data`), its standings so far."""
+    data, standings = event.public_data(), event.standings()
     lines = [f"Event {data['event']}: {data['name']} ({_when(data)}), {data['state']}",
              "Entered: " + (", ".join("+".join(u) for u in data["entrants"]) or "nobody yet")]
     for number, played in enumerate(data["played"], 1):
@@ -35,12 +37,14 @@ def record(data: dict[str, Any], standings: Sequence[Standing]) -> Message:
             lines.append(f"Round {number}, table {table['table']}{log}: {', '.join(table['seats'])}")
         if played["plan"]["byes"]:
             lines.append(f"Round {number}, sitting out: {', '.join(played['plan']['byes'])}")
-    lines += _standing_lines(standings)
+    lines += _standing_lines(standings, event.format)
     return Message("EVENT", {"event": data, "standings": [s.to_data() for s in standings]}, "\n".join(lines))
 
 
-def _standing_lines(standings: Sequence[Standing]) -> list[str]:
-    return [f"{s.place:>3}. {s.name}: {s.victory_points} VP, {s.points} points"
+def _standing_lines(standings: Sequence[Standing], kind: str) -> list[str]:
+    """One line a standing: duplicate's match points and margin, else victory points and points."""
+    score, tie = ("match points", "margin") if kind == "duplicate" else ("VP", "points")
+    return [f"{s.place:>3}. {s.name}: {plain(s.victory_points)} {score}, {tie} {plain(s.points)}"
             + (f" ({s.stood_in} with a stand-in)" if s.stood_in else "") for s in standings]
 
 
@@ -81,9 +85,13 @@ def seat(number: int, round_number: int, table: int, seat_number: int, held: boo
                                   "held": held}, text)
 
 
-def standings_message(number: int, name: str, round_number: int, rounds: int, final: bool,
-                      standings: Sequence[Standing]) -> Message:
-    head = f"Event {number} ({name}): {'final standings' if final else f'standings after round {round_number} of {rounds}'}"
-    return Message("STANDINGS", {"event": number, "name": name, "round": round_number, "rounds": rounds,
-                                 "final": final, "standings": [s.to_data() for s in standings]},
-                   "\n".join([head, *_standing_lines(standings)]))
+def standings_message(event: EventRecord, final: bool) -> Message:
+    """STANDINGS after the rounds whose every table is over."""
+    done = sum(1 for played in event.played if played.done)
+    standings = event.standings()
+    when = "final standings" if final else f"standings after round {done} of {event.rounds}"
+    return Message("STANDINGS", {"event": event.number, "name": event.name, "format": event.format,
+                                 "round": done, "rounds": event.rounds, "final": final,
+                                 "standings": [s.to_data() for s in standings]},
+                   "\n".join([f"Event {event.number} ({event.name}): {when}",
+                              *_standing_lines(standings, event.format)]))

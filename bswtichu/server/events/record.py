@@ -15,8 +15,6 @@ from bswtichu.events.scoring import DealScore, PlayedRound, Standing, TableResul
 
 #: an event's states, in order
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
-#: who may enter an event
-ENTRY_RULES = ("everyone", "registered")
 
 
 @dataclass
