@@ -216,7 +216,8 @@ class TichuService(Service):
             restored = self.games.restore(self.lobby.tables)
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
-        self.lobby.events.restore()  # after the games: an event takes its tables' games back
+        # after the games: an event takes its tables' games back (and the deals of those found over)
+        self.lobby.events.restore(self.games.over_at_restore)
         attempts = []
         certificate, key = self._certificate()
         for name, kind, description in self.listeners:

@@ -10,14 +10,14 @@ back its tables' restored games (`restore`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from random import Random, SystemRandom
 from typing import Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from bswtichu.engine import Event, GameOptions
+from bswtichu.engine import Event, Game, GameOptions
 from bswtichu.events.duplicate import Deal
 from bswtichu.events.scoring import DealScore
 from bswtichu.play import GameDriver, SubstituteStarted
@@ -262,8 +262,7 @@ class EventBoard:
     def _table_over(self, event: EventRecord, record: TableRecord, table: Table) -> None:
         """A table's game is over: its deals are recorded; the rest waits for the turn's end."""
         game = table.last_game
-        rounds = game.game.rounds if isinstance(game, TableGame) else []
-        record.deals = [DealScore.of(r.result) for r in rounds if r.result is not None]
+        record.deals = deal_scores(game.game) if isinstance(game, TableGame) else []
         self.save(event)
         self.clock.callLater(0, self._table_gone, event, table)
 
@@ -300,10 +299,12 @@ class EventBoard:
         if self.store is not None:
             self.store.save(event.number, event.to_data(), event.state in (FINISHED, CANCELLED))
 
-    def restore(self) -> None:
+    def restore(self, over: Mapping[int, Game] | None = None) -> None:
         """After a restart: every stored event; an open one waits for its start again, a running
-        one takes back its tables' restored games (a table whose game did not come back counts
-        no deals, said in the log)."""
+        one takes back its tables' restored games. ``over``: the games the restore found over
+        (by log number: the server stopped between their last step and their result), whose
+        deals are read from them; a table whose game did not come back at all counts no deals
+        (said in the log)."""
         if self.store is None:
             return
         for number, data in self.store.all():
@@ -312,9 +313,9 @@ class EventBoard:
             if event.state == OPEN:
                 self._wait_for_start(event)
             elif event.state == RUNNING:
-                self._take_back(event)
+                self._take_back(event, over or {})
 
-    def _take_back(self, event: EventRecord) -> None:
+    def _take_back(self, event: EventRecord, over: Mapping[int, Game]) -> None:
         current = event.played[-1] if event.played else None
         if current is None:
             self.clock.callLater(0, self._seat_round, event)
@@ -327,9 +328,13 @@ class EventBoard:
             if table is not None and table.event == label and table.game is not None:
                 self._attach(event, record, table)
                 continue
+            if record.log is not None and record.log in over:
+                record.deals = deal_scores(over[record.log])
+                continue
             self.log.warn("event {number}: the game of table {table} did not come back; it counts no deals",
                           number=event.number, table=record.table)
             record.deals = []
+        self.save(event)
         if current.done:
             self.clock.callLater(0, self._round_over, event)
 
@@ -348,4 +353,9 @@ class EventBoard:
                 session.send(message)
 
 
-__all__ = ["EventBoard", "StandInWatch"]
+def deal_scores(game: Game) -> list[DealScore]:
+    """The scores of a game's deals, in order."""
+    return [DealScore.of(played.result) for played in game.rounds if played.result is not None]
+
+
+__all__ = ["EventBoard", "StandInWatch", "deal_scores"]

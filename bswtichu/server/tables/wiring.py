@@ -19,7 +19,7 @@ from twisted.logger import Logger
 
 from bswtichu.bots import BotSettings
 from bswtichu.counters import Counters
-from bswtichu.engine import NANJING, Card, GameOptions, Variant, card, variant_named
+from bswtichu.engine import NANJING, Card, Game, GameOptions, Variant, card, variant_named
 from bswtichu.play import SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, seated_bots
 from bswtichu.play.journal import replay_journal
 from bswtichu.play.workers import BotWorkers
@@ -74,6 +74,9 @@ class GameWiring:
         self.substitute_after = substitute_after
         self.seeds = seeds
         self.storage = storage
+        #: the stored games `restore` found over (their last step stored, their result not yet),
+        #: by log number: an event's round reads its deals from them (server/events)
+        self.over_at_restore: dict[int, Game] = {}
         if storage is not None:
             logs.continue_after(storage.games.highest_log_number())
 
@@ -155,6 +158,7 @@ class GameWiring:
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
             recorder.save(driver.game)
             record.game_over(driver)
+            self.over_at_restore[stored.log_number] = driver.game
             return None
         driver.subscribe(record)
         self.logs.reopen(stored.log_number)

@@ -29,7 +29,7 @@ def event_lobby(tmp_path, clock: Clock, storage: Storage | None = None, seed: in
                         seeds=lambda: seeds.getrandbits(64), storage=storage)
     lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage)
     wiring.restore(lobby.tables)
-    lobby.events.restore()
+    lobby.events.restore(wiring.over_at_restore)
     return lobby, wiring
 
 

@@ -103,3 +103,37 @@ def test_a_player_who_withdraws_during_the_event_keeps_his_results_and_is_not_se
     assert all("P07" not in seats for seats in second.tables)
     rows = {r.name: r for r in event.standings()}
     assert rows["P07"].games == 1 and sorted(r.byes for r in rows.values()).count(1) == 3
+
+
+def test_a_game_the_restart_finds_over_gives_the_round_its_deals(tmp_path):
+    """The server stopped between a table's last step and its result: the restore finishes the
+    game, and the event reads the table's deals from it."""
+    path = str(tmp_path / "events.sqlite3")
+    clock = Clock()
+    storage = Storage.open(path)
+    lobby, _ = event_lobby(tmp_path, clock, storage)
+    event = new_event(lobby, rounds=2, deals=1)
+    for p in players(lobby, 8):
+        p.say(f"/enter {event.number}")
+    clock.advance(60)
+    first = event.played[0]
+    run_until(clock, lambda: any(t.done for t in first.tables))
+    over = next(t for t in first.tables if t.done)
+    deals = list(over.deals)
+    lobby.shutdown("crash")
+    storage.db.execute("UPDATE games SET state = 'running', result = NULL WHERE id = ?", (over.game,))
+    storage.db.execute("DELETE FROM game_players WHERE game_id = ?", (over.game,))
+    data = dict(storage.events.all())[1]
+    data["played"][0]["tables"][first.tables.index(over)]["deals"] = None  # as if the crash came first
+    storage.events.save(1, data, False)
+    storage.close()
+
+    clock = Clock()
+    storage = Storage.open(path)
+    lobby, _ = event_lobby(tmp_path, clock, storage)
+    event = lobby.events.get(1)
+    taken = next(t for t in event.played[0].tables if t.table == over.table)
+    assert taken.deals == deals
+    run_until(clock, lambda: event.state == "finished")
+    assert all(len(t.deals) == 1 for r in event.played for t in r.tables)
+    storage.close()
