@@ -137,3 +137,28 @@ def test_a_game_the_restart_finds_over_gives_the_round_its_deals(tmp_path):
     run_until(clock, lambda: event.state == "finished")
     assert all(len(t.deals) == 1 for r in event.played for t in r.tables)
     storage.close()
+
+
+def test_a_player_seated_at_another_table_has_his_event_seat_held_until_he_comes(tmp_path):
+    clock = Clock()
+    lobby, _ = event_lobby(tmp_path, clock)
+    event = new_event(lobby, rounds=1, deals=1)
+    field = players(lobby, 8)
+    for p in field:
+        p.say(f"/enter {event.number}")
+    busy = field[0]
+    busy.say("/join")  # a table of his own, not the event's
+    casual = busy.session.table
+    busy.clear()
+    clock.advance(60)
+    seat = busy.only("EVENT_SEAT")
+    assert seat["held"] and busy.session.table is casual
+    table = lobby.tables.get(seat["table"])
+    assert table.is_away(seat["seat"])
+    busy.say("/leave")
+    busy.clear()
+    busy.say(f"/join {seat['table']} {seat['seat']}")
+    assert "RETURNED" in busy.keywords() and not table.is_away(seat["seat"])
+    record = next(t for t in event.played[0].tables if t.table == seat["table"])
+    assert "P00" in record.stood_in  # marked: he was not there when the round began
+    run_until(clock, lambda: event.state == "finished")

@@ -150,7 +150,7 @@ async def test_sixteen_players_play_a_whole_individual_event_over_tcp(tmp_path):
         clock.advance(GRACE)  # his game waited for him; now a bot plays his seat
         mates = [field[n] for n in field if n != LEAVER]
         await run_clock(clock, lambda: any(f.get("player") == LEAVER for m in mates for f in m.all_of("SUBSTITUTE")))
-        back = await player(server, LEAVER, "127.0.0.2" + "0", leaver.token)
+        back = await player(server, LEAVER, "127.0.0.40", leaver.token)
         back.send(f"/join {seat['table']} {seat['seat']}")
         assert (await back.message("RETURNED"))["nick"] == LEAVER
         field[LEAVER] = back
