@@ -31,6 +31,7 @@ GROUPS = {
     "display": "how messages look",
     "social": "ignoring, friends, away, actions, the ladder",
     "moderation": "admins and moderators: roles, kick, mute, ban, announce, audit",
+    "events": "events across tables: entering, rounds, standings",
 }
 
 #: Names other servers and MUDs use for a command that has another name here.

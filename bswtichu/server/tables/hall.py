@@ -107,6 +107,15 @@ class TableHall:
                 return table, seat
         return None
 
+    def retire(self, table: Table) -> list[str]:
+        """An event's table whose game is over goes (its event seats the next round elsewhere):
+        the names that were at it, present players and spectators, in the lobby now."""
+        there = [nick for nick in map(table.present_at, table.seat_numbers) if nick is not None]
+        there += table.spectators
+        table.close()
+        self._forget(table)
+        return there
+
     def close_all(self) -> None:
         for table in list(self._tables.values()):
             table.close()
