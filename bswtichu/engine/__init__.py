@@ -24,6 +24,7 @@ from .game import (
 )
 from .notation import parse_exchange, parse_play, parse_wish, suggested_exchange
 from .round import EXCHANGE, GRAND, OVER, PLAY, Round, RoundResult, RoundView, partner_of, team_of
+from .selection import SelectionCheck, Suggestions, check_selection, combo_name, suggestions
 from .variant import DUO, NANJING, TIENTSIN, TRICHU, VARIANTS, Variant, variant_named
 
 __all__ = [
@@ -35,5 +36,6 @@ __all__ = [
     "TOURNAMENT_SCHEDULE", "Game", "GameOptions", "Standing", "seats_from_join_order",
     "tournament_victory_points", "parse_exchange", "parse_play", "parse_wish", "suggested_exchange", "EXCHANGE", "GRAND", "OVER", "PLAY",
     "Round", "RoundResult", "RoundView", "partner_of", "team_of",
+    "SelectionCheck", "Suggestions", "check_selection", "combo_name", "suggestions",
     "DUO", "NANJING", "TIENTSIN", "TRICHU", "VARIANTS", "Variant", "variant_named",
 ]
