@@ -110,10 +110,33 @@ function received(name, fields) {
     ask("/second legal", "Tichu.Legal"); // what the second hand waits for, after coming back
   }
   if (fillWith !== null && name === "Tichu.Option" && fields.name === "variant") askLobby();
+  askAround(name, fields);
   if (fillWith !== null && name === "Tichu.Tables") fillSeats();
   if (name === "Tichu.Table" || name === "Tichu.Hand") ui = freshPicks();
   keepPicks();
   render();
+}
+
+/** What the page asks the server as the game goes: the table's form (LAYOUT) when it starts, a
+ * round's seating comes or we come back; suggestions when a hand of ours is asked to play, and
+ * after another seat's play (a bomb of ours may come then); a selection's check again when the
+ * table changed under it. */
+function askAround(name, fields) {
+  const mine = fields.nick === model.nick;
+  if (name === "Tichu.Started" || name === "Tichu.Seating" || ((name === "Tichu.Returned"
+    || name === "Tichu.SpectatorJoined") && mine) || (name === "Tichu.Table" && model.layout === null)) {
+    ask("/layout", "Tichu.Layout");
+  }
+  const g = model.game;
+  if (name === "Tichu.Legal" && fields.commands && fields.commands.some((line) => /^\/((second|dummy)\s+)?play\b/i.test(line))) {
+    ask(fields.seat === model.seat ? "/suggest" : `/${COMMANDS.second_hand[0]} suggest`, "Tichu.Suggest");
+  } else if (name === "Tichu.Played" && model.seat !== null && fields.seat !== model.seat && g.hand.length >= 4
+    && (g.turn === null || g.turn.seat !== model.seat)) {
+    ask("/suggest", "Tichu.Suggest"); // its bombs
+  }
+  if (name === "Tichu.Turn" || name === "Tichu.Played" || name === "Tichu.TrickTaken") {
+    for (const which of ["own", "other"]) if (ui[which].selected.length) checkSelection(which);
+  }
 }
 
 /** The picks still in their hands; the exchange's places as many as it has, while it is open. */
@@ -223,7 +246,7 @@ function selectCards(which, codes) {
 /** Ask the server what the selection would play (``/check``), where it answers that. */
 function checkSelection(which) {
   const picks = ui[which].selected;
-  if (!picks.length || !COMMANDS.check) {
+  if (!picks.length) {
     model.check = null;
     return;
   }

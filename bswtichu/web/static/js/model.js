@@ -16,9 +16,6 @@ const ENDS_LEGAL = new Set([
 /** Our own messages that answer what the round waited for. */
 const OWN_ENDS_LEGAL = new Set(["Tichu.GrandDecided", "Tichu.Tichu", "Tichu.ExchangeSubmitted"]);
 
-/** Who gets the exchange's cards, in the order passed: seats this many steps on (the variants'
- * `exchange_steps`, bswtichu/engine/variant.py). */
-const EXCHANGE_STEPS = { nanjing: [1, 2, 3], tientsin: [2, 4], trichu: [1, 3], duo: [1, 2, 3] };
 /** Duo's people: the first plays the game's seats 1 and 3, the second 2 and 4 (its `played_by`). */
 const DUO_PEOPLE = 2;
 
@@ -85,7 +82,8 @@ export class Model {
     this.held = null; // {table, seat}: our seat, held while we are away from a started game
     this.review = null; // the REVIEW being stepped through, else null
     this.check = null; // {cards (the selection asked about, as sent), fields (Tichu.Check's)}
-    this.suggestions = null; // Tichu.Suggest's fields while they answer what the round waits for
+    this.suggestions = {}; // round seat -> Tichu.Suggest's fields, while they hold (until the next play)
+    this.layout = null; // the table's form (Tichu.Layout): its hands, the exchange's places
     this.game = emptyGame();
     this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
     this.error = null; // the last refusal's message, until the next command
@@ -110,12 +108,17 @@ export class Model {
     return [...Array(count).keys()].map((step) => ((base - 1 + step) % count) + 1);
   }
 
-  /** The seats the exchange of ``from`` (our seat, or the second hand's) gives to, in the order
-   * the exchange command takes them. */
+  /** The exchange of ``from`` (our seat, or the second hand's) as the server's LAYOUT says it:
+   * [{to (a round seat), label ("right opponent", ...)}] in the order ``/schupf`` takes its cards;
+   * [] before the layout came. */
+  exchangePlaces(from = this.seat) {
+    const hand = this.layout && (this.layout.plays || []).find((entry) => entry.seat === from);
+    return hand ? hand.exchange : [];
+  }
+
+  /** The seats the exchange of ``from`` gives to, in the order the exchange command takes them. */
   exchangeTargets(from = this.seat) {
-    const steps = EXCHANGE_STEPS[this.variant] || EXCHANGE_STEPS.nanjing;
-    const count = this.seats.length;
-    return steps.map((step) => ((from - 1 + step) % count) + 1);
+    return this.exchangePlaces(from).map((place) => place.to);
   }
 
   /** The second hand's seat where we play one (Trichu's dealer: the dummy's; Duo: ours + 2), else
@@ -191,6 +194,7 @@ export class Model {
       this.tableVariant = null;
       this.scoreHistory = [];
       this.roundResult = null;
+      this.layout = null;
     }
     this.held = null;
     this.tableNumber = number;
@@ -211,6 +215,7 @@ export class Model {
   }
 
   leaveTable() {
+    this.layout = null;
     this.tableNumber = null;
     this.seat = null;
     this.seats = [null, null, null, null];
@@ -372,13 +377,21 @@ const HANDLERS = {
   "Tichu.Turn": (m, f) => {
     m.game.turn = { seat: f.seat, need: f.need };
     m.game.clock = f.clock === undefined ? null : { seat: f.seat, seconds: f.clock, since: Date.now() };
-    m.suggestions = null;
+    m.suggestions = {};
   },
   "Tichu.Check": (m, f) => {
-    if (m.check !== null) m.check.fields = f;
+    // the answer to the selection as it is now (an older selection's answer is dropped)
+    const plain = (codes) => codes.map((code) => (code.toUpperCase().startsWith("PH") ? "PH" : code.toUpperCase()))
+      .sort().join(" ");
+    if (m.check !== null && f.seat === m.check.seat && plain(f.cards || []) === plain(m.check.cards)) m.check.fields = f;
   },
   "Tichu.Suggest": (m, f) => {
-    m.suggestions = f;
+    m.suggestions[f.seat] = { ...f, version: m.legalVersion }; // for the legal list it came after
+  },
+  "Tichu.Layout": (m, f) => {
+    if (!ourTable(m, f)) return;
+    m.layout = f;
+    if (f.seat !== null && f.plays && f.plays.length) m.plays = f.plays.map((entry) => entry.seat);
   },
   "Tichu.Review": (m, f) => {
     m.review = f;
@@ -391,6 +404,7 @@ const HANDLERS = {
     // a won trick lies until the next lead; a bomb out of turn still lands on it
     if (g.trickWon && !f.out_of_turn) takeTrick(m, g.trickWon.seat, g.trickWon.seat);
     g.trick.push({ seat: f.seat, combo: f.combo });
+    m.suggestions = {};
     g.moment = f.combo.type === "dog" ? { kind: "dog", seat: f.seat, to: null } : null;
     g.counts[f.seat - 1] = f.cards_left;
     g.passed = g.passed.map(() => false);

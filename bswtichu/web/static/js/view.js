@@ -4,7 +4,7 @@
 // so keyboard users keep their place while the game goes on.
 
 import { ansiFragment } from "./ansi.js";
-import { card, cardBack, cardElement, cardWords, commandCards, rankLabel } from "./cards.js";
+import { card, cardBack, cardElement, commandCards, rankLabel } from "./cards.js";
 import { describeEvent, drawChart, plural, reviewHands } from "./parts.js";
 
 const NEED_WORDS = {
@@ -99,19 +99,6 @@ export function commandLabel(line, model) {
 function seatWords(model, word) {
   const seat = Number(word);
   return !seat ? word : model.seats[seat - 1] ? `${model.seats[seat - 1]} (seat ${seat})` : `seat ${seat}`;
-}
-
-/** The play commands of ``commands`` whose cards are ``selected`` (a Phoenix's readings each one). */
-export function playsOf(commands, selected) {
-  const wanted = [...selected].map((code) => code.toUpperCase()).sort().join(" ");
-  return commands.filter((line) => {
-    const words = line.trim().split(/\s+/);
-    const at = words.findIndex((word) => /^\/?play$/i.test(word));
-    if (at < 0) return false;
-    const { cards } = commandCards(`/x ${words.slice(at + 1).join(" ")}`);
-    return cards.map((code) => (code.toUpperCase().startsWith("PH") ? "PH" : code.toUpperCase())).sort().join(" ")
-      === wanted;
-  });
 }
 
 export class View {
@@ -535,12 +522,11 @@ export class View {
    * back to the hand when the place is clicked. */
   exchange(model, which, picked) {
     const from = which === "own" ? model.seat : model.dummySeat;
-    const targets = model.exchangeTargets(from);
-    const roles = ["right opponent", "partner", "left opponent"];
-    const slots = targets.map((seat, at) => {
-      const to = seat === model.seat ? "your own hand" : seat === model.dummySeat && which === "own"
-        ? (model.variant === "duo" ? "your second hand" : "the dummy")
-        : `${model.name(seat)}${model.seats.length === 4 && model.variant === "nanjing" ? `, ${roles[at]}` : ""}`;
+    const places = model.exchangePlaces(from);
+    const targets = places.map((entry) => entry.to);
+    const slots = places.map(({ to: seat, label }, at) => {
+      const to = seat === model.seat ? `your own hand, ${label}` : seat === model.dummySeat && which === "own"
+        ? `${model.variant === "duo" ? "your second hand" : "the dummy"}, ${label}` : `${model.name(seat)}, ${label}`;
       const code = picked.places[at];
       const item = element("li");
       const place = button("", `${which}-place-${at}`, () => this.actions.place(which, at), "place");
@@ -574,9 +560,10 @@ export class View {
     byId("clear-selection").disabled = picked.selected.length === 0;
     byId("clear-selection").classList.toggle("hidden", exchanging);
     this.readings(model, "readings", verdict.readings);
-    const bomb = this.bombLine(model, picked.selected);
+    const bomb = this.bombPlay(model);
     show("bomb", bomb !== null);
-    byId("bomb").dataset.line = bomb || "";
+    byId("bomb").textContent = bomb === null ? "Bomb!" : `Bomb! ${bomb.name}`;
+    byId("bomb").dataset.line = bomb === null ? "" : bomb.command;
   }
 
   /** {label, line}: the Play button's words and the command it sends (null: nothing to send). */
@@ -585,21 +572,15 @@ export class View {
     const check = model.check;
     const asked = check !== null && check.seat === seat && sameCards(check.cards, selected);
     if (asked && check.fields) return this.checkVerdict(check.fields);
-    const lines = legal ? playsOf(legal.commands, selected) : [];
-    if (lines.length === 1) return { label: `Play: ${cardWords(commandCards(lines[0]).cards)}`, line: lines[0] };
-    if (lines.length > 1) return { label: "Play: which reading?", line: null, readings: lines };
-    if (!legal) return { label: "Not your turn", line: null };
-    return { label: asked ? "Checking…" : "Cannot play these", line: null };
+    return { label: "Checking…", line: null };
   }
 
-  /** The Phoenix's readings, asked only when the selection can be read more than one way. */
-  readings(model, id, lines) {
-    show(id, Boolean(lines));
-    redraw(byId(id), JSON.stringify(lines || []), (lines || []).map((line) => {
-      const phoenix = commandCards(line.replace(/^\/(dummy|second)\s+/i, "/")).cards.find((code) => /^PH=?./i.test(code));
-      const label = phoenix ? `Phoenix as ${rankLabel(phoenix.replace(/^PH=?/i, ""))}` : line;
-      const made = button(label, `${id}-${line}`, () => this.actions.move(line), "move");
-      made.title = line;
+  /** The Phoenix's readings (the check's plays), asked only when the selection is ambiguous. */
+  readings(model, id, plays) {
+    show(id, Boolean(plays));
+    redraw(byId(id), JSON.stringify(plays || []), (plays || []).map((play) => {
+      const made = button(`Play: ${play.name}`, `${id}-${play.command}`, () => this.actions.move(play.command), "move");
+      made.title = play.command;
       return made;
     }));
   }
@@ -608,24 +589,23 @@ export class View {
     return legal.commands.some((line) => /^\/((dummy|second)\s+)?play\b/i.test(line));
   }
 
-  /** A Tichu.Check answer as the Play button's words and command. */
+  /** A Tichu.Check answer as the Play button's words and command (a Phoenix's readings: several). */
   checkVerdict(fields) {
-    const commands = fields.commands || (fields.command ? [fields.command] : []);
-    if (!fields.playable || !commands.length) return { label: fields.reason ? `Cannot play: ${fields.reason}` : "Cannot play these", line: null };
-    const name = fields.name || fields.combination || "these cards";
-    if (commands.length > 1) return { label: `Play: ${name}, which reading?`, line: null, readings: commands };
-    return { label: `Play: ${name}`, line: commands[0] };
+    const plays = fields.plays || [];
+    if (!fields.playable || !plays.length) {
+      return { label: fields.reason ? `Cannot play: ${fields.reason}` : "Cannot play these", line: null };
+    }
+    const verb = fields.how === "bomb" ? "Bomb" : "Play";
+    if (plays.length > 1) return { label: `${verb}: which reading?`, line: null, readings: plays };
+    return { label: `${verb}: ${plays[0].name}`, line: plays[0].command };
   }
 
-  bombLine(model, selected) {
-    const check = model.check;
-    if (!selected.length || check === null || check.seat !== model.seat || !check.fields || !sameCards(check.cards, selected)) {
-      return null;
-    }
-    const fields = check.fields;
+  /** The Bomb button: the lowest bomb of ours the server says may be played now out of turn. */
+  bombPlay(model) {
     const turn = model.game.turn;
-    const ours = turn !== null && turn.seat === model.seat;
-    return fields.playable && fields.bomb && !ours ? (fields.commands || [fields.command])[0] : null;
+    const suggested = model.suggestions[model.seat];
+    if (!suggested || !suggested.bombs || !suggested.bombs.length || (turn !== null && turn.seat === model.seat)) return null;
+    return suggested.bombs[0];
   }
 
   /** What may be done besides playing cards (pass, calls, the wish, the Dragon's gift, the
@@ -679,17 +659,19 @@ export class View {
   }
 
   /** The server's suggestions (Tichu.Suggest): one per kind; a click picks its cards. */
-  suggestions(model) {
-    const fields = model.suggestions;
-    const list = fields && Array.isArray(fields.plays || fields.suggestions) ? (fields.plays || fields.suggestions) : [];
-    const mine = fields && (fields.seat === undefined || fields.seat === model.seat);
-    const shown = mine && model.game.legal !== null && !model.game.legal.exchange ? list.slice(0, 6) : [];
-    show("suggest-box", shown.length > 0);
-    redraw(byId("suggest"), JSON.stringify(shown), shown.map((entry, at) => {
-      const line = typeof entry === "string" ? entry : entry.command;
-      const cards = commandCards(line.replace(/^\/(dummy|second)\s+/i, "/")).cards;
-      const words = typeof entry === "string" ? cardWords(cards) : entry.text || entry.name || cardWords(cards);
-      const made = button("", `suggest-${at}`, () => this.actions.selectCards("own", cards), "suggestion");
+  suggestions(model, which = "own") {
+    const own = which === "own";
+    const fields = model.suggestions[own ? model.seat : model.dummySeat];
+    const legal = own ? model.game.legal : model.game.otherLegal;
+    const shown = fields && legal !== null ? (fields.plays || []).slice(0, 6) : [];
+    const box = byId(own ? "suggest-box" : "second-suggest");
+    box.classList.toggle("hidden", !shown.length);
+    box.dataset.version = fields ? String(fields.version) : "";
+    redraw(byId(own ? "suggest" : "second-suggest"), JSON.stringify(shown), shown.map((entry, at) => {
+      const line = entry.command;
+      const cards = entry.combo ? entry.combo.cards : commandCards(line.replace(/^\/(dummy|second)\s+/i, "/")).cards;
+      const words = entry.name;
+      const made = button("", `${which}-suggest-${at}`, () => this.actions.selectCards(which, cards), "suggestion");
       const faces = element("span", null, "cards");
       for (const code of cards) faces.append(cardElement(code));
       made.append(faces, element("span", words, "what"));
@@ -721,6 +703,7 @@ export class View {
       this.exchange(model, "other", picked);
       byId("second-exchange-title").textContent = `The ${this.secondWords(model)}'s exchange: put a card on each place`;
     }
+    this.suggestions(model, "other");
     const verdict = this.verdict(model, other, picked.selected, model.dummySeat);
     const play = byId("second-play");
     play.textContent = verdict.line ? verdict.label.replace(/^Play/, `Play the ${this.secondWords(model)}'s`) : verdict.label;
