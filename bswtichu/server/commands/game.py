@@ -30,12 +30,15 @@ from bswtichu.server.numbers import is_number
 from bswtichu.server.session import Session
 from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table_game import TableGame, refusal_for
-from bswtichu.server.text import messages
+from bswtichu.server.text import messages, questions
 from bswtichu.server.text.game_messages import game_log
 from bswtichu.server.text.messages import Refusal, second_hand_word
 from bswtichu.server.text.render import MACHINE
 
 WISH_WORDS = ("wish", "wunsch")
+#: The hand commands that only ask (/check, /suggest): /second's usage line, older than they
+#: are, names the commands that act; /help second and LAYOUT's ``hand_commands`` name these too
+QUESTIONS = ("check", "suggest")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
 PLAY_HELP = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
              " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
@@ -285,6 +288,45 @@ class GameCommands(CommandGroup):
             if game.waits_for(nick):
                 session.send(game.legal_message(nick, full=session.mode == MACHINE))
 
+    @command("check", group="game", german="pruefen", usage="/check CARDS",
+             summary="may these cards be played now? (for card tables)",
+             help="Checks a selection of your cards without playing it: whether it may be played"
+             " now (in turn, or as a bomb out of turn), the combination's name, the command that"
+             " plays it (one per reading where the Phoenix makes it ambiguous), or why not.",
+             hand=True)
+    def check(self, session: Session, args: str, hand: int = 0) -> None:
+        game = _player_game(session)
+        if not args.strip():
+            raise wrong_use("which cards? e.g. 7j 7s, as /play names them")
+        held = game.hand_of(session.name, hand)
+        cards, _ = _parse(lambda text: parse_play(text, held), args)
+        session.send(game.check_message(session.name, cards, hand))
+
+    @command("suggest", group="game", german="tipp", usage="/suggest",
+             summary="a few plays for your hand now, one per kind",
+             help="The lowest play of each kind of combination you may play now (on a lead the"
+             " lowest of each kind), your bombs apart, and /pass when you may pass; /legal lists"
+             " every play.", hand=True)
+    def suggest(self, session: Session, args: str, hand: int = 0) -> None:
+        if args:
+            raise wrong_use("it takes no arguments")
+        session.send(_player_game(session).suggest_message(session.name, hand))
+
+    @command("layout", group="game", german="aufstellung", usage="/layout",
+             summary="your table's form: seats, hands, teams, the exchange",
+             help="The table's variant, its seats and hands, the teams, where each exchange card"
+             " goes, the hands you play this round and the commands /second takes.")
+    def layout(self, session: Session, args: str) -> None:
+        table = current_table(session)
+        variant = table.variant
+        seat: int | None = None
+        plays: list[tuple[int, str]] = []
+        if isinstance(table.game, TableGame) and table.seat_of(session.name):
+            seat, plays = table.game.hands_played(session.name)
+        second = second_hand_word(variant) if variant.further_seats else None
+        session.send(questions.layout(table.number, variant, table.option_data(), self.second_hand,
+                                      second, seat, plays))
+
     @command("score", group="game", german="punkte", aliases=("standings",), usage="/score",
              summary="the score (tournament: standings)",
              help="Team totals, or in turnier the players' victory and Tichu points.")
@@ -358,7 +400,7 @@ class GameCommands(CommandGroup):
         name, _, rest = args.strip().partition(" ")
         chosen = self.second_hand.get(name.lower())
         if chosen is None:
-            keys = sorted({c.key for c in self.second_hand.values()})
+            keys = sorted({c.key for c in self.second_hand.values() if c.key not in QUESTIONS})
             raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
         game.seat_for(session.name, 1)  # refused for anyone without a second hand
         try:

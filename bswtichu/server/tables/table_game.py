@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Sequence
 from twisted.logger import Logger
 
 from bswtichu import names
-from bswtichu.engine import Action, Card, Exchange, Game, MakeWish, Round, TichuError
+from bswtichu.engine import Action, Card, Exchange, Game, MakeWish, Round, TichuError, check_selection, suggestions
 from bswtichu.engine import events as ev
 from bswtichu.engine.game import Seating
 from bswtichu.engine.round import EXCHANGE, GRAND, OVER, PLAY
@@ -26,7 +26,10 @@ from bswtichu.server.numbers import is_number
 from bswtichu.server.games.durable import DurableGame
 from bswtichu.server.tables.table import Reader, Table
 from bswtichu.server.text.game_messages import GameTexts, game_started
-from bswtichu.server.text.messages import Message, Refusal, for_second_hand, second_hand_word
+from bswtichu.server.text import questions
+from bswtichu.server.text.messages import (
+    Message, Refusal, for_second_hand, second_hand_title, second_hand_word,
+)
 from bswtichu.server.text.render import MACHINE
 
 ActionBuilder = Callable[[int], "Action | list[Action]"]
@@ -475,6 +478,36 @@ class TableGame:
         second = second_hand_word(self.game.variant) if self._home[seat] != seat else ""
         rnd = self.driver.round
         return self.texts.legal(seat, rnd.iter_legal_actions(seat), rnd.hands[seat], full, second)
+
+    def check_message(self, nick: str, cards: Sequence[Card], hand: int = 0) -> Message:
+        """CHECK: whether ``nick`` may play exactly ``cards`` of his ``hand``-th hand now."""
+        seat = self.seat_for(nick, hand)
+        rnd = self.driver.round
+        prefix, title = self._hand_words(seat)
+        return questions.check(self.texts.table, seat, check_selection(rnd, seat, cards), rnd.wish,  # type: ignore[arg-type]  # a table's game has its number
+                               prefix, title)
+
+    def suggest_message(self, nick: str, hand: int = 0) -> Message:
+        """SUGGEST: a few plays for ``nick``'s ``hand``-th hand now."""
+        seat = self.seat_for(nick, hand)
+        prefix, title = self._hand_words(seat)
+        return questions.suggest(self.texts.table, seat, suggestions(self.driver.round, seat),  # type: ignore[arg-type]  # a table's game has its number
+                                 prefix, title)
+
+    def hands_played(self, nick: str) -> tuple[int, list[tuple[int, str]]]:
+        """``nick``'s round seat and every seat he plays this round with the words before its
+        commands (``""``, ``"/second "``), his own first: LAYOUT's ``plays``."""
+        seats = self.game.seats_played_by(self.player(nick))
+        return seats[0], [(seat, f"/{self._hand_words(seat)[0]}" if index else "")
+                          for index, seat in enumerate(seats)]
+
+    def _hand_words(self, seat: int) -> tuple[str, str]:
+        """For a second hand, the word before its commands (``"second "``) and the title its
+        sentences start with; for a person's own seat nothing."""
+        if self._home[seat] == seat:
+            return "", ""
+        variant = self.game.variant
+        return f"{second_hand_word(variant)} ", second_hand_title(variant, self.texts.names[seat], seat + 1)
 
     def show_state(self, nick: str) -> None:
         """Tell ``nick`` the score, the table, his hands and what is asked of him (he came back)."""

@@ -36,7 +36,8 @@ def test_the_hand_names_are_every_name_of_the_commands_marked_hand(game_commands
     assert marked == HAND_NAMES
     assert {"spielen", "p", "bomben", "passe", "moves"} <= HAND_NAMES  # German names and aliases too
     assert {one.key for one in game_commands if one.hand} == {
-        "grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish", "give", "dog", "hand", "legal"}
+        "grand", "nogrand", "tichu", "exchange", "play", "pass", "bomb", "wish", "give", "dog", "hand", "legal",
+        "check", "suggest"}
 
 
 def test_a_second_hands_sentence_names_each_hand_command_as_that_hands_and_no_other():
