@@ -98,6 +98,7 @@ class PagePlayer:
         self.lead_buttons: list[int] = []  # buttons on screen each time we were to lead
         self.labels: set[str] = set()  # what the Play button said
         self.overflow: list[tuple[int, int]] = []  # [scroll width, window width] at each lead
+        self.fits: list[dict] = []  # the table and the hand measured at each lead (`table_and_hand`)
 
     # -- looking ---------------------------------------------------------------
 
@@ -115,8 +116,13 @@ class PagePlayer:
                                  ignored_exceptions=(StaleElementReferenceException, ElementNotInteractableException,
                                                      ElementClickInterceptedException)).until(condition)
         except TimeoutException:
-            raise AssertionError(f"the page did not show {what} within {timeout} s; its log ends:\n"
-                                 + self.log_text()[-3000:]) from None
+            self.shot(f"timeout-{what.replace(' ', '-')}")
+            state = self.driver.execute_script(
+                "return [...document.querySelectorAll('[data-version], button:not(.hidden)')]"
+                ".filter((e) => e.getClientRects().length).map((e) => e.id + ' ' + (e.dataset.version || '')"
+                " + ' ' + e.textContent.slice(0, 40)).join(' | ')")
+            raise AssertionError(f"the page did not show {what} within {timeout} s; it shows: {state}\n"
+                                 f"its log ends:\n{self.log_text()[-2000:]}") from None
 
     def find(self, css: str):
         from selenium.webdriver.common.by import By
@@ -149,6 +155,17 @@ class PagePlayer:
               const r = b.getBoundingClientRect();
               return r.width > 0 && r.height > 0 && getComputedStyle(b).visibility !== 'hidden';
             }).length""")
+
+    def table_and_hand(self) -> dict:
+        """How the table and the hand fit the window: the height from the table's top (its title)
+        to the moves under the hand, the hand's cards' left and right edges, the window's size."""
+        return self.driver.execute_script("""
+            document.getElementById('table').scrollIntoView();
+            const board = document.getElementById('table').getBoundingClientRect();
+            const moves = document.querySelector('.action-bar').getBoundingClientRect();
+            const cards = [...document.querySelectorAll('#hand [role=option]')].map((c) => c.getBoundingClientRect());
+            return {height: moves.bottom - board.top, right: Math.max(...cards.map((c) => c.right)),
+                    left: Math.min(...cards.map((c) => c.left)), window: [innerWidth, innerHeight]};""")
 
     def widths(self) -> tuple[int, int]:
         return tuple(self.driver.execute_script(
@@ -257,12 +274,12 @@ class PagePlayer:
         reading, if asked); or Pass when nothing is suggested. False while the suggestions are not in."""
         suggested = [button.get_attribute("title") for button in self.all(f"{hand.suggest} button.suggestion")]
         passing = self.all(f"{hand.moves} button.move[title$='pass']")
-        if not suggested and self.find(hand.suggest_box).get_attribute("data-version") != \
-                self.find("#legal").get_attribute("data-version"):
+        if not suggested and self.find(hand.suggest_box).get_attribute("data-answered") != "true":
             return False  # asked for: not in yet
         if hand is HAND and self.find("#announce").text.startswith("Your turn: lead"):
             self.lead_buttons.append(self.buttons_on_screen())
             self.overflow.append(self.widths())
+            self.fits.append(self.table_and_hand())
             self.shot("lead")
         if not suggested:
             if not passing:
@@ -319,3 +336,37 @@ HAND = HandParts("#hand", "#play-selected", "#readings", "#legal", "#exchange", 
                  "#suggest", "#suggest-box")
 SECOND_HAND = HandParts("#second-hand", "#second-play", "#second-readings", "#dummy-legal", "#second-exchange",
                         "#send-second-exchange", "dummy-", "#second-suggest", "#second-suggest")
+
+
+def open_table(person: PagePlayer, variant: str, rounds: str = "", level: str = "random") -> None:
+    """The lobby's new-table form: the variant, the rounds (empty: to 1000), bots of ``level`` in
+    every free seat; waits until every seat is taken."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(person.find("#new-variant")).select_by_value(variant)
+    person.find("#new-rounds").clear()
+    if rounds:
+        person.find("#new-rounds").send_keys(rounds)
+    Select(person.find("#new-bots")).select_by_value("fill")
+    Select(person.find("#new-bot-level")).select_by_value(level)
+    person.click("#new-table")
+    person.wait("every seat taken", lambda d: person.shown("#table") and len(person.seats()) >= 2
+                and not any("(free)" in seat for seat in person.seats()))
+
+
+AXE = Path(__file__).resolve().parent / "web" / "node_modules" / "axe-core" / "axe.min.js"
+#: why the accessibility audit cannot run here, or None
+AXE_MISSING = MISSING or (None if AXE.is_file() else
+                          "needs axe-core (cd tests/web && npm ci; Debian package npm)")
+
+
+def audit(driver) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now: [{id, help, nodes}]."""
+    driver.execute_script(AXE.read_text("utf-8"))
+    driver.set_script_timeout(STEP_TIMEOUT)
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        axe.run(document, {resultTypes: ["violations"]}).then(
+          (result) => done(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" "))}))),
+          (error) => done([{id: "axe", help: String(error), nodes: []}]));""")

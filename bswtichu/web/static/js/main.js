@@ -29,6 +29,7 @@ let model = new Model();
 // selected to play, in the order picked, and the exchange's places (a card or null each).
 let ui = freshPicks();
 let movePending = false; // a move was sent and no legal list has come since
+let roundsAsked = null; // the rounds the field last asked for (it is sent once, as it changes or at the start)
 let fillWith = null; // a bot level: the new table's free seats get bots of it once its seats are known
 // A guest's resume token, kept in this page's memory only (never in the address or storage):
 // after a dropped connection "Come back as NAME" sends /resume with it.
@@ -105,9 +106,6 @@ function received(name, fields) {
     // the move was refused (the game moved on meanwhile): nothing changed, so ask again
     movePending = false;
     ask("/legal", "Tichu.Legal");
-  }
-  if (name === "Tichu.Table" && model.plays.length > 1 && model.game.otherLegal === null) {
-    ask("/second legal", "Tichu.Legal"); // what the second hand waits for, after coming back
   }
   if (fillWith !== null && name === "Tichu.Option" && fields.name === "variant") askLobby();
   askAround(name, fields);
@@ -360,7 +358,9 @@ on("add-bot", "click", () => send(`/bot ${byId("bot-level").value}`, true));
 function applyRounds() {
   const wanted = byId("rounds").value.trim();
   const now = model.options && model.options.round ? String(model.options.round) : "";
-  if (wanted !== now) send(`/round ${wanted || "off"}`, true);
+  if (wanted === now || wanted === roundsAsked) return; // set, or asked for and not yet answered
+  roundsAsked = wanted;
+  send(`/round ${wanted || "off"}`, true);
 }
 on("rounds", "change", applyRounds);
 on("start", "click", () => {

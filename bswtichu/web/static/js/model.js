@@ -386,7 +386,8 @@ const HANDLERS = {
     if (m.check !== null && f.seat === m.check.seat && plain(f.cards || []) === plain(m.check.cards)) m.check.fields = f;
   },
   "Tichu.Suggest": (m, f) => {
-    m.suggestions[f.seat] = { ...f, version: m.legalVersion }; // for the legal list it came after
+    // for the legal list it answers (a newer list needs newer suggestions)
+    m.suggestions[f.seat] = { ...f, legal: f.seat === m.seat ? m.game.legal : m.game.otherLegal };
   },
   "Tichu.Layout": (m, f) => {
     if (!ourTable(m, f)) return;

@@ -317,7 +317,10 @@ export class View {
     item.classList.toggle("mine", seat === model.seat || seat === model.dummySeat);
     const mine = seat === model.seat ? " (you)" : seat !== model.dummySeat ? ""
       : model.variant === "duo" ? " (your second hand)" : " (yours to play)";
-    item.append(element("strong", `Seat ${seat}: ${name || "(free)"}${mine}`, "name"));
+    const title = element("strong", null, "name");
+    title.append(element("span", `Seat ${seat}: `, "seat-number"), `${name || "(free)"}${mine}`);
+    title.title = `Seat ${seat}: ${name || "(free)"}`;
+    item.append(title);
     const facts = [];
     if (model.seat !== null && where) facts.push(where);
     if (model.bots[String(seat)]) facts.push(`${model.bots[String(seat)]} bot`);
@@ -447,7 +450,7 @@ export class View {
     if (!model.totals) return "";
     const of = model.options && model.options.round ? model.options.round : null;
     const done = model.rounds === null ? 0 : model.rounds;
-    const after = of ? ` after ${done} of ${plural(of, "round")}` : ` after ${plural(done, "round")}`;
+    const after = of ? ` after ${done} of ${of} rounds` : ` after ${plural(done, "round")}`; // as the server counts
     if (model.standings) { // each person his own total (Trichu)
       const people = model.standings.people.map((s) => `${s.player} ${s.points}`).join(", ");
       return `Score${after}: ${people}; the dummy ${model.standings.dummy}.`;
@@ -496,8 +499,11 @@ export class View {
       empty.setAttribute("aria-disabled", "true");
       items.push(empty);
     }
-    list.classList.toggle("many", shown.length > 10);
+    const focused = list.contains(document.activeElement);
     redraw(list, JSON.stringify([shown, taken, this.cursor[which]]), items);
+    if (focused && !list.contains(document.activeElement)) { // the focused card went onto a place
+      list.querySelectorAll("[role=option]")[this.cursor[which]]?.focus();
+    }
   }
 
   handKey(event, which, code, at, count) {
@@ -666,7 +672,7 @@ export class View {
     const shown = fields && legal !== null ? (fields.plays || []).slice(0, 6) : [];
     const box = byId(own ? "suggest-box" : "second-suggest");
     box.classList.toggle("hidden", !shown.length);
-    box.dataset.version = fields ? String(fields.version) : "";
+    box.dataset.answered = String(Boolean(fields && legal !== null && fields.legal === legal));
     redraw(byId(own ? "suggest" : "second-suggest"), JSON.stringify(shown), shown.map((entry, at) => {
       const line = entry.command;
       const cards = entry.combo ? entry.combo.cards : commandCards(line.replace(/^\/(dummy|second)\s+/i, "/")).cards;
@@ -706,7 +712,7 @@ export class View {
     this.suggestions(model, "other");
     const verdict = this.verdict(model, other, picked.selected, model.dummySeat);
     const play = byId("second-play");
-    play.textContent = verdict.line ? verdict.label.replace(/^Play/, `Play the ${this.secondWords(model)}'s`) : verdict.label;
+    play.textContent = verdict.label; // under the second hand's title: its cards
     play.disabled = exchanging || verdict.line === null;
     play.dataset.line = verdict.line || "";
     play.classList.toggle("hidden", exchanging);

@@ -1,0 +1,110 @@
+"""Whole games at the web page's card table, one of each variant at a desktop's window (1366 ×
+768) and at a phone's screen (390 × 844), in a real headless Chromium (Debian packages chromium
+and chromium-driver, driven by Selenium) against a real server with the WebSocket listener.
+
+The person opens a table with the lobby's form (the variant, ``round 1``, bots of the cheapest
+level in the free seats), starts, and plays to "Game over" as a person does: the cards of a play
+clicked in the hand, then the Play button (which names the combination the server's check gives);
+the exchange's cards put on its places; the few other moves by their buttons; the Bomb button
+when it shows up (the 4-player game is dealt from a seed that gives the person a bomb). A second
+hand (Trichu's dummy, Duo's) is played the same way. Checked on the way: at each lead no more
+than 15 buttons on the page, the hand within the window (no sideways scrolling) and the table
+with the hand on one screen, every card named for a screen reader. Screenshots of the deal, the
+exchange, a lead, a bomb and the end go to ``screenshots/web/`` (BSWTICHU_SCREENSHOTS elsewhere),
+named VARIANT-WIDTHxHEIGHT-MOMENT.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import pytest_twisted
+from twisted.internet import threads
+
+from bswtichu.config import Listener
+
+from browser_player import DESKTOP, MISSING, PHONE, STEP_TIMEOUT, PagePlayer, open_table, start_browser
+from test_net_network import LOOPBACK, LOOPBACK_LISTENERS, RunningServer, reactor
+from test_net_tintin import unexplained_errors
+
+GAME_TIMEOUT = 240
+#: rounds and bots of each variant's short game (Trichu: a multiple of 3 rounds, each person deals once)
+GAMES = {"nanjing": ("1", 3), "tientsin": ("1", 5), "trichu": ("3", 2), "duo": ("1", 1)}
+#: a seed whose first deal gives seat 1 (the person, who opens the table) four fours
+SEED_WITH_A_BOMB = 19
+#: the bots' pause before a move, where a bomb is to come out of turn: time for the page to ask
+#: the server (without it the bots' moves all come at once, and the person's turn with them)
+BOMB_TIME = 0.3
+CARD_WORDS = re.compile(r"(10|[2-9]|Jack|Queen|King|Ace) of (Jade|Sword|Pagoda|Star)|Mahjong|Dog|Phoenix"
+                        r"|Phoenix as (10|[2-9JQKA])|Dragon")
+MAX_BUTTONS = 15
+
+
+def card_names(driver) -> list[tuple[str, str | None]]:
+    """Every drawn card on the page: its code and its accessible name (its aria-label)."""
+    return [tuple(pair) for pair in driver.execute_script(
+        "return [...document.querySelectorAll('.card')].filter((c) => c.getClientRects().length)"
+        ".map((c) => [c.dataset.code, c.getAttribute('aria-label')])")]
+
+
+def play_a_game(url: str, variant: str, size: tuple[int, int]) -> dict:
+    """Ann opens a table of ``variant`` and plays its short game by clicking; what the page showed."""
+    driver = start_browser(*size)
+    try:
+        person = PagePlayer(driver, shots=f"{variant}-{size[0]}x{size[1]}")
+        person.open(url)
+        person.log_in("Ann")
+        rounds, _ = GAMES[variant]
+        open_table(person, variant, rounds)
+        seats = person.seats()
+        person.click("#start")
+        person.wait("the deal", lambda d: person.all("#hand [role=option]"))
+        names = card_names(driver)
+        over = person.play_to_the_end(GAME_TIMEOUT)
+        names += card_names(driver)
+        return {"seats": seats, "over": over, "score": person.text("#score"), "console": person.console_errors(),
+                "log": person.log_text(), "player": person, "names": names}
+    finally:
+        driver.quit()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("variant", list(GAMES))
+@pytest_twisted.ensureDeferred
+async def test_a_whole_game_by_clicking_cards(tmp_path, variant, size):
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
+    delay = BOMB_TIME if variant == "nanjing" else 0.0
+    async with RunningServer(listeners=listeners, bot_delay=delay, log_folder=str(tmp_path / "logs")) as server:
+        server.service.games.seeds = lambda: SEED_WITH_A_BOMB
+        url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(play_a_game, url, variant, size).addTimeout(
+            GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+    person = seen["player"]
+    assert seen["over"].startswith("Game over") and seen["console"] == []
+    assert unexplained_errors(seen["log"].splitlines()) == []
+    assert person.plays >= 1 and person.cards_clicked >= person.plays  # every play made of clicked cards
+    assert all(label.startswith(("Play: ", "Bomb: ")) for label in person.labels), person.labels
+    assert person.lead_buttons and max(person.lead_buttons) <= MAX_BUTTONS, person.lead_buttons
+    width, height = size
+    for fit in person.fits:  # the whole hand in the window, the table and the hand on one screen
+        assert fit["window"] == [width, height], fit
+        assert 0 <= fit["left"] and fit["right"] <= width and fit["height"] <= height, fit
+    assert all(scroll <= client for scroll, client in person.overflow), person.overflow
+    assert seen["names"] and all(CARD_WORDS.fullmatch(name or "") for _, name in seen["names"]), seen["names"]
+    assert {"deal", "exchange", "lead", "end"} <= set(person.saved), person.saved
+    assert all(path.stat().st_size > 0 for path in person.saved.values())
+    rounds = GAMES[variant][0]
+    assert re.match(rf"Score after {rounds} of {rounds} rounds: ", seen["score"]), seen["score"]
+    if variant == "nanjing":  # Ann was dealt four fours: the Bomb button showed up and she bombed
+        assert person.bombs >= 1 and "bomb" in person.saved
+    if variant == "tientsin":
+        assert [seat.split("\n")[1] for seat in seen["seats"]][:3] == ["you", "right opponent · random bot",
+                                                                        "partner · random bot"] \
+            or size == PHONE
+    if variant in ("trichu", "duo"):  # the second hand played by its own cards and buttons
+        word = "dummy" if variant == "trichu" else "second"
+        assert person.second_moves and all(move.startswith(f"/{word} ") for move in person.second_moves), \
+            person.second_moves
+        assert person.second_exchanges
