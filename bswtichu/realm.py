@@ -45,6 +45,10 @@ class Told(Protocol):
 class Connection(Protocol):
     """What a port's connection offers the domain: text lines out, hang up."""
 
+    #: only people use this connection (the WebSocket's subprotocols for people, a browser's
+    #: page): its greeting leaves out what is said to bots (`/mode machine`, the line limits)
+    for_people: bool
+
     def send_lines(self, lines: list[str], droppable: bool = False) -> None:
         """Lines of text; ``droppable`` ones may be skipped for a client that does not read."""
 

@@ -130,6 +130,9 @@ class LineConnection(TimeoutMixin):
     gives is written to the socket as it is (behind any telnet layer).
     """
 
+    #: greeted as bots may connect (the WebSocket port's people-only subprotocols say True)
+    for_people = False
+
     log = Logger()
     # what the Twisted protocol it is mixed into has (FrameLines sets its transport itself)
     transport: ITransport | None

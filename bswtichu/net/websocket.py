@@ -87,6 +87,7 @@ class FrameLines(LineConnection):
         super().__init__(lobby, config, clock)
         self.websocket = websocket
         self.subprotocol = subprotocol
+        self.for_people = subprotocol != MACHINE  # the terminal and GMCP subprotocols: browsers, web MUD clients
         self.transport = None
 
     def encode_lines(self, lines: list[str]) -> bytes:

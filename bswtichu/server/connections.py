@@ -51,7 +51,8 @@ class Connections:
         log.info("{peer} connected", peer=peer, event="connect")
         config = limits or self._config.current
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
-                                      config.flood_rate, config.flood_burst, config.idle_timeout))
+                                      config.flood_rate, config.flood_burst, config.idle_timeout,
+                                      getattr(connection, "for_people", False)))  # (test doubles lack it)
         return session
 
     def close(self, session: Session) -> bool:

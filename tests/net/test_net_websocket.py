@@ -4,6 +4,7 @@ subprotocol, the Origin check, the static page and its headers, the limits, a wh
 from __future__ import annotations
 
 import json
+from itertools import takewhile
 
 import pytest_twisted
 from twisted.internet.defer import Deferred
@@ -43,7 +44,7 @@ async def test_terminal_subprotocol_greets_in_binary_frames_and_takes_nick():
         person = await server.open(["terminal.mudstandards.org"])
         assert person.chosen == "terminal.mudstandards.org"
         await person.wait_for(lambda line: line.startswith("Welcome to bswtichu"))
-        await person.wait_for(lambda line: line.startswith("Limits:"))
+        await person.wait_for(lambda line: line.startswith("Choose a name first: /nick NAME."))
         person.say("/nick Ann\r\n")
         await person.wait_for(lambda line: line.endswith("You are now Ann."))
         assert person.text == []
@@ -102,6 +103,30 @@ async def test_gmcp_subprotocol_sends_tichu_packages_as_text_frames_during_a_gam
 
 
 @pytest_twisted.ensureDeferred
+async def test_people_get_the_greeting_for_people_and_programs_the_whole_one():
+    """Issue 34, bug 5: a browser's subprotocols are greeted without the bots' lines (`/mode
+    machine`, the limits in bytes); the machine subprotocol, as the line port, with them."""
+    async with WebServer() as server:
+        for number, protocols in enumerate((["terminal.mudstandards.org"], ["gmcp.mudstandards.org"], None)):
+            person = await server.open(protocols)
+            await person.wait_for(lambda line: line.startswith("Welcome to bswtichu "))
+            person.say(f"/nick Greeted{number}")
+            await person.wait_for(lambda line: line.endswith(f"You are now Greeted{number}."))
+            greeting = ["Welcome to bswtichu ..."] + list(takewhile(lambda line: "resume token" not in line,
+                                                                    person.binary))
+            assert greeting[0].startswith("Welcome to bswtichu ") and len(greeting) == 2, greeting
+            assert greeting[1].startswith("Choose a name first: /nick NAME.")
+            assert not any("/mode machine" in line or "bytes" in line for line in greeting)
+            person.sendClose(1000)
+            await person.closed.addTimeout(TIMEOUT, reactor())
+        robo = await server.open(["bswtichu.machine"])
+        assert (await robo.message("MODE")) == {"mode": "machine"}
+        assert robo.text[0].startswith("Welcome to bswtichu ")
+        assert any(line.startswith("Bots: /mode machine") for line in robo.text)
+        assert any(line.startswith("Limits: lines up to 512 bytes") for line in robo.text)
+
+
+@pytest_twisted.ensureDeferred
 async def test_machine_subprotocol_speaks_machine_lines_in_text_frames():
     async with WebServer() as server:
         robo = await server.open(["bswtichu.machine"])
@@ -119,7 +144,7 @@ async def test_machine_subprotocol_speaks_machine_lines_in_text_frames():
 async def test_the_limits_apply_an_overlong_line_and_a_flood():
     async with WebServer(max_line_length=64, flood_rate=1.0, flood_burst=3) as server:
         person = await server.open(["terminal.mudstandards.org"])
-        await person.wait_for(lambda line: line.startswith("Limits:"))
+        await person.wait_for(lambda line: line.startswith("Choose a name first"))
         person.say("x" * 200)
         await person.wait_for(lambda line: "at most 64 bytes" in line)
         for n in range(6):

@@ -285,8 +285,9 @@ class GameCommands(CommandGroup):
             except Refusal:
                 return
             nick = session.name
-            if game.waits_for(nick):
-                session.send(game.legal_message(nick, full=session.mode == MACHINE))
+            for hand in range(len(game.game.seats_played_by(game.player(nick)))):  # a second hand's too
+                if game.waits_for(nick, hand):
+                    session.send(game.legal_message(nick, full=session.mode == MACHINE, hand=hand))
 
     @command("check", group="game", german="pruefen", usage="/check CARDS",
              summary="may these cards be played now? (for card tables)",

@@ -358,7 +358,11 @@ class Table:
         return seat
 
     def watch(self, nick: str) -> None:
-        if self.seat_of(nick) is not None:
+        seat = self.seat_of(nick)
+        if seat is not None:
+            if seat in self.presence.away:  # he left a started game: his seat waits for him
+                raise Refusal("already_seated", f"your seat {seat} at table {self.number} is held for you"
+                                                f" (players cannot also watch): /join {self.number} takes it back")
             raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
         if self.is_watching(nick):
             raise Refusal("already_watching", f"you already watch table {self.number}")

@@ -104,7 +104,10 @@ def welcome(
     flood_rate: float,
     flood_burst: int,
     idle_timeout: float,
+    for_people: bool = False,
 ) -> Message:
+    """The greeting; ``for_people`` (a connection only people use, a browser's): without the
+    lines for bots (`/mode machine`, the limits in bytes)."""
     idle = (
         f"you are disconnected after {_duration(idle_timeout)} without input"
         if idle_timeout
@@ -114,11 +117,14 @@ def welcome(
         f"Welcome to {server} {version}, a Tichu server in the style of BrettspielWelt.\n"
         "Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you"
         " down, /start begins once every seat of the table is taken (four; a /variant table has"
-        " six, three or two). /help lists all commands.\n"
-        "Bots: /mode machine makes every message one line KEYWORD {json}.\n"
-        f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
-        f" second (bursts of {flood_burst}); {idle}."
+        " six, three or two). /help lists all commands."
     )
+    if not for_people:
+        text += (
+            "\nBots: /mode machine makes every message one line KEYWORD {json}.\n"
+            f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
+            f" second (bursts of {flood_burst}); {idle}."
+        )
     return Message(
         "WELCOME",
         {

@@ -235,3 +235,31 @@ def test_the_mahjong_with_its_wish_pushes_no_list_for_the_wish_already_made(tmp_
     keywords = following.keywords()
     assert keywords.index("WISH") < keywords.index("LEGAL"), keywords
     assert "/wish RANK|none" not in str(following.only("LEGAL"))
+
+
+@pytest.mark.parametrize("variant, people", [("duo", 2), ("trichu", 3)])
+def test_turning_push_on_sends_every_waiting_hands_list(tmp_path, variant, people):
+    """Issue 34, bug 3: a person who plays two hands and turns push on while the round waits
+    for both (the exchange; the page turns it on as it comes back) gets both lists, his own
+    first, the second spelled for it."""
+    lobby = seeded_lobby(tmp_path, 6)
+    players = [Client(lobby, name) for name in ("Ann", "Bob", "Cy")[:people]]
+    players[0].say("/join")
+    players[0].say(f"/variant {variant}")
+    for player in players[1:]:
+        player.say("/join 1")
+    players[0].say("/start")
+    for player in players:
+        for line in ("/nogrand", "/second nogrand"):
+            player.say(line)
+    two = [p for p in players if _ask(p, "/layout", "LAYOUT")["plays"][1:]]
+    assert len(two) == (2 if variant == "duo" else 1)
+    for player in two:
+        player.clear()
+        player.say("/legal push on")
+        lists = [fields for keyword, fields in player.received() if keyword == "LEGAL"]
+        layout = _ask(player, "/layout", "LAYOUT")
+        assert [fields["seat"] for fields in lists] == [hand["seat"] for hand in layout["plays"]]
+        assert all(fields["exchange"] for fields in lists)
+        word = "/dummy " if variant == "trichu" else "/second "
+        assert all(command.startswith(word) for command in lists[1]["commands"])

@@ -196,3 +196,22 @@ def test_duo_second_hand_questions_are_spelled_for_it(tmp_path):
     ann.clear()
     ann.say(f"/second check {hand['cards'][0]}")
     assert ann.connection.lines[0].startswith("[your second hand, seat 3, /second] You cannot play")
+
+
+def test_the_table_list_has_each_tables_variant_options_and_seats_and_rounds_apply_when_sent(tmp_path):
+    """Issue 34, bugs 1 and 5, the server's side: `/round 1` sent right after `/join` (as a new-table
+    form would) is applied, and TABLES carries every table's options (its variant where it is
+    not the 4-player game) and as many seats as the variant has people."""
+    lobby = seeded_lobby(tmp_path, 4)
+    ann, bob, cy = (Client(lobby, name) for name in ("Ann", "Bob", "Cy"))
+    ann.say("/join")
+    assert ask(ann, "/round 1")[1]["options"]["round"] == 1
+    bob.say("/join")
+    bob.say("/variant duo")
+    cy.say("/join")
+    cy.say("/variant trichu")
+    keyword, refused = ask(cy, "/round 1")
+    assert (keyword, refused["code"]) == ("ERROR", "bad_option")
+    tables = ask(ann, "/tables")[1]["tables"]
+    assert [(t["seats"], t["options"].get("variant"), t["options"]["round"]) for t in tables] == [
+        (["Ann", None, None, None], None, 1), (["Bob", None], "duo", None), (["Cy", None, None], "trichu", None)]
