@@ -304,8 +304,7 @@ export class View {
     board.className = `board count-${model.seats.length}`;
     const items = model.seatOrder().map((seat, at) => this.seat(model, seat, at, where[at]));
     redraw(byId("seats"), JSON.stringify([model.seats, model.seat, model.bots, model.away, model.standIns,
-      g.counts, g.calls, g.finish, g.passed, g.turn, model.plays, g.openHand, model.seat === null]), items);
-    this.openHand(model);
+      g.counts, g.calls, g.finish, g.passed, g.turn, model.plays, g.openHand, model.layout]), items);
   }
 
   seat(model, seat, at, where) {
@@ -340,26 +339,25 @@ export class View {
     if (g.passed[seat - 1]) badges.append(element("span", "passed", "passed"));
     if (turn) badges.append(element("span", NEED_WORDS[g.turn.need] || g.turn.need, "need"));
     item.append(badges);
-    if (seat === model.dummySeat && model.variant === "trichu" && g.openHand && seat !== model.seat) {
-      // the dummy's open hand, where it sits (the dealer plays it from his own hands below)
-      item.classList.add("open");
-    }
+    const open = this.openHand(model, seat);
+    if (open !== null) item.append(open);
     return item;
   }
 
-  /** The dummy's open hand (Trichu), for everyone who may see it but its player. */
-  openHand(model) {
+  /** The dummy's open hand (Trichu) at its seat, for everyone who may see it but its player
+   * (the dealer plays it from his second hand, under his own). */
+  openHand(model, seat) {
     const open = model.game.openHand;
-    const shown = open !== null && !(model.dummySeat !== null && model.variant === "trichu" && model.seat !== null
-      && model.plays.length > 1);
-    show("open-hand-box", shown);
-    const cards = (open || []).map((code) => {
+    const dummy = model.layout ? model.layout.dummy : null;
+    if (open === null || seat !== dummy || model.plays.includes(seat)) return null;
+    const list = element("ul", null, "hand", "small");
+    list.setAttribute("aria-label", "The dummy's open hand");
+    for (const code of open) {
       const item = element("li");
       item.append(cardElement(code));
-      return item;
-    });
-    if (open !== null && !cards.length) cards.push(element("li", "No cards.", "empty"));
-    redraw(byId("open-hand"), JSON.stringify(open), cards);
+      list.append(item);
+    }
+    return list;
   }
 
   trick(model) {
