@@ -97,6 +97,19 @@ export function describeEvent(event, names) {
     case "EXCHANGED":
       return `The exchange: ${Object.entries(event.given || {}).map(([from, to]) =>
         `${who(Number(from))} gave ${Object.entries(to).map(([seat, code]) => `${code} to ${who(Number(seat))}`).join(", ")}`).join("; ")}.`;
+    case "GRAND_DECIDED":
+      return `${who(event.seat)} declined Grand Tichu.`;
+    case "EXCHANGE_SUBMITTED":
+      return `${who(event.seat)} passed cards.`;
+    case "PHASE":
+      return { grand: "Grand Tichu is decided.", exchange: "The exchange.", play: "Play begins." }[event.phase]
+        || `The ${event.phase} phase.`;
+    case "TURN":
+      return `${who(event.seat)} to ${event.need === "lead" ? "lead" : event.need === "follow" ? "play" : event.need}.`;
+    case "WISH_FULFILLED":
+      return `The wish for ${rankLabel(event.rank)} is fulfilled.`;
+    case "DOG_LEAD":
+      return `${who(event.leader)} leads after the Dog.`;
     case "ROUND_END":
       return `The round ended: ${(event.score || []).join(" to ")}.`;
     default:

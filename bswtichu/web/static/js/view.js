@@ -25,7 +25,8 @@ const RANKS = "23456789TJQKA";
 const LOG_LINES = 2000;
 const PROMPT = /^(dummy |second )?(lead|follow|wish|give|grand|schupf|dog)( \d+s)?> /;
 const CHAT_LINES = 200;
-const TRICK_SHOWN = 4; // the trick's last plays drawn in the middle (the earlier ones are counted)
+const TRICK_SHOWN = 4;
+const BOT_NAME = /^bot-([a-z]+)-/; // the trick's last plays drawn in the middle (the earlier ones are counted)
 
 export function byId(id) {
   return document.getElementById(id);
@@ -322,7 +323,8 @@ export class View {
     item.append(title);
     const facts = [];
     if (model.seat !== null && where) facts.push(where);
-    if (model.bots[String(seat)]) facts.push(`${model.bots[String(seat)]} bot`);
+    const bot = BOT_NAME.exec(name || ""); // bots are named bot-LEVEL-NAME (a round's seats move in Trichu)
+    if (bot) facts.push(`${bot[1]} bot`);
     if (model.away.includes(seat)) facts.push("away");
     if (name && model.standIns[name]) facts.push(`a ${model.standIns[name]} bot plays for them`);
     item.append(element("span", facts.join(" · "), "facts"));
