@@ -568,7 +568,7 @@ export class View {
     this.readings(model, "readings", verdict.readings);
     const bomb = this.bombPlay(model);
     show("bomb", bomb !== null);
-    byId("bomb").textContent = bomb === null ? "Bomb!" : `Bomb! ${bomb.name}`;
+    byId("bomb").textContent = bomb === null ? "Bomb!" : bombLabel("Bomb", bomb.name);
     byId("bomb").dataset.line = bomb === null ? "" : bomb.command;
   }
 
@@ -603,7 +603,7 @@ export class View {
     }
     const verb = fields.how === "bomb" ? "Bomb" : "Play";
     if (plays.length > 1) return { label: `${verb}: which reading?`, line: null, readings: plays };
-    return { label: `${verb}: ${plays[0].name}`, line: plays[0].command };
+    return { label: bombLabel(verb, plays[0].name), line: plays[0].command };
   }
 
   /** The Bomb button: the lowest bomb of ours the server says may be played now out of turn. */
@@ -775,6 +775,11 @@ export class View {
 
 function sameCards(one, other) {
   return one.length === other.length && [...one].sort().join(" ") === [...other].sort().join(" ");
+}
+
+/** "Bomb: four fours" for a bomb's name ("bomb: four fours"), else "VERB: NAME". */
+function bombLabel(verb, name) {
+  return verb === "Bomb" && name.startsWith("bomb: ") ? `Bomb: ${name.slice(6)}` : `${verb}: ${name}`;
 }
 
 function signed(points) {
