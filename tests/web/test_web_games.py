@@ -35,7 +35,7 @@ GAMES = {"nanjing": ("1", 3), "tientsin": ("1", 5), "trichu": ("3", 2), "duo": (
 SEED_WITH_A_BOMB = 19
 #: the bots' pause before a move, where a bomb is to come out of turn: time for the page to ask
 #: the server (without it the bots' moves all come at once, and the person's turn with them)
-BOMB_TIME = 0.3
+BOMB_TIME = 0.15
 CARD_WORDS = re.compile(r"(10|[2-9]|Jack|Queen|King|Ace) of (Jade|Sword|Pagoda|Star)|Mahjong|Dog|Phoenix"
                         r"|Phoenix as (10|[2-9JQKA])|Dragon")
 MAX_BUTTONS = 15
