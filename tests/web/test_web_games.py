@@ -11,16 +11,18 @@ hand (Trichu's dummy, Duo's) is played the same way. Checked on the way: at each
 than 15 buttons on the page, the hand within the window (no sideways scrolling) and the table
 with the hand on one screen, every card named for a screen reader. Screenshots of the deal, the
 exchange, a lead, a bomb and the end go to ``screenshots/web/`` (BSWTICHU_SCREENSHOTS elsewhere),
-named VARIANT-WIDTHxHEIGHT-MOMENT.png.
+named VARIANT-WIDTHxHEIGHT-MOMENT.png. Also: a spectator's view of a game, from the lobby's
+"Watch", on a phone's screen.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 import pytest_twisted
-from twisted.internet import threads
+from twisted.internet import defer, threads
 
 from bswtichu.config import Listener
 
@@ -109,3 +111,54 @@ async def test_a_whole_game_by_clicking_cards(tmp_path, variant, size):
         assert person.second_moves and all(move.startswith(f"/{word} ") for move in person.second_moves), \
             person.second_moves
         assert person.second_exchanges
+
+
+def watch_a_game(url: str) -> dict:
+    """Wes watches table 1 from the lobby's "Watch" button until its game is over."""
+    driver = start_browser(*PHONE)
+    try:
+        person = PagePlayer(driver, shots="watching-390x844")
+        person.open(url)
+        person.log_in("Wes")
+        person.wait("table 1 in the lobby", lambda d: "Table 1" in person.text("#tables"))
+        person.find("#tables button[data-key='watch-1']").click()
+        person.wait("a play on the table", lambda d: person.shown("#table") and person.all("#trick .play"))
+        person.shot("trick")
+        seen = {"title": person.text("#table-title"), "hand": person.shown("#play"),
+                "seats": len(person.all("#seats .seat")), "names": card_names(driver), "widths": person.widths()}
+        person.wait("the end", lambda d: person.shown("#game-over-box"), GAME_TIMEOUT)
+        seen["over"] = person.text("#game-over")
+        seen["console"] = person.console_errors()
+        return seen
+    finally:
+        driver.quit()
+
+
+async def bo_plays(bo) -> None:
+    """Bo, on the line port, makes the first move of each LEGAL pushed to him until the game ends."""
+    while True:
+        line = await bo.wait_for(lambda line: line.startswith(("LEGAL ", "GAME_OVER ")))
+        if line.startswith("GAME_OVER "):
+            return
+        commands = json.loads(line.partition(" ")[2])["commands"]
+        if commands:
+            bo.send(commands[0])
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest_twisted.ensureDeferred
+async def test_a_spectator_sees_the_table_and_no_hand(tmp_path):
+    listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
+    async with RunningServer(listeners=listeners, bot_delay=0.3, log_folder=str(tmp_path / "logs")) as server:
+        bo = await server.bot("Bo")
+        for line in ("/join", "/round 1", "/bot random", "/bot random", "/bot random", "/legal push on", "/start"):
+            bo.send(line)
+        await bo.message("STARTED")
+        playing = defer.ensureDeferred(bo_plays(bo))
+        url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
+        seen = await threads.deferToThread(watch_a_game, url).addTimeout(GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+        await playing.addTimeout(STEP_TIMEOUT, reactor())
+    assert seen["title"] == "Table 1 · Tichu (watching)" and not seen["hand"] and seen["seats"] == 4
+    assert seen["names"] and all(CARD_WORDS.fullmatch(name or "") for _, name in seen["names"])
+    assert seen["widths"][0] <= seen["widths"][1]
+    assert seen["over"].startswith("Game over") and seen["console"] == []

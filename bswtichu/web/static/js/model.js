@@ -392,6 +392,7 @@ const HANDLERS = {
   "Tichu.Layout": (m, f) => {
     if (!ourTable(m, f)) return;
     m.layout = f;
+    if (f.options) m.options = f.options; // a spectator's too
     if (f.seat !== null && f.plays && f.plays.length) m.plays = f.plays.map((entry) => entry.seat);
   },
   "Tichu.Review": (m, f) => {
