@@ -6,7 +6,10 @@ The person opens a table with the lobby's form (the variant, ``round 1``, bots o
 level in the free seats), starts, and plays to "Game over" as a person does: the cards of a play
 clicked in the hand, then the Play button (which names the combination the server's check gives);
 the exchange's cards put on its places; the few other moves by their buttons; the Bomb button
-when it shows up (the 4-player game is dealt from a seed that gives the person a bomb). A second
+when it shows up. In the 4-player game Ann sits down at a table that Bo (a program on the line
+port) opened with two bots; the deal's seed gives her four sixes, and Bo, at his first turn to
+follow, waits (the round waits for a person) until her page has offered its Bomb button out of
+turn and she has bombed: no timing decides whether the bomb comes. A second
 hand (Trichu's dummy, Duo's) is played the same way. Checked on the way: at each lead no more
 than 15 buttons on the page, the hand within the window (no sideways scrolling) and the table
 with the hand on one screen, every card named for a screen reader. Screenshots of the deal, the
@@ -33,11 +36,8 @@ from test_net_tintin import unexplained_errors
 GAME_TIMEOUT = 240
 #: rounds and bots of each variant's short game (Trichu: a multiple of 3 rounds, each person deals once)
 GAMES = {"nanjing": ("1", 3), "tientsin": ("1", 5), "trichu": ("3", 2), "duo": ("1", 1)}
-#: a seed whose first deal gives seat 1 (the person, who opens the table) four fours
-SEED_WITH_A_BOMB = 19
-#: the bots' pause before a move, where a bomb is to come out of turn: time for the page to ask
-#: the server (without it the bots' moves all come at once, and the person's turn with them)
-BOMB_TIME = 0.15
+#: a seed whose first deal gives seat 2 (the person, who sits down at Bo's table) four sixes
+SEED_WITH_A_BOMB = 27
 CARD_WORDS = re.compile(r"(10|[2-9]|Jack|Queen|King|Ace) of (Jade|Sword|Pagoda|Star)|Mahjong|Dog|Phoenix"
                         r"|Phoenix as (10|[2-9JQKA])|Dragon")
 MAX_BUTTONS = 15
@@ -51,14 +51,21 @@ def card_names(driver) -> list[tuple[str, str | None]]:
 
 
 def play_a_game(url: str, variant: str, size: tuple[int, int]) -> dict:
-    """Ann opens a table of ``variant`` and plays its short game by clicking; what the page showed."""
+    """Ann opens a table of ``variant`` (the 4-player game: sits down at Bo's) and plays its
+    short game by clicking; what the page showed."""
     driver = start_browser(*size)
     try:
         person = PagePlayer(driver, shots=f"{variant}-{size[0]}x{size[1]}")
         person.open(url)
         person.log_in("Ann")
         rounds, _ = GAMES[variant]
-        open_table(person, variant, rounds)
+        if variant == "nanjing":
+            person.wait("Bo's table", lambda d: person.all("#tables button[data-key='sit-1']"))
+            person.find("#tables button[data-key='sit-1']").click()
+            person.wait("every seat taken", lambda d: person.shown("#table") and len(person.seats()) == 4
+                        and not any("(free)" in seat for seat in person.seats()))
+        else:
+            open_table(person, variant, rounds)
         seats = driver.execute_script(
             "return [...document.querySelectorAll('#seats .seat .facts')].map((facts) => facts.textContent)")
         person.click("#start")
@@ -72,18 +79,47 @@ def play_a_game(url: str, variant: str, size: tuple[int, int]) -> dict:
         driver.quit()
 
 
+async def bo_plays(bo, bomb_awaited: bool = False) -> None:
+    """Bo, on the line port, makes the first move of each LEGAL pushed to him until the game ends;
+    ``bomb_awaited``: at his first turn to follow he waits until Ann (seat 2) has bombed out of
+    turn (the round waits for a person: time for her page to offer its Bomb button)."""
+    while True:
+        line = await bo.wait_for(lambda line: line.startswith(("LEGAL ", "GAME_OVER ")), GAME_TIMEOUT)
+        if line.startswith("GAME_OVER "):
+            return
+        commands = json.loads(line.partition(" ")[2])["commands"]
+        if bomb_awaited and "/pass" in commands:
+            bomb_awaited = False
+            await bo.wait_for(lambda line: line.startswith("PLAYED ") and '"out_of_turn":true' in line
+                              and '"seat":2' in line, STEP_TIMEOUT)
+            continue  # the bomb lies on the table now: the next LEGAL says what Bo may do
+        if commands:
+            bo.send(commands[0])
+
+
+async def bos_table(server):
+    """Bo opens table 1 (seat 1), `round 1`, seats two bots; Ann takes seat 2 from the lobby."""
+    bo = await server.bot("Bo")
+    for line in ("/join", "/round 1", "/bot 3 random", "/bot 4 random", "/legal push on"):
+        bo.send(line)
+    await bo.message("JOINED", seat=4)
+    return defer.ensureDeferred(bo_plays(bo, bomb_awaited=True))
+
+
 @pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 @pytest.mark.parametrize("variant", list(GAMES))
 @pytest_twisted.ensureDeferred
 async def test_a_whole_game_by_clicking_cards(tmp_path, variant, size):
     listeners = LOOPBACK_LISTENERS + (Listener("websocket", LOOPBACK),)
-    delay = BOMB_TIME if variant == "nanjing" else 0.0
-    async with RunningServer(listeners=listeners, bot_delay=delay, log_folder=str(tmp_path / "logs")) as server:
+    async with RunningServer(listeners=listeners, bot_delay=0.0, log_folder=str(tmp_path / "logs")) as server:
         server.service.games.seeds = lambda: SEED_WITH_A_BOMB
+        bo = await bos_table(server) if variant == "nanjing" else None
         url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
         seen = await threads.deferToThread(play_a_game, url, variant, size).addTimeout(
             GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
+        if bo is not None:
+            await bo.addTimeout(STEP_TIMEOUT, reactor())
     person = seen["player"]
     assert seen["over"].startswith("Game over") and seen["console"] == []
     assert unexplained_errors(seen["log"].splitlines()) == []
@@ -100,7 +136,7 @@ async def test_a_whole_game_by_clicking_cards(tmp_path, variant, size):
     assert all(path.stat().st_size > 0 for path in person.saved.values())
     rounds = GAMES[variant][0]
     assert re.match(rf"Score after {rounds} of {rounds} rounds: ", seen["score"]), seen["score"]
-    if variant == "nanjing":  # Ann was dealt four fours: the Bomb button showed up and she bombed
+    if variant == "nanjing":  # Ann was dealt four sixes: the Bomb button showed up and she bombed
         assert person.bombs >= 1 and "bomb" in person.saved
     if variant == "tientsin":  # round the table from Ann's seat, to the right
         assert seen["seats"] == ["you", "right opponent · random bot", "partner · random bot",
@@ -132,17 +168,6 @@ def watch_a_game(url: str) -> dict:
         return seen
     finally:
         driver.quit()
-
-
-async def bo_plays(bo) -> None:
-    """Bo, on the line port, makes the first move of each LEGAL pushed to him until the game ends."""
-    while True:
-        line = await bo.wait_for(lambda line: line.startswith(("LEGAL ", "GAME_OVER ")))
-        if line.startswith("GAME_OVER "):
-            return
-        commands = json.loads(line.partition(" ")[2])["commands"]
-        if commands:
-            bo.send(commands[0])
 
 
 @pytest.mark.skipif(MISSING is not None, reason=MISSING or "")

@@ -117,7 +117,7 @@ function received(name, fields) {
 
 /** What the page asks the server as the game goes: the table's form (LAYOUT) when it starts, a
  * round's seating comes or we come back; suggestions when a hand of ours is asked to play, and
- * after another seat's play (a bomb of ours may come then); a selection's check again when the
+ * when another seat is (a bomb of ours may come then); a selection's check again when the
  * table changed under it. */
 function askAround(name, fields) {
   const mine = fields.nick === model.nick;
@@ -128,9 +128,9 @@ function askAround(name, fields) {
   const g = model.game;
   if (name === "Tichu.Legal" && fields.commands && fields.commands.some((line) => /^\/((second|dummy)\s+)?play\b/i.test(line))) {
     ask(fields.seat === model.seat ? "/suggest" : `/${COMMANDS.second_hand[0]} suggest`, "Tichu.Suggest");
-  } else if (name === "Tichu.Played" && model.seat !== null && fields.seat !== model.seat && g.hand.length >= 4
-    && (g.turn === null || g.turn.seat !== model.seat)) {
-    ask("/suggest", "Tichu.Suggest"); // its bombs
+  } else if (name === "Tichu.Turn" && g.phase === "play" && model.seat !== null && g.hand.length >= 4
+    && !model.plays.includes(fields.seat) && fields.seat !== model.seat) {
+    ask("/suggest", "Tichu.Suggest"); // its bombs, while another seat is asked
   }
   if (name === "Tichu.Turn" || name === "Tichu.Played" || name === "Tichu.TrickTaken") {
     for (const which of ["own", "other"]) if (ui[which].selected.length) checkSelection(which);
