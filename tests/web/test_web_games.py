@@ -79,14 +79,19 @@ def play_a_game(url: str, variant: str, size: tuple[int, int]) -> dict:
         driver.quit()
 
 
-async def bo_plays(bo, bomb_awaited: bool = False) -> None:
+async def bo_plays(bo, bomb_awaited: bool = False, watcher: str | None = None) -> None:
     """Bo, on the line port, makes the first move of each LEGAL pushed to him until the game ends;
     ``bomb_awaited``: at his first turn to follow he waits until Ann (seat 2) has bombed out of
-    turn (the round waits for a person: time for her page to offer its Bomb button)."""
+    turn (the round waits for a person: time for her page to offer its Bomb button); ``watcher``:
+    before his first move he waits until that spectator watches."""
     while True:
         line = await bo.wait_for(lambda line: line.startswith(("LEGAL ", "GAME_OVER ")), GAME_TIMEOUT)
         if line.startswith("GAME_OVER "):
             return
+        if watcher is not None:
+            await bo.wait_for(lambda line: line.startswith("SPECTATOR_JOINED ") and f'"nick":"{watcher}"' in line,
+                              3 * STEP_TIMEOUT)
+            watcher = None
         commands = json.loads(line.partition(" ")[2])["commands"]
         if bomb_awaited and "/pass" in commands:
             bomb_awaited = False
@@ -179,7 +184,7 @@ async def test_a_spectator_sees_the_table_and_no_hand(tmp_path):
         for line in ("/join", "/round 1", "/bot random", "/bot random", "/bot random", "/legal push on", "/start"):
             bo.send(line)
         await bo.message("STARTED")
-        playing = defer.ensureDeferred(bo_plays(bo))
+        playing = defer.ensureDeferred(bo_plays(bo, watcher="Wes"))
         url = f"http://127.0.0.1:{server.ports['websocket'].getHost().port}/"
         seen = await threads.deferToThread(watch_a_game, url).addTimeout(GAME_TIMEOUT + 10 * STEP_TIMEOUT, reactor())
         await playing.addTimeout(STEP_TIMEOUT, reactor())
