@@ -182,7 +182,7 @@ class EventBoard:
             event.state = CANCELLED
             self.save(event)
             self._tell(event.players() + [u for a in absent for u in a] + [event.creator], messages.cancelled(
-                event.number, f"{len(event.entrants)} entrants present at the start, {minimum} needed"))
+                event.number, f"{len(event.entrants)} entrants present at the start, {minimum} needed", None))
             return
         event.state = RUNNING
         self.log.info("event {number} starts with {count} entrants", number=event.number,
@@ -292,6 +292,42 @@ class EventBoard:
         self._tell(event.players() + [event.creator], message)
         if not final:
             self._seat_round(event)
+
+    # -- cancelling -------------------------------------------------------------
+
+    def cancel(self, event: EventRecord, by: str, reason: str) -> None:
+        """``by`` (an admin or its creator) cancels an event not over: no start waits any more,
+        the games of its current round end unfinished (their tables close, as ``/close`` closes
+        one), it is kept as cancelled; its entrants, its creator and whoever was at its tables
+        are told, and ``by``."""
+        if event.state not in (OPEN, RUNNING):
+            raise Refusal("event_over", f"event {event.number} is {event.state}")
+        timer = self._timers.pop(event.number, None)
+        if timer is not None:
+            cancel_call(timer)
+        event.state = CANCELLED
+        there = self._close_tables(event, by, reason)
+        self.save(event)
+        self.log.info("event {number} cancelled by {by}: {reason}", number=event.number, by=by,
+                      reason=reason, event="event_cancelled")
+        message = messages.cancelled(event.number, reason, by)
+        self._tell([by] + event.players() + list(event.offers) + [event.creator] + there, message)
+
+    def _close_tables(self, event: EventRecord, by: str, reason: str) -> list[str]:
+        """Close the running tables of the event's current round; the names that were at them."""
+        if not event.played:
+            return []
+        label, there = event.label(len(event.played)), []
+        for record in event.played[-1].tables:
+            table = self.hall.get(record.table)
+            if table is None or table.event != label:
+                continue
+            for name in table.shut(by, reason):
+                session = self.find(name)
+                if session is not None and session.table is table:
+                    session.table = None
+                there.append(name)
+        return there
 
     # -- keeping ----------------------------------------------------------------
 
