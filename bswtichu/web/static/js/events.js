@@ -137,7 +137,7 @@ export function standingsTable(format, standings, title) {
   table.append(node("caption", title));
   const [score, tie] = format === "duplicate" ? ["Match points", "Margin"] : ["Victory points", "Points"];
   const head = node("tr");
-  for (const word of ["Place", "Name", score, tie, "Games", "Stand-in"]) {
+  for (const word of ["Place", "Name", score, tie, "Games", "With a stand-in"]) {
     const cell = node("th", word);
     cell.scope = "col";
     head.append(cell);

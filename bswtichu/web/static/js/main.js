@@ -182,16 +182,12 @@ function askLobby() {
 const EVENT_CHANGES = new Set(["Tichu.EventEntered", "Tichu.EventWithdrawn", "Tichu.EventCancelled",
   "Tichu.EventRound", "Tichu.Standings"]);
 
-/** An event of ours moved on: the list and the opened record are asked again; after its
- * standings, a table of it whose game is over is left for the lobby, where they show. */
+/** An event of ours moved on: the list and the opened record are asked again. (A finished
+ * event table stays on the page with its result until "Back to the lobby", or the next round's
+ * table.) */
 function askEvents(name, fields) {
   if (!EVENT_CHANGES.has(name)) return;
-  if (name === "Tichu.Standings" && eventTableOver(model)) {
-    model.leaveTable();
-    askLobby();
-  } else if (!model.atTable) {
-    ask("/events", "Tichu.Events");
-  }
+  ask("/events", "Tichu.Events");
   if (model.eventShown !== null && model.eventShown.event === fields.event) ask(`/event ${fields.event}`, "Tichu.Event");
 }
 

@@ -298,8 +298,8 @@ const EVENT_HANDLERS = {
   },
 };
 
-/** Whether our table is an event's whose game is over: the event took it away (the page goes
- * back to the lobby when the person says so, or when the event seats its next round). */
+/** Whether our table is an event's whose game is over: the event took it away already (the
+ * page shows its result until the person goes back to the lobby, or the next round seats him). */
 export function eventTableOver(model) {
   return model.atTable && Boolean(model.options && model.options.event) && model.game.over !== null;
 }
