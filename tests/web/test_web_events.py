@@ -5,7 +5,7 @@ clicking in the lobby's Events panel and opens its record; at the start (the sho
 ``+1``: the server's real clock passes a minute, the page is waited on, never slept) the page
 takes her to her table, the three programs hang up (stand-ins play their seats), she plays the
 deal by clicking cards, and back in the lobby the page shows the standings and the round's
-result. axe-core (tests/web/package.json) finds no serious or critical violation in the lobby
+result; all at a phone's 390 × 844, nothing wider than the screen. axe-core (tests/web/package.json) finds no serious or critical violation in the lobby
 with the events panel and an event's record open.
 """
 
@@ -17,7 +17,7 @@ from twisted.internet import threads
 
 from bswtichu.config import Listener
 
-from browser_player import AXE_MISSING, MISSING, STEP_TIMEOUT, PagePlayer, audit, start_browser
+from browser_player import AXE_MISSING, MISSING, PHONE, STEP_TIMEOUT, PagePlayer, audit, start_browser
 from test_net_network import LOOPBACK, LOOPBACK_LISTENERS, RunningServer, reactor
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -34,8 +34,17 @@ def button_named(person: PagePlayer, label: str):
     return next(b for b in person.all("button") if b.text == label and b.is_displayed())
 
 
+def too_wide(person: PagePlayer) -> list[str]:
+    """The page's width and the elements that reach past the screen's right edge (none at best)."""
+    return person.driver.execute_script("""
+        const edge = document.documentElement.clientWidth;  // a phone's layout viewport grows with its content
+        if (document.documentElement.scrollWidth > edge) return [`the page is ${document.documentElement.scrollWidth} px wide`];
+        return [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > edge + 1
+          && e.getClientRects().length).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8);""")
+
+
 def event_evening(url: str) -> dict:
-    driver = start_browser()
+    driver = start_browser(*PHONE)  # a phone's screen: the panel fits it too
     seen: dict = {}
     try:
         person = PagePlayer(driver, shots="events")
@@ -48,6 +57,7 @@ def event_evening(url: str) -> dict:
         button_named(person, "Show event 1").click()
         person.wait("the record", lambda d: person.shown("#event-record") and "Ann" in person.text("#event-record"))
         seen["record"] = person.text("#event-record")
+        seen["widths"] = [too_wide(person)]
         person.shot("events")
         if AXE_MISSING is None:
             seen["audit"] = audit(driver)
@@ -64,6 +74,7 @@ def event_evening(url: str) -> dict:
         seen["standings"] = [row.text for row in person.all("#event-standings tbody tr")]
         person.wait("the round's result", lambda d: "victory points" in person.text("#event-record"))
         seen["result"] = person.text("#event-record")
+        seen["widths"].append(too_wide(person))
         person.shot("standings")
         seen["console"] = person.console_errors()
         return seen
@@ -102,4 +113,5 @@ async def test_a_browser_player_enters_an_event_plays_its_round_and_sees_the_sta
     assert seen["leave"] == "Back to the lobby"
     assert len(seen["standings"]) == 4 and any("Ann" in row for row in seen["standings"]), seen["standings"]
     assert "Round 1" in seen["result"] and "Ann" in seen["result"], seen["result"]
+    assert seen["widths"] == [[], []]  # nothing reaches past a phone's screen
     assert seen["console"] == []

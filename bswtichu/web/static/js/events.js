@@ -137,7 +137,7 @@ export function standingsTable(format, standings, title) {
   table.append(node("caption", title));
   const [score, tie] = format === "duplicate" ? ["Match points", "Margin"] : ["Victory points", "Points"];
   const head = node("tr");
-  for (const word of ["Place", "Name", score, tie, "Games", "With a stand-in"]) {
+  for (const word of ["Place", "Name", score, tie, "Games", "Stand-in"]) {
     const cell = node("th", word);
     cell.scope = "col";
     head.append(cell);
@@ -154,7 +154,13 @@ export function standingsTable(format, standings, title) {
     body.append(line);
   }
   table.append(headRow, body);
-  return table;
+  // a narrow screen scrolls the table in its own box, not the page (focusable, so keys scroll it)
+  const box = node("div", null, "standings-box");
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", title);
+  box.append(table);
+  return box;
 }
 
 /** The latest standings told: "after round 1 of 2", or final. */
