@@ -249,6 +249,7 @@ class EventBoard:
             record.game = None if game.record is None else game.record.game_id
             game.driver.subscribe(StandInWatch(self, event, record))
         table.on_game_over = lambda over: self._table_over(event, record, over)
+        table.on_shut = lambda shut: self._table_shut(event, record, shut)
         if event.format == "duplicate":
             table.watch_check = lambda nick: self._check_watcher(event, nick)
 
@@ -262,6 +263,16 @@ class EventBoard:
     def _table_over(self, event: EventRecord, record: TableRecord, table: Table) -> None:
         """A table's game is over: its deals are recorded; the rest waits for the turn's end."""
         game = table.last_game
+        record.deals = deal_scores(game.game) if isinstance(game, TableGame) else []
+        self.save(event)
+        self.clock.callLater(0, self._table_gone, event, table)
+
+    def _table_shut(self, event: EventRecord, record: TableRecord, table: Table) -> None:
+        """An admin closed a running table of the event (``/close``): the deals it finished
+        count, the rest are not played (docs/rules.md items 53 and 65); the round goes on."""
+        if event.state != RUNNING:  # the event's own cancel closes its tables
+            return
+        game = table.game
         record.deals = deal_scores(game.game) if isinstance(game, TableGame) else []
         self.save(event)
         self.clock.callLater(0, self._table_gone, event, table)

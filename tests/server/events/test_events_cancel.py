@@ -9,7 +9,7 @@ from twisted.internet.task import Clock
 from bswtichu.storage import ScryptCost, Storage
 from bswtichu.storage.accounts import hash_password
 
-from event_scenes import event_lobby, new_event, players
+from event_scenes import event_lobby, new_event, players, run_until
 from lobby_clients import Client
 
 CHEAP = ScryptCost(n=2 ** 8)
@@ -91,3 +91,21 @@ def test_the_creator_cancels_his_open_event_and_others_may_not(tmp_path):
     assert all(p.only("EVENT_CANCELLED")["by"] == "Reg" for p in field)
     clock.advance(600)  # its start passes: nothing is seated
     assert event.state == "cancelled" and not event.played and len(lobby.tables) == 0
+
+
+def test_a_table_an_admin_closes_counts_the_deals_it_finished_and_the_event_plays_on(tmp_path):
+    clock = Clock()
+    lobby, _, root = admin_lobby(tmp_path, clock, Storage.open(cost=CHEAP))
+    event = new_event(lobby, rounds=2, deals=2, clock=60)
+    field = players(lobby, 8)
+    for p in field:
+        p.say(f"/enter {event.number}")
+    clock.advance(60)
+    closed = event.played[0].tables[0]
+    run_until(clock, lambda: lobby.tables.get(closed.table).game is not None
+              and len(lobby.tables.get(closed.table).game.game.rounds) == 2)  # its second deal is dealt
+    root.say(f"/close {closed.table} a broken table")
+    assert closed.done and len(closed.deals) == 1  # the deal it finished counts
+    run_until(clock, lambda: event.state == "finished")
+    assert len(event.played) == 2 and [len(t.deals) for t in event.played[1].tables] == [2, 2]
+    assert sum(row.games for row in event.standings()) == 8 * 2  # every player played both rounds
