@@ -91,7 +91,7 @@ export function tableResult(table) {
 }
 
 /** One table of a round: who sat where, its result, and the buttons to follow it. */
-function tableItem(record, table, current, model, send) {
+function tableItem(table, current, model, send) {
   const item = node("li", null, "event-table");
   const marks = table.stood_in && table.stood_in.length ? ` (a bot played for ${table.stood_in.join(", ")})` : "";
   item.append(node("p", `Table ${table.table}: ${tableResult(table)}${marks}`));
@@ -123,7 +123,7 @@ export function recordParts(record, model, send) {
     parts.push(node("h5", `Round ${at + 1}${current ? " (playing)" : ""}`));
     const tables = node("ul", null, "event-tables");
     tables.setAttribute("aria-label", `Round ${at + 1} of event ${record.event}`);
-    tables.append(...played.tables.map((table) => tableItem(record, table, current, model, send)));
+    tables.append(...played.tables.map((table) => tableItem(table, current, model, send)));
     parts.push(tables);
     if (played.plan.byes && played.plan.byes.length) parts.push(node("p", `Sitting out: ${played.plan.byes.join(", ")}`));
   });
