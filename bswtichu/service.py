@@ -126,7 +126,8 @@ def build_lobby(
               DisplayCommands(), SocialCommands(lists, names, chat, storage),
               ModerationCommands(moderation, names, connections, tables),
               EventCommands(events, lambda name: may_create_events(name, moderation, storage, live),
-                            storage.accounts.is_registered, live, game.score)]
+                            storage.accounts.is_registered, live, game.score,
+                            lambda name: moderation.role_of(name) == ADMIN)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
     for group in groups:  # the one list of what is registered, in /help's order

@@ -53,6 +53,9 @@ PEOPLES_WORDS = frozenset({"CHAT", "EMOTE", "KIBITZ", "MSG", "ANNOUNCE", "AWAY_N
                            "MODERATED", "SHUTDOWN", "WHO"})
 # Commands whose reply is also a table event, so the reply is recognised as one.
 REPLY_EXPECTED = {"score": "SCORE", "punkte": "SCORE", "standings": "SCORE"}
+# Commands answered by REPLY_EXPECTED's keyword only when typed alone at a table: elsewhere, or
+# naming an event, /standings gets STANDINGS (an event's standings; never a table event).
+AT_TABLE_ONLY = frozenset({"standings"})
 HELP_WORDS = frozenset({"help", "hilfe", "?"})
 SAY_WORDS = frozenset({"say", "sag"})
 # A command the server suggests ("/help lists the commands", "Your turn: lead: /play CARDS"):
@@ -122,8 +125,9 @@ class Player:
         return self.link.name
 
     def submit(self, line: str) -> None:
-        word = line[1:].split(" ", 1)[0].lower() if line.startswith("/") else ""
-        if word in REPLY_EXPECTED:
+        words = line[1:].split() if line.startswith("/") else []
+        word = words[0].lower() if words else ""
+        if word in REPLY_EXPECTED and (word not in AT_TABLE_ONLY or (len(words) == 1 and self.table is not None)):
             self.expect.add(REPLY_EXPECTED[word])
         self.pending.append(line)
         self.flush()

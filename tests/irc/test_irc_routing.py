@@ -513,3 +513,35 @@ def test_a_table_an_admin_closed_is_left_the_player_told_and_the_watcher_gone():
              table=1, by="Root", reason="nobody plays it")
     assert ("Ann", "Root closes table 1: nobody plays it. You are back in the lobby.") in s.irc.users
     assert s.sent(watcher) == ["/quit"] and watcher.transport.disconnecting
+
+
+def test_standings_outside_a_table_expects_no_score_so_the_next_round_score_reaches_the_channel():
+    s = Setup()
+    s.bridge.command("Ann", "/standings")
+    [player] = s.links
+    s.login(player, "Ann")
+    s.server(player, "STANDINGS", "Event 1 (Friday): standings after round 1 of 2", event=1, standings=[])
+    assert s.irc.users[-1] == ("Ann", "Event 1 (Friday): standings after round 1 of 2")
+    s.server(player, "JOINED", "Ann sits down at table 1, seat 1.", table=1, seat=1, nick="Ann",
+             seats=["Ann", None, None, None])
+    watcher = s.links[-1]
+    s.login(watcher, "tichubot-w1")
+    s.server(watcher, "SPECTATOR_JOINED", table=1, nick="tichubot-w1", seats=["Ann", None, None, None])
+    s.irc.users.clear()
+    for link in (player, watcher):  # a round's score: the channel's, not a reply to Ann
+        s.server(link, "SCORE", "After round 1: ...", table=1)
+    assert s.irc.users == [] and s.irc.channel[-1] == "[table 1] After round 1: ..."
+
+
+def test_standings_of_an_event_at_a_table_is_no_score_reply_but_standings_alone_is():
+    s = Setup()
+    player, watcher = s.seated()
+    s.bridge.command("Ann", "/standings 1")
+    s.server(player, "STANDINGS", "Event 1 (Friday): final standings", event=1, standings=[])
+    s.irc.users.clear()
+    for link in (player, watcher):
+        s.server(link, "SCORE", "After round 1: ...", table=1)
+    assert s.irc.users == [] and s.irc.channel[-1] == "[table 1] After round 1: ..."
+    s.bridge.command("Ann", "/standings")
+    s.server(player, "SCORE", "Score (round 1): ...", table=1)
+    assert s.irc.users == [("Ann", "Score (round 1): ...")]

@@ -1,8 +1,9 @@
-"""The events' commands: /newevent, /enter, /withdraw, /events, /event, /standings.
+"""The events' commands: /newevent, /enter, /withdraw, /events, /event, /standings, /cancelevent.
 
 Each reads its words, refuses bad ones with one line (what was wrong, the usage), and asks
 the `EventBoard` (server/events) in domain terms. Who may create an event is an admin, or
-any registered player when ``[events] players_create`` says so.
+any registered player when ``[events] players_create`` says so; who may cancel one, an admin
+or its creator.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ class EventCommands(CommandGroup):
 
     def __init__(self, board: EventBoard, may_create: Callable[[str], bool],
                  is_registered: Callable[[str], bool], live: LiveConfig,
-                 score: Callable[..., object]) -> None:
-        """``score``: /score, which /standings alone at a table is (as it always was)."""
+                 score: Callable[..., object], is_admin: Callable[[str], bool] = lambda name: False) -> None:
+        """``score``: /score, which /standings alone at a table is (as it always was);
+        ``is_admin(name)``: whether name is an admin's (who may cancel any event)."""
         self.board = board
+        self.is_admin = is_admin
         self.score = score
         self.may_create = may_create
         self.is_registered = is_registered
@@ -166,6 +169,22 @@ class EventCommands(CommandGroup):
         if event is None:
             raise Refusal("no_such_event", "there are no events; /events lists them")
         session.send(messages.standings_message(event, event.state not in (OPEN, RUNNING)))
+
+    @command("cancelevent", group="events", usage="/cancelevent EVENT [REASON]",
+             summary="cancel an event before it ends (admins, its creator)",
+             help="Cancels an event that is open or running: its current round's games end"
+                  " unfinished (their tables close), no later round is seated, and everyone entered"
+                  " is told, with REASON. Kept as cancelled: /event shows the rounds played. Admins,"
+                  " and the event's creator.")
+    def cancelevent(self, session: Session, args: str) -> None:
+        word, _, reason = args.strip().partition(" ")
+        if not word:
+            raise wrong_use("an event's number, and a reason if you like")
+        event = self._event(word)
+        creator = event.creator.casefold() == session.name.casefold() and self.is_registered(session.name)
+        if not creator and not self.is_admin(session.name):
+            raise Refusal("not_allowed", f"only an admin or its creator ({event.creator}) cancels event {event.number}")
+        self.board.cancel(event, session.name, reason.strip() or "no reason given")
 
 
 __all__ = ["EventCommands", "start_time"]

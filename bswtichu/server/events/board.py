@@ -182,7 +182,7 @@ class EventBoard:
             event.state = CANCELLED
             self.save(event)
             self._tell(event.players() + [u for a in absent for u in a] + [event.creator], messages.cancelled(
-                event.number, f"{len(event.entrants)} entrants present at the start, {minimum} needed"))
+                event.number, f"{len(event.entrants)} entrants present at the start, {minimum} needed", None))
             return
         event.state = RUNNING
         self.log.info("event {number} starts with {count} entrants", number=event.number,
@@ -249,6 +249,7 @@ class EventBoard:
             record.game = None if game.record is None else game.record.game_id
             game.driver.subscribe(StandInWatch(self, event, record))
         table.on_game_over = lambda over: self._table_over(event, record, over)
+        table.on_shut = lambda shut: self._table_shut(event, record, shut)
         if event.format == "duplicate":
             table.watch_check = lambda nick: self._check_watcher(event, nick)
 
@@ -262,6 +263,16 @@ class EventBoard:
     def _table_over(self, event: EventRecord, record: TableRecord, table: Table) -> None:
         """A table's game is over: its deals are recorded; the rest waits for the turn's end."""
         game = table.last_game
+        record.deals = deal_scores(game.game) if isinstance(game, TableGame) else []
+        self.save(event)
+        self.clock.callLater(0, self._table_gone, event, table)
+
+    def _table_shut(self, event: EventRecord, record: TableRecord, table: Table) -> None:
+        """An admin closed a running table of the event (``/close``): the deals it finished
+        count, the rest are not played (docs/rules.md items 53 and 65); the round goes on."""
+        if event.state != RUNNING:  # the event's own cancel closes its tables
+            return
+        game = table.game
         record.deals = deal_scores(game.game) if isinstance(game, TableGame) else []
         self.save(event)
         self.clock.callLater(0, self._table_gone, event, table)
@@ -292,6 +303,42 @@ class EventBoard:
         self._tell(event.players() + [event.creator], message)
         if not final:
             self._seat_round(event)
+
+    # -- cancelling -------------------------------------------------------------
+
+    def cancel(self, event: EventRecord, by: str, reason: str) -> None:
+        """``by`` (an admin or its creator) cancels an event not over: no start waits any more,
+        the games of its current round end unfinished (their tables close, as ``/close`` closes
+        one), it is kept as cancelled; its entrants, its creator and whoever was at its tables
+        are told, and ``by``."""
+        if event.state not in (OPEN, RUNNING):
+            raise Refusal("event_over", f"event {event.number} is {event.state}")
+        timer = self._timers.pop(event.number, None)
+        if timer is not None:
+            cancel_call(timer)
+        event.state = CANCELLED
+        there = self._close_tables(event, by, reason)
+        self.save(event)
+        self.log.info("event {number} cancelled by {by}: {reason}", number=event.number, by=by,
+                      reason=reason, event="event_cancelled")
+        message = messages.cancelled(event.number, reason, by)
+        self._tell([by] + event.players() + list(event.offers) + [event.creator] + there, message)
+
+    def _close_tables(self, event: EventRecord, by: str, reason: str) -> list[str]:
+        """Close the running tables of the event's current round; the names that were at them."""
+        if not event.played:
+            return []
+        label, there = event.label(len(event.played)), []
+        for record in event.played[-1].tables:
+            table = self.hall.get(record.table)
+            if table is None or table.event != label:
+                continue
+            for name in table.shut(by, reason):
+                session = self.find(name)
+                if session is not None and session.table is table:
+                    session.table = None
+                there.append(name)
+        return there
 
     # -- keeping ----------------------------------------------------------------
 

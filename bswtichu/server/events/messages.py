@@ -64,8 +64,11 @@ def withdrawn(number: int, name: str, count: int) -> Message:
                    f"{name} withdrew from event {number} ({count} entered)")
 
 
-def cancelled(number: int, reason: str) -> Message:
-    return Message("EVENT_CANCELLED", {"event": number, "reason": reason}, f"Event {number} is cancelled: {reason}")
+def cancelled(number: int, reason: str, by: str | None) -> Message:
+    """EVENT_CANCELLED: ``by`` who cancelled it (/cancelevent), None when too few came to its start."""
+    text = (f"Event {number} is cancelled: {reason}" if by is None
+            else f"Event {number} is cancelled by {by}: {reason}")
+    return Message("EVENT_CANCELLED", {"event": number, "reason": reason, "by": by}, text)
 
 
 def round_seated(number: int, round_number: int, tables: Sequence[dict[str, Any]], byes: Sequence[str]) -> Message:

@@ -193,6 +193,8 @@ class Table:
         self.event: str | None = None
         #: called with the table once its game is over, before it opens again (an event's)
         self.on_game_over: Callable[[Table], None] | None = None
+        #: called with the table when an admin closes it, its game still running (an event's)
+        self.on_shut: Callable[[Table], None] | None = None
         #: raises `Refusal` for a name that may not watch (a duplicate round's other players)
         self.watch_check: Callable[[str], None] | None = None
         clock = settings.clock
@@ -636,6 +638,8 @@ class Table:
             self._deliver(self.seats[seat - 1], closed)  # type: ignore[arg-type]  # a held seat is its player's
         self.log.info("table {table} closes: the admin {by} closed it ({reason})", table=self.number,
                       by=by, reason=reason, event="table_end")
+        if self.game is not None and self.on_shut is not None:
+            self.on_shut(self)
         if self.game is not None:
             self.game.abandon()
         self.close()

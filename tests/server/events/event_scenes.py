@@ -20,10 +20,11 @@ from lobby_clients import Client
 GRACE = 30.0  # seconds a missing player's game waits before his stand-in plays
 
 
-def event_lobby(tmp_path, clock: Clock, storage: Storage | None = None, seed: int = 5):
-    """(lobby, wiring) on ``clock``, games journaled in ``storage`` (a new in-memory one)."""
+def event_lobby(tmp_path, clock: Clock, storage: Storage | None = None, seed: int = 5, admins: str = ""):
+    """(lobby, wiring) on ``clock``, games journaled in ``storage`` (a new in-memory one);
+    ``admins``: the config's admin names (claimed in ``storage`` by the test)."""
     storage = storage if storage is not None else Storage.open()
-    config = ServerConfig(reconnect_grace=GRACE, log_folder=str(tmp_path / "logs"))
+    config = ServerConfig(reconnect_grace=GRACE, log_folder=str(tmp_path / "logs"), admins=admins)
     seeds = Random(seed)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 1.0, GRACE,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)

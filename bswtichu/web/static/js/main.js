@@ -2,7 +2,7 @@
 // send commands. Every control sends an ordinary slash command, the same a telnet user types.
 
 import { Link } from "./link.js";
-import { Model } from "./model.js";
+import { Model, eventTableOver } from "./model.js";
 import { View, byId } from "./view.js";
 
 // The command words the page needs, as the server names them (its listener's commands.json):
@@ -109,6 +109,7 @@ function received(name, fields) {
   }
   if (fillWith !== null && name === "Tichu.Option" && fields.name === "variant") askLobby();
   askAround(name, fields);
+  askEvents(name, fields);
   if (fillWith !== null && name === "Tichu.Tables") fillSeats();
   if (name === "Tichu.Table" || name === "Tichu.Hand") ui = freshPicks();
   keepPicks();
@@ -174,6 +175,20 @@ function connected(state, detail) {
 function askLobby() {
   ask("/tables", "Tichu.Tables");
   ask("/who", "Tichu.Who");
+  ask("/events", "Tichu.Events");
+}
+
+// Messages after which the events' list (and the opened record) has changed.
+const EVENT_CHANGES = new Set(["Tichu.EventEntered", "Tichu.EventWithdrawn", "Tichu.EventCancelled",
+  "Tichu.EventRound", "Tichu.Standings"]);
+
+/** An event of ours moved on: the list and the opened record are asked again. (A finished
+ * event table stays on the page with its result until "Back to the lobby", or the next round's
+ * table.) */
+function askEvents(name, fields) {
+  if (!EVENT_CHANGES.has(name)) return;
+  ask("/events", "Tichu.Events");
+  if (model.eventShown !== null && model.eventShown.event === fields.event) ask(`/event ${fields.event}`, "Tichu.Event");
 }
 
 window.setInterval(() => {
@@ -367,7 +382,15 @@ on("start", "click", () => {
   applyRounds();
   send("/start", true);
 });
-on("leave", "click", () => send("/leave", true));
+on("leave", "click", () => {
+  if (!eventTableOver(model)) {
+    send("/leave", true);
+    return;
+  }
+  model.leaveTable(); // the event took its finished table away already
+  askLobby();
+  render();
+});
 on("review-game", "click", () => {
   if (model.game.over && model.game.over.log) send(`/review ${model.game.over.log}`, true);
 });

@@ -89,6 +89,12 @@ export class Model {
     this.error = null; // the last refusal's message, until the next command
     this.passwordWanted = false; // the server takes the next line as a password, unseen
     this.unencrypted = null; // {tls_port}: a password went over this plain connection
+    this.events = []; // the events' summaries (Tichu.Events), by number
+    this.eventShown = null; // the record of the event the person opened (Tichu.Event's fields)
+    this.eventStandings = null; // the latest Tichu.Standings (pushed after a round, or asked for)
+    this.eventSeat = null; // our seat in an event's round (Tichu.EventSeat), until the round is over
+    this.entered = new Set(); // the events we know we are entered in (told, or read in a record)
+    this.eventNote = null; // the latest word about an event of ours (cancelled, a partner's offer)
   }
 
   get atTable() {
@@ -248,6 +254,56 @@ function ourTable(model, fields) {
   return fields.table === undefined || fields.table === model.tableNumber;
 }
 
+/** Whether the entrant ``name`` (a player, or a pair ``FIRST+SECOND``) is us. */
+function isUs(model, name) {
+  return name !== undefined && model.nick !== null && name.split("+").includes(model.nick);
+}
+
+/** The events' packages (docs/PROTOCOL.md, "Events"). */
+const EVENT_HANDLERS = {
+  "Tichu.Events": (m, f) => {
+    m.events = f.events || [];
+  },
+  "Tichu.EventCreated": (m, f) => {
+    m.events = [...m.events.filter((e) => e.event !== f.event.event), f.event].sort((a, b) => a.event - b.event);
+  },
+  "Tichu.Event": (m, f) => {
+    m.eventShown = { ...f.event, standings: f.standings || [] };
+    const ours = (f.event.entrants || []).some((unit) => unit.includes(m.nick))
+      && !(f.event.withdrawn || []).some((name) => isUs(m, name));
+    if (ours) m.entered.add(f.event.event);
+    else m.entered.delete(f.event.event);
+  },
+  "Tichu.EventEntered": (m, f) => {
+    if (isUs(m, f.name)) m.entered.add(f.event);
+  },
+  "Tichu.EventOffer": (m, f) => {
+    m.eventNote = f.player === m.nick ? `Event ${f.event}: ${f.partner} has to confirm your pair.`
+      : `Event ${f.event}: ${f.player} asks you to enter as a pair.`;
+  },
+  "Tichu.EventWithdrawn": (m, f) => {
+    if (isUs(m, f.name)) m.entered.delete(f.event);
+  },
+  "Tichu.EventCancelled": (m, f) => {
+    m.eventNote = `Event ${f.event} is cancelled: ${f.reason}`;
+    if (m.eventSeat !== null && m.eventSeat.event === f.event) m.eventSeat = null;
+  },
+  "Tichu.EventSeat": (m, f) => {
+    m.eventSeat = { event: f.event, round: f.round, table: f.table, seat: f.seat, held: f.held };
+    if (f.held) m.held = { table: f.table, seat: f.seat };
+  },
+  "Tichu.Standings": (m, f) => {
+    m.eventStandings = f;
+    if (m.eventSeat !== null && m.eventSeat.event === f.event && f.round >= m.eventSeat.round) m.eventSeat = null;
+  },
+};
+
+/** Whether our table is an event's whose game is over: the event took it away already (the
+ * page shows its result until the person goes back to the lobby, or the next round seats him). */
+export function eventTableOver(model) {
+  return model.atTable && Boolean(model.options && model.options.event) && model.game.over !== null;
+}
+
 const HANDLERS = {
   "Tichu.Nick": (m, f) => {
     m.nick = f.nick;
@@ -319,6 +375,8 @@ const HANDLERS = {
     if (ourTable(m, f)) m.options = f.options;
   },
   "Tichu.Started": (m, f) => {
+    // an event's round seats us itself: its table's STARTED is the first we hear of it
+    if (f.table !== undefined && f.seat !== null && f.table !== m.tableNumber) m.enterTable(f.table, f.seat, f.seats);
     m.seats = [...f.seats];
     m.seat = f.seat;
     m.options = f.options;
@@ -501,6 +559,7 @@ const HANDLERS = {
   "Tichu.SubstituteEnd": (m, f) => {
     delete m.standIns[f.player];
   },
+  ...EVENT_HANDLERS,
   "Tichu.Legal": (m, f) => {
     const legal = { commands: f.commands || [], exchange: Boolean(f.exchange) };
     if (m.otherHand(f.seat)) m.game.otherLegal = { seat: f.seat, ...legal }; // its commands say /dummy

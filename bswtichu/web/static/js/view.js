@@ -6,6 +6,8 @@
 import { ansiFragment } from "./ansi.js";
 import { card, cardBack, cardElement, commandCards, rankLabel } from "./cards.js";
 import { describeEvent, drawChart, plural, reviewHands } from "./parts.js";
+import { eventRow, eventSeatWords, recordParts, standingsParts } from "./events.js";
+import { eventTableOver } from "./model.js";
 
 const NEED_WORDS = {
   lead: "to lead", follow: "to play", wish: "to make the wish", give: "to give the Dragon trick away",
@@ -198,6 +200,27 @@ export class View {
         : user.watching ? `watching table ${user.table}` : `at table ${user.table}, seat ${user.seat}`;
       return element("li", `${user.nick} (${where})`);
     }));
+    this.events(model);
+  }
+
+  /** The Events panel: the list, a word about ours, the latest standings, the opened record. */
+  events(model) {
+    const send = (line, echo) => this.actions.send(line, echo);
+    redraw(byId("events"), JSON.stringify([model.events, [...model.entered], model.nick]), model.events.length
+      ? model.events.map((summary) => eventRow(summary, model, send))
+      : [element("li", "No events yet.")]);
+    show("event-note", model.eventNote !== null);
+    byId("event-note").textContent = model.eventNote || "";
+    const seat = eventSeatWords(model.eventSeat);
+    show("event-seat", seat !== null);
+    byId("event-seat").textContent = seat || "";
+    const told = model.eventStandings;
+    show("event-standings", told !== null);
+    redraw(byId("event-standings"), JSON.stringify(told), told === null ? [] : standingsParts(told));
+    const record = model.eventShown;
+    show("event-record", record !== null);
+    redraw(byId("event-record"), JSON.stringify([record, model.held, model.nick]),
+      record === null ? [] : recordParts(record, model, send));
   }
 
   tableRow(view, model) {
@@ -262,7 +285,9 @@ export class View {
     this.scoreBox(model);
     const seated = model.seat !== null;
     const running = model.tableState === "started" && over === null;
-    show("table-controls", seated && !running);
+    const eventTable = Boolean(model.options && model.options.event);
+    show("table-controls", seated && !running && !eventTable); // an event starts its tables itself
+    byId("leave").textContent = eventTableOver(model) ? "Back to the lobby" : "Leave the table";
     const rounds = byId("rounds");
     const round = model.options && model.options.round ? String(model.options.round) : "";
     if (document.activeElement !== rounds && rounds.dataset.shown !== round) {
