@@ -29,7 +29,28 @@ from .database import (
     MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, Ownership, open_database, transaction,
 )
 from .games import GameStore, StoredGame, TableClaims
-from .postgres import is_url, open_postgres
+from .lease import Fenced, Holder, Lease, is_fenced
+from .postgres import is_url, open_postgres, redacted
+
+#: seconds a lease lasts unless renewed, taken by a process that does not renew it (a tool)
+#: or before the service's own (`ServerConfig.lease_seconds`) applies
+DEFAULT_LEASE = 5.0
+
+
+def take_lease(url: str, length: float = DEFAULT_LEASE) -> Lease:
+    """Connect to ``url``, bring its schema up to date and take its lease, or refuse
+    (`DatabaseError`) while another process holds it."""
+    pg = open_postgres(url, own=False)
+    try:
+        taken = Lease.take(pg, length)
+    except BaseException:
+        pg.close()
+        raise
+    if isinstance(taken, Holder):
+        pg.close()
+        raise DatabaseError(f"another bswtichu uses the database {redacted(url)} ({taken.holder}, epoch"
+                            f" {taken.epoch}); stop it first, or give this one its own --database")
+    return taken
 
 
 @dataclass
@@ -55,19 +76,23 @@ class Storage:
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),
-             now: Callable[[], float] = time.time) -> Storage:
+             now: Callable[[], float] = time.time, lease: Lease | None = None) -> Storage:
         """Open the file for this process alone: a second server on it would restore the
         same games and write conflicting journals, so it is refused (`DatabaseError`).
         While open, SQLite's exclusive lock keeps every other reader out too (the server's
         commits are cheaper so); the file is readable again once the server stops.
 
         ``path`` may be a ``postgresql://`` URL: that database, owned by this process the same
-        way (``synchronous`` is SQLite's: PostgreSQL's durability is its server's settings)."""
+        way: this process takes its lease (`lease.Lease`; one already taken, by a standby that
+        waited for it, is given as ``lease``), or it is refused while another holds it
+        (``synchronous`` is SQLite's: PostgreSQL's durability is its server's settings)."""
         if is_url(path):
-            pg = open_postgres(path)
+            if lease is None:
+                lease = take_lease(path)
+            pg = lease.connection
             claims = TableClaims(pg)
             claims.clear()  # this process owns the database now: the claims of one before it are void
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner, claims)
+            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), lease, claims)
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)
@@ -109,5 +134,6 @@ class Storage:
                 self.lock.release()
 
 
-__all__ = ["AccountStore", "AdminStore", "CommunityStore", "Connection", "DatabaseError", "GameStore", "MEMORY", "Migration",
+__all__ = ["AccountStore", "AdminStore", "CommunityStore", "Connection", "DatabaseError", "Fenced", "Holder", "Lease",
+           "is_fenced", "take_lease", "GameStore", "MEMORY", "Migration",
            "SCHEMA_VERSION", "ScryptCost", "Storage", "StoredGame", "TableClaims", "is_url", "open_database", "transaction"]

@@ -24,6 +24,7 @@ It is the PostgreSQL side of the ownership seam (`database.Ownership`; SQLite's 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Sequence
 
 from .database import MIGRATIONS, DatabaseError, Migration, postgresql_text, statements
@@ -145,6 +146,26 @@ def open_postgres(url: str, own: bool = True) -> PostgresConnection:
     return connection
 
 
+_TOKEN = re.compile(r"\$\$.*?\$\$|'(?:[^']|'')*'|--[^\n]*|;|[^;'$-]+|.", re.DOTALL)
+
+
+def dollar_quoted_statements(script: str) -> list[str]:
+    """A migration's statements in PostgreSQL's reading: split at each ``;`` outside a string,
+    a ``$$ ... $$`` body (a function's, whose semicolons are its own) and a ``--`` comment, the
+    comments dropped (SQLite's `database.statements` would wait for a trigger's ``END``)."""
+    out, current = [], ""
+    for token in _TOKEN.findall(script):
+        if token.startswith("--"):
+            continue
+        if token == ";":
+            if current.strip():
+                out.append(current.strip() + ";")
+            current = ""
+        else:
+            current += token
+    return out
+
+
 def schema_version(connection: PostgresConnection) -> int:
     """The migrations the database has had (0: a new, empty one)."""
     row = connection.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
@@ -168,7 +189,7 @@ def migrate(connection: PostgresConnection, migrations: tuple[str | Migration, .
             if version == len(migrations):
                 connection.execute("COMMIT")
                 break
-            for statement in statements(postgresql_text(migrations[version])):
+            for statement in dollar_quoted_statements(postgresql_text(migrations[version])):
                 connection.execute(statement)
             connection.execute("DELETE FROM schema_version")
             connection.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))
