@@ -20,6 +20,7 @@ from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
 from twisted.internet.endpoints import serverFromString
 from twisted.internet.interfaces import IListeningPort, IReactorTime
+from twisted.internet.task import LoopingCall, deferLater
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -57,9 +58,13 @@ from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table import GameFactory
 from bswtichu.server.commands.review import ReviewCommands
 from bswtichu.server.commands.tables import TableCommands
-from bswtichu.storage import Storage, admins, backup
+from bswtichu.storage import Fenced, Lease, Storage, admins, backup, is_url
+from bswtichu.storage.postgres import open_postgres, redacted
 
 log = Logger()
+
+#: the exit code of a process that lost its database to another (fenced: `TichuService.ended`)
+FENCED_EXIT = 3
 
 
 def build_lobby(
@@ -73,6 +78,7 @@ def build_lobby(
     stop: Callable[[str], None] | None = None,
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
+    fenced: Callable[[str], None] | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -88,11 +94,13 @@ def build_lobby(
     in the caller's thread, for tools and tests without a running reactor).
     ``moderation``: the roles and sanctions (`moderation_for` if not given; the service keeps
     its own to answer ``bswtichu admin``).
+    ``fenced(reason)``: another process took the database (the service stops serving); what the
+    turn caused is dropped, never told.
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     counters = counters if counters is not None else Counters()
-    outbox = Outbox(lambda: _commit(storage, counters), later)
+    outbox = Outbox(lambda: _commit(storage, counters, fenced), later)
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -134,15 +142,22 @@ def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) 
                       config.uncapped, config.reserved)
 
 
-def _commit(storage: Storage, counters: Counters) -> None:
+def _commit(storage: Storage, counters: Counters, fenced: Callable[[str], None] | None = None) -> None:
     """The outbox's settle: the games' pending journal steps are committed before anyone hears
-    of them; a commit that had something to do is timed."""
+    of them; a commit that had something to do is timed.  Once the database refused a commit
+    because another process took it (`Storage.fenced`), ``fenced`` hears of it at every turn."""
+    if storage.fenced and fenced is not None:
+        fenced("the database refused its commit: another process took it over")
+        return
     if not storage.pending:
         return
     began = perf_counter()
     try:
         storage.commit()
     except Exception:
+        if storage.fenced and fenced is not None:
+            fenced("the database refused its commit: another process took it over")
+            return
         counters.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
@@ -157,7 +172,7 @@ class TichuService(Service):
     log = Logger()
     name = "bswtichu"  # type: ignore[assignment]  # Service's None has no type; IService's name is a str
 
-    def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None):
+    def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None, lease: Lease | None = None):
         self.config = config
         #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
         self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
@@ -167,7 +182,7 @@ class TichuService(Service):
         if games is not None:
             games.counters = self.counters
         if games is None:
-            storage = Storage.open(config.database, config.synchronous)
+            storage = Storage.open(config.database, config.synchronous, lease=lease)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
                 expert_budget=config.expert_budget)
             levels = frozenset(level.strip() for level in config.worker_levels.split(",") if level.strip())
@@ -183,7 +198,7 @@ class TichuService(Service):
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
-                                 stop=self._stop, hasher=self.hasher, moderation=moderation)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation, fenced=self._fenced)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
@@ -194,11 +209,22 @@ class TichuService(Service):
         self.goodbye = "the server is shutting down"
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
+        #: fails with SystemExit(FENCED_EXIT) when another process took the database (the
+        #: command line waits for it: `bswtichu.cli.serve`)
+        self.ended: Deferred = Deferred()
+        #: why this process stopped serving, once it lost the database (None: it has not)
+        self.lost: str | None = None
+        lock = storage.lock
+        #: renews the PostgreSQL lease (None on SQLite, whose file lock needs no renewing)
+        self.keeper = LeaseKeeper(lock, reactor, config.renew_seconds, self._fenced) \
+            if isinstance(lock, Lease) else None
 
     def startService(self) -> None:
         super().startService()
         _freeze_what_lives_forever()
         self.hasher.start()
+        if self.keeper is not None:
+            self.keeper.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -343,6 +369,22 @@ class TichuService(Service):
             self.log.error("bswtichu admin's answer cannot be written: {error}", error=repr(error),
                            event="admin_request_failed")
 
+    def _fenced(self, reason: str) -> None:
+        """Another process owns the database now (this one was paused or cut off past its lease):
+        stop serving at once.  Nothing pending is told; everyone gets one line and is
+        disconnected (`stopService`), and the process exits with `FENCED_EXIT`."""
+        self.lobby.outbox.drop()
+        if self.lost is not None:
+            return
+        self.lost = reason
+        self.storage.fenced = True
+        if self.keeper is not None:
+            self.keeper.stop()
+        self.goodbye = "this server lost its database to another one; reconnect to carry on"
+        self.log.critical("this process lost the database and stops serving (exit {code}): {reason}",
+                          code=FENCED_EXIT, reason=reason, event="fenced")
+        self.reactor.callLater(0, self.ended.errback, Failure(SystemExit(FENCED_EXIT)))
+
     def _stop(self, reason: str) -> None:
         """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""
         self.goodbye = reason
@@ -353,6 +395,8 @@ class TichuService(Service):
         self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
         self.lobby.shutdown(self.goodbye)
         self.hasher.stop()
+        if self.keeper is not None:
+            self.keeper.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         if self.games.storage is not None:
@@ -399,11 +443,78 @@ def _freeze_what_lives_forever() -> None:
         gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
-def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None) -> TichuService:
+class LeaseKeeper:
+    """Renews this process's lease on the database every ``every`` seconds of ``clock``; tells
+    ``lost(reason)`` once if another process took it (`Fenced`), or if no renewal went through
+    for a whole lease (cut off from the database: a standby may hold it by now)."""
+
+    def __init__(self, lease: Lease, clock: IReactorTime, every: float, lost: Callable[[str], None]):
+        self.lease = lease
+        self.clock = clock
+        self.every = every
+        self.lost = lost
+        self.renewed = clock.seconds()
+        self.loop = LoopingCall(self.renew)
+        self.loop.clock = clock
+
+    def start(self) -> None:
+        self.renewed = self.clock.seconds()
+        self.loop.start(self.every, now=False)
+
+    def stop(self) -> None:
+        if self.loop.running:
+            self.loop.stop()
+
+    def renew(self) -> None:
+        try:
+            self.lease.renew()
+        except Fenced as error:
+            self.lost(str(error))
+        except self.lease.connection.Error as error:
+            if self.clock.seconds() - self.renewed >= self.lease.length:
+                self.lost(f"its lease could not be renewed for {self.lease.length:g} s ({error});"
+                          " another process may own the database")
+            else:
+                log.warn("the lease on the database could not be renewed: {error}", error=repr(error),
+                         event="lease_renewal_failed")
+        else:
+            self.renewed = self.clock.seconds()
+
+
+async def standby(reactor: IReactorTime, config: ServerConfig) -> Lease | None:
+    """Wait until this process holds the database's lease (PostgreSQL; None at once on SQLite,
+    whose file lock refuses a second process).  While another holds it this process is a
+    standby: it opens no listeners and says so, and tries again every renewal interval."""
+    if not is_url(config.database):
+        return None
+    connection = open_postgres(config.database, own=False)
+    said = False
+    while True:
+        try:
+            taken = Lease.take(connection, config.lease_seconds)
+        except BaseException:
+            connection.close()
+            raise
+        if isinstance(taken, Lease):
+            if said:
+                log.info("standby: took the database over (epoch {epoch}); restoring its games",
+                         epoch=taken.epoch, event="took_over")
+            return taken
+        if not said:
+            log.info("standby: another bswtichu ({holder}, epoch {epoch}) holds the database {url}; this"
+                     " one opens no listeners and takes over when that one's lease runs out",
+                     holder=taken.holder, epoch=taken.epoch, url=redacted(config.database), event="standby")
+            said = True
+        await deferLater(reactor, config.renew_seconds)
+
+
+def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None,
+                lease: Lease | None = None) -> TichuService:
     """The bswtichu service for ``config`` (``reactor`` defaults to the global one).
 
-    ``games`` replaces the game wiring built from ``config`` (tests seed their games so).
+    ``games`` replaces the game wiring built from ``config`` (tests seed their games so);
+    ``lease``: the PostgreSQL database's, which `standby` waited for.
     """
     if reactor is None:
         from twisted.internet import reactor
-    return TichuService(config, reactor, games)
+    return TichuService(config, reactor, games, lease)

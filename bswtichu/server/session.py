@@ -59,6 +59,12 @@ class Outbox:
         else:
             self._prompts[session] = send
 
+    def drop(self) -> None:
+        """Forget everything held, lines and prompts: the server lost its database (`settle`
+        found it fenced), so what it holds was never committed and must not be told."""
+        self._held.clear()
+        self._prompts.clear()
+
     def settle(self) -> None:
         """Before writing: make durable what is about to be told."""
         if self._settle is not None:

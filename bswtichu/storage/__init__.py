@@ -69,6 +69,9 @@ class Storage:
     #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
     table_numbers: TableClaims | None = None
     _closed: bool = field(default=False, init=False, repr=False)
+    #: another process took the database (PostgreSQL's fence refused a commit): nothing more is
+    #: committed, and nothing pending is told (docs/operating.md, "A standby")
+    fenced: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         self.community = CommunityStore(self.db)
@@ -114,8 +117,13 @@ class Storage:
 
     def commit(self) -> None:
         """Make durable what is pending (a batch of journal steps): called before anything is told."""
-        if not self.closed:
+        if self.closed or self.fenced:
+            return
+        try:
             self.games.commit()
+        except Exception as error:
+            self.fenced = is_fenced(error)
+            raise
 
     @property
     def closed(self) -> bool:
@@ -126,7 +134,8 @@ class Storage:
         if self._closed:
             return
         try:
-            self.games.commit()
+            if not self.fenced:
+                self.games.commit()
         finally:
             self._closed = True
             self.db.close()
