@@ -8,6 +8,7 @@ are built from (the game wiring and its log store).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import gc
 import json
 import os
@@ -19,6 +20,7 @@ from typing import Any
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.error import CannotListenError
 from twisted.internet.interfaces import IListeningPort, IReactorTime
 from twisted.internet.task import LoopingCall, deferLater
 from twisted.logger import Logger
@@ -235,10 +237,29 @@ class TichuService(Service):
             endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
             factory = kind.build(self.lobby, self.config, self.reactor)
             self.factories.append(factory)
-            attempts.append(endpoint.listen(self.guard.wrap(factory, kind.http))
+            attempts.append(self._listen(endpoint, self.guard.wrap(factory, kind.http), description)
                             .addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _listen(self, endpoint: Any, factory: Any, description: str, tries: int = 0) -> Deferred:
+        """Listen at ``endpoint``; a process that took the database over from one still alive
+        (paused, its ports still open on this host) tries again every renewal interval while
+        the port is in use, for as long as two leases (the old one exits once it runs again)."""
+        most = int(2 * self.config.lease_seconds / self.config.renew_seconds)
+
+        def in_use(failure: Failure) -> Deferred | Failure:
+            error = failure.value
+            if self.keeper is None or tries >= most or not failure.check(CannotListenError) \
+                    or getattr(error.socketError, "errno", None) != errno.EADDRINUSE:
+                return failure
+            if tries == 0:
+                self.log.warn("{where} is still in use (by the process this one took over from?);"
+                              " trying again", where=description, event="port_in_use")
+            return deferLater(self.reactor, self.config.renew_seconds, self._listen, endpoint, factory,
+                              description, tries + 1)
+
+        return endpoint.listen(factory).addErrback(in_use)
 
     def _certificate(self) -> tuple[Path, Path]:
         """The certificate and key for the ``ssl:`` listeners that name none: ``[tls]``'s, or
