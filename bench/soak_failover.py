@@ -74,7 +74,8 @@ class Process:
              "--telnet", f"tcp:{telnet}:interface=127.0.0.1", "--line", f"tcp:{line}:interface=127.0.0.1",
              "--database", url, "--log-folder", str(folder / "logs"), "--bot-delay", str(args.bot_delay),
              "--line-flood-rate", "100000", "--line-flood-burst", "100000", "--set", "listen.websocket=",
-             "--set", f"storage.lease={args.lease}", "--set", f"storage.renew={args.renew}"],
+             "--set", f"storage.lease={args.lease}", "--set", f"storage.renew={args.renew}",
+             "--set", "limits.uncapped_addresses=127.0.0.1"],  # every person registers from here
             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.pending = b""
         self.output: list[str] = []
