@@ -56,7 +56,7 @@ def take_lease(url: str, length: float = DEFAULT_LEASE) -> Lease:
 @dataclass
 class Storage:
     """The database connection and its stores, and the lock that makes the file this server's
-    (a PostgreSQL database's is an advisory lock its connection holds, `postgres.OWNER_LOCK`)."""
+    (a PostgreSQL database's is its lease, `lease.Lease`)."""
 
     db: Connection
     accounts: AccountStore

@@ -260,7 +260,7 @@ class DatabaseError(Exception):
 
 class Ownership(Protocol):
     """This process's hold on its database, given up at close: SQLite's `FileLock`,
-    PostgreSQL's `postgres.AdvisoryLock` (and, with a standby, a lease)."""
+    PostgreSQL's `lease.Lease` (with its epoch, which the database's fence checks)."""
 
     def release(self) -> None: ...
 

@@ -14,11 +14,11 @@ The calls block, as SQLite's do, for a round trip each (about a millisecond on o
 this step keeps the server's single-threaded model; the Deferred commits that keep the
 reactor free are the next one (docs/architecture.md, "Storage").
 
-One server owns a database: it holds a session advisory lock (`AdvisoryLock`) for as
-long as its connection lives, so a second server on the same database is refused, and
-PostgreSQL drops the lock when the first one's connection ends, even after ``kill -9``.
-It is the PostgreSQL side of the ownership seam (`database.Ownership`; SQLite's is the
-`database.FileLock`), where the lease with its epoch will go (issue 33, item 4).
+One server serves a database at a time: it holds the lease (`lease.Lease`, the PostgreSQL
+side of the ownership seam `database.Ownership`; SQLite's is the `database.FileLock`) and,
+for as long as its connection lives, the session advisory lock `OWNER_LOCK`, which
+PostgreSQL drops when that connection ends, even after ``kill -9``: a standby then need
+not wait for the lease to run out.  `AdvisoryLock` alone is what `port-db` takes.
 """
 
 from __future__ import annotations
