@@ -48,6 +48,8 @@ class Storage:
     #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
     table_numbers: TableClaims | None = None
     _closed: bool = field(default=False, init=False, repr=False)
+    _guard: Callable[[Connection], None] | None = field(default=None, init=False, repr=False)
+    _writers: list[Connection] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.community = CommunityStore(self.db)
@@ -76,6 +78,33 @@ class Storage:
                 lock.release()
             raise
         return cls(db, AccountStore(db, cost, now), GameStore(db, now), lock)
+
+    @property
+    def writers(self) -> list[Connection]:
+        """The connections that write (the reactor's, and the batch writer's once it has one)."""
+        return [self.db, *self._writers]
+
+    def add_writer(self, connection: Connection) -> None:
+        """Another connection writes for this storage (the PostgreSQL batch writer's): the guard too."""
+        self._writers.append(connection)
+        if self._guard is not None:
+            connection.guard = self._guard  # type: ignore[attr-defined]  # a PostgresConnection
+
+    @property
+    def guard(self) -> Callable[[Connection], None] | None:
+        """The write guard (PostgreSQL): run first inside every write transaction of every writer,
+        with its connection; raising refuses the transaction (`PostgresConnection.guard`, the one
+        place it runs).  Item 4's fence checks the lease's epoch here.  SQLite has no guard: one
+        process owns its file (`FileLock`)."""
+        return self._guard
+
+    @guard.setter
+    def guard(self, check: Callable[[Connection], None] | None) -> None:
+        if self.engine != "postgresql":
+            raise ValueError("a write guard is PostgreSQL's: one process owns a SQLite file")
+        self._guard = check
+        for connection in self.writers:
+            connection.guard = check  # type: ignore[attr-defined]  # a PostgresConnection
 
     @property
     def engine(self) -> str:
