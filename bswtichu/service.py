@@ -41,6 +41,7 @@ from bswtichu.server.commands.display import DisplayCommands
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
+from bswtichu.server.games.writer import BatchWriter
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.commands.help import HelpCommands
@@ -73,6 +74,7 @@ def build_lobby(
     stop: Callable[[str], None] | None = None,
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
+    writer: BatchWriter | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -88,11 +90,13 @@ def build_lobby(
     in the caller's thread, for tools and tests without a running reactor).
     ``moderation``: the roles and sanctions (`moderation_for` if not given; the service keeps
     its own to answer ``bswtichu admin``).
+    ``writer``: PostgreSQL's commits off the reactor (the outbox waits for each; without one
+    every commit is made in the reactor's thread, as SQLite's are).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     counters = counters if counters is not None else Counters()
-    outbox = Outbox(lambda: _commit(storage, counters), later)
+    outbox = Outbox(writer.commit if writer is not None else lambda: _commit(storage, counters), later)
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -134,11 +138,11 @@ def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) 
                       config.uncapped, config.reserved)
 
 
-def _commit(storage: Storage, counters: Counters) -> None:
+def _commit(storage: Storage, counters: Counters) -> Deferred | None:
     """The outbox's settle: the games' pending journal steps are committed before anyone hears
     of them; a commit that had something to do is timed."""
     if not storage.pending:
-        return
+        return None
     began = perf_counter()
     try:
         storage.commit()
@@ -149,6 +153,7 @@ def _commit(storage: Storage, counters: Counters) -> None:
     else:
         counters.commit_failed = False
         counters.commits.observe(perf_counter() - began)
+    return None
 
 
 class TichuService(Service):
@@ -180,10 +185,12 @@ class TichuService(Service):
         self.hasher = PoolHasher(reactor, config.password_threads)
         #: the database the lobby and the games keep (an in-memory one for games given without)
         self.storage = storage = games.storage if games.storage is not None else Storage.open()
+        #: PostgreSQL's journal commits, off the reactor (None on SQLite: its commits are microseconds)
+        self.writer = BatchWriter(reactor, storage, self.counters) if storage.engine == "postgresql" else None
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
-                                 stop=self._stop, hasher=self.hasher, moderation=moderation)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation, writer=self.writer)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
@@ -199,6 +206,8 @@ class TichuService(Service):
         super().startService()
         _freeze_what_lives_forever()
         self.hasher.start()
+        if self.writer is not None:
+            self.writer.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -355,11 +364,17 @@ class TichuService(Service):
         self.hasher.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
+        if self.writer is not None:  # the storage closes once the last batch is committed
+            stopping.append(self.writer.stop().addCallback(lambda _: self._close_storage()))
+        else:
+            self._close_storage()
+        return DeferredList([d for d in stopping if d is not None])
+
+    def _close_storage(self) -> None:
         if self.games.storage is not None:
             self.games.storage.close()
         if self.games.workers is not None:
             self.games.workers.close()
-        return DeferredList([d for d in stopping if d is not None])
 
 
 def _named(listeners: list[tuple[ListenerKind, str]]) -> tuple[tuple[str, ListenerKind, str], ...]:

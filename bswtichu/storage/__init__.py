@@ -29,7 +29,7 @@ from .database import (
     MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, Ownership, open_database, transaction,
 )
 from .games import GameStore, StoredGame, TableClaims
-from .postgres import is_url, open_postgres
+from .postgres import connect, is_url, open_postgres
 
 
 @dataclass
@@ -47,6 +47,8 @@ class Storage:
     admins: AdminStore = field(init=False)
     #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
     table_numbers: TableClaims | None = None
+    #: the PostgreSQL database's URL (None: a SQLite file), for the connections beside ``db``
+    url: str | None = None
     _closed: bool = field(default=False, init=False, repr=False)
     _guard: Callable[[Connection], None] | None = field(default=None, init=False, repr=False)
     _writers: list[Connection] = field(default_factory=list, init=False, repr=False)
@@ -69,7 +71,7 @@ class Storage:
             pg = open_postgres(path)
             claims = TableClaims(pg)
             claims.clear()  # this process owns the database now: the claims of one before it are void
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner, claims)
+            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), pg.owner, claims, path)
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)
@@ -84,11 +86,15 @@ class Storage:
         """The connections that write (the reactor's, and the batch writer's once it has one)."""
         return [self.db, *self._writers]
 
-    def add_writer(self, connection: Connection) -> None:
-        """Another connection writes for this storage (the PostgreSQL batch writer's): the guard too."""
+    def connect_writer(self) -> Connection:
+        """Another connection to the PostgreSQL database that writes for this storage (the batch
+        writer's, used in its own thread): the guard runs in its transactions too."""
+        if self.url is None:
+            raise ValueError("a SQLite file has one connection")
+        connection = connect(self.url)
         self._writers.append(connection)
-        if self._guard is not None:
-            connection.guard = self._guard  # type: ignore[attr-defined]  # a PostgresConnection
+        connection.guard = self._guard
+        return connection
 
     @property
     def guard(self) -> Callable[[Connection], None] | None:
