@@ -42,6 +42,7 @@ from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.games.writer import BatchWriter
+from bswtichu.server.people.reads import Reads
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.commands.help import HelpCommands
@@ -75,6 +76,7 @@ def build_lobby(
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
     writer: BatchWriter | None = None,
+    reads: Reads | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -92,11 +94,15 @@ def build_lobby(
     its own to answer ``bswtichu admin``).
     ``writer``: PostgreSQL's commits off the reactor (the outbox waits for each; without one
     every commit is made in the reactor's thread, as SQLite's are).
+    ``reads``: where /history, /stats and /top read (the read pool on PostgreSQL; by default at
+    once, in the reactor's thread, as SQLite's are).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     counters = counters if counters is not None else Counters()
     outbox = Outbox(writer.commit if writer is not None else lambda: _commit(storage, counters), later)
+    reads = reads if reads is not None else Reads(storage)
+    reads.outbox = outbox
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -122,8 +128,8 @@ def build_lobby(
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
               GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
-                  clock, config.registrations_per_hour, config.uncapped), lists.keep),
-              DisplayCommands(), SocialCommands(lists, names, chat, storage),
+                  clock, config.registrations_per_hour, config.uncapped), lists.keep, reads),
+              DisplayCommands(), SocialCommands(lists, names, chat, storage, reads),
               ModerationCommands(moderation, names, connections, tables)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
@@ -187,10 +193,13 @@ class TichuService(Service):
         self.storage = storage = games.storage if games.storage is not None else Storage.open()
         #: PostgreSQL's journal commits, off the reactor (None on SQLite: its commits are microseconds)
         self.writer = BatchWriter(reactor, storage, self.counters) if storage.engine == "postgresql" else None
+        #: where /history, /stats and /top read: a pool of threads on PostgreSQL, at once on SQLite
+        self.reads = Reads(storage, reactor=reactor)
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
-                                 stop=self._stop, hasher=self.hasher, moderation=moderation, writer=self.writer)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation, writer=self.writer,
+                                 reads=self.reads)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
@@ -208,6 +217,7 @@ class TichuService(Service):
         self.hasher.start()
         if self.writer is not None:
             self.writer.start()
+        self.reads.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -362,6 +372,7 @@ class TichuService(Service):
         self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
         self.lobby.shutdown(self.goodbye)
         self.hasher.stop()
+        self.reads.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
         if self.writer is not None:  # the storage closes once the last batch is committed

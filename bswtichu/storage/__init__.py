@@ -96,6 +96,12 @@ class Storage:
         connection.guard = self._guard
         return connection
 
+    def connect_reader(self) -> Connection:
+        """Another connection to the PostgreSQL database, for reads (the read pool's, one per thread)."""
+        if self.url is None:
+            raise ValueError("a SQLite file has one connection")
+        return connect(self.url)
+
     @property
     def guard(self) -> Callable[[Connection], None] | None:
         """The write guard (PostgreSQL): run first inside every write transaction of every writer,
