@@ -3,7 +3,8 @@
 A second connection holds a lock on the journal, so the writer's commit waits at the
 database: nobody is told of the step meanwhile (not even of his own action), what
 follows queues behind it in order, the turns made meanwhile go in one batch, and once
-the lock goes everything arrives.  A batch that fails breaks and abandons its games.
+the lock goes everything arrives.  A batch that fails breaks and abandons its games.  A slow read (/history held by a
+lock) leaves the game at another table going.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bswtichu.engine import Pass
 from bswtichu.records import ACT, JournalEntry
 from bswtichu.server.games.logs import GameLogStore
 from bswtichu.server.games.writer import BatchWriter
+from bswtichu.server.people.reads import Reads
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.service import build_lobby
 from bswtichu.storage import ScryptCost, Storage
@@ -45,14 +47,23 @@ def writer(postgres_storage):
     writer.pool.stop()
 
 
-def lobby_on(storage: Storage, writer: BatchWriter, tmp_path):
+@pytest.fixture
+def reads(postgres_storage):
+    reads = Reads(postgres_storage, reactor=reactor)
+    reads.start()
+    yield reads
+    reads.stop()
+
+
+def lobby_on(storage: Storage, writer: BatchWriter, tmp_path, reads: Reads | None = None):
     """A lobby whose turns end when the test says (``turn``) and whose commits go to ``writer``."""
     clock, scheduled = Clock(), []
     config = ServerConfig(log_folder=str(tmp_path / "logs"), bot_delay=0.0)
     seeds = Random(11)
     wiring = GameWiring(clock, GameLogStore(config.log_folder), 0.0, config.reconnect_grace,
                         seeds=lambda: seeds.getrandbits(64), storage=storage)
-    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage, later=scheduled.append, writer=writer)
+    lobby = build_lobby(clock, config, wiring, wiring.logs, storage=storage, later=scheduled.append, writer=writer,
+                        reads=reads)
 
     def turn() -> None:
         """The end of a reactor turn: bot steps due now, then the flushes."""
@@ -142,3 +153,39 @@ async def test_a_failed_batch_breaks_and_abandons_its_games_and_what_waited_goes
     assert len(logged_errors) == 1
     with pytest.raises(postgres_storage.db.OperationalError, match="lost journal steps"):
         games.append(bad, 1, JournalEntry(ACT, player="a", action=Pass(0)))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_slow_read_does_not_stall_a_game_at_another_table(
+        postgres_url, postgres_storage, writer, reads, tmp_path):
+    import psycopg
+
+    lobby, turn = lobby_on(postgres_storage, writer, tmp_path, reads)
+    ann, bob, cy = Client(lobby, "Ann"), Client(lobby, "Bob"), Client(lobby, "Cy")
+    turn()
+    for line in ("/join", "/round 1", "/bot random", "/bot random", "/bot random", "/legal push on"):
+        ann.say(line)
+    ann.say("/start")
+    turn()
+    await writer.idle().addTimeout(TIMEOUT, reactor)
+    turn()
+    await writer.idle().addTimeout(TIMEOUT, reactor)
+    command = legal(ann)[0]
+    for client in (ann, bob, cy):
+        client.clear()
+    with psycopg.connect(postgres_url) as locker:  # /history reads game_players: held
+        locker.execute("LOCK TABLE game_players IN ACCESS EXCLUSIVE MODE")
+        cy.say("/history")
+        bob.say("/stats")
+        turn()
+        assert reads.in_flight == 2
+        ann.say(command)  # the game at table 1 goes on meanwhile
+        turn()
+        await writer.idle().addTimeout(TIMEOUT, reactor)
+        told = [keyword for keyword, _ in ann.received()]
+        assert told and "ERROR" not in told
+        assert cy.connection.lines == [] and bob.connection.lines == [] and reads.in_flight == 2
+    await reads.idle().addTimeout(TIMEOUT, reactor)
+    turn()  # the answers' flush
+    assert cy.only("HISTORY")["games"] == []
+    assert bob.only("STATS")["games"] == 0
