@@ -44,6 +44,8 @@ from bswtichu.server.commands.display import DisplayCommands
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
+from bswtichu.server.games.writer import BatchWriter
+from bswtichu.server.people.reads import Reads
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.commands.help import HelpCommands
@@ -81,6 +83,8 @@ def build_lobby(
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
     fenced: Callable[[str], None] | None = None,
+    writer: BatchWriter | None = None,
+    reads: Reads | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -98,11 +102,18 @@ def build_lobby(
     its own to answer ``bswtichu admin``).
     ``fenced(reason)``: another process took the database (the service stops serving); what the
     turn caused is dropped, never told.
+    ``writer``: PostgreSQL's commits off the reactor (the outbox waits for each; without one
+    every commit is made in the reactor's thread, as SQLite's are).
+    ``reads``: where /history, /stats and /top read (the read pool on PostgreSQL; by default at
+    once, in the reactor's thread, as SQLite's are).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     counters = counters if counters is not None else Counters()
-    outbox = Outbox(lambda: _commit(storage, counters, fenced), later)
+    commit = writer.commit if writer is not None else lambda: _commit(storage, counters)
+    outbox = Outbox(_fencing(commit, storage, fenced), later)
+    reads = reads if reads is not None else Reads(storage)
+    reads.outbox = outbox
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -128,8 +139,8 @@ def build_lobby(
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
               GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
-                  clock, config.registrations_per_hour, config.uncapped), lists.keep),
-              DisplayCommands(), SocialCommands(lists, names, chat, storage),
+                  clock, config.registrations_per_hour, config.uncapped), lists.keep, reads),
+              DisplayCommands(), SocialCommands(lists, names, chat, storage, reads),
               ModerationCommands(moderation, names, connections, tables)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
@@ -144,28 +155,54 @@ def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) 
                       config.uncapped, config.reserved)
 
 
-def _commit(storage: Storage, counters: Counters, fenced: Callable[[str], None] | None = None) -> None:
+def _commit(storage: Storage, counters: Counters) -> Deferred | None:
     """The outbox's settle: the games' pending journal steps are committed before anyone hears
-    of them; a commit that had something to do is timed.  Once the database refused a commit
-    because another process took it (`Storage.fenced`), ``fenced`` hears of it at every turn."""
-    if storage.fenced and fenced is not None:
-        fenced("the database refused its commit: another process took it over")
-        return
+    of them; a commit that had something to do is timed (a refusal of the fence is the
+    service's to tell: `_fencing`)."""
     if not storage.pending:
-        return
+        return None
     began = perf_counter()
     try:
         storage.commit()
     except Exception:
-        if storage.fenced and fenced is not None:
-            fenced("the database refused its commit: another process took it over")
-            return
+        if storage.fenced:
+            return None
         counters.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
     else:
         counters.commit_failed = False
         counters.commits.observe(perf_counter() - began)
+    return None
+
+
+#: why a fenced process stops serving, as its log says
+REFUSED = "the database refused a commit: another process took it over"
+
+
+def _fencing(settle: Callable[[], Deferred | None], storage: Storage,
+             fenced: Callable[[str], None] | None) -> Callable[[], Deferred | None]:
+    """The outbox's ``settle`` watching for the fence: once the database refused a write because
+    another process took it over (`Storage.fenced`, set by the write guard), ``fenced`` hears of
+    it before anything waiting for that commit is written (the service drops it: never told)."""
+    if fenced is None:
+        return settle
+
+    def check(result: object) -> object:
+        if storage.fenced:
+            fenced(REFUSED)
+        return result
+
+    def settle_fenced() -> Deferred | None:
+        if storage.fenced:
+            fenced(REFUSED)
+            return None
+        waiting = settle()
+        if waiting is None:
+            return check(None)  # type: ignore[return-value]  # (None)
+        return waiting.addCallback(check)  # first: before the outbox writes what waited
+
+    return settle_fenced
 
 
 class TichuService(Service):
@@ -197,10 +234,15 @@ class TichuService(Service):
         self.hasher = PoolHasher(reactor, config.password_threads)
         #: the database the lobby and the games keep (an in-memory one for games given without)
         self.storage = storage = games.storage if games.storage is not None else Storage.open()
+        #: PostgreSQL's journal commits, off the reactor (None on SQLite: its commits are microseconds)
+        self.writer = BatchWriter(reactor, storage, self.counters) if storage.engine == "postgresql" else None
+        #: where /history, /stats and /top read: a pool of threads on PostgreSQL, at once on SQLite
+        self.reads = Reads(storage, reactor=reactor)
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
-                                 stop=self._stop, hasher=self.hasher, moderation=moderation, fenced=self._fenced)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation, writer=self.writer,
+                                 reads=self.reads, fenced=self._fenced)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
@@ -227,6 +269,9 @@ class TichuService(Service):
         self.hasher.start()
         if self.keeper is not None:
             self.keeper.start()
+        if self.writer is not None:
+            self.writer.start()
+        self.reads.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -418,13 +463,20 @@ class TichuService(Service):
         self.hasher.stop()
         if self.keeper is not None:
             self.keeper.stop()
+        self.reads.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
+        if self.writer is not None:  # the storage closes once the last batch is committed
+            stopping.append(self.writer.stop().addCallback(lambda _: self._close_storage()))
+        else:
+            self._close_storage()
+        return DeferredList([d for d in stopping if d is not None])
+
+    def _close_storage(self) -> None:
         if self.games.storage is not None:
             self.games.storage.close()
         if self.games.workers is not None:
             self.games.workers.close()
-        return DeferredList([d for d in stopping if d is not None])
 
 
 def _named(listeners: list[tuple[ListenerKind, str]]) -> tuple[tuple[str, ListenerKind, str], ...]:

@@ -30,7 +30,7 @@ from .database import (
 )
 from .games import GameStore, StoredGame, TableClaims
 from .lease import Fenced, Holder, Lease, is_fenced
-from .postgres import is_url, open_postgres, redacted
+from .postgres import connect, is_url, open_postgres, redacted
 
 #: seconds a lease lasts unless renewed, taken by a process that does not renew it (a tool)
 #: or before the service's own (`ServerConfig.lease_seconds`) applies
@@ -68,10 +68,14 @@ class Storage:
     admins: AdminStore = field(init=False)
     #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
     table_numbers: TableClaims | None = None
+    #: the PostgreSQL database's URL (None: a SQLite file), for the connections beside ``db``
+    url: str | None = None
     _closed: bool = field(default=False, init=False, repr=False)
     #: another process took the database (PostgreSQL's fence refused a commit): nothing more is
     #: committed, and nothing pending is told (docs/operating.md, "A standby")
     fenced: bool = field(default=False, init=False)
+    _guard: Callable[[Connection], None] | None = field(default=None, init=False, repr=False)
+    _writers: list[Connection] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.community = CommunityStore(self.db)
@@ -95,7 +99,9 @@ class Storage:
             pg = lease.connection
             claims = TableClaims(pg)
             claims.clear()  # this process owns the database now: the claims of one before it are void
-            return cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), lease, claims)
+            storage = cls(pg, AccountStore(pg, cost, now), GameStore(pg, now, remote=True), lease, claims, path)
+            storage.guard = storage.fence  # every write transaction, on every writer, checks the epoch
+            return storage
         lock = None if str(path) == MEMORY else FileLock.take(f"{path}.lock")
         try:
             db = open_database(path, synchronous, exclusive=lock is not None)
@@ -104,6 +110,53 @@ class Storage:
                 lock.release()
             raise
         return cls(db, AccountStore(db, cost, now), GameStore(db, now), lock)
+
+    def fence(self, connection: Connection) -> None:
+        """The write guard on PostgreSQL: the lease's epoch checked first in every write
+        transaction (`Lease.check`); once refused, this storage is `fenced`."""
+        assert isinstance(self.lock, Lease)  # (a PostgreSQL database's lock is its lease)
+        try:
+            self.lock.check(connection)  # type: ignore[arg-type]  # a PostgresConnection
+        except Fenced:
+            self.fenced = True
+            raise
+
+    @property
+    def writers(self) -> list[Connection]:
+        """The connections that write (the reactor's, and the batch writer's once it has one)."""
+        return [self.db, *self._writers]
+
+    def connect_writer(self) -> Connection:
+        """Another connection to the PostgreSQL database that writes for this storage (the batch
+        writer's, used in its own thread): the guard runs in its transactions too."""
+        if self.url is None:
+            raise ValueError("a SQLite file has one connection")
+        connection = connect(self.url)
+        self._writers.append(connection)
+        connection.guard = self._guard
+        return connection
+
+    def connect_reader(self) -> Connection:
+        """Another connection to the PostgreSQL database, for reads (the read pool's, one per thread)."""
+        if self.url is None:
+            raise ValueError("a SQLite file has one connection")
+        return connect(self.url)
+
+    @property
+    def guard(self) -> Callable[[Connection], None] | None:
+        """The write guard (PostgreSQL): run first inside every write transaction of every writer,
+        with its connection; raising refuses the transaction (`PostgresConnection.guard`, the one
+        place it runs).  Item 4's fence checks the lease's epoch here.  SQLite has no guard: one
+        process owns its file (`FileLock`)."""
+        return self._guard
+
+    @guard.setter
+    def guard(self, check: Callable[[Connection], None] | None) -> None:
+        if self.engine != "postgresql":
+            raise ValueError("a write guard is PostgreSQL's: one process owns a SQLite file")
+        self._guard = check
+        for connection in self.writers:
+            connection.guard = check  # type: ignore[attr-defined]  # a PostgresConnection
 
     @property
     def engine(self) -> str:
@@ -138,9 +191,11 @@ class Storage:
                 self.games.commit()
         finally:
             self._closed = True
-            self.db.close()
-            if self.lock is not None:
-                self.lock.release()
+            try:
+                if self.lock is not None and not self.fenced:
+                    self.lock.release()  # (a lease: a standby takes over at once)
+            finally:
+                self.db.close()
 
 
 __all__ = ["AccountStore", "AdminStore", "CommunityStore", "Connection", "DatabaseError", "Fenced", "Holder", "Lease",

@@ -86,6 +86,16 @@ class Lease:
         if not self.locked:
             self.locked = self.connection.execute("SELECT pg_try_advisory_lock(?)", (OWNER_LOCK,)).fetchone()[0]
 
+    def check(self, connection: PostgresConnection) -> None:
+        """The fence at the write guard (`Storage.guard`), first inside a write transaction of any
+        connection of this process: the lease must still be this epoch's (held FOR SHARE until
+        the transaction ends, so a takeover waits for it), and the transaction says the epoch
+        to the database's own fence (the trigger); else `Fenced`, and nothing of it is written."""
+        if connection.execute(
+                "SELECT set_config('bswtichu.epoch', ?, true) FROM owner_lease WHERE id = 1 AND epoch = ? FOR SHARE",
+                (str(self.epoch), self.epoch)).fetchone() is None:
+            raise Fenced(f"epoch {self.epoch} was fenced: another process owns the database")
+
     def release(self) -> None:
         """Give the database up at once (a clean stop: a standby need not wait for the lease
         to run out); nothing to do once fenced or disconnected."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .database import MIGRATIONS, DatabaseError, Migration, postgresql_text, statements
 
@@ -71,6 +71,11 @@ class PostgresConnection:
         self.raw = connection
         #: this process's hold on the database, if it took one (`open_postgres`)
         self.owner: AdvisoryLock | None = None
+        #: the write guard: run first inside every write transaction this connection makes (the
+        #: stores' ``BEGIN``, and a lone INSERT, UPDATE or DELETE, then wrapped in one), with this
+        #: connection; raising rolls the transaction back, so nothing of it is written.  The one
+        #: place the fence of item 4 checks its epoch (`Storage.guard` sets it on every writer).
+        self.guard: Callable[[PostgresConnection], None] | None = None
 
     @property
     def in_transaction(self) -> bool:
@@ -79,15 +84,67 @@ class PostgresConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
         """Run one statement; the cursor is returned to read rows from (it iterates, has
         ``fetchone``, ``fetchall`` and ``rowcount``)."""
+        if self.guard is not None and _writes(sql):
+            return self._guarded(sql, parameters)
         return self.raw.execute(dialect(sql), tuple(parameters))
 
+    def _guarded(self, sql: str, parameters: Sequence[Any]) -> Any:
+        """``sql`` begins a write transaction or writes outside one: the guard runs first in it."""
+        guard = self.guard
+        if sql.startswith("BEGIN"):
+            cursor = self.raw.execute("BEGIN")
+            self._check(guard)
+            return cursor
+        if self.in_transaction:
+            return self.raw.execute(dialect(sql), tuple(parameters))
+        self.raw.execute("BEGIN")
+        try:
+            self._check(guard)
+            cursor = self.raw.execute(dialect(sql), tuple(parameters))
+        except BaseException:
+            self._rollback()
+            raise
+        self.raw.execute("COMMIT")
+        return cursor
+
+    def _check(self, guard: Callable[[PostgresConnection], None] | None) -> None:
+        """Run the guard inside the transaction just begun; if it refuses, roll back and raise."""
+        if guard is None:
+            return
+        try:
+            guard(self)
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self.in_transaction:
+            self.raw.execute("ROLLBACK")
+
     def executemany(self, sql: str, parameters: Any, /) -> Any:
+        if self.guard is not None and not self.in_transaction and _writes(sql):
+            self.execute("BEGIN")
+            try:
+                cursor = self.executemany(sql, parameters)
+            except BaseException:
+                self._rollback()
+                raise
+            self.raw.execute("COMMIT")
+            return cursor
         cursor = self.raw.cursor()
         cursor.executemany(dialect(sql), [tuple(row) for row in parameters])
         return cursor
 
     def close(self) -> None:
         self.raw.close()
+
+
+def _writes(sql: str) -> bool:
+    """Whether ``sql`` begins a transaction or writes (what the write guard is run for)."""
+    return sql.startswith(_WRITES)
+
+
+_WRITES = ("BEGIN", "INSERT", "UPDATE", "DELETE")
 
 
 class AdvisoryLock:

@@ -3,11 +3,11 @@ renewal or a whole lease without one stops the serving, and a fenced commit tell
 
 from __future__ import annotations
 
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
-from bswtichu.counters import Counters
 from bswtichu.server.session import Outbox
-from bswtichu.service import LeaseKeeper, _commit
+from bswtichu.service import REFUSED, LeaseKeeper, _fencing
 from bswtichu.storage import Fenced, Storage
 
 
@@ -69,18 +69,49 @@ def test_a_database_out_of_reach_for_a_whole_lease_stops_the_serving():
     assert lease.renewals == 6
 
 
+class Listener:
+    """A stand-in session: what it was told."""
+
+    closed = False
+
+    def __init__(self):
+        self.told: list[str] = []
+
+    def write(self, lines):
+        self.told.extend(lines)
+
+
+def fenced_outbox(storage: Storage, commit) -> tuple[Outbox, list[str]]:
+    heard: list[str] = []
+
+    def fenced(reason: str) -> None:  # as the service's: the outbox drops what it holds
+        heard.append(reason)
+        outbox.drop()
+
+    outbox = Outbox(_fencing(commit, storage, fenced))
+    return outbox, heard
+
+
 def test_a_fenced_commit_tells_nobody_what_the_turn_caused():
     storage = Storage.open()
-    storage.fenced = True  # (as Storage.commit sets it when the fence refuses the commit)
-    told, heard = [], []
-    outbox = Outbox(lambda: (_commit(storage, Counters(), heard.append), outbox.drop()))
-
-    class Listener:
-        closed = False
-
-        def write(self, lines):
-            told.extend(lines)
-
+    storage.fenced = True  # (as the write guard sets it when the fence refuses a write)
+    outbox, heard = fenced_outbox(storage, lambda: None)
+    listener = Listener()
     with outbox:
-        outbox.hold(Listener(), ["PLAYED ..."])  # type: ignore[arg-type]  # a stand-in session
-    assert heard == ["the database refused its commit: another process took it over"] and told == []
+        outbox.hold(listener, ["PLAYED ..."])  # type: ignore[arg-type]  # a stand-in session
+    assert heard == [REFUSED] and listener.told == []
+
+
+def test_a_commit_refused_off_the_reactor_tells_nobody_what_waited_for_it():
+    storage = Storage.open()
+    commits: list[Deferred] = []
+    outbox, heard = fenced_outbox(storage, lambda: commits.append(Deferred()) or commits[-1])
+    listener = Listener()
+    with outbox:
+        outbox.hold(listener, ["PLAYED ..."])  # type: ignore[arg-type]  # a stand-in session
+    with outbox:
+        outbox.hold(listener, ["PASSED ..."])  # type: ignore[arg-type]
+    storage.fenced = True  # the writer's batch was refused
+    commits[0].callback(None)
+    commits[1].callback(None)
+    assert heard == [REFUSED, REFUSED] and listener.told == [] and not outbox.waiting
