@@ -14,12 +14,10 @@ with `FENCED_STATE`.  No Twisted here: the service runs the timers (its clock).
 
 from __future__ import annotations
 
-import os
-import socket
 from dataclasses import dataclass
 
 from .database import DatabaseError
-from .postgres import OWNER_LOCK, PostgresConnection
+from .postgres import APPLICATION, OWNER_LOCK, PostgresConnection, this_process
 
 #: the SQLSTATE of a write refused by the fence (`database._FENCE`)
 FENCED_STATE = "BSW01"
@@ -32,11 +30,6 @@ class Fenced(DatabaseError):
 def is_fenced(error: BaseException) -> bool:
     """Whether a database error is the fence refusing a write of a process that lost the lease."""
     return isinstance(error, Fenced) or getattr(error, "sqlstate", None) == FENCED_STATE
-
-
-def this_process() -> str:
-    """How a holder is named in the lease row and the logs: host and process id."""
-    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 @dataclass(frozen=True)
@@ -62,10 +55,16 @@ class Lease:
     @classmethod
     def take(cls, connection: PostgresConnection, length: float, holder: str | None = None) -> Lease | Holder:
         """Take the lease if it ran out or its holder's connection is gone (with the next epoch,
-        fencing the old one), and say the epoch to the database; else who holds it."""
+        fencing the old one; what is left of the old holder's sessions is ended, so no
+        transaction it began keeps locks), and say the epoch to the database; else who holds it."""
         epoch, held_by, left = connection.execute(
             "SELECT epoch, holder, expires - extract(epoch FROM now()) FROM owner_lease WHERE id = 1").fetchone()
         gone = connection.execute("SELECT pg_try_advisory_lock(?)", (OWNER_LOCK,)).fetchone()[0]
+        if not gone and left >= 0:
+            return Holder(epoch, held_by, float(left))
+        if held_by:  # its sessions end (a transaction it began while paused would hold locks for good)
+            connection.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                               " WHERE application_name = ? AND pid <> pg_backend_pid()", (APPLICATION + held_by,))
         row = connection.execute(
             "UPDATE owner_lease SET epoch = epoch + 1, holder = ?, expires = extract(epoch FROM now()) + ?"
             " WHERE id = 1 AND epoch = ? AND (? OR expires < extract(epoch FROM now())) RETURNING epoch",

@@ -24,7 +24,9 @@ not wait for the lease to run out.  `AdvisoryLock` alone is what `port-db` takes
 from __future__ import annotations
 
 import functools
+import os
 import re
+import socket
 from typing import Any, Callable, Sequence
 
 from .database import MIGRATIONS, DatabaseError, Migration, postgresql_text, statements
@@ -167,11 +169,22 @@ class AdvisoryLock:
             self.connection.execute("SELECT pg_advisory_unlock(?)", (OWNER_LOCK,))
 
 
+def this_process() -> str:
+    """This process as the lease row and the logs name it: host and process id."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+#: every connection of a process is named so (PostgreSQL's ``application_name``): a takeover
+#: ends the sessions of the process it fences (`lease.Lease.take`)
+APPLICATION = "bswtichu "
+
+
 def connect(url: str) -> PostgresConnection:
-    """A connection to the database at ``url`` (autocommit: the stores say BEGIN and COMMIT)."""
+    """A connection to the database at ``url`` (autocommit: the stores say BEGIN and COMMIT),
+    named after this process (`APPLICATION`)."""
     psycopg = _psycopg()
     try:
-        return PostgresConnection(psycopg.connect(url, autocommit=True))
+        return PostgresConnection(psycopg.connect(url, autocommit=True, application_name=APPLICATION + this_process()))
     except psycopg.Error as error:
         raise DatabaseError(f"cannot use the database {redacted(url)}: {error}".strip()) from None
 

@@ -48,8 +48,27 @@ def test_the_holders_death_frees_the_lease_before_it_runs_out(postgres_url):
         second.connection.close()
 
 
+def test_a_takeover_ends_the_sessions_of_the_holder_it_fences(postgres_url):
+    """A holder paused mid-transaction would keep its locks (on the lease row, on journal keys)
+    for as long as it is paused: the takeover ends its sessions (named after it)."""
+    old = take_lease(postgres_url)
+    run_out(postgres_url)
+    old.connection.execute("BEGIN")
+    old.connection.execute("SELECT epoch FROM owner_lease FOR SHARE")  # paused in a transaction
+    new = postgres.open_postgres(postgres_url, own=False)
+    try:
+        taken = Lease.take(new, 5.0, holder="new-holder")
+        assert isinstance(taken, Lease) and taken.epoch == old.epoch + 1
+        with pytest.raises(old.connection.OperationalError):
+            old.connection.execute("SELECT 1")
+    finally:
+        new.close()
+        old.connection.close()
+
+
 def test_a_holder_paused_past_its_lease_is_fenced_and_writes_nothing(postgres_url):
-    old = Storage.open(postgres_url)
+    paused = postgres.open_postgres(postgres_url, own=False)  # (another name: its sessions live on)
+    old = Storage.open(postgres_url, lease=Lease.take(paused, 5.0, holder="paused-holder"))
     game = old.games.begin(1, 1, 7, {}, ["Ann", "B", "C", "D"], {})
     old.games.append(game, 0, JournalEntry(ACT, player="Ann", action=Pass(0)))
     run_out(postgres_url)
