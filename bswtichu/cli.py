@@ -9,7 +9,6 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-from twisted.internet.defer import Deferred
 from twisted.logger import (
     FileLogObserver, FilteringLogObserver, ILogObserver, LogLevel, LogLevelFilterPredicate, Logger, PredicateResult,
     formatEvent, formatTime, globalLogBeginner, jsonFileLogObserver,
@@ -262,11 +261,12 @@ async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig
     """Run the service until the reactor stops (Ctrl-C, SIGTERM or an admin's /shutdown stop it
     cleanly); SIGHUP reads the config again (``reread``: the file and the flags on top) and
     applies its limits (`TichuService.reload`)."""
-    from bswtichu.service import makeService
+    from bswtichu.service import makeService, standby
     from bswtichu.storage import DatabaseError
 
     try:
-        service = makeService(config, reactor)
+        lease = await standby(reactor, config)  # PostgreSQL: wait while another process serves
+        service = makeService(config, reactor, lease=lease)
     except (ConfigError, DatabaseError) as e:
         log.critical("bswtichu cannot start: {error}", error=e)
         raise SystemExit(1)
@@ -291,7 +291,8 @@ async def serve(reactor, config: ServerConfig, reread: Callable[[], ServerConfig
     signal.signal(signal.SIGUSR2, lambda number, frame: reactor.callFromThread(service.admin_requested))
     log.info("bswtichu {version}: {where}. Ctrl-C stops it.", version=__version__,
              where=service.describe(), event="server_start")
-    await Deferred()  # never fires: react ends when the reactor is stopped
+    await service.ended  # fails only when another process took the database over (its exit code);
+    # else react ends when the reactor is stopped
 
 
 def log_line(event: dict) -> str:

@@ -113,6 +113,10 @@ class ServerConfig:
     pause_limit: float = 300.0
     database: str = "data/bswtichu.sqlite3"
     synchronous: str = "normal"
+    #: (PostgreSQL) seconds the active process's lease on the database lasts unless renewed, and
+    #: how often it renews it: a standby takes over once it ran out (docs/operating.md)
+    lease_seconds: float = 5.0
+    renew_seconds: float = 1.0
     #: playouts per decision of the expert bots; None: the bots' own default (`BotSettings`),
     #: which the bots keep (the settings know no layer below them)
     expert_budget: int | None = None
@@ -193,6 +197,8 @@ class ServerConfig:
             problems.append("guest_token_lifetime must be above 0")
         if not self.database:
             problems.append("database must not be empty (:memory: keeps nothing)")
+        if not 0 < self.renew_seconds < self.lease_seconds:
+            problems.append("storage renew must be above 0 and below storage lease (e.g. lease 5, renew 1)")
         if self.synchronous not in ("off", "normal", "full"):
             problems.append("synchronous must be off, normal or full")
         if self.bot_workers is not None and self.bot_workers < 0:
@@ -353,6 +359,8 @@ _KEYS = {
     ("storage", "database"): ("database", str),
     ("storage", "url"): ("database", str),  # another name for it, the usual one for a postgresql:// URL
     ("storage", "synchronous"): ("synchronous", str),
+    ("storage", "lease"): ("lease_seconds", float),
+    ("storage", "renew"): ("renew_seconds", float),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),
     ("bots", "expert_budget"): ("expert_budget", int),

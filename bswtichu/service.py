@@ -8,6 +8,7 @@ are built from (the game wiring and its log store).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import gc
 import json
 import os
@@ -19,7 +20,9 @@ from typing import Any
 from twisted.application.service import Service
 from twisted.internet.defer import Deferred, DeferredList, FirstError, gatherResults
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.error import CannotListenError
 from twisted.internet.interfaces import IListeningPort, IReactorTime
+from twisted.internet.task import LoopingCall, deferLater
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -43,6 +46,8 @@ from bswtichu.server.events.board import EventBoard
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
+from bswtichu.server.games.writer import BatchWriter
+from bswtichu.server.people.reads import Reads
 from bswtichu.server.people.hashing import Hasher, PasswordHashing, PoolHasher, hash_inline
 from bswtichu.server.lobby import Lobby
 from bswtichu.server.commands.help import HelpCommands
@@ -59,9 +64,13 @@ from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table import GameFactory
 from bswtichu.server.commands.review import ReviewCommands
 from bswtichu.server.commands.tables import TableCommands
-from bswtichu.storage import Storage, admins, backup
+from bswtichu.storage import Fenced, Lease, Storage, admins, backup, is_url
+from bswtichu.storage.postgres import open_postgres, redacted
 
 log = Logger()
+
+#: the exit code of a process that lost its database to another (fenced: `TichuService.ended`)
+FENCED_EXIT = 3
 
 
 def build_lobby(
@@ -75,6 +84,9 @@ def build_lobby(
     stop: Callable[[str], None] | None = None,
     hasher: Hasher = hash_inline,
     moderation: Moderation | None = None,
+    fenced: Callable[[str], None] | None = None,
+    writer: BatchWriter | None = None,
+    reads: Reads | None = None,
 ) -> Lobby:
     """The lobby and its parts: outbox, connections, names, tables, name guard, chat, commands.
 
@@ -90,11 +102,20 @@ def build_lobby(
     in the caller's thread, for tools and tests without a running reactor).
     ``moderation``: the roles and sanctions (`moderation_for` if not given; the service keeps
     its own to answer ``bswtichu admin``).
+    ``fenced(reason)``: another process took the database (the service stops serving); what the
+    turn caused is dropped, never told.
+    ``writer``: PostgreSQL's commits off the reactor (the outbox waits for each; without one
+    every commit is made in the reactor's thread, as SQLite's are).
+    ``reads``: where /history, /stats and /top read (the read pool on PostgreSQL; by default at
+    once, in the reactor's thread, as SQLite's are).
     """
     storage = storage if storage is not None else Storage.open()
     storage.games.batched = later is not None
     counters = counters if counters is not None else Counters()
-    outbox = Outbox(lambda: _commit(storage, counters), later)
+    commit = writer.commit if writer is not None else lambda: _commit(storage, counters)
+    outbox = Outbox(_fencing(commit, storage, fenced), later)
+    reads = reads if reads is not None else Reads(storage)
+    reads.outbox = outbox
     live = LiveConfig(config)
     moderation = moderation if moderation is not None else moderation_for(storage, clock, config)
     connections = Connections(live, outbox, moderation.barred)
@@ -122,12 +143,13 @@ def build_lobby(
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
               game, ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
-                  clock, config.registrations_per_hour, config.uncapped), lists.keep),
-              DisplayCommands(), SocialCommands(lists, names, chat, storage),
+                  clock, config.registrations_per_hour, config.uncapped), lists.keep, reads),
+              DisplayCommands(), SocialCommands(lists, names, chat, storage, reads),
               ModerationCommands(moderation, names, connections, tables),
               EventCommands(events, lambda name: may_create_events(name, moderation, storage, live),
                             storage.accounts.is_registered, live, game.score,
                             lambda name: moderation.role_of(name) == ADMIN)]
+
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
     for group in groups:  # the one list of what is registered, in /help's order
@@ -148,21 +170,54 @@ def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) 
                       config.uncapped, config.reserved)
 
 
-def _commit(storage: Storage, counters: Counters) -> None:
+def _commit(storage: Storage, counters: Counters) -> Deferred | None:
     """The outbox's settle: the games' pending journal steps are committed before anyone hears
-    of them; a commit that had something to do is timed."""
+    of them; a commit that had something to do is timed (a refusal of the fence is the
+    service's to tell: `_fencing`)."""
     if not storage.pending:
-        return
+        return None
     began = perf_counter()
     try:
         storage.commit()
     except Exception:
+        if storage.fenced:
+            return None
         counters.commit_failed = True
         log.failure("cannot commit the games' latest steps; those games play on but will not"
                     " survive a restart")
     else:
         counters.commit_failed = False
         counters.commits.observe(perf_counter() - began)
+    return None
+
+
+#: why a fenced process stops serving, as its log says
+REFUSED = "the database refused a commit: another process took it over"
+
+
+def _fencing(settle: Callable[[], Deferred | None], storage: Storage,
+             fenced: Callable[[str], None] | None) -> Callable[[], Deferred | None]:
+    """The outbox's ``settle`` watching for the fence: once the database refused a write because
+    another process took it over (`Storage.fenced`, set by the write guard), ``fenced`` hears of
+    it before anything waiting for that commit is written (the service drops it: never told)."""
+    if fenced is None:
+        return settle
+
+    def check(result: object) -> object:
+        if storage.fenced:
+            fenced(REFUSED)
+        return result
+
+    def settle_fenced() -> Deferred | None:
+        if storage.fenced:
+            fenced(REFUSED)
+            return None
+        waiting = settle()
+        if waiting is None:
+            return check(None)  # type: ignore[return-value]  # (None)
+        return waiting.addCallback(check)  # first: before the outbox writes what waited
+
+    return settle_fenced
 
 
 class TichuService(Service):
@@ -171,7 +226,7 @@ class TichuService(Service):
     log = Logger()
     name = "bswtichu"  # type: ignore[assignment]  # Service's None has no type; IService's name is a str
 
-    def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None):
+    def __init__(self, config: ServerConfig, reactor, games: GameWiring | None = None, lease: Lease | None = None):
         self.config = config
         #: (port name, kind, endpoint) per listener; a name is its kind, "-2", "-3"... for more
         self.listeners = _named([(kind_named(l.kind), l.endpoint) for l in config.listeners])
@@ -181,7 +236,7 @@ class TichuService(Service):
         if games is not None:
             games.counters = self.counters
         if games is None:
-            storage = Storage.open(config.database, config.synchronous)
+            storage = Storage.open(config.database, config.synchronous, lease=lease)
             bots = BotSettings() if config.expert_budget is None else BotSettings(
                 expert_budget=config.expert_budget)
             levels = frozenset(level.strip() for level in config.worker_levels.split(",") if level.strip())
@@ -194,10 +249,15 @@ class TichuService(Service):
         self.hasher = PoolHasher(reactor, config.password_threads)
         #: the database the lobby and the games keep (an in-memory one for games given without)
         self.storage = storage = games.storage if games.storage is not None else Storage.open()
+        #: PostgreSQL's journal commits, off the reactor (None on SQLite: its commits are microseconds)
+        self.writer = BatchWriter(reactor, storage, self.counters) if storage.engine == "postgresql" else None
+        #: where /history, /stats and /top read: a pool of threads on PostgreSQL, at once on SQLite
+        self.reads = Reads(storage, reactor=reactor)
         moderation = moderation_for(storage, reactor, config)
         self.lobby = build_lobby(reactor, config, games, games.logs, storage=storage,
                                  later=lambda flush: reactor.callLater(0, flush), counters=self.counters,
-                                 stop=self._stop, hasher=self.hasher, moderation=moderation)
+                                 stop=self._stop, hasher=self.hasher, moderation=moderation, writer=self.writer,
+                                 reads=self.reads, fenced=self._fenced)
         #: every listener's connections, counted per address and timed from accept on
         self.guard = AcceptGuard(self.lobby.config, reactor)
         #: answers ``bswtichu admin`` (SIGUSR2, `admin_requested`)
@@ -208,11 +268,25 @@ class TichuService(Service):
         self.goodbye = "the server is shutting down"
         self._outcome: object = None  # ports dict or Failure, once every attempt settled
         self._waiting: list[Deferred] | None = None
+        #: fails with SystemExit(FENCED_EXIT) when another process took the database (the
+        #: command line waits for it: `bswtichu.cli.serve`)
+        self.ended: Deferred = Deferred()
+        #: why this process stopped serving, once it lost the database (None: it has not)
+        self.lost: str | None = None
+        lock = storage.lock
+        #: renews the PostgreSQL lease (None on SQLite, whose file lock needs no renewing)
+        self.keeper = LeaseKeeper(lock, reactor, config.renew_seconds, self._fenced) \
+            if isinstance(lock, Lease) else None
 
     def startService(self) -> None:
         super().startService()
         _freeze_what_lives_forever()
         self.hasher.start()
+        if self.keeper is not None:
+            self.keeper.start()
+        if self.writer is not None:
+            self.writer.start()
+        self.reads.start()
         if self.games.storage is not None:
             restored = self.games.restore(self.lobby.tables)
             if restored:
@@ -225,10 +299,29 @@ class TichuService(Service):
             endpoint = serverFromString(self.reactor, tls.with_certificate(description, certificate, key))
             factory = kind.build(self.lobby, self.config, self.reactor)
             self.factories.append(factory)
-            attempts.append(endpoint.listen(self.guard.wrap(factory, kind.http))
+            attempts.append(self._listen(endpoint, self.guard.wrap(factory, kind.http), description)
                             .addCallback(self._listened, name, description))
         self._waiting = []
         gatherResults(attempts, consumeErrors=True).addBoth(self._settled)
+
+    def _listen(self, endpoint: Any, factory: Any, description: str, tries: int = 0) -> Deferred:
+        """Listen at ``endpoint``; a process that took the database over from one still alive
+        (paused, its ports still open on this host) tries again every renewal interval while
+        the port is in use, for as long as two leases (the old one exits once it runs again)."""
+        most = int(2 * self.config.lease_seconds / self.config.renew_seconds)
+
+        def in_use(failure: Failure) -> Deferred | Failure:
+            error = failure.value
+            if self.keeper is None or tries >= most or not failure.check(CannotListenError) \
+                    or getattr(error.socketError, "errno", None) != errno.EADDRINUSE:
+                return failure
+            if tries == 0:
+                self.log.warn("{where} is still in use (by the process this one took over from?);"
+                              " trying again", where=description, event="port_in_use")
+            return deferLater(self.reactor, self.config.renew_seconds, self._listen, endpoint, factory,
+                              description, tries + 1)
+
+        return endpoint.listen(factory).addErrback(in_use)
 
     def _certificate(self) -> tuple[Path, Path]:
         """The certificate and key for the ``ssl:`` listeners that name none: ``[tls]``'s, or
@@ -359,6 +452,22 @@ class TichuService(Service):
             self.log.error("bswtichu admin's answer cannot be written: {error}", error=repr(error),
                            event="admin_request_failed")
 
+    def _fenced(self, reason: str) -> None:
+        """Another process owns the database now (this one was paused or cut off past its lease):
+        stop serving at once.  Nothing pending is told; everyone gets one line and is
+        disconnected (`stopService`), and the process exits with `FENCED_EXIT`."""
+        self.lobby.outbox.drop()
+        if self.lost is not None:
+            return
+        self.lost = reason
+        self.storage.fenced = True
+        if self.keeper is not None:
+            self.keeper.stop()
+        self.goodbye = "this server lost its database to another one; reconnect to carry on"
+        self.log.critical("this process lost the database and stops serving (exit {code}): {reason}",
+                          code=FENCED_EXIT, reason=reason, event="fenced")
+        self.reactor.callLater(0, self.ended.errback, Failure(SystemExit(FENCED_EXIT)))
+
     def _stop(self, reason: str) -> None:
         """An admin's /shutdown has run out: stop the reactor (stopService says goodbye)."""
         self.goodbye = reason
@@ -369,13 +478,22 @@ class TichuService(Service):
         self.log.info("bswtichu stops: the ports close and everyone is told", event="server_stop")
         self.lobby.shutdown(self.goodbye)
         self.hasher.stop()
+        if self.keeper is not None:
+            self.keeper.stop()
+        self.reads.stop()
         stopping = [port.stopListening() for port in self.ports.values()]
         self.ports = {}
+        if self.writer is not None:  # the storage closes once the last batch is committed
+            stopping.append(self.writer.stop().addCallback(lambda _: self._close_storage()))
+        else:
+            self._close_storage()
+        return DeferredList([d for d in stopping if d is not None])
+
+    def _close_storage(self) -> None:
         if self.games.storage is not None:
             self.games.storage.close()
         if self.games.workers is not None:
             self.games.workers.close()
-        return DeferredList([d for d in stopping if d is not None])
 
 
 def _named(listeners: list[tuple[ListenerKind, str]]) -> tuple[tuple[str, ListenerKind, str], ...]:
@@ -415,11 +533,78 @@ def _freeze_what_lives_forever() -> None:
         gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
-def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None) -> TichuService:
+class LeaseKeeper:
+    """Renews this process's lease on the database every ``every`` seconds of ``clock``; tells
+    ``lost(reason)`` once if another process took it (`Fenced`), or if no renewal went through
+    for a whole lease (cut off from the database: a standby may hold it by now)."""
+
+    def __init__(self, lease: Lease, clock: IReactorTime, every: float, lost: Callable[[str], None]):
+        self.lease = lease
+        self.clock = clock
+        self.every = every
+        self.lost = lost
+        self.renewed = clock.seconds()
+        self.loop = LoopingCall(self.renew)
+        self.loop.clock = clock
+
+    def start(self) -> None:
+        self.renewed = self.clock.seconds()
+        self.loop.start(self.every, now=False)
+
+    def stop(self) -> None:
+        if self.loop.running:
+            self.loop.stop()
+
+    def renew(self) -> None:
+        try:
+            self.lease.renew()
+        except Fenced as error:
+            self.lost(str(error))
+        except self.lease.connection.Error as error:
+            if self.clock.seconds() - self.renewed >= self.lease.length:
+                self.lost(f"its lease could not be renewed for {self.lease.length:g} s ({error});"
+                          " another process may own the database")
+            else:
+                log.warn("the lease on the database could not be renewed: {error}", error=repr(error),
+                         event="lease_renewal_failed")
+        else:
+            self.renewed = self.clock.seconds()
+
+
+async def standby(reactor: IReactorTime, config: ServerConfig) -> Lease | None:
+    """Wait until this process holds the database's lease (PostgreSQL; None at once on SQLite,
+    whose file lock refuses a second process).  While another holds it this process is a
+    standby: it opens no listeners and says so, and tries again every renewal interval."""
+    if not is_url(config.database):
+        return None
+    connection = open_postgres(config.database, own=False)
+    said = False
+    while True:
+        try:
+            taken = Lease.take(connection, config.lease_seconds)
+        except BaseException:
+            connection.close()
+            raise
+        if isinstance(taken, Lease):
+            if said:
+                log.info("standby: took the database over (epoch {epoch}); restoring its games",
+                         epoch=taken.epoch, event="took_over")
+            return taken
+        if not said:
+            log.info("standby: another bswtichu ({holder}, epoch {epoch}) holds the database {url}; this"
+                     " one opens no listeners and takes over when that one's lease runs out",
+                     holder=taken.holder, epoch=taken.epoch, url=redacted(config.database), event="standby")
+            said = True
+        await deferLater(reactor, config.renew_seconds)
+
+
+def makeService(config: ServerConfig, reactor=None, games: GameWiring | None = None,
+                lease: Lease | None = None) -> TichuService:
     """The bswtichu service for ``config`` (``reactor`` defaults to the global one).
 
-    ``games`` replaces the game wiring built from ``config`` (tests seed their games so).
+    ``games`` replaces the game wiring built from ``config`` (tests seed their games so);
+    ``lease``: the PostgreSQL database's, which `standby` waited for.
     """
     if reactor is None:
         from twisted.internet import reactor
-    return TichuService(config, reactor, games)
+    return TichuService(config, reactor, games, lease)

@@ -7,6 +7,7 @@ domain needs of the port's end.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -30,10 +31,14 @@ class Outbox:
     end of the current reactor turn), schedules one flush for everything the
     turn's lines and steps caused.  Each session's lines keep their order.
     ``settle`` runs before anything held or sent at once is written: the
-    storage's commit, so nothing is told that would not survive a crash.
+    storage's commit, so nothing is told that would not survive a crash.  It may
+    return a Deferred (PostgreSQL's commit, made off the reactor): what it was to
+    write then waits in a queue until it fires, and every later write (a flush, a
+    line sent at once, a hang-up) queues behind while anything waits, so each
+    session's lines keep their order and nobody hears of an uncommitted step.
     """
 
-    def __init__(self, settle: Callable[[], None] | None = None,
+    def __init__(self, settle: Callable[[], Deferred | None] | None = None,
                  later: Callable[[Callable[[], None]], object] | None = None) -> None:
         self._depth = 0
         #: whether what sessions are sent is held now (inside ``with`` or until a due flush)
@@ -44,6 +49,8 @@ class Outbox:
         self._settle = settle
         self._later = later
         self._flush_due = False
+        #: writes waiting for a commit, in order: [the commit's Deferred (None once fired), write]
+        self._queue: deque[list] = deque()
 
     def hold(self, session: Session, lines: list[str]) -> None:
         self._held.setdefault(session, []).extend(lines)
@@ -59,23 +66,61 @@ class Outbox:
         else:
             self._prompts[session] = send
 
-    def settle(self) -> None:
-        """Before writing: make durable what is about to be told."""
-        if self._settle is not None:
-            self._settle()
+    def drop(self) -> None:
+        """Forget everything held, lines and prompts: the server lost its database (`settle`
+        found it fenced), so what it holds, or queues behind a commit, was never committed
+        and must not be told."""
+        self._held.clear()
+        self._prompts.clear()
+        for entry in self._queue:
+            entry[1] = _nothing
+
+    def settle(self) -> Deferred | None:
+        """Before writing: make durable what is about to be told (a Deferred: not yet)."""
+        return self._settle() if self._settle is not None else None
+
+    def after_settle(self, write: Callable[[], None]) -> None:
+        """Run ``write`` once what is about to be told is durable: at once if it is and nothing
+        waits, else behind every write that waits (in order, each once its commit fired)."""
+        waiting = self.settle()
+        if waiting is None and not self._queue:
+            write()
+        else:
+            self._wait(waiting, write)
+
+    def _wait(self, waiting: Deferred | None, write: Callable[[], None]) -> None:
+        entry = [waiting, write]
+        self._queue.append(entry)
+        if waiting is None:
+            self._drain()
+        else:
+            waiting.addBoth(self._fired, entry)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether writes wait for a commit."""
+        return bool(self._queue)
+
+    def _fired(self, result: object, entry: list) -> None:
+        entry[0] = None
+        self._drain()
+
+    def _drain(self) -> None:
+        queue = self._queue
+        while queue and queue[0][0] is None:
+            queue.popleft()[1]()
 
     def flush(self) -> None:
         """Write everything held, one write per session, after `settle`."""
         self._flush_due = False
         self.holding = self._depth > 0
-        self.settle()
+        waiting = self.settle()  # first: a fenced one drops what is held (`drop`)
         held, self._held = self._held, {}
-        for session, lines in held.items():
-            session.write(lines)
         prompts, self._prompts = self._prompts, {}
-        for session, send in prompts.items():
-            if not session.closed:
-                send()
+        if waiting is None and not self._queue:
+            _write_held(held, prompts)
+        else:
+            self._wait(waiting, lambda: _write_held(held, prompts))
 
     def __enter__(self) -> Outbox:
         self._depth += 1
@@ -92,6 +137,19 @@ class Outbox:
             self._flush_due = True
             self._later(self.flush)
         self.holding = self._flush_due
+
+
+def _nothing() -> None:
+    """A dropped write (`Outbox.drop`)."""
+
+
+def _write_held(held: dict[Session, list[str]], prompts: dict[Session, Callable[[], None]]) -> None:
+    """A flush's writes: each session's held lines in one write, then the prompts."""
+    for session, lines in held.items():
+        session.write(lines)
+    for session, send in prompts.items():
+        if not session.closed:
+            send()
 
 
 class Session:
@@ -140,6 +198,8 @@ class Session:
         self.unencrypted: int | None = None
         #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
         self.legal_push = False
+        #: closed, but lines waiting for a commit are still written before the hang-up
+        self._closing = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
@@ -241,8 +301,15 @@ class Session:
             if outbox.holding and not droppable and self.also_sent is None:  # GMCP and prompts
                 outbox.hold(self, lines)  # follow each message at once: those are not held
                 return
-            outbox.settle()
-            self.write(outbox.release(self))  # what came before goes first
+            earlier = outbox.release(self)  # what came before goes first
+            outbox.after_settle(lambda: self._send_now(earlier, lines, message, droppable))
+            return
+        self._send_now([], lines, message, droppable)
+
+    def _send_now(self, earlier: list[str], lines: list[str], message: Message, droppable: bool) -> None:
+        if self.closed and not self._closing:
+            return
+        self.write(earlier)
         self._connection.send_lines(lines, droppable)
         if self.also_sent is not None:
             self.also_sent(message, droppable)
@@ -281,7 +348,7 @@ class Session:
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""
-        if lines and not self.closed:
+        if lines and (not self.closed or self._closing):
             self._connection.send_lines(lines)
 
     def wrap_width(self) -> int | None:
@@ -291,9 +358,18 @@ class Session:
 
     def close(self) -> None:
         """Hang up; the lobby hears of it through the connection's loss."""
-        if not self.closed:
-            if self._outbox is not None:
-                self._outbox.settle()
-                self.write(self._outbox.release(self))
+        if self.closed:
+            return
+        outbox = self._outbox
+        if outbox is None:
             self.closed = True
             self._connection.close()
+            return
+        earlier = outbox.release(self)
+        self.closed = self._closing = True  # what waits for a commit is still written, then the hang-up
+        outbox.after_settle(lambda: self._hang_up(earlier))
+
+    def _hang_up(self, last: list[str]) -> None:
+        self.write(last)
+        self._closing = False
+        self._connection.close()

@@ -76,6 +76,39 @@ def postgresql_text(migration: str | Migration) -> str:
     return text.replace(" WITHOUT ROWID", "")
 
 
+_LEASE_TABLE = """
+    CREATE TABLE owner_lease (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        epoch      INTEGER NOT NULL,      -- raised by each takeover: the holder's writes check it
+        holder     TEXT NOT NULL,         -- host and process id, for the log
+        expires    REAL NOT NULL          -- PostgreSQL's now() in seconds, plus the lease's length
+    );
+    INSERT INTO owner_lease (id, epoch, holder, expires) VALUES (1, 0, '', 0);
+    """
+#: the tables a fenced process must not write (all but the lease itself)
+FENCED_TABLES = ("accounts", "guest_tokens", "games", "game_journal", "game_players", "ratings", "roles",
+                 "sanctions", "audit", "personal_lists", "admins", "table_claims", "events")
+#: PostgreSQL's fence: before any statement that writes one of `FENCED_TABLES`, in its transaction,
+#: a session that holds an epoch (``bswtichu.epoch``, `lease.Lease.take` sets it) finds it still
+#: the lease's, and keeps the lease row from changing until it commits (FOR SHARE: a takeover
+#: waits for the write, so none lands after it); else the statement fails (SQLSTATE BSW01) and its
+#: transaction rolls back.  Sessions without an epoch (the tools: port-db, admin add) pass.
+_FENCE = """
+    CREATE FUNCTION bswtichu_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE mine TEXT := current_setting('bswtichu.epoch', true);
+    BEGIN
+        IF mine IS NULL OR mine = '' THEN RETURN NULL; END IF;
+        PERFORM 1 FROM owner_lease WHERE id = 1 AND epoch = mine::INTEGER FOR SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'bswtichu: epoch % was fenced: another process owns the database', mine
+                USING ERRCODE = 'BSW01';
+        END IF;
+        RETURN NULL;
+    END $$;
+""" + "".join(f"""
+    CREATE TRIGGER fence BEFORE INSERT OR UPDATE OR DELETE ON {table}
+        FOR EACH STATEMENT EXECUTE FUNCTION bswtichu_fence();""" for table in FENCED_TABLES)
+
 #: Forward migrations: entry i brings a database from version i to i + 1.
 MIGRATIONS: tuple[Union[str, Migration], ...] = (
     """
@@ -222,6 +255,10 @@ MIGRATIONS: tuple[Union[str, Migration], ...] = (
         finished INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # The active process's lease (`lease.Lease`, PostgreSQL; a SQLite file has its file lock and
+    # keeps the one row unused): who holds it, until when (PostgreSQL's clock, seconds since
+    # 1970), and its epoch, which every write of the holder checks (PostgreSQL: `FENCE`).
+    Migration(sqlite=_LEASE_TABLE, postgresql=postgresql_text(_LEASE_TABLE) + _FENCE),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -232,7 +269,7 @@ class DatabaseError(Exception):
 
 class Ownership(Protocol):
     """This process's hold on its database, given up at close: SQLite's `FileLock`,
-    PostgreSQL's `postgres.AdvisoryLock` (and, with a standby, a lease)."""
+    PostgreSQL's `lease.Lease` (with its epoch, which the database's fence checks)."""
 
     def release(self) -> None: ...
 

@@ -162,6 +162,25 @@ class TableClaims:
         self.db.execute("DELETE FROM table_claims")
 
 
+@dataclass(frozen=True)
+class JournalBatch:
+    """Journal rows committed together (one reactor turn's, or several while one was in flight)."""
+
+    rows: list[tuple]
+    games: frozenset[int]
+
+
+def insert_rows(connection: Connection, rows: list[tuple]) -> None:
+    """Journal rows in one go: one INSERT of them all, atomic on its own (autocommit), so one
+    statement and one round trip; a huge batch as several in one transaction.  Blocking: the
+    reactor's connection, or the batch writer's in its thread."""
+    if len(rows) <= ROWS_PER_INSERT:
+        connection.execute(_INSERT_ROWS + ", ".join([_ROW] * len(rows)), [v for row in rows for v in row])
+    else:
+        with transaction(connection) as db:
+            db.executemany(_INSERT_ROWS + _ROW, rows)
+
+
 #: journal rows sent as one INSERT at most (PostgreSQL takes 65,535 parameters in a statement)
 ROWS_PER_INSERT = 1000
 _INSERT_ROWS = "INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES "
@@ -258,25 +277,29 @@ class GameStore:
         except self.db.Error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            self._lost(games)
+            self.lost(games)
             raise
 
     def _send_rows(self) -> None:
-        """The batch's rows at once (`sends_batches`): one INSERT of them all, atomic on its own
-        (autocommit), so one statement and one round trip; a huge batch in one transaction."""
-        rows, self._rows = self._rows, []
-        games, self._batch = self._batch, set()
+        """The batch's rows at once (`sends_batches`), on this store's connection."""
+        batch = self.take_batch()
         try:
-            if len(rows) <= ROWS_PER_INSERT:
-                self.db.execute(_INSERT_ROWS + ", ".join([_ROW] * len(rows)), [v for row in rows for v in row])
-            else:
-                with transaction(self.db) as db:
-                    db.executemany(_INSERT_ROWS + _ROW, rows)
+            insert_rows(self.db, batch.rows)  # type: ignore[union-attr]  # called with rows waiting
         except self.db.Error:
-            self._lost(games)
+            self.lost(batch.games)  # type: ignore[union-attr]
             raise
 
-    def _lost(self, games: set[int]) -> None:
+    def take_batch(self) -> JournalBatch | None:
+        """The rows waiting for a commit (`sends_batches`), taken to be sent by another connection
+        (the batch writer's, off the reactor: `insert_rows`); None if none wait.  If that fails,
+        `lost` is told their games."""
+        if not self._rows:
+            return None
+        rows, self._rows = self._rows, []
+        games, self._batch = self._batch, set()
+        return JournalBatch(rows, frozenset(games))
+
+    def lost(self, games: set[int] | frozenset[int]) -> None:
         """``games`` lost steps to a failed commit: broken, and abandoned if the database takes it."""
         self.broken |= games
         for game_id in games:

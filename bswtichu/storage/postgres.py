@@ -14,17 +14,20 @@ The calls block, as SQLite's do, for a round trip each (about a millisecond on o
 this step keeps the server's single-threaded model; the Deferred commits that keep the
 reactor free are the next one (docs/architecture.md, "Storage").
 
-One server owns a database: it holds a session advisory lock (`AdvisoryLock`) for as
-long as its connection lives, so a second server on the same database is refused, and
-PostgreSQL drops the lock when the first one's connection ends, even after ``kill -9``.
-It is the PostgreSQL side of the ownership seam (`database.Ownership`; SQLite's is the
-`database.FileLock`), where the lease with its epoch will go (issue 33, item 4).
+One server serves a database at a time: it holds the lease (`lease.Lease`, the PostgreSQL
+side of the ownership seam `database.Ownership`; SQLite's is the `database.FileLock`) and,
+for as long as its connection lives, the session advisory lock `OWNER_LOCK`, which
+PostgreSQL drops when that connection ends, even after ``kill -9``: a standby then need
+not wait for the lease to run out.  `AdvisoryLock` alone is what `port-db` takes.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+import os
+import re
+import socket
+from typing import Any, Callable, Sequence
 
 from .database import MIGRATIONS, DatabaseError, Migration, postgresql_text, statements
 
@@ -70,6 +73,11 @@ class PostgresConnection:
         self.raw = connection
         #: this process's hold on the database, if it took one (`open_postgres`)
         self.owner: AdvisoryLock | None = None
+        #: the write guard: run first inside every write transaction this connection makes (the
+        #: stores' ``BEGIN``, and a lone INSERT, UPDATE or DELETE, then wrapped in one), with this
+        #: connection; raising rolls the transaction back, so nothing of it is written.  The one
+        #: place the fence of item 4 checks its epoch (`Storage.guard` sets it on every writer).
+        self.guard: Callable[[PostgresConnection], None] | None = None
 
     @property
     def in_transaction(self) -> bool:
@@ -78,15 +86,67 @@ class PostgresConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
         """Run one statement; the cursor is returned to read rows from (it iterates, has
         ``fetchone``, ``fetchall`` and ``rowcount``)."""
+        if self.guard is not None and _writes(sql):
+            return self._guarded(sql, parameters)
         return self.raw.execute(dialect(sql), tuple(parameters))
 
+    def _guarded(self, sql: str, parameters: Sequence[Any]) -> Any:
+        """``sql`` begins a write transaction or writes outside one: the guard runs first in it."""
+        guard = self.guard
+        if sql.startswith("BEGIN"):
+            cursor = self.raw.execute("BEGIN")
+            self._check(guard)
+            return cursor
+        if self.in_transaction:
+            return self.raw.execute(dialect(sql), tuple(parameters))
+        self.raw.execute("BEGIN")
+        try:
+            self._check(guard)
+            cursor = self.raw.execute(dialect(sql), tuple(parameters))
+        except BaseException:
+            self._rollback()
+            raise
+        self.raw.execute("COMMIT")
+        return cursor
+
+    def _check(self, guard: Callable[[PostgresConnection], None] | None) -> None:
+        """Run the guard inside the transaction just begun; if it refuses, roll back and raise."""
+        if guard is None:
+            return
+        try:
+            guard(self)
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self.in_transaction:
+            self.raw.execute("ROLLBACK")
+
     def executemany(self, sql: str, parameters: Any, /) -> Any:
+        if self.guard is not None and not self.in_transaction and _writes(sql):
+            self.execute("BEGIN")
+            try:
+                cursor = self.executemany(sql, parameters)
+            except BaseException:
+                self._rollback()
+                raise
+            self.raw.execute("COMMIT")
+            return cursor
         cursor = self.raw.cursor()
         cursor.executemany(dialect(sql), [tuple(row) for row in parameters])
         return cursor
 
     def close(self) -> None:
         self.raw.close()
+
+
+def _writes(sql: str) -> bool:
+    """Whether ``sql`` begins a transaction or writes (what the write guard is run for)."""
+    return sql.startswith(_WRITES)
+
+
+_WRITES = ("BEGIN", "INSERT", "UPDATE", "DELETE")
 
 
 class AdvisoryLock:
@@ -109,11 +169,22 @@ class AdvisoryLock:
             self.connection.execute("SELECT pg_advisory_unlock(?)", (OWNER_LOCK,))
 
 
+def this_process() -> str:
+    """This process as the lease row and the logs name it: host and process id."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+#: every connection of a process is named so (PostgreSQL's ``application_name``): a takeover
+#: ends the sessions of the process it fences (`lease.Lease.take`)
+APPLICATION = "bswtichu "
+
+
 def connect(url: str) -> PostgresConnection:
-    """A connection to the database at ``url`` (autocommit: the stores say BEGIN and COMMIT)."""
+    """A connection to the database at ``url`` (autocommit: the stores say BEGIN and COMMIT),
+    named after this process (`APPLICATION`)."""
     psycopg = _psycopg()
     try:
-        return PostgresConnection(psycopg.connect(url, autocommit=True))
+        return PostgresConnection(psycopg.connect(url, autocommit=True, application_name=APPLICATION + this_process()))
     except psycopg.Error as error:
         raise DatabaseError(f"cannot use the database {redacted(url)}: {error}".strip()) from None
 
@@ -145,6 +216,26 @@ def open_postgres(url: str, own: bool = True) -> PostgresConnection:
     return connection
 
 
+_TOKEN = re.compile(r"\$\$.*?\$\$|'(?:[^']|'')*'|--[^\n]*|;|[^;'$-]+|.", re.DOTALL)
+
+
+def dollar_quoted_statements(script: str) -> list[str]:
+    """A migration's statements in PostgreSQL's reading: split at each ``;`` outside a string,
+    a ``$$ ... $$`` body (a function's, whose semicolons are its own) and a ``--`` comment, the
+    comments dropped (SQLite's `database.statements` would wait for a trigger's ``END``)."""
+    out, current = [], ""
+    for token in _TOKEN.findall(script):
+        if token.startswith("--"):
+            continue
+        if token == ";":
+            if current.strip():
+                out.append(current.strip() + ";")
+            current = ""
+        else:
+            current += token
+    return out
+
+
 def schema_version(connection: PostgresConnection) -> int:
     """The migrations the database has had (0: a new, empty one)."""
     row = connection.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
@@ -168,7 +259,7 @@ def migrate(connection: PostgresConnection, migrations: tuple[str | Migration, .
             if version == len(migrations):
                 connection.execute("COMMIT")
                 break
-            for statement in statements(postgresql_text(migrations[version])):
+            for statement in dollar_quoted_statements(postgresql_text(migrations[version])):
                 connection.execute(statement)
             connection.execute("DELETE FROM schema_version")
             connection.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))

@@ -117,6 +117,7 @@ def test_unset_the_expert_budget_is_the_bots_own_and_set_it_reaches_the_bots():
         ("[limits]\nmax_line_length = many\n", "is not a whole number"),
         ("[limits]\nflood_burst = 0\n", "flood_burst must be at least 1"),
         ("[bots]\nexpert_budget = 0\n", "expert_budget must be at least 1"),
+        ("[storage]\nlease = 2\nrenew = 2\n", "storage renew must be above 0 and below storage lease"),
         ("no section\n", "File contains no section headers"),
     ],
 )

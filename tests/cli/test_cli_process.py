@@ -36,7 +36,9 @@ ADMIN = ("--set", "admin.admins=Ann")  # Ann may /shutdown
 class Server:
     """``bswtichu`` as a child process; its ports are read from its log."""
 
-    def __init__(self, tmp_path: Path, *more: str, database: str | None = None):
+    def __init__(self, tmp_path: Path, *more: str, database: str | None = None, standby: bool = False):
+        """Started and listening; or, ``standby``, started and saying it waits (`listening`
+        then waits for its ports)."""
         self.tmp_path = tmp_path
         args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
@@ -47,17 +49,30 @@ class Server:
         self.output: list[str] = []
         self._pending = b""
         self.ports: dict[str, int] = {}
-        deadline = time.monotonic() + START_TIMEOUT
+        if standby:
+            self.wait_for("standby: another bswtichu", START_TIMEOUT)
+        else:
+            self.listening(START_TIMEOUT)
+
+    def wait_for(self, text: str, timeout: float) -> str:
+        """The first line of the output (from now on) that holds ``text``."""
+        deadline = time.monotonic() + timeout
         try:
-            while not self.ports:
+            while True:
                 line = self._read_line(deadline)
-                match = PORT_LINE.search(line)
-                if match:
-                    self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
+                if text in line:
+                    return line
         except BaseException:
             self.process.kill()  # never leave a server behind
             self.process.wait(TIMEOUT)
             raise
+
+    def listening(self, timeout: float) -> dict[str, int]:
+        """Its ports, once its log says where it listens."""
+        match = PORT_LINE.search(self.wait_for("people: telnet", timeout))
+        assert match, self.log_text()
+        self.ports = {"telnet": int(match.group(1)), "line": int(match.group(2))}
+        return self.ports
 
     def _read_line(self, deadline: float) -> str:
         """The next line of the server's output (read straight from the pipe: a buffered

@@ -23,6 +23,7 @@ from bswtichu import names
 from bswtichu.server.people.accounts import RegistrationLimit
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.people.directory import NameDirectory
+from bswtichu.server.people.reads import Reads, ReadStores
 from bswtichu.server.games.logs import GameReaders
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.session import Session
@@ -42,8 +43,10 @@ class AccountCommands(CommandGroup):
 
     def __init__(self, directory: NameDirectory, storage: Storage, readers: GameReaders,
                  registrations: RegistrationLimit | None = None,
-                 registered: Callable[[str], None] = lambda name: None) -> None:
+                 registered: Callable[[str], None] = lambda name: None, reads: Reads | None = None) -> None:
         self.directory = directory
+        #: where /history's and /stats's reads run (at once on SQLite, in the read pool on PostgreSQL)
+        self.reads = reads if reads is not None else Reads(storage)
         self.guard = directory.guard
         self.storage = storage
         self.accounts = storage.accounts
@@ -191,11 +194,15 @@ class AccountCommands(CommandGroup):
              f" points, log number, and the variant of a game not for four. VARIANT is one of"
              f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
              f" private table's game is listed to its players only.")
-    def history(self, session: Session, args: str) -> None:
+    def history(self, session: Session, args: str) -> Deferred | None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
-        rows = self.storage.games.history(name, HISTORY_LENGTH, None if variant is None else variant.name,
-                                          self.readers.history_reader(session.name))
+        kind, reader = None if variant is None else variant.name, self.readers.history_reader(session.name)
+        return self.reads(session, lambda stores: stores.games.history(name, HISTORY_LENGTH, kind, reader),
+                          lambda rows: self._history_read(rows, session, name, variant))
+
+    @staticmethod
+    def _history_read(rows: list, session: Session, name: str | None, variant: Variant | None) -> None:
         games = [{"log": r.log_number, "ended": r.ended,
                   "players": [{"nick": n, "seat": s, "points": p, "won": w} for n, s, p, w in r.players],
                   "options": r.options, **_variant_field(r.variant)} for r in rows]
@@ -208,11 +215,21 @@ class AccountCommands(CommandGroup):
              help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
              " own record and rating): finished games, wins, points, and the rating of a"
              " registered player. /stats bot-basic shows a bot level's.")
-    def stats(self, session: Session, args: str) -> None:
+    def stats(self, session: Session, args: str) -> Deferred | None:
         variant, rest = variant_word(args)
         kind = variant.name if variant else DEFAULT_VARIANT
         name = _one_name(rest) or session.name
-        rating, (games, wins, points) = self._record(name, kind)
+        return self.reads(session, lambda stores: _record(stores, name, kind),
+                          lambda found: self._stats_read(found, session, name, kind))
+
+    def _stats_read(self, found: tuple[Rating | None, tuple[int, int, int], bool], session: Session,
+                    name: str, kind: str) -> None:
+        """/stats's answer from what was read: refused for a name nobody has played, registered
+        or holds."""
+        rating, (games, wins, points), registered = found
+        if not games and rating is None and not registered and self.directory.find(name) is None:
+            raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
+                                            " is registered or is online; /who lists who is")
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
@@ -225,19 +242,17 @@ class AccountCommands(CommandGroup):
             text += "; no rating (only registered players are rated)"
         session.send(Message("STATS", data, text + "."))
 
-    def _record(self, name: str, kind: str) -> tuple[Rating | None, tuple[int, int, int]]:
-        """``name``'s rating (None: none) and (games, wins, points) in variant ``kind``: a bot
-        level's for ``bot-LEVEL``; refused for a name nobody has played, registered or holds."""
-        if name.casefold().startswith(names.BOT_PREFIX):
-            level = name[len(names.BOT_PREFIX):].lower()
-            return rating_of(self.storage.db, bot_identity(level), kind), self.storage.games.level_stats(level, kind)
-        registered = self.accounts.is_registered(name)
-        rating = rating_of(self.storage.db, player_identity(name), kind) if registered else None
-        record = self.storage.games.stats(name, kind)
-        if not record[0] and rating is None and not registered and self.directory.find(name) is None:
-            raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
-                                            " is registered or is online; /who lists who is")
-        return rating, record
+
+
+def _record(stores: ReadStores, name: str, kind: str) -> tuple[Rating | None, tuple[int, int, int], bool]:
+    """``name``'s rating (None: none), (games, wins, points) in variant ``kind`` and whether he is
+    registered: a bot level's for ``bot-LEVEL`` (a read: run where `Reads` runs it)."""
+    if name.casefold().startswith(names.BOT_PREFIX):
+        level = name[len(names.BOT_PREFIX):].lower()
+        return rating_of(stores.db, bot_identity(level), kind), stores.games.level_stats(level, kind), False
+    registered = stores.accounts.is_registered(name)
+    rating = rating_of(stores.db, player_identity(name), kind) if registered else None
+    return rating, stores.games.stats(name, kind), registered
 
 
 def _history_text(rows: list, name: str | None, variant: Variant | None) -> str:

@@ -6,6 +6,8 @@ The lists they change and what ignoring does are `bswtichu.server.people.social`
 
 from __future__ import annotations
 
+from twisted.internet.defer import Deferred
+
 from bswtichu.engine import VARIANTS
 from bswtichu.server.text import messages
 from bswtichu import names
@@ -13,6 +15,7 @@ from bswtichu.server.people.chat import AWAY, Chat
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
+from bswtichu.server.people.reads import Reads
 from bswtichu.server.people.social import PersonalLists
 from bswtichu.server.text.messages import Message, Refusal
 from bswtichu.server.session import Session
@@ -31,8 +34,11 @@ class SocialCommands(CommandGroup):
     name directory (who is online, where), the chat and the storage (who is registered, the
     ladder)."""
 
-    def __init__(self, lists: PersonalLists, directory: NameDirectory, chat: Chat, storage: Storage) -> None:
+    def __init__(self, lists: PersonalLists, directory: NameDirectory, chat: Chat, storage: Storage,
+                 reads: Reads | None = None) -> None:
         self.lists = lists
+        #: where /top's read runs (at once on SQLite, in the read pool on PostgreSQL)
+        self.reads = reads if reads is not None else Reads(storage)
         self.directory = directory
         self.chat = chat
         self.storage = storage
@@ -142,17 +148,22 @@ class SocialCommands(CommandGroup):
              f" N, at most {TOP_MAX}); ratings from fewer than {PROVISIONAL_GAMES} games are"
              " provisional and shown apart, off the top. /top bots ranks the bot levels. Each"
              f" variant ({', '.join(VARIANTS)}) has its own ladder; without one, the 4-player game's.")
-    def top(self, session: Session, args: str) -> None:
+    def top(self, session: Session, args: str) -> Deferred | None:
         bots, variant, count = _top_request(args)
-        rows = ladder(self.storage.db, bots, variant)
-        established = [r for r in rows if bots or r.rating.games >= PROVISIONAL_GAMES][:count]
-        provisional = [] if bots else [r for r in rows if r.rating.games < PROVISIONAL_GAMES][:count]
-        ranked = [_ladder_entry(place, row) for place, row in enumerate(established, 1)]
-        unsure = [_ladder_entry(None, row) for row in provisional]
-        data = {"bots": bots, "ladder": ranked, "provisional": unsure}
-        if variant != DEFAULT_VARIANT:  # the 4-player ladder's message is as before there were others
-            data["variant"] = variant
-        session.send(Message("TOP", data, _ladder_text(bots, variant, ranked, unsure)))
+        return self.reads(session, lambda stores: ladder(stores.db, bots, variant),
+                          lambda rows: _top_read(rows, session, bots, variant, count))
+
+
+def _top_read(rows: list[LadderRow], session: Session, bots: bool, variant: str, count: int) -> None:
+    """/top's answer from the ladder read."""
+    established = [r for r in rows if bots or r.rating.games >= PROVISIONAL_GAMES][:count]
+    provisional = [] if bots else [r for r in rows if r.rating.games < PROVISIONAL_GAMES][:count]
+    ranked = [_ladder_entry(place, row) for place, row in enumerate(established, 1)]
+    unsure = [_ladder_entry(None, row) for row in provisional]
+    data = {"bots": bots, "ladder": ranked, "provisional": unsure}
+    if variant != DEFAULT_VARIANT:  # the 4-player ladder's message is as before there were others
+        data["variant"] = variant
+    session.send(Message("TOP", data, _ladder_text(bots, variant, ranked, unsure)))
 
 
 def _one_name(args: str) -> str:
