@@ -86,9 +86,10 @@ class Outbox:
         if waiting is None and not self._queue:
             write()
         else:
-            self._wait(waiting, write)
+            self.wait_for(waiting, write)
 
-    def _wait(self, waiting: Deferred | None, write: Callable[[], None]) -> None:
+    def wait_for(self, waiting: Deferred | None, write: Callable[[], None]) -> None:
+        """Queue ``write`` behind every write that waits, to run once ``waiting`` (a commit) fired."""
         entry = [waiting, write]
         self._queue.append(entry)
         if waiting is None:
@@ -120,7 +121,7 @@ class Outbox:
         if waiting is None and not self._queue:
             _write_held(held, prompts)
         else:
-            self._wait(waiting, lambda: _write_held(held, prompts))
+            self.wait_for(waiting, lambda: _write_held(held, prompts))
 
     def __enter__(self) -> Outbox:
         self._depth += 1
@@ -302,8 +303,11 @@ class Session:
                 outbox.hold(self, lines)  # follow each message at once: those are not held
                 return
             earlier = outbox.release(self)  # what came before goes first
-            outbox.after_settle(lambda: self._send_now(earlier, lines, message, droppable))
-            return
+            waiting = outbox.settle()
+            if waiting is not None or outbox.waiting:  # behind a commit in flight
+                outbox.wait_for(waiting, lambda: self._send_now(earlier, lines, message, droppable))
+                return
+            self.write(earlier)
         self._send_now([], lines, message, droppable)
 
     def _send_now(self, earlier: list[str], lines: list[str], message: Message, droppable: bool) -> None:

@@ -10,9 +10,10 @@ both engines.  The schema comes from the one list of migrations (`database.MIGRA
 psycopg is imported here only, and only when a ``postgresql://`` URL is opened: a server
 on SQLite needs nothing of it (it is the ``postgresql`` extra of setup.cfg).
 
-The calls block, as SQLite's do, for a round trip each (about a millisecond on one host):
-this step keeps the server's single-threaded model; the Deferred commits that keep the
-reactor free are the next one (docs/architecture.md, "Storage").
+The calls block, as SQLite's do, for a round trip each (about a millisecond on one host);
+the server makes the journal's commits and the commands' slow reads from threads of their
+own, each over a connection of its own (`server/games/writer.py`, `server/people/reads.py`;
+docs/storage.md, "Off the reactor"), so those do not stall the reactor.
 
 One server serves a database at a time: it holds the lease (`lease.Lease`, the PostgreSQL
 side of the ownership seam `database.Ownership`; SQLite's is the `database.FileLock`) and,

@@ -230,10 +230,12 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     game_survives(tmp_path, how)
 
 
-def test_a_game_on_postgresql_survives_kill_9(tmp_path, postgres_url):
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_a_game_on_postgresql_survives_kill_9(tmp_path, postgres_url, how):
     """The same on PostgreSQL (``--database postgresql://...``): the account, the journal and
-    the finished game's history are the database's, read back by the new process."""
-    game_survives(tmp_path, signal.SIGKILL, postgres_url)
+    the finished game's history are the database's, read back by the new process; a clean
+    stop waits for the journal's writer (its thread and connection) and says goodbye."""
+    game_survives(tmp_path, how, postgres_url)
 
 
 def game_survives(tmp_path: Path, how: int | None, database: str | None = None) -> None:

@@ -81,7 +81,7 @@ class BatchWriter:
         self.in_flight = batch
         began = perf_counter()
         sent = deferToThreadPool(self.reactor, self.pool, self._insert, batch.rows)
-        sent.addCallbacks(self._committed, self._failed, callbackArgs=(batch, began), errbackArgs=(batch,))
+        sent.addCallbacks(self._committed, self._failed, callbackArgs=(began,), errbackArgs=(batch,))
         sent.addBoth(self._done, waiters)
 
     def _insert(self, rows: list[tuple]) -> None:
@@ -92,7 +92,7 @@ class BatchWriter:
             connection = self._connection = self._connect()
         insert_rows(connection, rows)
 
-    def _committed(self, result: object, batch: JournalBatch, began: float) -> None:
+    def _committed(self, result: object, began: float) -> None:
         self.counters.commit_failed = False
         self.counters.commits.observe(perf_counter() - began)
 
