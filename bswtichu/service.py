@@ -37,7 +37,7 @@ from bswtichu.server.people.chat import Chat
 from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
-from bswtichu.server.commands.display import DisplayCommands
+from bswtichu.server.commands.display import DisplayCommands, LanguageCommand
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
@@ -119,7 +119,7 @@ def build_lobby(
               GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
                   clock, config.registrations_per_hour, config.uncapped), lists.keep),
-              DisplayCommands(), SocialCommands(lists, names, chat, storage),
+              DisplayCommands(), LanguageCommand(), SocialCommands(lists, names, chat, storage),
               ModerationCommands(moderation, names, connections, tables)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from bswtichu.realm import Connection, Told
 from bswtichu.server.text import messages
+from bswtichu.server.text import i18n
+from bswtichu.server.text.i18n import Language
 from bswtichu.server.text.messages import Message
 from bswtichu.server.text.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
 
@@ -140,6 +142,12 @@ class Session:
         self.unencrypted: int | None = None
         #: ``/legal push on``: the client's LEGAL comes by itself whenever the round waits for it
         self.legal_push = False
+        #: the language human text is worded in (None: English, the source): ``/lang``, the
+        #: account's, the client's hint, else the server's default (set by `Connections.open`)
+        self.language: Language | None = None
+        #: whether the person chose it himself (``/lang`` or his account's): a client's hint
+        #: that arrives later does not overrule him
+        self.language_chosen = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
@@ -276,8 +284,15 @@ class Session:
     def _render(self, message: Message) -> list[str]:
         if self.mode == HUMAN:
             colour = self.default_colour if self.colour is None else self.colour
-            return render(message, HUMAN, self.wrap_width(), colour)
-        return render(message, self.mode)
+            return render(message, HUMAN, self.wrap_width(), colour, self.language)
+        return render(message, self.mode, language=self.language)
+
+    def language_hint(self, hint: str) -> None:
+        """The client said which language its user reads (telnet's NEW-ENVIRON ``LANG``, a MUD
+        client's GMCP hello, the web page): taken unless the person chose one himself."""
+        code = i18n.from_hint(hint)
+        if code is not None and not self.language_chosen:
+            self.language = i18n.language(code)
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""

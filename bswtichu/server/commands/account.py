@@ -21,6 +21,7 @@ from bswtichu.engine import VARIANTS, Variant
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.accounts import RegistrationLimit
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.games.logs import GameReaders
@@ -51,10 +52,10 @@ class AccountCommands(CommandGroup):
         self.registrations = registrations
         self.registered = registered
 
-    @command("register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
-             help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
+    @command("register", group="account", usage="/register [PASSWORD]", summary=_("keep your name for good"),
+             help=_("Registers the name you use now to you; from then on only /nick NAME PASSWORD"
              " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
-             " players are rated. At a terminal, /register alone asks for it twice, not shown.")
+             " players are rated. At a terminal, /register alone asks for it twice, not shown."))
     def register(self, session: Session, args: str) -> Deferred | None:
         nick = session.name
         if self.accounts.is_registered(nick):
@@ -115,9 +116,9 @@ class AccountCommands(CommandGroup):
         return ask_first()
 
     @command("password", group="account", german="passwort", usage="/password [OLD NEW]",
-             summary="change your password",
-             help="Changes the password of your registered name. At a terminal, /password alone"
-             " asks for the old and the new one, not shown.")
+             summary=_("change your password"),
+             help=_("Changes the password of your registered name. At a terminal, /password alone"
+             " asks for the old and the new one, not shown."))
     def password(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
         nick = session.name
@@ -165,11 +166,11 @@ class AccountCommands(CommandGroup):
         return self.guard.hashing.hash(session, nick, new, self.accounts.cost, charged=False).addCallback(
             hashed_new)
 
-    @command("resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
-             help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
+    @command("resume", group="account", usage="/resume TOKEN", summary=_("a guest takes his name and held seat back"),
+             help=_("A guest (unregistered name) gets a resume token with /nick. After a dropped"
              " connection, /resume TOKEN gives him his name back while his seat is held (an old"
              " connection still holding the name is closed) and seats him in it again at once."
-             " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
+             " At a running game, /resume alone is /continue (a vote to go on after a /pause)."),
              needs_nick=False)
     def resume(self, session: Session, args: str) -> None:
         words = args.split()
@@ -186,11 +187,12 @@ class AccountCommands(CommandGroup):
         self.directory.take_name(session, name)
 
     @command("history", group="account", german="historie", usage="/history [NAME] [VARIANT]",
-             summary="the last finished games",
-             help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
-             f" points, log number, and the variant of a game not for four. VARIANT is one of"
-             f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
-             f" private table's game is listed to its players only.")
+             summary=_("the last finished games"),
+             help=_('The last %(history_length)s finished games (of NAME, of VARIANT, if given): '
+                     'players, points, log number, and the variant of a game not for four. VARIANT is '
+                     'one of %(variants)s; a last word that names a variant is one, not a name. A '
+                     "private table's game is listed to its players only.",
+                    history_length=HISTORY_LENGTH, variants=', '.join(VARIANTS)))
     def history(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
@@ -204,10 +206,10 @@ class AccountCommands(CommandGroup):
                              _history_text(rows, name, variant)))
 
     @command("stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
-             summary="games, wins, points and rating",
-             help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
+             summary=_("games, wins, points and rating"),
+             help=_("Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
              " own record and rating): finished games, wins, points, and the rating of a"
-             " registered player. /stats bot-basic shows a bot level's.")
+             " registered player. /stats bot-basic shows a bot level's."))
     def stats(self, session: Session, args: str) -> None:
         variant, rest = variant_word(args)
         kind = variant.name if variant else DEFAULT_VARIANT

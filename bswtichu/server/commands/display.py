@@ -1,4 +1,4 @@
-"""/width and /color: how human text looks on one's own connection.
+"""/width, /color and /lang: how human text looks on one's own connection, and its language.
 
 Both change only the session's rendering choices (``Session.width``,
 ``Session.colour``); the net layer wraps and colours (render.py). Without them
@@ -8,7 +8,8 @@ if the client says it shows it (TTYPE/MTTS).
 
 from __future__ import annotations
 
-from bswtichu.server.text import messages
+from bswtichu.server.text import i18n, messages
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.text.render import MAX_WIDTH, MIN_WIDTH
@@ -16,6 +17,7 @@ from bswtichu.server.session import Session
 
 WIDTH_USAGE = "/width [N|off|auto]"
 COLOR_USAGE = "/color [on|off|auto]"
+LANG_USAGE = "/lang [" + "|".join(i18n.LANGUAGES) + "]"
 #: what /color takes, to the choice it sets (None: the client's default)
 COLOUR_CHOICES = {"on": True, "off": False, "auto": None}
 
@@ -24,11 +26,12 @@ class DisplayCommands(CommandGroup):
     """Commands that work on the asking session alone: no other part of the domain."""
 
     @command("width", group="display", german="breite", usage=WIDTH_USAGE,
-             summary="wrap text to N columns",
-             help=f"Wraps sentences to N columns ({MIN_WIDTH}-{MAX_WIDTH}) for clients that do not"
-             " report their width; off: no wrapping; auto: the width your client reports (NAWS),"
-             " else 80 for MUD clients, else none. Without an argument, shows the setting."
-             " Only human mode is wrapped.",
+             summary=_("wrap text to N columns"),
+             help=_('Wraps sentences to N columns (%(min_width)s-%(max_width)s) for clients that do '
+                     'not report their width; off: no wrapping; auto: the width your client reports '
+                     '(NAWS), else 80 for MUD clients, else none. Without an argument, shows the '
+                     'setting. Only human mode is wrapped.',
+                    min_width=MIN_WIDTH, max_width=MAX_WIDTH),
              needs_nick=False)
     def width(self, session: Session, args: str) -> None:
         word = args.lower()
@@ -46,11 +49,11 @@ class DisplayCommands(CommandGroup):
         session.send(display(session))
 
     @command("color", group="display", german="farbe", aliases=("colour",), usage=COLOR_USAGE,
-             summary="coloured cards on or off",
-             help="on: cards in ANSI colours (Jade green, Sword grey, Pagoda blue, Star red,"
+             summary=_("coloured cards on or off"),
+             help=_("on: cards in ANSI colours (Jade green, Sword grey, Pagoda blue, Star red,"
              " Mah Jong yellow, Dog cyan, Phoenix magenta, Dragon bold red); off: plain;"
              " auto: on if your client says it shows colour (TTYPE/MTTS)."
-             " Without an argument, shows the setting. Never in machine or relay mode.",
+             " Without an argument, shows the setting. Never in machine or relay mode."),
              needs_nick=False)
     def color(self, session: Session, args: str) -> None:
         if args and args.lower() not in COLOUR_CHOICES:
@@ -58,6 +61,35 @@ class DisplayCommands(CommandGroup):
         if args:
             session.colour = COLOUR_CHOICES[args.lower()]
         session.send(display(session))
+
+
+class LanguageCommand(CommandGroup):
+    """/lang: the language one reads. ``remember(name, code)`` keeps a registered person's
+    choice with his account (None: nothing kept, e.g. without storage)."""
+
+    def __init__(self, remember=None) -> None:
+        self.remember = remember
+
+    @command("lang", group="display", german="sprache", aliases=("langue", "idioma", "limba", "language"),
+             usage=LANG_USAGE,
+             summary=_("the language the server speaks to you in"),
+             help=_("/lang CODE chooses the language of every sentence you read: en (English),"
+                    " de (Deutsch), fr (Français), es (Español), ro (Română). A registered name"
+                    " keeps it for next time. Without an argument, shows the language and the"
+                    " choices. Commands, card names you type and machine mode stay the same in"
+                    " every language."),
+             needs_nick=False)
+    def lang(self, session: Session, args: str) -> None:
+        if args:
+            code = i18n.from_hint(args)
+            if code is None:
+                raise wrong_use(_("no language %(code)r; the choices are %(choices)s",
+                                  code=args, choices=", ".join(i18n.LANGUAGES)))
+            session.language = None if code == i18n.SOURCE else i18n.language(code)
+            session.language_chosen = True
+            if self.remember is not None and session.nick is not None:
+                self.remember(session, code)
+        session.send(messages.language(session.language.code if session.language else i18n.SOURCE))
 
 
 def display(session: Session) -> messages.Message:

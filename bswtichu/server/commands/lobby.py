@@ -12,6 +12,7 @@ from bswtichu.config import LiveConfig
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import Chat
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
@@ -38,13 +39,13 @@ class LobbyCommands(CommandGroup):
         self.config = config
 
     @command("nick", group="account", german="name", usage="/nick NAME [PASSWORD]",
-             summary="choose your name (a registered one with its password)",
-             help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
-             " unique, ignoring case."
-             " You cannot change it while you sit at or watch a table. A registered name"
-             " needs its password (at a terminal, /nick NAME asks for it, not shown; /register"
-             " keeps a name for good); a guest gets a resume"
-             " token that gives his name and held seat back after a dropped connection.",
+             summary=_("choose your name (a registered one with its password)"),
+             help=_('Sets your name: %(names)s; letters of any alphabet. Names are unique, ignoring '
+                     'case. You cannot change it while you sit at or watch a table. A registered name '
+                     'needs its password (at a terminal, /nick NAME asks for it, not shown; /register '
+                     'keeps a name for good); a guest gets a resume token that gives his name and held '
+                     'seat back after a dropped connection.',
+                    names=names.NAME_RULE),
              needs_nick=False)
     def nick(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
@@ -106,10 +107,10 @@ class LobbyCommands(CommandGroup):
             session.send(token)
 
     @command("who", group="lobby", german="wer", usage="/who [PAGE]",
-             summary="who is online, and where",
-             help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
+             summary=_("who is online, and where"),
+             help=_("Lists everyone with a name: in the lobby, at a table (seat), or watching."
              " A page holds the server's who_page_size names (50 unless configured), by name;"
-             " /who 2 shows the second.")
+             " /who 2 shows the second."))
     def who(self, session: Session, args: str) -> None:
         if args and not is_number(args):
             raise wrong_use(f"PAGE must be a number, not {args!r}")
@@ -138,23 +139,23 @@ class LobbyCommands(CommandGroup):
         }
 
     @command("msg", group="lobby", aliases=("tell",), usage="/msg NAME TEXT",
-             summary="a private message to one person",
-             help="Sends TEXT to NAME only, wherever they are; you get an echo.")
+             summary=_("a private message to one person"),
+             help=_("Sends TEXT to NAME only, wherever they are; you get an echo."))
     def msg(self, session: Session, args: str) -> None:
-        name, _, text = args.partition(" ")
+        name, _sep, text = args.partition(" ")
         text = text.strip()
         if not name or not text:
             raise wrong_use()
         self.chat.private(session, name, text)
 
     @command("observer", group="lobby", usage="/observer",
-             summary="this connection only watches (for bridges and displays)",
-             help="Marks this connection as an observer for as long as it lasts: it may watch"
+             summary=_("this connection only watches (for bridges and displays)"),
+             help=_("Marks this connection as an observer for as long as it lasts: it may watch"
              " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
              " name, not to rename) but never"
              " sit down, chat or send messages. /who lists observers apart from the people"
              " online, and the player count leaves them out. It may come before /nick."
-             " The IRC bridge's watchers use it.",
+             " The IRC bridge's watchers use it."),
              needs_nick=False)
     def observer(self, session: Session, args: str) -> None:
         if session.table is not None and session.table.seat_of(session.name) is not None:
@@ -166,11 +167,11 @@ class LobbyCommands(CommandGroup):
                              " connection apart, and it cannot sit down, chat or send messages."))
 
     @command("mode", group="display", german="modus", usage=f"/mode [{'|'.join(MODES)}]",
-             summary="readable text, or one JSON line per message",
-             help="human (the default): sentences for people. machine: every message is"
+             summary=_("readable text, or one JSON line per message"),
+             help=_("human (the default): sentences for people. machine: every message is"
              " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
              " machine line with the sentence added as its human field (for bridges)."
-             " Without an argument, shows the current mode.",
+             " Without an argument, shows the current mode."),
              needs_nick=False)
     def mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
@@ -180,9 +181,9 @@ class LobbyCommands(CommandGroup):
         session.send(messages.mode(session.mode))
 
     @command("quit", group="lobby", german="ende", aliases=("exit", "bye"), usage="/quit",
-             summary="disconnect (a seat at a table stays held for you)",
-             help="Says goodbye and hangs up. Your seat stays held: come back with the same"
-             " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again.",
+             summary=_("disconnect (a seat at a table stays held for you)"),
+             help=_("Says goodbye and hangs up. Your seat stays held: come back with the same"
+             " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again."),
              needs_nick=False)
     def quit_(self, session: Session, args: str) -> None:
         session.send(messages.bye("quit", "Goodbye."))

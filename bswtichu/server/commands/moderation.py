@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from bswtichu import names
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.connections import Connections
@@ -46,8 +47,8 @@ class ModerationCommands(CommandGroup):
         self.connections = connections
         self.tables = tables
 
-    @command("op", group="moderation", usage="/op NAME", summary="an admin makes a registered player a moderator",
-             help="Admins only. NAME must be registered; the role is kept across restarts.")
+    @command("op", group="moderation", usage="/op NAME", summary=_("an admin makes a registered player a moderator"),
+             help=_("Admins only. NAME must be registered; the role is kept across restarts."))
     def op(self, session: Session, args: str) -> None:
         if self.moderation.require_moderator(session) != ADMIN:
             raise Refusal("not_admin", "only an admin appoints moderators")
@@ -70,8 +71,8 @@ class ModerationCommands(CommandGroup):
         if target is not None and target is not session:
             target.send(role)
 
-    @command("deop", group="moderation", usage="/deop NAME", summary="an admin removes a moderator",
-             help="Admins only. Admins themselves are made by the operator (bswtichu admin add).")
+    @command("deop", group="moderation", usage="/deop NAME", summary=_("an admin removes a moderator"),
+             help=_("Admins only. Admins themselves are made by the operator (bswtichu admin add)."))
     def deop(self, session: Session, args: str) -> None:
         if self.moderation.require_moderator(session) != ADMIN:
             raise Refusal("not_admin", "only an admin removes moderators")
@@ -90,10 +91,11 @@ class ModerationCommands(CommandGroup):
         if target is not None:
             target.send(role)
 
-    @command("mute", group="moderation", usage="/mute NAME [MINUTES] [REASON]", summary="no chat or messages from NAME",
-             help="Moderators and admins: NAME's lobby, table and private chat, /me, /kibitz, /away TEXT"
-             " and /invite are refused (and an /away text he set is not shown)"
-             f" for MINUTES (1-{MAX_MINUTES}), or until /unmute. He may still play.")
+    @command("mute", group="moderation", usage="/mute NAME [MINUTES] [REASON]", summary=_("no chat or messages from NAME"),
+             help=_("Moderators and admins: NAME's lobby, table and private chat, /me, /kibitz, /away "
+                     'TEXT and /invite are refused (and an /away text he set is not shown) for MINUTES '
+                     '(1-%(max_minutes)s), or until /unmute. He may still play.',
+                    max_minutes=MAX_MINUTES))
     def mute(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
         name, minutes, reason = _split(args, takes_minutes=True)
@@ -106,11 +108,11 @@ class ModerationCommands(CommandGroup):
             target.send(sanctioned("mute", session.name, reason, sanction.until, minutes))
         _confirm(session, "mute", name, sanction.until, reason, f"{name} is muted {when(sanction.until)}: {reason}.")
 
-    @command("unmute", group="moderation", usage="/unmute NAME [REASON]", summary="lift a mute",
-             help="Moderators and admins.")
+    @command("unmute", group="moderation", usage="/unmute NAME [REASON]", summary=_("lift a mute"),
+             help=_("Moderators and admins."))
     def unmute(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
-        name, _, reason = _split(args, takes_minutes=False)
+        name, _sep, reason = _split(args, takes_minutes=False)
         name = as_name(name)
         self.moderation.require_power_over(session, name)
         if not self.moderation.lift(MUTE, names.key(name)):
@@ -122,11 +124,11 @@ class ModerationCommands(CommandGroup):
         _confirm(session, "unmute", name, None, reason, f"{name} may chat again.")
 
     @command("ban", group="moderation", usage="/ban NAME|ADDRESS[/PREFIX] [MINUTES] [REASON]",
-             summary="keep a name or addresses out",
-             help="Moderators and admins: a banned name is refused at /nick, a banned address range"
+             summary=_("keep a name or addresses out"),
+             help=_("Moderators and admins: a banned name is refused at /nick, a banned address range"
              " (IPv4 or IPv6) at connect, with the reason and end time; online connections go at"
              " once and a held seat goes to a stand-in. Kept across restarts. The IRC bridge's"
-             " address cannot be banned: ban its users' names.")
+             " address cannot be banned: ban its users' names."))
     def ban(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
         word, minutes, reason = _split(args, takes_minutes=True)
@@ -172,11 +174,11 @@ class ModerationCommands(CommandGroup):
             table, seat = held
             table.give_up_seat(seat)
 
-    @command("unban", group="moderation", usage="/unban NAME|ADDRESS[/PREFIX] [REASON]", summary="lift a ban",
-             help="Moderators and admins.")
+    @command("unban", group="moderation", usage="/unban NAME|ADDRESS[/PREFIX] [REASON]", summary=_("lift a ban"),
+             help=_("Moderators and admins."))
     def unban(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
-        word, _, reason = _split(args, takes_minutes=False)
+        word, _sep, reason = _split(args, takes_minutes=False)
         network = as_network(word)
         target = names.key(as_name(word)) if network is None else str(network)
         shown = word if network is None else target
@@ -185,8 +187,8 @@ class ModerationCommands(CommandGroup):
         self.moderation.record(session.name, "unban", shown, None, reason)
         _confirm(session, "unban", shown, None, reason, f"{shown} is no longer banned.")
 
-    @command("announce", group="moderation", usage="/announce TEXT", summary="a line to everyone, from the server",
-             help="Moderators and admins: TEXT reaches every connection, marked as from the server.")
+    @command("announce", group="moderation", usage="/announce TEXT", summary=_("a line to everyone, from the server"),
+             help=_("Moderators and admins: TEXT reaches every connection, marked as from the server."))
     def announce(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
         if not args:
@@ -198,13 +200,13 @@ class ModerationCommands(CommandGroup):
             other.send(message)
 
     @command("close", group="moderation", usage="/close TABLE [REASON]",
-             summary="an admin closes a table, its game unfinished",
-             help="Admins only. Everyone at TABLE is told and back in the lobby; a running game ends"
-             " unfinished for good (a restart does not bring it back). Audited.")
+             summary=_("an admin closes a table, its game unfinished"),
+             help=_("Admins only. Everyone at TABLE is told and back in the lobby; a running game ends"
+             " unfinished for good (a restart does not bring it back). Audited."))
     def close(self, session: Session, args: str) -> None:
         if self.moderation.require_moderator(session) != ADMIN:
             raise Refusal("not_admin", "only an admin closes a table")
-        word, _, reason = args.strip().partition(" ")
+        word, _sep, reason = args.strip().partition(" ")
         if not is_number(word):
             raise wrong_use("which table? /tables lists them")
         table = self.tables.get(int(word))
@@ -219,9 +221,10 @@ class ModerationCommands(CommandGroup):
         _confirm(session, "close", f"table {table.number}", None, reason,
                  f"Table {table.number} is closed: {reason}.")
 
-    @command("audit", group="moderation", usage="/audit [NAME]", summary="the latest moderation acts",
-             help=f"Moderators and admins: the last {AUDIT_LENGTH} acts (of or about NAME): who, what, whom,"
-             " how long, why.")
+    @command("audit", group="moderation", usage="/audit [NAME]", summary=_("the latest moderation acts"),
+             help=_('Moderators and admins: the last %(audit_length)s acts (of or about NAME): who, '
+                     'what, whom, how long, why.',
+                    audit_length=AUDIT_LENGTH))
     def audit(self, session: Session, args: str) -> None:
         self.moderation.require_moderator(session)
         if len(args.split()) > 1:
@@ -243,7 +246,7 @@ class ModerationCommands(CommandGroup):
 def kick_person(moderation: Moderation, directory: NameDirectory, session: Session, args: str) -> None:
     """``/kick NAME [REASON]``: a moderator closes NAME's connection (his seat is held as for any drop)."""
     moderation.require_moderator(session)
-    name, _, reason = _split(args, takes_minutes=False)
+    name, _sep, reason = _split(args, takes_minutes=False)
     name = as_name(name)
     target = directory.find(name)
     if target is None:
@@ -269,13 +272,13 @@ def _confirm(session: Session, action: str, target: str, until: float | None, re
 
 def _split(args: str, takes_minutes: bool) -> tuple[str, int | None, str]:
     """NAME [MINUTES] [REASON] (or NAME [REASON]) as (target, minutes, reason)."""
-    target, _, rest = args.strip().partition(" ")
+    target, _sep, rest = args.strip().partition(" ")
     if not target:
         raise wrong_use("whom?")
     rest = rest.strip()
     minutes = None
     if takes_minutes:
-        first, _, after = rest.partition(" ")
+        first, _sep, after = rest.partition(" ")
         if is_number(first):
             minutes = int(first)
             if not 1 <= minutes <= MAX_MINUTES:

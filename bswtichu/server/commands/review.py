@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.games.review import ReviewedGame, review_of, step_message
@@ -44,12 +45,12 @@ class ReviewCommands(CommandGroup):
         self.cursors: weakref.WeakKeyDictionary[Session, Cursor] = weakref.WeakKeyDictionary()
 
     @command("review", group="game", german="nachspielen", usage="/review N [ROUND] | next | prev | round K | end",
-             summary="step through a finished game, all hands open",
-             help="/review N [ROUND] shows finished game N (its number is in /history and in its"
+             summary=_("step through a finished game, all hands open"),
+             help=_("/review N [ROUND] shows finished game N (its number is in /history and in its"
              " GAME OVER line) from the deal of ROUND (default 1): every hand open, then one trick"
              " at a time with /review next and /review prev; /review round K jumps to round K,"
              " /review end stops. The texts are the ones spectators read in live play. A game"
-             " still running cannot be reviewed, nor a private table's game but by its players.")
+             " still running cannot be reviewed, nor a private table's game but by its players."))
     def review(self, session: Session, args: str) -> None:
         words = args.lower().split()
         if not words:

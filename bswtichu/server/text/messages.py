@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from bswtichu.engine import NANJING, Variant
 from bswtichu.realm import SECOND_HAND_WORDS
+from bswtichu.server.text.i18n import Joined, Language, Text, Wordable, _, _n, word
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
@@ -30,11 +31,12 @@ class Message:
     A value: not changed once made.
     """
 
-    __slots__ = ("keyword", "fields", "_text", "rendered")
+    __slots__ = ("keyword", "fields", "_text", "rendered", "_source", "_worded")
     __hash__ = None  # type: ignore[assignment]  # unhashable: fields are a dict
 
     def __init__(self, keyword: str, fields: dict[str, Any] | None = None,
-                 text: str | Callable[[], str] = "", rendered: dict[str, str] | None = None) -> None:
+                 text: str | Text | Joined | Callable[[], str | Text | Joined] = "",
+                 rendered: dict[str, str] | None = None) -> None:
         if keyword not in _CHECKED_KEYWORDS:
             if not KEYWORD_PATTERN.match(keyword):
                 raise ValueError(f"message keyword must be upper case: {keyword!r}")
@@ -45,20 +47,43 @@ class Message:
         #: what ``render`` made of keyword and fields (the machine line), kept so a message
         #: told to many readers, or reworded for one of them, is encoded once
         self.rendered = {} if rendered is None else rendered
+        #: the sentence before wording (a `Text` or `Joined`), once known; None: not translatable
+        self._source: Text | Joined | None = None
+        #: the sentence in each further language a reader asked for (made once per language)
+        self._worded: dict[str, str] | None = None
 
     @property
     def text(self) -> str:
+        """The sentence in English (the source language)."""
         text = self._text
         if not isinstance(text, str):
-            text = self._text = text()
+            made = text if isinstance(text, (Text, Joined)) else text()
+            if isinstance(made, (Text, Joined)):
+                self._source = made
+                made = made.english()
+            text = self._text = made
         return text
 
-    def reworded(self, text: str | Callable[[], str]) -> Message:
+    def text_in(self, language: Language | None) -> str:
+        """The sentence in ``language`` (None or English: `text`), worded once per language."""
+        text = self.text
+        if language is None or language.translations is None or self._source is None:
+            return text
+        worded = self._worded
+        if worded is None:
+            worded = self._worded = {}
+        line = worded.get(language.code)
+        if line is None:
+            line = worded[language.code] = self._source.worded(language)
+        return line
+
+    def reworded(self, text: str | Text | Joined | Callable[[], str | Text | Joined]) -> Message:
         """The same keyword and fields (and their rendering) with another sentence for people
         (made without `__init__`: the keyword was checked, and a game step makes two of these)."""
         message = _new_message(Message)
         message.keyword, message.fields, message._text, message.rendered = (
             self.keyword, self.fields, text, self.rendered)
+        message._source = message._worded = None
         return message
 
     def __eq__(self, other: object) -> bool:
@@ -80,18 +105,24 @@ class Refusal(Exception):
     the dispatcher turns it into exactly one ERROR message to the requester.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Wordable) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        #: the sentence, English in machine mode's field, the reader's language for people
+        self.sentence = message
+        self.message = str(message)
 
 
-def error(code: str, message: str) -> Message:
-    return Message("ERROR", {"code": code, "message": message}, f"error: {message}")
+def error(code: str, message: Wordable) -> Message:
+    """An ERROR: its field ``message`` is always English (bots read it); people read it in theirs."""
+    english = str(message)
+    if isinstance(message, str):
+        return Message("ERROR", {"code": code, "message": english}, f"error: {english}")
+    return Message("ERROR", {"code": code, "message": english}, _("error: %(reason)s", reason=message))
 
 
 def refused(refusal: Refusal) -> Message:
-    return error(refusal.code, refusal.message)
+    return error(refusal.code, refusal.sentence)
 
 
 # -- connection and lobby ---------------------------------------------------
@@ -244,31 +275,37 @@ def output_skipped() -> Message:
                    "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
 
 
-def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]]) -> Message:
+def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]],
+               abouts: Sequence[Wordable] = ()) -> Message:
     """``entries``: dicts with name, usage, summary, aliases, group; ``groups``: dicts
-    with name, about, commands (their names), in the order /help shows them."""
-    lines = ["Commands by group (/help GROUP lists one, /help COMMAND explains one;"
-             " lines without / are chat):"]
-    lines += [f"  {g['name']} ({g['about']}): {' '.join('/' + n for n in g['commands'])}"
-              for g in groups]
-    return Message("HELP", {"commands": entries, "groups": groups}, "\n".join(lines))
+    with name, about, commands (their names), in the order /help shows them; ``abouts``: each
+    group's description, to be worded (else its field)."""
+    abouts = list(abouts) or [g["about"] for g in groups]
+    lines: list[Wordable] = [_("Commands by group (/help GROUP lists one, /help COMMAND explains one;"
+                               " lines without / are chat):")]
+    lines += [Joined("", [f"  {g['name']} (", about, f"): {' '.join('/' + n for n in g['commands'])}"])
+              for g, about in zip(groups, abouts)]
+    return Message("HELP", {"commands": entries, "groups": groups}, Joined("\n", lines))
 
 
-def help_group(group: str, about: str, entries: list[dict[str, Any]]) -> Message:
+def help_group(group: str, about: Wordable, entries: list[dict[str, Any]],
+               summaries: Sequence[Wordable] = ()) -> Message:
     width = max((len(e["usage"]) for e in entries), default=0)
-    lines = [f"{group.capitalize()} commands ({about}; /help COMMAND for details):"]
-    lines += [f"  {e['usage']:<{width}}  {e['summary']}" for e in entries]
-    return Message("HELP", {"group": group, "commands": entries}, "\n".join(lines))
+    summaries = list(summaries) or [e["summary"] for e in entries]
+    lines: list[Wordable] = [_("%(group)s commands (%(about)s; /help COMMAND for details):",
+                               group=group.capitalize(), about=about)]
+    lines += [Joined("", [f"  {e['usage']:<{width}}  ", summary]) for e, summary in zip(entries, summaries)]
+    return Message("HELP", {"group": group, "commands": entries}, Joined("\n", lines))
 
 
-def help_entry(name: str, usage: str, help_text: str, aliases: list[str], group: str) -> Message:
+def help_entry(name: str, usage: str, help_text: Wordable, aliases: list[str], group: str) -> Message:
     """Every name the command answers to, the English one first."""
     names = ", ".join("/" + n for n in (name, *aliases))
     return Message(
         "HELP",
-        {"command": name, "usage": usage, "help": help_text, "aliases": aliases,
+        {"command": name, "usage": usage, "help": str(help_text), "aliases": aliases,
          "names": [name, *aliases], "group": group},
-        f"{usage}\n{help_text}\nNames: {names} (group {group})",
+        Joined("\n", [usage, help_text, _("Names: %(names)s (group %(group)s)", names=names, group=group)]),
     )
 
 
@@ -603,6 +640,15 @@ def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool
             f" {shown}{' (auto)' if colour_auto else ''}.")
     return Message("DISPLAY", {"width": width, "width_auto": width_auto,
                                "color": colour, "color_auto": colour_auto}, text)
+
+
+def language(code: str) -> Message:
+    """The reply to /lang: the language in force and the choices."""
+    from bswtichu.server.text.i18n import LANGUAGES
+    choices = ", ".join(f"{each} ({name})" for each, name in LANGUAGES.items())
+    return Message("LANGUAGE", {"language": code, "choices": list(LANGUAGES)},
+                   _("Language: %(name)s. Choices: %(choices)s; /lang CODE changes it.",
+                     name=LANGUAGES[code], choices=choices))
 
 
 def vote_opened(number: int, vote: dict[str, Any], what: str, seconds: float) -> Message:
