@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bswtichu.server.text.i18n import _
 from bswtichu.realm import Connection, Told
 from bswtichu.server.text import messages
 from bswtichu.server.text import i18n
@@ -169,21 +170,21 @@ class Session:
     # -- what a port tells of its own (realm.Client): it names the limit, the words are ours --
 
     def too_many_lines(self, rate: float, burst: int) -> None:
-        self.send(messages.error("flood", f"too many lines: at most {rate:g} per second"
-                                 f" (bursts of {burst}); the rest are read as the limit allows"))
+        self.send(messages.error("flood", _('too many lines: at most %(rate)g per second (bursts of %(burst)s); the rest are read as '
+                                            'the limit allows', rate=rate, burst=burst)))
 
     def line_too_long(self, limit: int) -> None:
-        self.send(messages.error("line_too_long", f"line dropped: lines may be at most {limit} bytes"))
+        self.send(messages.error("line_too_long", _('line dropped: lines may be at most %(limit)s bytes', limit=limit)))
 
     def skipped_lines(self) -> list[str]:
         return render(messages.output_skipped(), self.mode)
 
     def not_reading(self) -> list[str]:
         self.closed = True
-        return render(messages.bye("output", "You do not read what the server sends; goodbye."), self.mode)
+        return render(messages.bye("output", _('You do not read what the server sends; goodbye.')), self.mode)
 
     def idle(self, seconds: float) -> None:
-        self.send(messages.bye("idle", f"No input for {seconds:g} seconds; goodbye."))
+        self.send(messages.bye("idle", _('No input for %(seconds)g seconds; goodbye.', seconds=seconds)))
         self.close()
 
     def password_travelled(self) -> None:

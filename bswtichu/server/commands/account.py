@@ -59,13 +59,13 @@ class AccountCommands(CommandGroup):
     def register(self, session: Session, args: str) -> Deferred | None:
         nick = session.name
         if self.accounts.is_registered(nick):
-            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
+            raise Refusal("already_registered", _('%(nick)s is registered already; /password changes it', nick=nick))
         words = args.split()
         if not words and self._ask_new_password(session, f"Choose a password for {nick}",
                                                 lambda chosen: self.command_of(self.register).run(session, chosen)):
             return None
         if len(words) != 1:
-            raise wrong_use("one password, without spaces")
+            raise wrong_use(_('one password, without spaces'))
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
@@ -78,7 +78,7 @@ class AccountCommands(CommandGroup):
         """The new password is hashed (off the reactor): the name is registered, unless it was
         meanwhile or the address used up its registrations."""
         if self.accounts.is_registered(nick):
-            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
+            raise Refusal("already_registered", _('%(nick)s is registered already; /password changes it', nick=nick))
         if self.registrations is not None:
             self.registrations.check(session.address)
         self.accounts.add(nick, password_hash)
@@ -86,7 +86,7 @@ class AccountCommands(CommandGroup):
             self.registrations.registered(session.address)
         self.registered(nick)
         session.send(Message("REGISTERED", {"nick": nick},
-                             f"{nick} is now registered to you. Next time: /nick {nick} PASSWORD."))
+                             _('%(nick)s is now registered to you. Next time: /nick %(nick)s PASSWORD.', nick=nick)))
         session.password_travelled()
 
     def _ask_new_password(self, session: Session, question: str,
@@ -107,7 +107,7 @@ class AccountCommands(CommandGroup):
 
             def second(again: str) -> Deferred | None:
                 if again != chosen:
-                    raise Refusal("bad_password", "the two passwords differ; choose one again")
+                    raise Refusal("bad_password", _('the two passwords differ; choose one again'))
                 return then(chosen)
 
             session.ask_secret(messages.password_wanted(session.name, "Type it again:", again=True), second,
@@ -128,7 +128,7 @@ class AccountCommands(CommandGroup):
                 lambda old: self._present_password_typed(session, old)):
             return None
         if len(words) != 2:
-            raise wrong_use("the old and the new password")
+            raise wrong_use(_('the old and the new password'))
         problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)
@@ -147,7 +147,7 @@ class AccountCommands(CommandGroup):
 
         def checked(spelled: str | None) -> str:
             if spelled is None:
-                raise Refusal("bad_password", "the old password is wrong")
+                raise Refusal("bad_password", _('the old password is wrong'))
             return self.accounts.login_record(nick)[1]  # type: ignore[index]  # verify found it unchanged
 
         return self.guard.verify(session, nick, old).addCallback(checked)
@@ -159,8 +159,8 @@ class AccountCommands(CommandGroup):
 
         def hashed_new(password_hash: str) -> None:
             if not self.accounts.replace_password(nick, password_hash, was):
-                raise Refusal("account_changed", f"the password of {nick} changed meanwhile; try again")
-            session.send(Message("PASSWORD", {"nick": nick}, f"The password of {nick} is changed."))
+                raise Refusal("account_changed", _('the password of %(nick)s changed meanwhile; try again', nick=nick))
+            session.send(Message("PASSWORD", {"nick": nick}, _('The password of %(nick)s is changed.', nick=nick)))
             session.password_travelled()
 
         return self.guard.hashing.hash(session, nick, new, self.accounts.cost, charged=False).addCallback(
@@ -178,9 +178,9 @@ class AccountCommands(CommandGroup):
             session.table.ask_continue(session.name)  # /resume alone at a game: the vote to go on
             return
         if len(words) != 1:
-            raise wrong_use("the token you got with your name")
+            raise wrong_use(_('the token you got with your name'))
         if session.table is not None:
-            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+            raise Refusal("at_table", _('you are at table %(table)s; /leave it first', table=session.table.number))
         name = self.guard.resume(session, words[0],
                                  lambda owner: getattr(self.directory.find(owner), "nick", None))
         self.directory.take_over(session, name)
@@ -237,8 +237,8 @@ class AccountCommands(CommandGroup):
         rating = rating_of(self.storage.db, player_identity(name), kind) if registered else None
         record = self.storage.games.stats(name, kind)
         if not record[0] and rating is None and not registered and self.directory.find(name) is None:
-            raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
-                                            " is registered or is online; /who lists who is")
+            raise Refusal("no_such_player", _('nobody called %(name)s has finished a game here, is registered or is online; /who lists '
+                                              'who is', name=name))
         return rating, record
 
 
@@ -279,10 +279,10 @@ def _variant_field(name: str) -> dict:
 def _one_name(args: str) -> str:
     words = args.split()
     if len(words) > 1:
-        raise wrong_use("one name at most")
+        raise wrong_use(_('one name at most'))
     if not words:
         return ""
     name = names.normalize(words[0])
     if not names.is_valid(name):
-        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+        raise Refusal("nick_invalid", _('%(name)r is not a name; a name is %(name_rule)s', name=name[:40], name_rule=names.NAME_RULE))
     return name

@@ -42,10 +42,10 @@ class DisplayCommands(CommandGroup):
         elif is_number(args):
             width = int(args)
             if not MIN_WIDTH <= width <= MAX_WIDTH:
-                raise wrong_use(f"N must be {MIN_WIDTH} to {MAX_WIDTH}, not {width}")
+                raise wrong_use(_('N must be %(min_width)s to %(max_width)s, not %(width)s', min_width=MIN_WIDTH, max_width=MAX_WIDTH, width=width))
             session.width = width
         elif args:
-            raise wrong_use(f"N must be a number, off or auto, not {args!r}")
+            raise wrong_use(_('N must be a number, off or auto, not %(args)r', args=args))
         session.send(display(session))
 
     @command("color", group="display", german="farbe", aliases=("colour",), usage=COLOR_USAGE,
@@ -57,7 +57,7 @@ class DisplayCommands(CommandGroup):
              needs_nick=False)
     def color(self, session: Session, args: str) -> None:
         if args and args.lower() not in COLOUR_CHOICES:
-            raise wrong_use(f"no choice {args!r}")
+            raise wrong_use(_('no choice %(args)r', args=args))
         if args:
             session.colour = COLOUR_CHOICES[args.lower()]
         session.send(display(session))

@@ -50,7 +50,7 @@ PLAY_HELP = _("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits 
 def _game(session: Session) -> TableGame:
     table = current_table(session)
     if not isinstance(table.game, TableGame):
-        raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
+        raise Refusal("no_game", _('no game runs at table %(table)s; /start begins one', table=table.number))
     return table.game
 
 
@@ -73,7 +73,7 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     for index, word in enumerate(words):
         if word.lower() in WISH_WORDS:
             if index + 2 != len(words):
-                raise wrong_use("wish takes one rank at the end")
+                raise wrong_use(_('wish takes one rank at the end'))
             return " ".join(words[:index]), words[index + 1]
     return args, None
 
@@ -100,7 +100,7 @@ class GameCommands(CommandGroup):
     def _act_alone(self, session: Session, args: str, action_class, hand: int) -> None:
         """An action that takes no arguments (a call, a pass)."""
         if args:
-            raise wrong_use("it takes no arguments")
+            raise wrong_use(_('it takes no arguments'))
         _player_game(session).act(session.name, action_class, hand)
 
     @command("grand", group="game", german="grosses", usage="/grand", summary=_("call Grand Tichu (after 8 cards)"),
@@ -164,7 +164,7 @@ class GameCommands(CommandGroup):
         nick = session.name
         game.check_phase(nick, PLAY)
         if not args:
-            raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
+            raise wrong_use(_('which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9'))
         text, wish_word = _split_wish(args)
         hand = game.hand_of(nick, which)
 
@@ -179,13 +179,13 @@ class GameCommands(CommandGroup):
                 combo = None  # the engine says why, after what it checks first (the phase, the turn)
             else:
                 if bomb_only and not combo.is_bomb:
-                    raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
-                                                " flush of 5 or more; /play plays other combinations")
+                    raise Refusal("not_a_bomb", _('that is not a bomb: four of a kind, or a straight flush of 5 or more; /play plays other '
+                                                  'combinations'))
             # classified here, the play is applied as one the engine listed (no second classifying)
             actions: list[Action] = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
-                    raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
+                    raise Refusal("no_mahjong", _('only a play with the Mahjong (MJ) makes a wish'))
                 actions.append(MakeWish(seat, parse_wish(wish_word)))
             return actions
         with _held_by_other_hand(game, nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
@@ -199,7 +199,7 @@ class GameCommands(CommandGroup):
         nick = session.name
         game.check_phase(nick, PLAY)
         if not args or " " in args.strip():
-            raise wrong_use("name one rank: 2-9, T, J, Q, K, A, or none")
+            raise wrong_use(_('name one rank: 2-9, T, J, Q, K, A, or none'))
         rank = _parse(parse_wish, args)
         game.act(nick, lambda seat: MakeWish(seat, rank), hand)
 
@@ -267,8 +267,8 @@ class GameCommands(CommandGroup):
             self._legal_push(session, words[1:])
             return
         if words not in ([], ["all"]):
-            raise wrong_use("'all' lists every play; without it plays are grouped;"
-                            " 'push on' sends your list whenever it is your move")
+            raise wrong_use(_("'all' lists every play; without it plays are grouped; 'push on' sends your list "
+                              'whenever it is your move'))
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
         session.send(_player_game(session).legal_message(session.name, full=full, hand=hand))
@@ -276,7 +276,7 @@ class GameCommands(CommandGroup):
     def _legal_push(self, session: Session, words: list[str]) -> None:
         """/legal push [on|off]: whether the list comes by itself; shown, and sent now if due."""
         if len(words) > 1 or words and words[0] not in SWITCH_WORDS:  # the words the table options take
-            raise wrong_use("push takes on or off (or nothing, to show it)")
+            raise wrong_use(_('push takes on or off (or nothing, to show it)'))
         if words:
             session.legal_push = SWITCH_WORDS[words[0]]
         session.send(messages.legal_push(session.legal_push))
@@ -299,7 +299,7 @@ class GameCommands(CommandGroup):
     def check(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         if not args.strip():
-            raise wrong_use("which cards? e.g. 7j 7s, as /play names them")
+            raise wrong_use(_('which cards? e.g. 7j 7s, as /play names them'))
         held = game.hand_of(session.name, hand)
         cards, _readings = _parse(lambda text: parse_play(text, held), args)
         session.send(game.check_message(session.name, cards, hand))
@@ -311,7 +311,7 @@ class GameCommands(CommandGroup):
              " every play."), hand=True)
     def suggest(self, session: Session, args: str, hand: int = 0) -> None:
         if args:
-            raise wrong_use("it takes no arguments")
+            raise wrong_use(_('it takes no arguments'))
         session.send(_player_game(session).suggest_message(session.name, hand))
 
     @command("layout", group="game", german="aufstellung", usage="/layout",
@@ -347,11 +347,11 @@ class GameCommands(CommandGroup):
                 seat = int(word)
                 count = len(current_table(session).seats)
                 if not 1 <= seat <= count:
-                    raise wrong_use(f"seats are 1-{count}; {levels}")
+                    raise wrong_use(_('seats are 1-%(count)s; %(levels)s', count=count, levels=levels))
             elif word.lower() in LEVELS:
                 level = word.lower()
             else:
-                raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
+                raise wrong_use(_('%(word)r is neither a seat nor a level; %(levels)s', word=word, levels=levels))
         current_table(session).add_bot(session.name, seat, level, self.hall.bot_name(level))
 
     @command("kick", group="table", usage="/kick SEAT|NAME [REASON]",
@@ -376,16 +376,16 @@ class GameCommands(CommandGroup):
     def show_log(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) > 1:
-            raise wrong_use(f"/log takes one game number; drop {' '.join(words[1:])!r}")
+            raise wrong_use(_('/log takes one game number; drop %(words)r', words=' '.join(words[1:])))
         if not is_number(args.strip()):
-            raise wrong_use("which game? its number was announced at its start and end")
+            raise wrong_use(_('which game? its number was announced at its start and end'))
         number = int(args)
         if self.logs.is_open(number):
-            raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
+            raise Refusal("log_running", _('game %(number)s is still being played; its log comes at the end', number=number))
         self.readers.check(session.name, number)
         text = self.logs.read(number)
         if text is None:
-            raise Refusal("no_such_log", f"there is no log of game {number}")
+            raise Refusal("no_such_log", _('there is no log of game %(number)s', number=number))
         session.send(game_log(number, text))
 
     @command(SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
@@ -404,12 +404,12 @@ class GameCommands(CommandGroup):
         chosen = self.second_hand.get(name.lower())
         if chosen is None:
             keys = sorted({c.key for c in self.second_hand.values() if c.key not in QUESTIONS})
-            raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
+            raise usage_error(f"/{word} COMMAND [ARGS]", _('the commands are %(keys)s', keys=', '.join(keys)))
         game.seat_for(session.name, 1)  # refused for anyone without a second hand
         try:
             chosen.handler(session, rest.strip(), hand=1)  # type: ignore[call-arg]  # a hand command takes hand
         except UsageRefusal as refusal:
-            raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail) from None
+            raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail_sentence) from None
 
 
 @contextmanager
@@ -432,7 +432,7 @@ def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str) -> 
             where = f"your own hand does: /{command}"
         else:
             where = f"{'the dummy' if word == 'dummy' else 'your second hand'} does: /{word} {command}"
-        raise Refusal(refusal.code, f"{refusal.message}; {where}") from None
+        raise Refusal(refusal.code, _('%(message)s; %(where)s', message=refusal.message, where=where)) from None
 
 
 def _parse(parser, text: str):

@@ -96,7 +96,7 @@ class Command:
         try:
             return self.handler(session, args)
         except UsageRefusal as refusal:
-            raise usage_error(self.usage, refusal.detail) from None
+            raise usage_error(self.usage, refusal.detail_sentence) from None
 
 
 def command(key: str, *, usage: str, summary: Wordable, help: Wordable, group: str, german: str | None = None,
@@ -237,7 +237,9 @@ class UsageRefusal(Refusal):
 
     def __init__(self, detail: Wordable = "") -> None:
         super().__init__("usage", detail)
-        self.detail = detail
+        self.detail = str(detail)
+        #: the detail to be worded in the reader's language
+        self.detail_sentence = detail
 
 
 def wrong_use(detail: Wordable = "") -> UsageRefusal:

@@ -35,7 +35,7 @@ class ShutdownCommands(CommandGroup):
                     default_minutes=DEFAULT_MINUTES))
     def shutdown_(self, session: Session, args: str) -> None:
         if self.role_of(session.name) != ADMIN:
-            raise Refusal("not_admin", "only an admin may /shutdown the server")
+            raise Refusal("not_admin", _('only an admin may /shutdown the server'))
         words = args.split(None, 1)
         if words and words[0].lower() == "cancel":
             self.shutdown.cancel(session.name)
@@ -45,6 +45,6 @@ class ShutdownCommands(CommandGroup):
             minutes = int(words[0])
             words = words[1:]
             if minutes > MAX_MINUTES:
-                raise wrong_use(f"at most {MAX_MINUTES} minutes")
+                raise wrong_use(_('at most %(max_minutes)s minutes', max_minutes=MAX_MINUTES))
         reason = words[0].strip() if words else "maintenance"
         self.shutdown.schedule(minutes * 60, reason, session.name)

@@ -70,12 +70,12 @@ class SocialCommands(CommandGroup):
         name = _one_name(args)
         nick = session.name
         if names.key(name) == names.key(nick):
-            raise Refusal("self", f"you cannot {verb} yourself")
+            raise Refusal("self", _('you cannot %(verb)s yourself', verb=verb))
         mine = self.lists.of(nick, kind)
         if names.key(name) in mine:
-            raise Refusal(f"already_{kind}", f"{name} is on your {kind} list already")
+            raise Refusal(f"already_{kind}", _('%(name)s is on your %(kind)s list already', name=name, kind=kind))
         if len(mine) >= LIST_MAX:
-            raise Refusal("list_full", f"your {kind} list holds {LIST_MAX} names, the most it may")
+            raise Refusal("list_full", _('your %(kind)s list holds %(list_max)s names, the most it may', kind=kind, list_max=LIST_MAX))
         self.lists.add(nick, kind, name)
         kept = "" if self.storage.accounts.is_registered(nick) else " (until you leave: you are a guest)"
         session.send(Message(kind.upper(), {"nick": name, "on": True},
@@ -86,7 +86,7 @@ class SocialCommands(CommandGroup):
         """Take the one name in ``args`` off the session's list of ``kind``."""
         name = _one_name(args)
         if not self.lists.remove(session.name, kind, name):
-            raise Refusal(f"not_{kind}", f"{name} is not on your {kind} list")
+            raise Refusal(f"not_{kind}", _('%(name)s is not on your %(kind)s list', name=name, kind=kind))
         session.send(Message(kind.upper(), {"nick": name, "on": False},
                              {IGNORE: f"You no longer ignore {name}.",
                               FRIEND: f"{name} is no longer on your friend list."}[kind]))
@@ -119,13 +119,13 @@ class SocialCommands(CommandGroup):
     def away(self, session: Session, args: str) -> None:
         session.away = self.chat.said(session, args) if args else AWAY
         session.send(Message("AWAY_SET", {"nick": session.nick, "text": session.away},
-                             f"You are away ({session.away}); any command or chat brings you back."))
+                             _('You are away (%(away)s); any command or chat brings you back.', away=session.away)))
 
     @command("me", group="social", usage="/me ACTION", summary=_("an action in the room: * Ann waves"),
              help=_("Like chat (your table, or the lobby), told as an action."))
     def me(self, session: Session, args: str) -> None:
         if not args:
-            raise wrong_use("what do you do?")
+            raise wrong_use(_('what do you do?'))
         self.chat.say(session, args, action=True)
 
     @command("kibitz", group="table", german="kiebitz", usage="/kibitz TEXT",
@@ -134,7 +134,7 @@ class SocialCommands(CommandGroup):
              " (as on BrettspielWelt). A spectator's plain chat at a started table is kibitz too."))
     def kibitz(self, session: Session, args: str) -> None:
         if not args:
-            raise wrong_use("say what")
+            raise wrong_use(_('say what'))
         self.chat.kibitz(session, args)
 
     @command("top", group="social", usage="/top [bots] [VARIANT] [N]",
@@ -161,10 +161,10 @@ class SocialCommands(CommandGroup):
 def _one_name(args: str) -> str:
     """The one name in ``args``, or the refusal."""
     if len(args.split()) != 1:
-        raise wrong_use("one name")
+        raise wrong_use(_('one name'))
     name = names.normalize(args)
     if not names.is_valid(name):
-        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+        raise Refusal("nick_invalid", _('%(name)r is not a name; a name is %(name_rule)s', name=name[:40], name_rule=names.NAME_RULE))
     return name
 
 
@@ -185,10 +185,10 @@ def _top_request(args: str) -> tuple[bool, str, int]:
         words = words[1:]
     variant = words.pop(0).lower() if words and words[0].lower() in VARIANTS else DEFAULT_VARIANT
     if len(words) > 1 or (words and not is_number(words[0])):
-        raise wrong_use("N is a number of places")
+        raise wrong_use(_('N is a number of places'))
     count = int(words[0]) if words else TOP_DEFAULT
     if not 1 <= count <= TOP_MAX:
-        raise wrong_use(f"N is 1-{TOP_MAX}")
+        raise wrong_use(_('N is 1-%(top_max)s', top_max=TOP_MAX))
     return bots, variant, count
 
 

@@ -32,11 +32,11 @@ def _numbers(args: str, called: tuple[str, ...]) -> list[int]:
     """The numbers ``args`` gives, at most one for each of ``called`` (what the usage calls them)."""
     words = args.split()
     if len(words) > len(called):
-        raise wrong_use("too many arguments")
+        raise wrong_use(_('too many arguments'))
     numbers = []
     for name, word in zip(called, words):
         if not is_number(word):
-            raise wrong_use(f"{name} must be a number, not {word!r}")
+            raise wrong_use(_('%(name)s must be a number, not %(word)r', name=name, word=word))
         numbers.append(int(word))
     return numbers
 
@@ -45,7 +45,7 @@ def _round_value(word: str) -> int | None:
     if word.lower() in OFF_WORDS:
         return None
     if not is_number(word) or not 1 <= int(word) <= MAX_ROUNDS:
-        raise wrong_use(f"X is a number of hands from 1 to {MAX_ROUNDS}, or off")
+        raise wrong_use(_('X is a number of hands from 1 to %(max_rounds)s, or off', max_rounds=MAX_ROUNDS))
     return int(word)
 
 
@@ -53,7 +53,7 @@ def _clock_value(word: str) -> int | None:
     if word.lower() in OFF_WORDS:
         return None
     if not is_number(word) or int(word) not in CLOCK_RANGE:
-        raise wrong_use(f"SECONDS is a number from {CLOCK_RANGE[0]} to {CLOCK_RANGE[-1]}, or off")
+        raise wrong_use(_('SECONDS is a number from %(clock_range)s to %(clock_range2)s, or off', clock_range=CLOCK_RANGE[0], clock_range2=CLOCK_RANGE[-1]))
     return int(word)
 
 
@@ -67,8 +67,7 @@ def _refuse_held_seat(hall: TableHall, session: Session, unless: int | None = No
     held = hall.held_seat(session.name)
     if held is not None and (unless is None or held[0].number != unless):
         table, own = held
-        raise Refusal("seat_held", f"your seat {own} at table {table.number} is held for you:"
-                                   f" /join {table.number} {own}")
+        raise Refusal("seat_held", _('your seat %(own)s at table %(table)s is held for you: /join %(table)s %(own)s', own=own, table=table.number))
 
 
 class TableCommands(CommandGroup):
@@ -88,21 +87,21 @@ class TableCommands(CommandGroup):
         another) or his address has as many as allowed: a new name is not a new person."""
         config = self.live.current
         if len(self.hall) >= config.max_tables:
-            raise Refusal("too_many_tables", f"the server has its limit of {config.max_tables}"
-                                             " tables; /tables lists them, /join TABLE sits down")
+            raise Refusal("too_many_tables", _('the server has its limit of %(max_tables)s tables; /tables lists them, /join TABLE sits '
+                                               'down', max_tables=config.max_tables))
         for table in [t for t in self.opened if self.hall.get(t.number) is not t]:
             del self.opened[table]  # closed since
         key = names.key(session.nick)
-        mine = [t for t, (by, name, _) in self.opened.items() if by is session or name == key]
+        mine = [t for t, (by, name, _unused) in self.opened.items() if by is session or name == key]
         if len(mine) >= config.tables_per_person:
-            raise Refusal("table_limit", f"you opened {len(mine)} tables that are still there"
-                                         f" ({_listed(mine)}); at most {config.tables_per_person}")
+            raise Refusal("table_limit", _('you opened %(count)s tables that are still there (%(listed)s); at most '
+                                           '%(tables_per_person)s', count=len(mine), listed=_listed(mine), tables_per_person=config.tables_per_person))
         address = session.address
         if address and address not in config.uncapped:  # the bridge's users: per connection only
-            ours = [t for t, (_, _, by_address) in self.opened.items() if by_address == address]
+            ours = [t for t, (_unused, _unused, by_address) in self.opened.items() if by_address == address]
             if len(ours) >= config.tables_per_address:
-                raise Refusal("table_limit", f"{len(ours)} tables opened from your address are still"
-                                             f" there ({_listed(ours)}); at most {config.tables_per_address}")
+                raise Refusal("table_limit", _('%(count)s tables opened from your address are still there (%(listed)s); at most '
+                                               '%(tables_per_address)s', count=len(ours), listed=_listed(ours), tables_per_address=config.tables_per_address))
         table = self.hall.open()
         self.opened[table] = (session, key, address)
         return table
@@ -128,10 +127,10 @@ class TableCommands(CommandGroup):
             asked = self.hall.get(numbers[0])  # a seat comes after its table
             count = len(asked.seats) if asked is not None else max(v.players for v in VARIANTS.values())
             if not 1 <= seat <= count:
-                raise wrong_use(f"seats are 1-{count}")
+                raise wrong_use(_('seats are 1-%(count)s', count=count))
         here = session.table
         if here is not None and here.number != wanted:
-            raise Refusal("at_table", f"you are at table {here.number}; /leave it first")
+            raise Refusal("at_table", _('you are at table %(here)s; /leave it first', here=here.number))
         _refuse_held_seat(self.hall, session, unless=wanted)
         table: Table | None
         if wanted is None:
@@ -141,7 +140,7 @@ class TableCommands(CommandGroup):
             if table is None:
                 raise Refusal(
                     "no_such_table",
-                    f"there is no table {wanted}; /tables lists them, /join alone opens a new one",
+                    _('there is no table %(wanted)s; /tables lists them, /join alone opens a new one', wanted=wanted),
                 )
         table.sit(session.name, seat)
         session.table = table
@@ -156,9 +155,9 @@ class TableCommands(CommandGroup):
     def quick(self, session: Session, args: str) -> None:
         level = args.strip().lower() or "basic"
         if level not in LEVELS or " " in level:
-            raise wrong_use(f"levels: {', '.join(LEVELS)}")
+            raise wrong_use(_('levels: %(levels)s', levels=', '.join(LEVELS)))
         if session.table is not None:
-            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+            raise Refusal("at_table", _('you are at table %(table)s; /leave it first', table=session.table.number))
         _refuse_held_seat(self.hall, session)
         nick = session.name
         table = self.hall.longest_waiting()
@@ -189,12 +188,12 @@ class TableCommands(CommandGroup):
     def watch(self, session: Session, args: str) -> None:
         numbers = _numbers(args, ("TABLE",))
         if not numbers:
-            raise wrong_use("which table? /tables lists them")
+            raise wrong_use(_('which table? /tables lists them'))
         table = self.hall.get(numbers[0])
         if table is None:
-            raise Refusal("no_such_table", f"there is no table {numbers[0]}; /tables lists them")
+            raise Refusal("no_such_table", _('there is no table %(numbers)s; /tables lists them', numbers=numbers[0]))
         if session.table is not None:
-            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+            raise Refusal("at_table", _('you are at table %(table)s; /leave it first', table=session.table.number))
         table.watch(session.name)
         session.table = table
 
@@ -205,7 +204,7 @@ class TableCommands(CommandGroup):
                     max_rounds=MAX_ROUNDS))
     def set_round(self, session: Session, args: str) -> None:
         if not args or " " in args:
-            raise wrong_use("how many hands?")
+            raise wrong_use(_('how many hands?'))
         current_table(session).set_option(session.name, "round", _round_value(args))
 
     @command("tichujoin", group="table", usage="/tichujoin [on|off]",
@@ -238,7 +237,7 @@ class TableCommands(CommandGroup):
             session.send(messages.options(table.number, table.options.as_data()))
             return
         if " " in args:
-            raise wrong_use("one number of seconds, or off")
+            raise wrong_use(_('one number of seconds, or off'))
         table.set_option(session.name, "clock", _clock_value(args))
 
     @command("variant", group="table", usage=f"/variant [{'|'.join(VARIANTS)}]",
@@ -257,7 +256,7 @@ class TableCommands(CommandGroup):
             session.send(messages.options(table.number, table.option_data()))
             return
         if " " in args:
-            raise wrong_use(f"one variant: {', '.join(VARIANTS)}")
+            raise wrong_use(_('one variant: %(variants)s', variants=', '.join(VARIANTS)))
         table.set_option(session.name, "variant", args)
 
     @command("option", group="table", aliases=("options",), usage="/option [NAME [VALUE]]",
@@ -275,20 +274,20 @@ class TableCommands(CommandGroup):
             session.send(messages.options(table.number, table.options.as_data()))
         elif name == "round":
             if not value:
-                raise wrong_use(f"round needs X; {OPTION_FORMS}")
+                raise wrong_use(_('round needs X; %(option_forms)s', option_forms=OPTION_FORMS))
             table.set_option(session.name, "round", _round_value(value))
         elif name == "clock":
             if not value:
-                raise wrong_use(f"clock needs SECONDS; {OPTION_FORMS}")
+                raise wrong_use(_('clock needs SECONDS; %(option_forms)s', option_forms=OPTION_FORMS))
             table.set_option(session.name, "clock", _clock_value(value))
         elif name == "variant":
             if not value or " " in value:
-                raise wrong_use(f"variant needs one NAME; {OPTION_FORMS}")
+                raise wrong_use(_('variant needs one NAME; %(option_forms)s', option_forms=OPTION_FORMS))
             table.set_option(session.name, "variant", value)
         elif name in OPTION_NAMES:
             table.set_option(session.name, name, switch(value))
         else:
-            raise wrong_use(f"no option {name!r}; {OPTION_FORMS}")
+            raise wrong_use(_('no option %(name)r; %(option_forms)s', name=name, option_forms=OPTION_FORMS))
 
     @command("replace", group="game", german="ersetzen", usage="/replace SEAT [NAME]",
              summary=_("vote: a waiting person or a bot plays an away player's seat to the end"),
@@ -302,7 +301,7 @@ class TableCommands(CommandGroup):
     def replace_seat(self, session: Session, args: str) -> None:
         words = args.split()
         if not words or len(words) > 2 or not is_number(words[0]):
-            raise wrong_use("which seat (1-N), and, if a person watching takes it, his name")
+            raise wrong_use(_('which seat (1-N), and, if a person watching takes it, his name'))
         current_table(session).ask_replace(session.name, int(words[0]), words[1] if len(words) == 2 else None)
 
     @command("accept", group="game", german="annehmen", usage="/accept",
@@ -356,10 +355,10 @@ class TableCommands(CommandGroup):
     def invite(self, session: Session, args: str) -> None:
         table = current_table(session)
         if len(args.split()) != 1:
-            raise wrong_use("one name")
+            raise wrong_use(_('one name'))
         guest: Session | None = table.reader(names.normalize(args))  # type: ignore[assignment]  # readers: sessions
         if guest is None:
-            raise Refusal("no_such_user", f"nobody called {args[:40]} is online; /who lists who is")
+            raise Refusal("no_such_user", _('nobody called %(args)s is online; /who lists who is', args=args[:40]))
         self.chat.check_voice(session)
         nick = session.name
         table.invite(nick, guest.name)

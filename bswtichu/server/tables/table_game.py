@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu import names
 from bswtichu.engine import Action, Card, Exchange, Game, MakeWish, Round, TichuError, check_selection, suggestions
 from bswtichu.engine import events as ev
@@ -66,7 +67,7 @@ class _Gathered:
     __slots__ = ("readers", "sentences", "reworded", "told", "watched", "unsaid", "concerned")
 
     def __init__(self, readers: list[Reader | None], seats: int) -> None:
-        self.told: list[list[Message]] = [[] for _ in range(seats)]  # a second hand's: none
+        self.told: list[list[Message]] = [[] for _unused in range(seats)]  # a second hand's: none
         self.watched: list[Message] = []
         self.unsaid: list[Message] = []
         self.concerned: set[int] = set()
@@ -130,7 +131,7 @@ class TableGame:
         for player in people:
             if player.casefold() == key:
                 return player
-        raise Refusal("not_seated", "you do not play in this game")
+        raise Refusal("not_seated", _('you do not play in this game'))
 
     def seat_of(self, nick: str) -> int:
         """The engine seat (0..N-1) of a player in the current round: his own."""
@@ -143,9 +144,8 @@ class TableGame:
             return self.seat_of(nick)
         seats = self.game.seats_played_by(self.player(nick))
         if hand >= len(seats):
-            raise Refusal("no_second_hand", f"you play no second hand this round;"
-                                            f" /{second_hand_word(self.game.variant)} is for the player"
-                                            " who plays one (in Trichu the dealer, for the dummy)")
+            raise Refusal("no_second_hand", _('you play no second hand this round; /%(second_hand_word)s is for the player who plays '
+                                              'one (in Trichu the dealer, for the dummy)', second_hand_word=second_hand_word(self.game.variant)))
         return seats[hand]
 
     def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
@@ -160,7 +160,7 @@ class TableGame:
         now = rnd.phase
         if now != phase and now in _WRONG_PHASE[phase]:
             if now == GRAND and rnd.grand_decided[self.seat_of(nick)]:  # Trichu's dealer: from the start
-                raise Refusal("illegal", "the others decide about Grand Tichu first; the exchange comes next")
+                raise Refusal("illegal", _('the others decide about Grand Tichu first; the exchange comes next'))
             count = len(self.game.variant.exchange_steps)
             raise Refusal("illegal", _WRONG_PHASE[phase][now].format(count=count))
 
@@ -171,7 +171,7 @@ class TableGame:
         if is_number(target):
             seat = int(target) - 1
             if not 0 <= seat < variant.seats:
-                raise Refusal("usage", f"seats are 1-{variant.seats}")
+                raise Refusal("usage", _('seats are 1-%(seats)s', seats=variant.seats))
             return seat
         wanted = names.key(target)
         for seat, name in enumerate(self.texts.names):
@@ -189,10 +189,9 @@ class TableGame:
         """Apply what ``nick`` asked for: ``build(seat)`` makes it from the engine seat of his
         ``hand`` (0: his own)."""
         if self.driver.finished:
-            raise Refusal("game_over", "the game is over")
+            raise Refusal("game_over", _('the game is over'))
         if self.table.pause.on:
-            raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
-                                    " /continue asks to go on")
+            raise Refusal("paused", _('the game at table %(table)s is paused by vote; /continue asks to go on', table=self.table.number))
         player = self.player(nick)
         try:
             built = build(self.driver.seat_of(player) if hand == 0 else self.seat_for(player, hand))
@@ -212,7 +211,7 @@ class TableGame:
         """The pushed LEGAL of the seats a whole request asked to act, now that it is applied."""
         with self.table.outbox:
             readers = self._readers(self.game.seating)
-            told: list[list[Message]] = [[] for _ in readers]
+            told: list[list[Message]] = [[] for _unused in readers]
             self._push_legal(readers, concerned, told)
             self._tell_gathered(readers, told, [])
 
@@ -375,7 +374,7 @@ class TableGame:
 
     def _trick_points(self) -> int:
         """The points of the trick on the table."""
-        return sum(c.points for _, combo in self.driver.round.trick for c in combo.cards)
+        return sum(c.points for _unused, combo in self.driver.round.trick for c in combo.cards)
 
     def _readers(self, seating: Seating) -> list[Reader | None]:
         """The online client of each engine seat's player, if he is at the table."""

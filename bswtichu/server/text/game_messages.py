@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import (
     NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
     Pass, Play, Standing, Variant, classify, format_cards, rank_text, suggested_exchange,
@@ -131,13 +132,13 @@ _ASKING_PHASES = ("grand", "exchange")
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
     return Message("GAME", {"table": table, "log": log_number, "options": options},
-                   f"A new game begins at table {table}; its log will be /log {log_number}.")
+                   _('A new game begins at table %(table)s; its log will be /log %(log_number)s.', table=table, log_number=log_number))
 
 
 def game_log(number: int, text: str) -> Message:
     """A finished game's log: a 4-player game's in BSW's .tch format, another's in ours."""
     kind = "bswtichu variant log, docs/variant-log.md" if is_variant_log(text) else "BrettspielWelt .tch format"
-    return Message("LOG", {"number": number, "text": text}, f"Log of game {number} ({kind}):\n{text.rstrip()}")
+    return Message("LOG", {"number": number, "text": text}, _('Log of game %(number)s (%(kind)s):\n%(rstrip)s', number=number, kind=kind, rstrip=text.rstrip()))
 
 
 def result_fields(result: RoundResult) -> dict:
@@ -407,7 +408,7 @@ class GameTexts:
         else:
             seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
-                       f"Seating for this round: {seating}. Partners: {self._sides(names)}.")
+                       _('Seating for this round: %(seating)s. Partners: %(sides)s.', seating=seating, sides=self._sides(names)))
 
     def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
         """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""

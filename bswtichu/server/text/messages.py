@@ -117,7 +117,7 @@ def error(code: str, message: Wordable) -> Message:
     """An ERROR: its field ``message`` is always English (bots read it); people read it in theirs."""
     english = str(message)
     if isinstance(message, str):
-        return Message("ERROR", {"code": code, "message": english}, f"error: {english}")
+        return Message("ERROR", {"code": code, "message": english}, _('error: %(english)s', english=english))
     return Message("ERROR", {"code": code, "message": english}, _("error: %(reason)s", reason=message))
 
 
@@ -201,21 +201,21 @@ def shutdown_soon(seconds: float, reason: str, by: str) -> Message:
     """The server stops in ``seconds`` (an admin's /shutdown), told to everyone online."""
     when = "now" if seconds <= 0 else f"in {_in_words(seconds)}"
     return Message("SHUTDOWN", {"seconds": int(seconds), "reason": reason, "by": by},
-                   f"The server stops {when} ({by}: {reason}). No new game starts; games in"
-                   " play are kept and come back after the restart.")
+                   _('The server stops %(when)s (%(by)s: %(reason)s). No new game starts; games in play are '
+                     'kept and come back after the restart.', when=when, by=by, reason=reason))
 
 
 def shutdown_cancelled(by: str) -> Message:
-    return Message("SHUTDOWN_CANCELLED", {"by": by}, f"{by} called off the shutdown; games may start again.")
+    return Message("SHUTDOWN_CANCELLED", {"by": by}, _('%(by)s called off the shutdown; games may start again.', by=by))
 
 
 def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
     """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"
     if action:
-        return Message("EMOTE", {"table": table, "from": sender, "text": text}, f"[{room}] * {sender} {text}")
+        return Message("EMOTE", {"table": table, "from": sender, "text": text}, _('[%(room)s] * %(sender)s %(text)s', room=room, sender=sender, text=text))
     return Message(
-        "CHAT", {"table": table, "from": sender, "text": text}, f"[{room}] {sender}: {text}"
+        "CHAT", {"table": table, "from": sender, "text": text}, _('[%(room)s] %(sender)s: %(text)s', room=room, sender=sender, text=text)
     )
 
 
@@ -223,17 +223,17 @@ def kibitz(table: int, sender: str, text: str, action: bool = False) -> Message:
     """Spectators' chat (``/kibitz``, or a spectator's line at a started table): no player sees it."""
     shown = f"* {sender} {text}" if action else f"{sender}: {text}"
     return Message("KIBITZ", {"table": table, "from": sender, "text": text, "action": action},
-                   f"[table {table} spectators] {shown}")
+                   _('[table %(table)s spectators] %(shown)s', table=table, shown=shown))
 
 
 def away_notice(nick: str, text: str) -> Message:
     """Told to whoever sends a /msg to one who is away."""
-    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, f"{nick} is away: {text}")
+    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, _('%(nick)s is away: %(text)s', nick=nick, text=text))
 
 
 def back(nick: str) -> Message:
     """An away player typed something: he is back."""
-    return Message("BACK", {"nick": nick}, "You are back (no longer away).")
+    return Message("BACK", {"nick": nick}, _('You are back (no longer away).'))
 
 
 def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
@@ -272,7 +272,7 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
 def output_skipped() -> Message:
     """Told once when lobby chat to a client that does not read is being skipped."""
     return Message("SKIPPED", {"what": "lobby_chat"},
-                   "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
+                   _('You are not reading fast enough: lobby chat to you is skipped until you catch up.'))
 
 
 def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]],
@@ -313,7 +313,7 @@ def seat_held(table: int, seat: int) -> Message:
     return Message(
         "SEAT_HELD",
         {"table": table, "seat": seat},
-        f"Your seat {seat} at table {table} was held for you; you sit in it again.",
+        _('Your seat %(seat)s at table %(table)s was held for you; you sit in it again.', seat=seat, table=table),
     )
 
 
@@ -322,7 +322,7 @@ def seat_held(table: int, seat: int) -> Message:
 
 def tables(views: list[dict[str, Any]]) -> Message:
     if not views:
-        return Message("TABLES", {"tables": []}, "No tables yet. /join opens one.")
+        return Message("TABLES", {"tables": []}, _('No tables yet. /join opens one.'))
     return Message("TABLES", {"tables": views}, "\n".join(describe_table(v) for v in views))
 
 
@@ -360,7 +360,7 @@ def joined(view: dict[str, Any], seat: int, player: str) -> Message:
     return Message(
         "JOINED",
         {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
-        f"{player} sits down at table {number}, seat {seat}.",
+        _('%(player)s sits down at table %(number)s, seat %(seat)s.', player=player, number=number, seat=seat),
     )
 
 
@@ -371,7 +371,7 @@ def left(view: dict[str, Any], seat: int, player: str, reason: str) -> Message:
     return Message(
         "LEFT",
         {"table": number, "seat": seat, "nick": player, "reason": reason, "seats": view["seats"]},
-        f"{player} leaves seat {seat} at table {number}{why}.",
+        _('%(player)s leaves seat %(seat)s at table %(number)s%(why)s.', player=player, seat=seat, number=number, why=why),
     )
 
 
@@ -383,7 +383,8 @@ def away(number: int, seat: int, player: str, grace: float | None) -> Message:
     return Message(
         "AWAY",
         {"table": number, "seat": seat, "nick": player, "grace": grace},
-        f"{player} (seat {seat}) is away; the seat is {held}: /join {number} {seat} returns.",
+        _('%(player)s (seat %(seat)s) is away; the seat is %(held)s: /join %(number)s %(seat)s '
+          'returns.', player=player, seat=seat, held=held, number=number),
     )
 
 
@@ -392,7 +393,7 @@ def returned(view: dict[str, Any], seat: int, player: str) -> Message:
     return Message(
         "RETURNED",
         {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
-        f"{player} is back at table {number}, seat {seat}.",
+        _('%(player)s is back at table %(number)s, seat %(seat)s.', player=player, number=number, seat=seat),
     )
 
 
@@ -411,8 +412,8 @@ def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str |
 def table_closed(number: int, by: str, reason: str) -> Message:
     """An admin closed the table: its game ends unfinished, everyone there is back in the lobby."""
     return Message("TABLE_CLOSED", {"table": number, "by": by, "reason": reason},
-                   f"Table {number} is closed by the admin {by}: {reason}. Its game ends unfinished;"
-                   " you are back in the lobby.")
+                   _('Table %(number)s is closed by the admin %(by)s: %(reason)s. Its game ends unfinished; '
+                     'you are back in the lobby.', number=number, by=by, reason=reason))
 
 
 def table_reopened(view: dict[str, Any]) -> Message:
@@ -420,7 +421,8 @@ def table_reopened(view: dict[str, Any]) -> Message:
     return Message(
         "TABLE_OPEN",
         {"table": number, "seats": view["seats"], "options": view["options"]},
-        f"Table {number} is open again: change options, or /start a new game with the same seats.",
+        _('Table %(number)s is open again: change options, or /start a new game with the same '
+          'seats.', number=number),
     )
 
 
@@ -429,7 +431,7 @@ def spectator_joined(view: dict[str, Any], spectator: str) -> Message:
     return Message(
         "SPECTATOR_JOINED",
         {"table": number, "nick": spectator, "seats": view["seats"]},
-        f"{spectator} is watching table {number}.",
+        _('%(spectator)s is watching table %(number)s.', spectator=spectator, number=number),
     )
 
 
@@ -437,7 +439,7 @@ def spectator_left(number: int, spectator: str) -> Message:
     return Message(
         "SPECTATOR_LEFT",
         {"table": number, "nick": spectator},
-        f"{spectator} stops watching table {number}.",
+        _('%(spectator)s stops watching table %(number)s.', spectator=spectator, number=number),
     )
 
 
@@ -445,19 +447,19 @@ def private_table(number: int, private: bool, by: str) -> Message:
     """``/private on|off`` at a table."""
     state = "private: only invited players may sit down or watch" if private else "open to everyone"
     return Message("PRIVATE", {"table": number, "private": private, "by": by},
-                   f"{by} makes table {number} {state}.")
+                   _('%(by)s makes table %(number)s %(state)s.', by=by, number=number, state=state))
 
 
 def invited(number: int, guest: str, by: str) -> Message:
     """To the table: ``guest`` may sit down or watch, private or not."""
-    return Message("INVITED", {"table": number, "nick": guest, "by": by}, f"{by} invites {guest} to table {number}.")
+    return Message("INVITED", {"table": number, "nick": guest, "by": by}, _('%(by)s invites %(guest)s to table %(number)s.', by=by, guest=guest, number=number))
 
 
 def invitation(number: int, by: str) -> Message:
     """To the one invited."""
     return Message("INVITATION", {"table": number, "by": by},
-                   f"{by} invites you to table {number}: /join {number} sits you down,"
-                   f" /watch {number} lets you watch.")
+                   _('%(by)s invites you to table %(number)s: /join %(number)s sits you down, /watch '
+                     '%(number)s lets you watch.', by=by, number=number))
 
 
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
@@ -468,7 +470,8 @@ def option_set(number: int, name: str, value: Any, by: str, options: dict[str, A
     return Message(
         "OPTION",
         {"table": number, "name": name, "value": value, "by": by, "options": options},
-        f"{by} sets {name} {shown} at table {number}{note}. Options: {describe_options(options)}.",
+        _('%(by)s sets %(name)s %(shown)s at table %(number)s%(note)s. Options: '
+          '%(describe_options)s.', by=by, name=name, shown=shown, number=number, note=note, describe_options=describe_options(options)),
     )
 
 
@@ -476,7 +479,7 @@ def options(number: int, values: dict[str, Any]) -> Message:
     return Message(
         "OPTIONS",
         {"table": number, "options": values},
-        f"Table {number} options: {describe_options(values)}.",
+        _('Table %(number)s options: %(describe_options)s.', number=number, describe_options=describe_options(values)),
     )
 
 
@@ -616,13 +619,13 @@ def unencrypted(tls_port: int | None) -> Message:
     where = (f" Port {tls_port} is the same over TLS: use it next time." if tls_port
              else " This server has no TLS port for it.")
     return Message("UNENCRYPTED", {"tls_port": tls_port},
-                   "Your password travelled unencrypted over this connection: anyone on the way"
-                   f" could read it.{where}")
+                   _('Your password travelled unencrypted over this connection: anyone on the way could read '
+                     'it.%(where)s', where=where))
 
 
 def gave_up() -> Message:
     """An empty line answered PASSWORD_WANTED."""
-    return Message("GAVE_UP", {}, "No password given; nothing changed.")
+    return Message("GAVE_UP", {}, _('No password given; nothing changed.'))
 
 
 def legal_push(on: bool) -> Message:
@@ -677,8 +680,8 @@ def vote_ended(number: int, vote: dict[str, Any], passed: bool, reason: str) -> 
 def paused(number: int, seconds: float) -> Message:
     """The game at a table stops by vote, for at most ``seconds``."""
     return Message("PAUSED", {"table": number, "paused": True, "seconds": seconds},
-                   f"The game at table {number} is paused: no bot moves, no clock runs, for at most"
-                   f" {seconds:g} seconds; /continue asks to go on.")
+                   _('The game at table %(number)s is paused: no bot moves, no clock runs, for at most '
+                     '%(seconds)g seconds; /continue asks to go on.', number=number, seconds=seconds))
 
 
 def pause_ended(number: int, reason: str, by: str | None = None, seconds: float | None = None) -> Message:
@@ -699,8 +702,8 @@ def handed_over(view: dict[str, Any], seat: int, player: str, to: str) -> Messag
     number = view["table"]
     return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": to, "level": None,
                                 "seats": view["seats"]},
-                   f"By vote {to} plays seat {seat} for {player} to the end of the game, with"
-                   f" {player}'s cards and points; {player} may /watch {number}.")
+                   _('By vote %(to)s plays seat %(seat)s for %(player)s to the end of the game, with '
+                     "%(player)s's cards and points; %(player)s may /watch %(number)s.", to=to, seat=seat, player=player, number=number))
 
 
 def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Message:
@@ -708,8 +711,8 @@ def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Messag
     number = view["table"]
     return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": None, "level": level,
                                 "seats": view["seats"]},
-                   f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
-                   f" {player} may /watch {number}.")
+                   _('By vote a %(level)s bot plays seat %(seat)s for %(player)s to the end of the game; '
+                     '%(player)s may /watch %(number)s.', level=level, seat=seat, player=player, number=number))
 
 
 def quick(number: int, seat: int, level: str | None, wait: float | None) -> Message:
