@@ -22,9 +22,24 @@ from bswtichu.engine.combos import Combo, ComboType
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
+from bswtichu.server.text.i18n import N_, Joined, Nn_, Text, Wordable, _, _n
 from bswtichu.server.text.messages import Message, counted, second_hand_word
 from bswtichu.tch.variant_log import is_variant_log
 
+#: "Your turn: ..." by what the turn needs (whole sentences: a translator sees each)
+YOUR_TURN = {
+    "lead": _("Your turn: lead: /play CARDS."),
+    "follow": _("Your turn: play higher (/play CARDS), /bomben CARDS or /pass."),
+    "wish": _("Your turn: make the wish: /wish RANK or /wish none."),
+    "give": _("Your turn: give the Dragon trick to an opponent: /give NAME|SEAT."),
+    "dog": _("Your turn: choose the partner who leads after your Dog: /dog NAME|SEAT."),
+}
+#: "Ann (seat 2) to lead." by what the turn needs
+THEIR_TURN = {
+    "lead": N_("%(player)s to lead."), "follow": N_("%(player)s to play."),
+    "wish": N_("%(player)s to make the wish."), "give": N_("%(player)s to give the Dragon trick."),
+    "dog": N_("%(player)s to choose who leads after the Dog."),
+}
 NEED_TEXT = {
     "lead": "lead: /play CARDS",
     "follow": "play higher (/play CARDS), /bomben CARDS or /pass",
@@ -34,6 +49,10 @@ NEED_TEXT = {
 }
 TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick",
               "dog": "choose who leads after the Dog"}
+#: the ranks' plurals as combinations name them ("pair of sevens")
+RANK_WORDS = {2: _("twos"), 3: _("threes"), 4: _("fours"), 5: _("fives"), 6: _("sixes"), 7: _("sevens"),
+              8: _("eights"), 9: _("nines"), 10: _("tens"), 11: _("jacks"), 12: _("queens"), 13: _("kings"),
+              14: _("aces")}
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: Who went out when, as people say it (Tientsin's fifth is the last to go out).
 PLACE_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
@@ -47,6 +66,47 @@ _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: per action to be made afresh, 30,000 leave 0.5)
 _PLAY_COMMANDS: dict[int | tuple[int, int], str] = {}
 _PLAY_COMMANDS_CAP = 5_000
+
+
+def _points(count: int) -> Text:
+    return _n("%(count)s point", "%(count)s points", count)
+
+
+# Each event's two sentences: the seat's own player's, everyone else's.
+_DECLINED = (N_("You declined Grand Tichu."), N_("%(player)s declined Grand Tichu."))
+_CALLED_GRAND = (N_("You called Grand Tichu!"), N_("%(player)s called Grand Tichu!"))
+_CALLED_TICHU = (N_("You called Tichu!"), N_("%(player)s called Tichu!"))
+#: by (bomb, out of turn)
+_PLAYED = {
+    (False, False): (N_("You played: %(play)s (%(left)s)."), N_("%(player)s played: %(play)s (%(left)s).")),
+    (False, True): (N_("You played out of turn: %(play)s (%(left)s)."),
+                    N_("%(player)s played out of turn: %(play)s (%(left)s).")),
+    (True, False): (N_("BOMB! You played: %(play)s (%(left)s)."),
+                    N_("BOMB! %(player)s played: %(play)s (%(left)s).")),
+    (True, True): (N_("BOMB! You played out of turn: %(play)s (%(left)s)."),
+                   N_("BOMB! %(player)s played out of turn: %(play)s (%(left)s).")),
+}
+_PASSED = (N_("You passed."), N_("%(player)s passed."))
+_NO_WISH = (N_("You made no wish."), N_("%(player)s made no wish."))
+_WISHED = (N_("You made a wish for %(rank)s."), N_("%(player)s made a wish for %(rank)s."))
+_WON = (N_("You won the trick (bombs may still come)."), N_("%(player)s won the trick (bombs may still come)."))
+_WON_POINTS = (N_("You won the trick: %(points)s (bombs may still come)."),
+               N_("%(player)s won the trick: %(points)s (bombs may still come)."))
+_TOOK = (N_("You took the trick: %(points)s."), N_("%(player)s took the trick: %(points)s."))
+_WENT_OUT = {1: (N_("You went out first."), N_("%(player)s went out first.")),
+             2: (N_("You went out second."), N_("%(player)s went out second.")),
+             3: (N_("You went out third."), N_("%(player)s went out third.")),
+             4: (N_("You went out fourth."), N_("%(player)s went out fourth.")),
+             5: (N_("You went out fifth."), N_("%(player)s went out fifth."))}
+_CLOCK_LEFT = {
+    "grand": Nn_("%(count)s second left to decide about Grand Tichu!", "%(count)s seconds left to decide about Grand Tichu!"),
+    "exchange": Nn_("%(count)s second left to pass your three cards!", "%(count)s seconds left to pass your three cards!"),
+    "lead": Nn_("%(count)s second left to lead!", "%(count)s seconds left to lead!"),
+    "follow": Nn_("%(count)s second left to play!", "%(count)s seconds left to play!"),
+    "wish": Nn_("%(count)s second left to make the wish!", "%(count)s seconds left to make the wish!"),
+    "give": Nn_("%(count)s second left to give the Dragon trick!", "%(count)s seconds left to give the Dragon trick!"),
+    "dog": Nn_("%(count)s second left to choose who leads after the Dog!", "%(count)s seconds left to choose who leads after the Dog!"),
+}
 
 
 def _legal_rank(action: Action) -> int:
@@ -71,12 +131,40 @@ PLAY_GROUPS = (
 )
 
 
-def _seconds(count: int) -> str:
-    return "1 second" if count == 1 else f"{count} seconds"
+def _seconds(count: int) -> Text:
+    return _n("%(count)s second", "%(count)s seconds", count)
 
 
-def cards_left(count: int) -> str:
-    return f"{counted(count, 'card')} left"
+def cards_left(count: int) -> Text:
+    return _n("%(count)s card left", "%(count)s cards left", count)
+
+
+def play_name(combo: Combo) -> Wordable:
+    """A combination's name as people read it, in their language (`Combo.describe` in English)."""
+    t = combo.type
+    if t is ComboType.SINGLE:
+        card = next(iter(combo.cards)).text
+        if card == "PH":
+            return _("single PH (%(rank)s)", rank=f"{combo.rank:g}")
+        return _("single %(card)s", card=card)
+    if t is ComboType.DOG:
+        return _("the Dog")
+    rank = int(combo.rank)
+    if t is ComboType.PAIR:
+        return _("pair of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.TRIPLE:
+        return _("triple of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.FULL_HOUSE:
+        return _("full house of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.FOUR_BOMB:
+        return _("bomb: four %(ranks)s", ranks=RANK_WORDS[rank])
+    low = rank - (combo.length // 2 if t is ComboType.STAIRS else combo.length) + 1
+    start, top = "MJ" if low == 1 else rank_text(low), rank_text(rank)
+    if t is ComboType.STAIRS:
+        return _("stairs %(low)s-%(high)s", low=start, high=top)
+    if t is ComboType.STRAIGHT:
+        return _("straight %(low)s-%(high)s", low=start, high=top)
+    return _("bomb: straight flush %(low)s-%(high)s", low=start, high=top)
 
 
 def short_play(combo: Combo) -> str:
@@ -109,6 +197,14 @@ def shown_play(combo: Combo) -> str:
     if combo.type is ComboType.SINGLE:
         return combo.describe()
     return f"{combo.describe()} [{format_cards(combo.cards)}]"
+
+
+def shown_play_worded(combo: Combo) -> Wordable:
+    """`shown_play` in the reader's language."""
+    name = play_name(combo)
+    if combo.type is ComboType.SINGLE:
+        return name
+    return Joined("", [name, f" [{format_cards(combo.cards)}]"])
 
 
 def _listed(items: Sequence[str]) -> str:
@@ -193,6 +289,17 @@ class GameTexts:
         self._short_legal.clear()
         self.trick_points = None
 
+    def named(self, seat: int) -> Text:
+        """A seat's player as others read him: "Ann (seat 2)"."""
+        return _("%(name)s (seat %(seat)s)", name=self.names[seat], seat=seat + 1)
+
+    def said(self, seat: int, viewer: int | None, yours: str, theirs: str, **values: Any) -> Text:
+        """One of two whole sentences: ``yours`` for the seat's own player, ``theirs`` (with
+        ``%(player)s``) for everyone else."""
+        if seat == viewer:
+            return Text(yours, None, 1, values)
+        return Text(theirs, None, 1, {"player": self.named(seat), **values})
+
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
         return "You" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
@@ -236,9 +343,10 @@ class GameTexts:
         # the first cards, the rest after the Grand Tichu decision (always fewer), or a whole hand
         n = len(e.cards)
         first = self.variant.grand_after
-        what = f"Your first {n} cards" if n == first else f"Your last {n} cards" if n < first else f"Your {n} cards"
+        source = ("Your first %(count)s cards: %(cards)s" if n == first else
+                  "Your last %(count)s cards: %(cards)s" if n < first else "Your %(count)s cards: %(cards)s")
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
-                         lambda: f"{what}: {format_cards(e.cards)}")
+                         lambda: Text(source, None, 1, {"count": n, "cards": format_cards(e.cards)}))
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
         # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
@@ -289,16 +397,16 @@ class GameTexts:
             return None  # the TichuCalled event that follows says it
         return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                            "called": False},
-                         lambda: f"{self.who(e.seat, viewer)} declined Grand Tichu.")
+                         lambda: self.said(e.seat, viewer, _DECLINED[0], _DECLINED[1]))
 
     def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
-        call = "Grand Tichu" if e.grand else "Tichu"
+        said = _CALLED_GRAND if e.grand else _CALLED_TICHU
         return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
-                         lambda: f"{self.who(e.seat, viewer)} called {call}!")
+                         lambda: self.said(e.seat, viewer, *said))
 
     def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         lambda: f"{self.who(e.seat, viewer)} passed {self._cards_passed}.")
+                         lambda: self._passed_cards(e.seat, viewer))
 
     @property
     def _cards_passed(self) -> str:
@@ -324,12 +432,15 @@ class GameTexts:
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         left = None if self.time_left is None else self.time_left(e.seat)
-        timed = "" if left is None else f" ({_seconds(left)})"
 
-        def text() -> str:
+        def text() -> Wordable:
             if e.seat == viewer:
-                return f"Your turn: {NEED_TEXT[e.need]}.{timed}"
-            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
+                turn: Text = YOUR_TURN[e.need]
+            else:
+                turn = Text(THEIR_TURN[e.need], None, 1, {"player": self.named(e.seat)})
+            if left is None:
+                return turn
+            return Joined("", [turn, " (", _seconds(left), ")"])
 
         fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
         if e.seat in self.played_by:  # a second hand's: who plays it, with which command
@@ -340,11 +451,9 @@ class GameTexts:
         return self._msg("TURN", fields, text)
 
     def _on_Played(self, e: ev.Played, viewer):
-        def text() -> str:
-            bomb = "BOMB! " if e.combo.is_bomb else ""
-            how = " out of turn" if e.out_of_turn else ""
-            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {shown_play(e.combo)}"
-                    f" ({cards_left(e.cards_left)}).")
+        def text() -> Wordable:
+            said = _PLAYED[e.combo.is_bomb, e.out_of_turn]
+            return self.said(e.seat, viewer, *said, play=shown_play_worded(e.combo), left=cards_left(e.cards_left))
 
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
@@ -352,17 +461,17 @@ class GameTexts:
 
     def _on_Passed(self, e: ev.Passed, viewer):
         return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         lambda: f"{self.who(e.seat, viewer)} passed.")
+                         lambda: self.said(e.seat, viewer, *_PASSED))
 
     def _on_WishMade(self, e: ev.WishMade, viewer):
-        wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
-        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                  "rank": None if e.rank is None else rank_text(e.rank)},
-                         lambda: f"{self.who(e.seat, viewer)} made {wished}.")
+        rank = None if e.rank is None else rank_text(e.rank)
+        said = _NO_WISH if rank is None else _WISHED
+        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat], "rank": rank},
+                         lambda: self.said(e.seat, viewer, *said, rank=rank))
 
     def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
         return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
-                         f"The wish for {rank_text(e.rank)} is fulfilled.")
+                         _("The wish for %(rank)s is fulfilled.", rank=rank_text(e.rank)))
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
         # the points are said here, before the next lead is asked: people are not told again
@@ -370,20 +479,18 @@ class GameTexts:
         fields = {"seat": e.seat + 1, "player": self.names[e.seat], "leader": e.leader + 1}
         if self.trick_points is None:
             return self._msg("TRICK_WON", fields,
-                             lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+                             lambda: self.said(e.seat, viewer, *_WON))
         fields["points"] = points = self.trick_points()
         return self._msg("TRICK_WON", fields,
-                         lambda: f"{self.who(e.seat, viewer)} won the trick: {counted(points, 'point')}"
-                                 " (bombs may still come).")
+                         lambda: self.said(e.seat, viewer, *_WON_POINTS, points=_points(points)))
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.to, viewer)} took the trick: {counted(e.points, 'point')}.")
+                         lambda: self.said(e.to, viewer, *_TOOK, points=_points(e.points)))
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
-                                 f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
+                         lambda: self._dragon_given(e, viewer))
 
     def _on_DogLeadChosen(self, e: ev.DogLeadChosen, viewer):
         return self._msg("DOG_LEAD", {"seat": e.seat + 1, "to": e.to + 1, "leader": e.leader + 1},
@@ -392,9 +499,27 @@ class GameTexts:
                                                                  " in his place."))
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
-        place = PLACE_WORDS[e.place]
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
-                         lambda: f"{self.who(e.seat, viewer)} went out {place}.")
+                         lambda: self.said(e.seat, viewer, *_WENT_OUT[e.place]))
+
+    def _passed_cards(self, seat: int, viewer: int | None) -> Text:
+        count = len(self.variant.exchange_steps)
+        if count == 3:
+            return self.said(seat, viewer, N_("You passed three cards."), N_("%(player)s passed three cards."))
+        if seat == viewer:
+            return _n("You passed %(count)s card.", "You passed %(count)s cards.", count)
+        return _n("%(player)s passed %(count)s card.", "%(player)s passed %(count)s cards.", count,
+                  player=self.named(seat))
+
+    def _dragon_given(self, e: ev.DragonGiven, viewer: int | None) -> Text:
+        points = _points(e.points)
+        if e.seat == viewer:
+            return _("You gave the Dragon trick to %(other)s: %(points)s.", other=self.named(e.to), points=points)
+        if e.to == viewer:
+            return _("%(player)s gave the Dragon trick to you: %(points)s.", player=self.named(e.seat),
+                     points=points)
+        return _("%(player)s gave the Dragon trick to %(other)s: %(points)s.", player=self.named(e.seat),
+                 other=self.named(e.to), points=points)
 
     def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
         return self.round_result(e.result)  # type: ignore[arg-type]  # the round's RoundResult
@@ -433,17 +558,19 @@ class GameTexts:
             e.need, TURN_DOING.get(e.need, e.need))
         return self._msg("CLOCK", {"seat": e.seat + 1, "player": e.player, "seconds": e.seconds,
                                    "need": e.need},
-                         f"{_seconds(e.seconds)} left to {doing}!")
+                         _n(_CLOCK_LEFT[e.need][0], _CLOCK_LEFT[e.need][1], e.seconds)
+                         if e.need in _CLOCK_LEFT else f"{_seconds(e.seconds)} left to {doing}!")
 
     def _on_ClockRanOut(self, e: ClockRanOut, viewer):
         return self._msg("CLOCK_OUT", {"seat": e.seat + 1, "player": e.player, "level": e.level,
                                        "strikes": e.strikes},
-                         lambda: f"Time is up for {self.whom(e.seat, viewer)}: a {e.level} bot decides"
-                                 " this once.")
+                         lambda: self.said(e.seat, viewer, N_("Time is up for you: a %(level)s bot decides this once."),
+                                           N_("Time is up for %(player)s: a %(level)s bot decides this once."),
+                                           level=e.level))
 
     def _on_SubstituteEnded(self, e: SubstituteEnded, viewer):
         return self._msg("SUBSTITUTE_END", {"player": e.player},
-                         f"{e.player} plays again (the bot stands aside).")
+                         _("%(player)s plays again (the bot stands aside).", player=e.player))
 
     # ------------------------------------------------------------------ the game as a whole
 
@@ -475,13 +602,15 @@ class GameTexts:
         """The end of the game; ``final`` is the final score message."""
         winners: list[str] = list(event.winners)  # type: ignore[arg-type]  # the players are names here
         if winners:
-            text = f"Game over at table {self.table}! Winners: {', '.join(winners)}."
+            text: Text = _("Game over at table %(table)s! Winners: %(winners)s.", table=self.table,
+                           winners=", ".join(winners))
         else:
-            text = f"Game over at table {self.table}: a draw."
+            text = _("Game over at table %(table)s: a draw.", table=self.table)
         final_standings: tuple[Standing, ...] = event.standings  # type: ignore[assignment]  # Game.standings()
         standings = [s.to_dict() for s in final_standings]
         return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
-                         f"{text} {final.text} The game's log: /log {log_number}.")
+                         Joined(" ", [text, final._source or final.text,
+                                      _("The game's log: /log %(log)s.", log=log_number)]))
 
     def round_result(self, result: RoundResult) -> Message:
         score = result.score
@@ -504,14 +633,15 @@ class GameTexts:
         """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
         seat: int = view.seat  # type: ignore[assignment]  # a hand is shown in a seat's view
+        values = {"count": len(cards), "cards": format_cards(cards) or _("empty"), "seat": seat + 1,
+                  "name": self.names[seat]}
         if own:
-            whose = "Your hand"
+            text = _("Your hand (%(count)s): %(cards)s", **values)
         elif self.variant.dummy is None:
-            whose = f"{self._second_hand(seat).capitalize()}, which you play"
+            text = _("Your second hand (seat %(seat)s), which you play (%(count)s): %(cards)s", **values)
         else:
-            whose = f"The hand of {self._second_hand(seat)}, which you play"
-        return self._msg("HAND", {"seat": seat + 1, "cards": [c.text for c in cards]},
-                         f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
+            text = _("The hand of %(name)s (seat %(seat)s), which you play (%(count)s): %(cards)s", **values)
+        return self._msg("HAND", {"seat": seat + 1, "cards": [c.text for c in cards]}, text)
 
     def _second_hand(self, seat: int) -> str:
         """A further hand as its player reads of it: Trichu's "dummy (seat 3)", Duo's "your
@@ -525,7 +655,8 @@ class GameTexts:
         dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
         cards = view.open_hand or ()
         return self._msg("OPEN_HAND", {"seat": dummy + 1, "cards": [c.text for c in cards]},
-                         f"The dummy's open hand (seat {dummy + 1}): {format_cards(cards) or 'empty'}.")
+                         _("The dummy's open hand (seat %(seat)s): %(cards)s.", seat=dummy + 1,
+                           cards=format_cards(cards) or _("empty")))
 
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
                    away: Sequence[bool] | None = None, afk: dict[int, str] | None = None,

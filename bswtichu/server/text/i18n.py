@@ -129,6 +129,17 @@ def _n(singular: str, plural: str, count: int, **values: Any) -> Text:
     return Text(singular, plural, count, values)
 
 
+def N_(source: str) -> str:
+    """Marks a sentence for the catalog where it is kept as a source (a table of sentences)
+    and worded later (`Text`): it returns ``source`` unchanged."""
+    return source
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """`N_` for a pair of plural sources (worded later with `_n`)."""
+    return singular, plural
+
+
 def word(text: Wordable, language: Language | None) -> str:
     """``text`` in ``language`` (None: English)."""
     if isinstance(text, str):
