@@ -49,7 +49,7 @@ DEFAULT_LISTENERS = (
 )
 LOG_FORMATS = ("text", "json")
 #: the languages the server has catalogs for (bswtichu/locale; server/text/i18n.py names them)
-LANGUAGE_CODES = ("en", "de", "fr", "es")
+LANGUAGE_CODES = ("en", "de", "fr", "es", "ro")
 LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")

@@ -31,7 +31,7 @@ SOURCE = "en"
 #: every language offered (each with a complete catalog: tests/server/text/test_text_catalogs.py):
 #: its code and its own name for itself
 LANGUAGES: Mapping[str, str] = {
-    "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
+    "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "ro": "Română",
 }
 #: a language hint from a client: ``de``, ``de_DE.UTF-8``, ``fr-CA``, ``es_ES@euro``
 _HINT = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?(?:\.[^@\s]*)?(?:@\S*)?\s*$")
