@@ -32,7 +32,7 @@ class HelpCommands(CommandGroup):
                 for group, about in GROUPS.items()
             ]
             session.send(messages.help_index([entry(c) for c in self.registry], groups,
-                                             [GROUPS[group["name"]] for group in groups]))
+                                             list(GROUPS.values())))
             return
         if word in GROUPS:
             members = [entry(c) for c in self.registry if c.group == word]

@@ -98,7 +98,7 @@ class TableCommands(CommandGroup):
                                            '%(tables_per_person)s', count=len(mine), listed=_listed(mine), tables_per_person=config.tables_per_person))
         address = session.address
         if address and address not in config.uncapped:  # the bridge's users: per connection only
-            ours = [t for t, (_unused, _unused, by_address) in self.opened.items() if by_address == address]
+            ours = [t for t, (_session, _name, by_address) in self.opened.items() if by_address == address]
             if len(ours) >= config.tables_per_address:
                 raise Refusal("table_limit", _('%(count)s tables opened from your address are still there (%(listed)s); at most '
                                                '%(tables_per_address)s', count=len(ours), listed=_listed(ours), tables_per_address=config.tables_per_address))

@@ -308,7 +308,7 @@ class GameTexts:
         """The same inside a sentence."""
         return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
 
-    def _msg(self, keyword: str, fields: dict, text: str | Callable[[], str]) -> Message:
+    def _msg(self, keyword: str, fields: dict, text: Wordable | Callable[[], Wordable]) -> Message:
         return Message(keyword, {"table": self.table, **fields}, text)
 
     # ------------------------------------------------------------------ events

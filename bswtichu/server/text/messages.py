@@ -185,7 +185,7 @@ def nick(name: str, previous: str | None) -> Message:
     return Message("NICK", {"nick": name, "previous": previous}, text)
 
 
-def bye(reason: str, text: str) -> Message:
+def bye(reason: str, text: Wordable) -> Message:
     return Message("BYE", {"reason": reason}, text)
 
 
