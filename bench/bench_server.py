@@ -20,7 +20,10 @@ stats (read them with ``python -m pstats FILE``). ``--kinds`` measures the same
 players reaching the server on each of the given kinds of port, alternately in one
 run: ``line`` (the plain bot port), ``tls`` (the bot port over TLS) and ``websocket``
 (the WebSocket port's ``bswtichu.machine`` subprotocol); every server then listens on
-all of them, so only the clients' way in differs.
+all of them, so only the clients' way in differs. ``--against-postgres URL`` measures this
+checkout on its SQLite file and on PostgreSQL alternately (a new database on URL's server
+for each measurement, dropped after it), then PostgreSQL's CPU per action and p99 beside
+SQLite's.
 """
 
 from __future__ import annotations
@@ -215,6 +218,9 @@ def main() -> None:
     parser.add_argument("--kinds", default="line", metavar="KIND,...",
                         help=f"the ports the players use, measured alternately: {', '.join(KINDS)}"
                              " (default line)")
+    parser.add_argument("--against-postgres", metavar="URL",
+                        help="measure SQLite and PostgreSQL alternately: a new database on URL's server per"
+                             " measurement (URL: a database there the bench may create others from)")
     parser.add_argument("--think", type=float, default=0.0, metavar="MS",
                         help="each client waits this long before each move it starts (default 0: as fast as"
                              " possible); the tables then offer a load the server may keep up with")
@@ -227,6 +233,9 @@ def main() -> None:
         parser.error(f"--kinds takes a comma-separated list of {', '.join(KINDS)}")
     if kinds != ["line"]:
         measure_kinds(args, kinds, think)
+        return
+    if args.against_postgres:
+        measure_engines(args, think)
         return
     print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement")
     echo = None if args.no_echo else measure_echo(4 * args.tables, args.seconds)
@@ -277,6 +286,34 @@ def measure_kinds(args, kinds: list[str], think: float) -> None:
         print(f"{kind:>10}: {micros:.0f} us server CPU per action (x{micros / base_micros:.2f} of"
               f" {'line' if 'line' in pooled else kinds[0]}), p50 {stats.percentile(50) * 1000:.1f} ms,"
               f" p99 {stats.percentile(99) * 1000:.1f} ms")
+
+
+def measure_engines(args, think: float) -> None:
+    """This checkout on its SQLite file and on a new PostgreSQL database, alternately
+    ``--repeat`` times; then PostgreSQL's server CPU per action and p99 beside SQLite's."""
+    import psycopg
+
+    print(f"{args.tables} tables x 4 random bot-port players, {args.seconds:g} s per measurement,"
+          " SQLite and PostgreSQL")
+    results: dict[str, list[Stats]] = {"sqlite": [], "postgresql": []}
+    for run in range(args.repeat):
+        results["sqlite"].append(measure_server("sqlite", ROOT, args.tables, args.seconds, None, None,
+                                                args.clients, not args.no_push, think))
+        name = f"bswtichu_bench_{int(time.time())}_{run}"
+        with psycopg.connect(args.against_postgres, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        try:
+            url = args.against_postgres.rsplit("/", 1)[0] + "/" + name
+            results["postgresql"].append(measure_server("postgresql", ROOT, args.tables, args.seconds, None,
+                                                        {"database": url}, args.clients, not args.no_push, think))
+        finally:
+            with psycopg.connect(args.against_postgres, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    lite, pg = _pooled(results["sqlite"]), _pooled(results["postgresql"])
+    print(f"postgresql / sqlite: server CPU per action x{per_cpu(lite) / per_cpu(pg):.2f},"
+          f" actions/s x{pg.throughput / lite.throughput:.2f},"
+          f" p99 {pg.percentile(99) * 1000:.1f} ms vs {lite.percentile(99) * 1000:.1f} ms,"
+          f" move p99 {pg.percentile(99, pg.moves) * 1000:.1f} ms vs {lite.percentile(99, lite.moves) * 1000:.1f} ms")
 
 
 def _pooled(runs: list[Stats]) -> Stats:

@@ -33,6 +33,7 @@ DELEGATES = {
 OPERATOR_TOOLS = {
     "backup": "a copy of the database: bswtichu backup FILE (also while the server runs)",
     "admin": "make, list or remove admins: bswtichu admin add NAME (docs/moderation.md)",
+    "port-db": "copy a SQLite database into an empty PostgreSQL one: bswtichu port-db SQLITE URL",
 }
 #: the options a tool also takes when they come before its name (``bswtichu --database F backup
 #: OUT``); any other option there is refused, saying to put it after the subcommand
@@ -64,7 +65,8 @@ SERVE_FLAGS = {
     "--bot-delay": ("bot_delay", float, "SECONDS", "how long a bot waits before it acts"),
     "--abandon-after": ("abandon_after", float, "SECONDS",
                         "how long a started game waits for a person to come back"),
-    "--database": ("database", str, "FILE", "the SQLite file of accounts, games and ratings"),
+    "--database": ("database", str, "FILE|URL", "where accounts, games and ratings are kept: a SQLite"
+                   " file, or a PostgreSQL database's postgresql://USER@HOST/NAME (docs/operating.md)"),
     "--expert-budget": ("expert_budget", int, "N", "playouts per decision of the expert bots"),
     "--log-format": ("log_format", str, "text|json",
                      "the server's log: lines a person reads (text), or one JSON event a line (json)"),
@@ -199,6 +201,8 @@ def run_tool(name: str, argv: list[str]) -> int:
         return backup_command(argv)
     if name == "admin":
         return admin_command(argv)
+    if name == "port-db":
+        return port_db_command(argv)
     return run_delegate(name, argv)
 
 
@@ -333,7 +337,7 @@ def backup_command(argv: list[str]) -> int:
     import time
     from pathlib import Path
 
-    from bswtichu.storage import DatabaseError, backup
+    from bswtichu.storage import DatabaseError, backup, is_url
 
     parser = argparse.ArgumentParser(
         prog="bswtichu backup", description="Copy the server's SQLite database to FILE with SQLite's"
@@ -345,6 +349,9 @@ def backup_command(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         database = args.database or load_config(args.config).database
+        if is_url(database):
+            raise DatabaseError("a PostgreSQL database is backed up with pg_dump, not bswtichu backup"
+                                " (docs/operating.md)")
         target = Path(args.file).resolve()
         pid = backup.server_pid(database)
         if pid is None:
@@ -419,6 +426,27 @@ def admin_command(argv: list[str]) -> int:
     return 0
 
 
+def port_db_command(argv: list[str]) -> int:
+    """``bswtichu port-db SQLITE URL``: the SQLite database copied into an empty PostgreSQL one."""
+    from bswtichu.storage import DatabaseError, port
+
+    parser = argparse.ArgumentParser(
+        prog="bswtichu port-db", description="Copy a SQLite database (accounts, games and their"
+        " journals, ratings, moderation) into an empty PostgreSQL database, in one transaction;"
+        " stop the server first. Then start it with --database URL (docs/operating.md).")
+    parser.add_argument("sqlite", metavar="SQLITE", help="the SQLite file (the config's [storage] database)")
+    parser.add_argument("url", metavar="URL", help="the empty PostgreSQL database: postgresql://USER@HOST/NAME")
+    args = parser.parse_args(argv)
+    try:
+        counts = port.port(args.sqlite, args.url)
+    except DatabaseError as e:
+        print(f"bswtichu port-db: {e}", file=sys.stderr)
+        return 1
+    print(f"bswtichu port-db: {args.sqlite} copied to {port.redacted(args.url)}: "
+          + ", ".join(f"{table} {count}" for table, count in counts.items()))
+    return 0
+
+
 def new_password(name: str) -> str:
     """The admin's password: typed twice without echo at a terminal, else one line of standard input."""
     import getpass
@@ -450,9 +478,9 @@ def admin_here(database: str, config: ServerConfig, request: dict) -> str:
 
     from bswtichu.server.people.moderation import operator_desk
     from bswtichu.service import moderation_for
-    from bswtichu.storage import DatabaseError, Storage
+    from bswtichu.storage import DatabaseError, Storage, is_url
 
-    if request["action"] != "add" and not Path(database).is_file():
+    if request["action"] != "add" and not is_url(database) and not Path(database).is_file():
         raise DatabaseError(f"there is no database {database}")
     storage = Storage.open(database, config.synchronous)
     try:

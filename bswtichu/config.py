@@ -271,8 +271,11 @@ class ServerConfig:
 
     @property
     def data_folder(self) -> Path:
-        """Where the server keeps its files: the database's folder (``data`` for ``:memory:``)."""
-        return Path("data") if self.database == ":memory:" else Path(self.database).parent
+        """Where the server keeps its files: the database's folder (``data`` for ``:memory:``
+        and for a PostgreSQL database)."""
+        if self.database == ":memory:" or self.database.startswith(("postgresql://", "postgres://")):
+            return Path("data")
+        return Path(self.database).parent
 
     def tls_files(self) -> tuple[Path, Path, bool]:
         """(certificate, key, configured): the ``[tls]`` files, else the self-signed pair's
@@ -342,6 +345,7 @@ _KEYS = {
     ("tables", "vote_timeout"): ("vote_timeout", float),
     ("tables", "quick_wait"): ("quick_wait", float),
     ("storage", "database"): ("database", str),
+    ("storage", "url"): ("database", str),  # another name for it, the usual one for a postgresql:// URL
     ("storage", "synchronous"): ("synchronous", str),
     ("game", "log_folder"): ("log_folder", str),
     ("game", "bot_delay"): ("bot_delay", float),

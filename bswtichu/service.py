@@ -102,7 +102,7 @@ def build_lobby(
     tables = TableHall(index.find, clock, config.reconnect_grace, game_factory, config.abandon_after, outbox,
                        config.turn_clock or None, config.vote_timeout, config.pause_limit, config.bot_game_after,
                        chat.away_of,  # type: ignore[arg-type]  # its readers are sessions: index.find's
-                       hand_commands=GameCommands.hand_names())
+                       hand_commands=GameCommands.hand_names(), numbers=storage.table_numbers)
     hashing = PasswordHashing(hasher, clock, config.password_queue, config.password_checks_per_name,
                               config.password_checks_per_address, config.uncapped, outbox)
     guard = NameGuard(storage.accounts, tables, clock, hashing, config.guest_token_lifetime,

@@ -12,7 +12,7 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
-pytest_plugins = ["pytester", "lobby_fixtures"]
+pytest_plugins = ["pytester", "lobby_fixtures", "postgres_fixtures"]
 
 
 # -- no silent failures ------------------------------------------------------

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Callable
+
+from .database import Connection
 
 #: scrypt's cost: about 16 MiB and some tens of milliseconds per hash.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
@@ -63,7 +64,7 @@ def password_problem(password: str) -> str | None:
 class AccountStore:
     """The accounts and guest tokens tables."""
 
-    def __init__(self, connection: sqlite3.Connection, cost: ScryptCost = ScryptCost(),
+    def __init__(self, connection: Connection, cost: ScryptCost = ScryptCost(),
                  now: Callable[[], float] = time.time):
         self.db = connection
         self.cost = cost

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
 from typing import Callable
 
 from .accounts import AccountStore
-from .database import OWNER_ONLY, transaction
+from .database import OWNER_ONLY, Connection, transaction
 
 
 class AdminStore:
     """The admins table: one row per account the operator claimed."""
 
-    def __init__(self, connection: sqlite3.Connection, accounts: AccountStore,
+    def __init__(self, connection: Connection, accounts: AccountStore,
                  now: Callable[[], float]):
         self.db = connection
         self.accounts = accounts
@@ -44,7 +43,8 @@ class AdminStore:
         registered."""
         with transaction(self.db):
             spelled = self.accounts.take_over(name, stored_password)
-            self.db.execute("INSERT OR REPLACE INTO admins (name_key, name, claimed) VALUES (?, ?, ?)",
+            self.db.execute("INSERT INTO admins (name_key, name, claimed) VALUES (?, ?, ?) ON CONFLICT (name_key)"
+                            " DO UPDATE SET name = excluded.name, claimed = excluded.claimed",
                             (spelled.casefold(), spelled, self.now()))
         return spelled
 

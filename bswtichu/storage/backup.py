@@ -15,7 +15,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .database import DatabaseError, FileLock, owner_only
+from .database import Connection, DatabaseError, FileLock, owner_only
 
 
 def lock_path(database: str | Path) -> Path:
@@ -27,9 +27,12 @@ def request_path(database: str | Path) -> Path:
     return Path(f"{database}.backup-request")
 
 
-def copy(source: sqlite3.Connection, target: str | Path) -> None:
+def copy(source: Connection, target: str | Path) -> None:
     """Copy the database open as ``source`` to the file ``target`` (written beside it first,
-    then renamed: ``target`` appears complete or not at all), readable by its owner only."""
+    then renamed: ``target`` appears complete or not at all), readable by its owner only.
+    A PostgreSQL database is backed up with its own tool (``pg_dump``, docs/operating.md)."""
+    if not isinstance(source, sqlite3.Connection):
+        raise DatabaseError("a PostgreSQL database is backed up with pg_dump (docs/operating.md)")
     target = Path(target)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)

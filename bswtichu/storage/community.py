@@ -7,10 +7,9 @@ crash the moment the moderator is told it is in force.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from .database import transaction
+from .database import Connection, transaction
 
 MODERATOR = "moderator"
 BAN, MUTE = "ban", "mute"
@@ -44,7 +43,7 @@ class AuditEntry:
 class CommunityStore:
     """The roles, sanctions, audit and personal_lists tables."""
 
-    def __init__(self, connection: sqlite3.Connection):
+    def __init__(self, connection: Connection):
         self.db = connection
 
     # -- roles --------------------------------------------------------------
@@ -55,8 +54,10 @@ class CommunityStore:
 
     def appoint(self, name: str, by: str, at: float) -> None:
         with transaction(self.db):
-            self.db.execute("INSERT OR REPLACE INTO roles (name_key, name, role, granted_by, granted)"
-                            " VALUES (?, ?, ?, ?, ?)", (name.casefold(), name, MODERATOR, by, at))
+            self.db.execute("INSERT INTO roles (name_key, name, role, granted_by, granted) VALUES (?, ?, ?, ?, ?)"
+                            " ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, role = excluded.role,"
+                            " granted_by = excluded.granted_by, granted = excluded.granted",
+                            (name.casefold(), name, MODERATOR, by, at))
 
     def dismiss(self, name: str) -> None:
         with transaction(self.db):
@@ -75,10 +76,10 @@ class CommunityStore:
         """A new ban or mute of ``target``, replacing one of the same kind."""
         with transaction(self.db):
             self.db.execute("DELETE FROM sanctions WHERE kind = ? AND target = ?", (kind, target))
-            cursor = self.db.execute(
+            number = self.db.execute(
                 "INSERT INTO sanctions (kind, target, shown, until, reason, by, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)", (kind, target, shown, until, reason, by, at))
-        return Sanction(cursor.lastrowid, kind, target, shown, until, reason, by, at)  # type: ignore[arg-type]  # an INSERT sets lastrowid
+                " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id", (kind, target, shown, until, reason, by, at)).fetchone()[0]
+        return Sanction(number, kind, target, shown, until, reason, by, at)
 
     def lift(self, kind: str, target: str) -> bool:
         """Lift the ``kind`` of ``target``; whether there was one."""
@@ -115,8 +116,9 @@ class CommunityStore:
 
     def add_to_list(self, owner: str, kind: str, name: str) -> None:
         with transaction(self.db):
-            self.db.execute("INSERT OR REPLACE INTO personal_lists (owner_key, list, name_key, name)"
-                            " VALUES (?, ?, ?, ?)", (owner.casefold(), kind, name.casefold(), name))
+            self.db.execute("INSERT INTO personal_lists (owner_key, list, name_key, name) VALUES (?, ?, ?, ?)"
+                            " ON CONFLICT (owner_key, list, name_key) DO UPDATE SET name = excluded.name",
+                            (owner.casefold(), kind, name.casefold(), name))
 
     def remove_from_list(self, owner: str, kind: str, name: str) -> None:
         with transaction(self.db):

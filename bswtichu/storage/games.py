@@ -1,4 +1,4 @@
-"""Games in SQLite: each unfinished game's journal, and every finished game's result.
+"""Games in the database: each unfinished game's journal, and every finished game's result.
 
 A running game is a row in ``games`` (seed, options, players, bots, log number)
 and its journal in ``game_journal``: one row per step, committed before the
@@ -14,7 +14,6 @@ A game played while its table was private is marked ``private``: who may read it
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -24,7 +23,7 @@ from bswtichu.engine import (
     parse_card,
 )
 from bswtichu.records import DEAL, HAND_OVER, JournalEntry, Seed
-from .database import transaction
+from .database import Connection, transaction
 from .ratings import DEFAULT_VARIANT
 
 RUNNING, OVER, ABANDONED = "running", "over", "abandoned"
@@ -143,13 +142,44 @@ class GameResultRow:
     variant: str = DEFAULT_VARIANT
 
 
+class TableClaims:
+    """The table numbers taken across every process on one PostgreSQL database: a hall opens a
+    table at a number only once it claimed it (`claim`), and gives it back when the table goes.
+    The owner clears them when it takes the database (`clear`): a dead process holds nothing."""
+
+    def __init__(self, connection: Connection):
+        self.db = connection
+
+    def claim(self, number: int) -> bool:
+        """Take ``number``; whether it was free."""
+        return self.db.execute("INSERT INTO table_claims (number) VALUES (?) ON CONFLICT DO NOTHING RETURNING number",
+                               (number,)).fetchone() is not None
+
+    def release(self, number: int) -> None:
+        self.db.execute("DELETE FROM table_claims WHERE number = ?", (number,))
+
+    def clear(self) -> None:
+        self.db.execute("DELETE FROM table_claims")
+
+
+#: journal rows sent as one INSERT at most (PostgreSQL takes 65,535 parameters in a statement)
+ROWS_PER_INSERT = 1000
+_INSERT_ROWS = "INSERT INTO game_journal (game_id, seq, kind, player, data) VALUES "
+_ROW = "(?, ?, ?, ?, ?)"
+
+
 class GameStore:
     """The games table and the journals; every write is committed when the call returns."""
 
-    def __init__(self, connection: sqlite3.Connection, now: Callable[[], float] = time.time):
+    def __init__(self, connection: Connection, now: Callable[[], float] = time.time, remote: bool = False):
         self.db = connection
         self.now = now
         self.writes = 0
+        #: a database server (PostgreSQL), not a file: log numbers come from it (`next_log_number`,
+        #: unique across processes), and a batch's steps wait here and go in one round trip
+        #: (one multi-row INSERT, `_send_rows`) at `commit` instead of one round trip each
+        self.draws_numbers = self.sends_batches = remote
+        self._rows: list[tuple] = []  # (sends_batches) the batch's journal rows
         #: journal steps gather in one open transaction until `commit` (the server commits
         #: before it writes what a reactor turn caused); False: each step commits at once
         self.batched = False
@@ -162,27 +192,45 @@ class GameStore:
     def highest_log_number(self) -> int:
         return self.db.execute("SELECT coalesce(max(log_number), 0) FROM games").fetchone()[0]
 
+    def next_log_number(self) -> int | None:
+        """A new game's log number drawn from the database, unique across every process on it
+        (PostgreSQL's ``log_numbers`` sequence); None on SQLite, whose one process counts them
+        itself (`GameLogs.reserve`)."""
+        if not self.draws_numbers:
+            return None
+        return self.db.execute("SELECT nextval('log_numbers')").fetchone()[0]
+
     # -- a running game -------------------------------------------------------
 
     def begin(self, log_number: int, table_number: int, seed: Seed, table_options: dict,
               players: Sequence[str], bots: dict[int, tuple[str, str]], private: bool = False) -> int:
         cursor = self.db.execute(
             "INSERT INTO games (log_number, table_number, seed, table_options, players, bots, state, started,"
-            " private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (log_number, table_number, json.dumps(seed), json.dumps(table_options), json.dumps(list(players)),
              json.dumps({str(seat): list(bot) for seat, bot in bots.items()}), RUNNING, self.now(), int(private)))
         self.writes += 1
-        return cursor.lastrowid  # type: ignore[return-value]  # an INSERT sets lastrowid
+        return cursor.fetchone()[0]
 
     def make_private(self, game_id: int) -> None:
         """Its table went private while it ran: the game stays private for good."""
         self.db.execute("UPDATE games SET private = 1 WHERE id = ?", (game_id,))
         self.writes += 1
 
+    @property
+    def pending(self) -> bool:
+        """Whether journal steps wait for `commit`."""
+        return bool(self._rows) or self.db.in_transaction
+
     def append(self, game_id: int, seq: int, entry: JournalEntry) -> None:
         """One journal step: committed at once (autocommit), or, ``batched``, by the next `commit`."""
         if game_id in self.broken:
-            raise sqlite3.OperationalError(f"game {game_id} lost journal steps to a failed commit")
+            raise self.db.OperationalError(f"game {game_id} lost journal steps to a failed commit")
+        if self.batched and self.sends_batches:
+            self._rows.append((game_id, seq, entry.kind, entry.player, encode_entry(entry)))
+            self._batch.add(game_id)
+            self.writes += 1
+            return
         if self.batched:
             if not self.db.in_transaction:  # a new batch (an earlier one may have been committed early)
                 self.db.execute("BEGIN")
@@ -196,34 +244,58 @@ class GameStore:
         """Commit the open batch of steps, if any.  If that fails, its games have a gap:
         they are marked broken (their next step fails, so `DurableGame` gives up on them)
         and abandoned if the file still takes it, and the error is raised."""
+        if self._rows:
+            self._send_rows()
         if not self.db.in_transaction:
             return
         games, self._batch = self._batch, set()
         try:
             self.db.execute("COMMIT")
-        except sqlite3.Error:
+        except self.db.Error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            self.broken |= games
-            for game_id in games:
-                try:
-                    self.abandon(game_id)
-                except sqlite3.Error:
-                    pass  # the game's DurableGame tries again, and logs it, at its next step
+            self._lost(games)
             raise
+
+    def _send_rows(self) -> None:
+        """The batch's rows at once (`sends_batches`): one INSERT of them all, atomic on its own
+        (autocommit), so one statement and one round trip; a huge batch in one transaction."""
+        rows, self._rows = self._rows, []
+        games, self._batch = self._batch, set()
+        try:
+            if len(rows) <= ROWS_PER_INSERT:
+                self.db.execute(_INSERT_ROWS + ", ".join([_ROW] * len(rows)), [v for row in rows for v in row])
+            else:
+                with transaction(self.db) as db:
+                    db.executemany(_INSERT_ROWS + _ROW, rows)
+        except self.db.Error:
+            self._lost(games)
+            raise
+
+    def _lost(self, games: set[int]) -> None:
+        """``games`` lost steps to a failed commit: broken, and abandoned if the database takes it."""
+        self.broken |= games
+        for game_id in games:
+            try:
+                self.abandon(game_id)
+            except self.db.Error:
+                pass  # the game's DurableGame tries again, and logs it, at its next step
 
     def abandon(self, game_id: int) -> None:
         self.db.execute("UPDATE games SET state = ?, ended = ? WHERE id = ? AND state = ?",
                         (ABANDONED, self.now(), game_id, RUNNING))
 
     def finish(self, game_id: int, result: dict, players: Sequence[tuple[str, int, str | None, int, int, bool]],
-               also: Callable[[sqlite3.Connection], object] = lambda db: None,
+               also: Callable[[Connection], object] = lambda db: None,
                variant: str = DEFAULT_VARIANT) -> None:
         """The game of ``variant`` is over: its result and each player's (name, seat, level, place,
         points, won); the people only, so a dummy has no row.
 
         ``also`` runs in the same transaction (the ratings' update; what it returns is dropped).
+        The game's last steps are committed first.
         """
+        if self._rows:
+            self.commit()
         with transaction(self.db) as db:
             db.execute("UPDATE games SET state = ?, ended = ?, result = ?, variant = ? WHERE id = ?",
                        (OVER, self.now(), json.dumps(result), variant, game_id))

@@ -13,13 +13,13 @@ game, Tientsin), four players (a tournament), three people each on his own
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Sequence
 
 from openskill.models import PlackettLuce
 
 from bswtichu.engine import NANJING
+from .database import Connection
 
 #: ratings without a variant named are the 4-player game's
 DEFAULT_VARIANT = NANJING.name
@@ -54,13 +54,13 @@ class RatedSeat:
     place: int  # 1 is best; equal places are a tie
 
 
-def rating_of(db: sqlite3.Connection, identity: str, variant: str = DEFAULT_VARIANT) -> Rating | None:
+def rating_of(db: Connection, identity: str, variant: str = DEFAULT_VARIANT) -> Rating | None:
     row = db.execute("SELECT mu, sigma, games FROM ratings WHERE identity = ? AND variant = ?",
                      (identity, variant)).fetchone()
     return Rating(*row) if row else None
 
 
-def update_ratings(db: sqlite3.Connection, seats: Sequence[RatedSeat],
+def update_ratings(db: Connection, seats: Sequence[RatedSeat],
                    variant: str = DEFAULT_VARIANT) -> dict[str, Rating]:
     """Rate one finished game of ``variant``; returns the new ratings (guests' are not kept)."""
     if all(seat.identity is None for seat in seats):
@@ -103,7 +103,7 @@ class LadderRow:
     rating: Rating
 
 
-def ladder(db: sqlite3.Connection, bots: bool = False, variant: str = DEFAULT_VARIANT) -> list[LadderRow]:
+def ladder(db: Connection, bots: bool = False, variant: str = DEFAULT_VARIANT) -> list[LadderRow]:
     """Every rated registered player (or, with ``bots``, every bot level) of ``variant``, best ordinal first."""
     if bots:
         rows = db.execute("SELECT substr(identity, 5), mu, sigma, games FROM ratings"

@@ -36,11 +36,11 @@ ADMIN = ("--set", "admin.admins=Ann")  # Ann may /shutdown
 class Server:
     """``bswtichu`` as a child process; its ports are read from its log."""
 
-    def __init__(self, tmp_path: Path, *more: str):
+    def __init__(self, tmp_path: Path, *more: str, database: str | None = None):
         self.tmp_path = tmp_path
         args = [sys.executable, "-X", "faulthandler", "-c", "from bswtichu.cli import main; main()",
                 "--telnet", "tcp:0:interface=127.0.0.1", "--line", "tcp:0:interface=127.0.0.1",
-                "--database", str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
+                "--database", database or str(tmp_path / "bswtichu.sqlite3"), "--log-folder", str(tmp_path / "logs"),
                 "--bot-delay", "0.02", "--line-flood-rate", "100000", "--line-flood-burst", "100000",
                 "--set", "listen.websocket=", *more]
         self.process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -108,9 +108,9 @@ def bswtichu(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.Complete
                           timeout=START_TIMEOUT)
 
 
-def claim_admin(tmp_path: Path, name: str, password: str) -> str:
+def claim_admin(tmp_path: Path, name: str, password: str, database: str | None = None) -> str:
     """``bswtichu admin add NAME`` with the password on standard input; what it says."""
-    done = bswtichu(tmp_path, "admin", "add", name, "--database", str(tmp_path / "bswtichu.sqlite3"),
+    done = bswtichu(tmp_path, "admin", "add", name, "--database", database or str(tmp_path / "bswtichu.sqlite3"),
                     stdin=password + "\n")
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -212,8 +212,20 @@ def seen_state(person: Player) -> tuple[dict, dict]:
 def test_a_game_survives_the_servers_death(tmp_path, how):
     """Killed, stopped by SIGTERM, or by an admin's /shutdown 0 (how None): the game comes back;
     the clean stops say goodbye to everyone and exit 0."""
-    claim_admin(tmp_path, "Ann", PASSWORD)
-    first = Server(tmp_path, *ADMIN)
+    game_survives(tmp_path, how)
+
+
+def test_a_game_on_postgresql_survives_kill_9(tmp_path, postgres_url):
+    """The same on PostgreSQL (``--database postgresql://...``): the account, the journal and
+    the finished game's history are the database's, read back by the new process."""
+    game_survives(tmp_path, signal.SIGKILL, postgres_url)
+
+
+def game_survives(tmp_path: Path, how: int | None, database: str | None = None) -> None:
+    """A game played over TCP, the server stopped ``how``, a new one on the same ``database``
+    (None: a SQLite file in ``tmp_path``) restores it and it is played to its end."""
+    claim_admin(tmp_path, "Ann", PASSWORD, database)
+    first = Server(tmp_path, *ADMIN, database=database)
     try:
         ann = first.connect()
         ann.nick = "Ann"
@@ -252,7 +264,7 @@ def test_a_game_survives_the_servers_death(tmp_path, how):
     for person in people:
         person.close()
 
-    second = Server(tmp_path, *ADMIN)
+    second = Server(tmp_path, *ADMIN, database=database)
     try:
         assert "restored 1 unfinished game" in second.log_text()
         impostor = second.connect()

@@ -25,7 +25,7 @@ def test_a_file_of_version_3_gets_the_admins_table_and_keeps_its_accounts(tmp_pa
         migrate(db, MIGRATIONS[:3])
         db.execute("INSERT INTO accounts VALUES ('root', 'Root', 'x', 1.0)")
     storage = Storage.open(str(path), cost=CHEAP)
-    assert schema_version(storage.db) == len(MIGRATIONS) == 5
+    assert schema_version(storage.db) == len(MIGRATIONS) == 6
     assert storage.admins.names() == []  # a registered listed name is nobody's admin until claimed
     assert storage.admins.claim("ROOT", hash_password("new-pw-1", CHEAP)) == "Root"
     spelling, stored = storage.accounts.login_record("root")
@@ -36,17 +36,17 @@ def test_a_file_of_version_3_gets_the_admins_table_and_keeps_its_accounts(tmp_pa
     storage.close()
 
 
-def test_a_claim_registers_a_new_name_and_ends_its_guest_token(tmp_path):
-    storage = Storage.open(cost=CHEAP)
+def test_a_claim_registers_a_new_name_and_ends_its_guest_token(engine_storage):
+    storage = engine_storage()
     storage.accounts.issue_token("Boss")
     assert storage.admins.claim("Boss", hash_password("boss-pw-1", CHEAP)) == "Boss"
     assert storage.accounts.is_registered("boss") and storage.accounts.spelling("BOSS") == "Boss"
     assert storage.db.execute("SELECT count(*) FROM guest_tokens").fetchone() == (0,)
 
 
-def test_expired_tokens_go_unless_kept(tmp_path):
+def test_expired_tokens_go_unless_kept(engine_storage):
     now = [100.0]
-    storage = Storage.open(cost=CHEAP, now=lambda: now[0])
+    storage = engine_storage(now=lambda: now[0])
     for name in ("Ann", "Bob", "Cy"):
         storage.accounts.issue_token(name)
     now[0] = 200.0

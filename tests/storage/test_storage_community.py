@@ -26,8 +26,8 @@ def test_a_file_from_before_the_community_tables_opens_and_keeps_its_accounts(tm
     assert store.moderators() == {"mod": "Mod"}
 
 
-def test_sanctions_replace_expire_and_lift():
-    store = Storage.open(cost=CHEAP).community
+def test_sanctions_replace_expire_and_lift(engine_storage):
+    store = engine_storage().community
     store.impose(MUTE, "eve", "Eve", 100.0, "first", "Mod", 0.0)
     second = store.impose(MUTE, "eve", "Eve", None, "second", "Mod", 1.0)
     store.impose(BAN, "192.0.2.0/24", "192.0.2.0/24", 50.0, "net", "Mod", 1.0)
@@ -38,8 +38,8 @@ def test_sanctions_replace_expire_and_lift():
     assert store.sanctions(60.0) == []
 
 
-def test_the_audit_is_newest_first_and_filters_by_name():
-    store = Storage.open(cost=CHEAP).community
+def test_the_audit_is_newest_first_and_filters_by_name(engine_storage):
+    store = engine_storage().community
     store.record(AuditEntry(1.0, "Mod", "mute", "Eve", 5, "loud"))
     store.record(AuditEntry(2.0, "Root", "op", "Mod", None, "no reason given"))
     store.record(AuditEntry(3.0, "Mod", "announce", "", None, "hello"))
@@ -49,8 +49,8 @@ def test_the_audit_is_newest_first_and_filters_by_name():
     assert [e.action for e in store.audit(1)] == ["announce"]
 
 
-def test_personal_lists_are_per_owner_and_kind():
-    store = Storage.open(cost=CHEAP).community
+def test_personal_lists_are_per_owner_and_kind(engine_storage):
+    store = engine_storage().community
     store.add_to_list("Ann", IGNORE, "Eve")
     store.add_to_list("Ann", FRIEND, "Bob")
     store.add_to_list("Bob", IGNORE, "Ann")

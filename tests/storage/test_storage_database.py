@@ -91,8 +91,8 @@ def test_passwords_are_salted_scrypt_hashes():
     assert check_password("secret1", first) and not check_password("secret2", first)
 
 
-def test_ratings_move_winners_up_and_keep_no_guest():
-    storage = Storage.open(cost=CHEAP)
+def test_ratings_move_winners_up_and_keep_no_guest(engine_storage):
+    storage = engine_storage()
     seats = [RatedSeat(player_identity("Ann"), 0, 1), RatedSeat(bot_identity("basic"), 1, 2),
              RatedSeat(None, 0, 1), RatedSeat(bot_identity("basic"), 1, 2)]
     update_ratings(storage.db, seats)
@@ -101,8 +101,8 @@ def test_ratings_move_winners_up_and_keep_no_guest():
     assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 2
 
 
-def test_a_game_of_guests_rates_nobody():
-    storage = Storage.open(cost=CHEAP)
+def test_a_game_of_guests_rates_nobody(engine_storage):
+    storage = engine_storage()
     seats = [RatedSeat(None, seat % 2, 1 + seat % 2) for seat in range(4)]
     assert update_ratings(storage.db, seats) == {}
     assert storage.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 0

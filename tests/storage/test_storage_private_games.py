@@ -20,8 +20,8 @@ def finished(games: GameStore, log_number: int, private: bool, players=PLAYERS) 
     return game_id
 
 
-def test_a_private_game_is_read_by_those_seated_at_its_start_or_end_only():
-    games = Storage.open(cost=CHEAP).games
+def test_a_private_game_is_read_by_those_seated_at_its_start_or_end_only(engine_storage):
+    games = engine_storage().games
     finished(games, 1, private=False)
     finished(games, 2, private=True, players=("Ann", "bot-basic-Ada", "Cy", "bot-basic-Bea"))  # Cy took Bob's seat
     assert all(games.readable(1, name) for name in ("Ann", "Eve"))
@@ -33,8 +33,8 @@ def test_a_private_game_is_read_by_those_seated_at_its_start_or_end_only():
     assert [r.log_number for r in games.history(None)] == [2, 1]  # no reader: every game (an admin's view)
 
 
-def test_a_running_game_made_private_stays_so_and_comes_back_private():
-    games = Storage.open(cost=CHEAP).games
+def test_a_running_game_made_private_stays_so_and_comes_back_private(engine_storage):
+    games = engine_storage().games
     game_id = games.begin(3, 2, 7, {}, PLAYERS, {})
     assert [g.private for g in games.running()] == [False]
     games.make_private(game_id)

@@ -58,8 +58,12 @@ class GameLogStore:
                 return path
         return self.folder / f"game-{number:06d}{TCH_SUFFIX}"
 
-    def reserve(self) -> int:
-        """A new game's number; its log stays open until `finish`."""
+    def reserve(self, drawn: int | None = None) -> int:
+        """A new game's number (``drawn`` from the database, when it draws them: several
+        processes on one PostgreSQL, `GameStore.next_log_number`); its log stays open until `finish`."""
+        if drawn is not None:
+            self.reopen(drawn)
+            return drawn
         if self._next is None:
             self._next = self._highest_on_disk() + 1
         number = self._next

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from itertools import count
+from typing import Protocol
 
 from twisted.internet.interfaces import IReactorTime
 
@@ -22,8 +23,17 @@ from bswtichu.server.tables.table import AwayOf, FindReader, GameFactory, Table,
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal")
 
 
+class TableNumbers(Protocol):
+    """Table numbers shared with other processes (`storage.TableClaims`): claimed before use."""
+
+    def claim(self, number: int) -> bool: ...
+
+    def release(self, number: int) -> None: ...
+
+
 class TableHall:
-    """All tables by number; opens new ones at the lowest free number."""
+    """All tables by number; opens new ones at the lowest free number (that ``numbers``, the
+    numbers shared with other processes on one database, lets it claim; None: this hall's own)."""
 
     def __init__(
         self,
@@ -39,11 +49,13 @@ class TableHall:
         bot_game_after: float = 600.0,
         away_of: AwayOf = lambda reader, viewer: reader.away,
         hand_commands: Iterable[str] = (),
+        numbers: TableNumbers | None = None,
     ) -> None:
         """The settings every table shares (`TableSettings` says what each is); ``hand_commands``:
         every name of the commands a second hand is played with (none: its sentences are only
         marked as his)."""
         self._tables: dict[int, Table] = {}
+        self._numbers = numbers
         #: the reason the server stops soon (an admin's /shutdown), or None: no game starts meanwhile
         self.closing: str | None = None
         self.settings = TableSettings(reader, clock, reconnect_grace, game_factory, abandon_after, outbox,
@@ -64,10 +76,12 @@ class TableHall:
         """A new table at the lowest free number (or at ``number``, for a stored table)."""
         if number is None:
             number = 1
-            while number in self._tables:
+            while number in self._tables or (self._numbers is not None and not self._numbers.claim(number)):
                 number += 1
         elif number in self._tables:
             raise ValueError(f"table {number} exists already")
+        elif self._numbers is not None:
+            self._numbers.claim(number)  # a stored table: its number is this owner's, claimed or not
         table = Table(number, self.settings, on_abandoned=self._forget)
         self._tables[number] = table
         return table
@@ -99,4 +113,5 @@ class TableHall:
         self._tables.clear()
 
     def _forget(self, table: Table) -> None:
-        self._tables.pop(table.number, None)
+        if self._tables.pop(table.number, None) is not None and self._numbers is not None:
+            self._numbers.release(table.number)

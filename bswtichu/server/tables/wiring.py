@@ -68,7 +68,7 @@ class GameWiring:
         players: tuple[str, ...] = tuple(table.seats)  # type: ignore[arg-type]  # every seat taken
         seed = self.seeds()
         driver = self._driver(players, table.options, table.bots, seed, table.variant)
-        log_number = self.logs.reserve()
+        log_number = self.logs.reserve(None if self.storage is None else self.storage.games.next_log_number())
         record = None
         if self.storage is not None:
             # the options as the table shows them: a variant's name among them (none: the 4-player game)
