@@ -113,13 +113,15 @@ def build_lobby(
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
+    language = LanguageCommand(storage.accounts.set_language, storage.accounts.language)
+    names.arrived.append(language.arrived)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
               GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
                   clock, config.registrations_per_hour, config.uncapped), lists.keep),
-              DisplayCommands(), LanguageCommand(), SocialCommands(lists, names, chat, storage),
+              DisplayCommands(), language, SocialCommands(lists, names, chat, storage),
               ModerationCommands(moderation, names, connections, tables)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))

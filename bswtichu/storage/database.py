@@ -213,6 +213,11 @@ MIGRATIONS: tuple[Union[str, Migration], ...] = (
     CREATE SEQUENCE log_numbers;
     SELECT setval('log_numbers', coalesce(max(log_number), 0) + 1, false) FROM games;
     """),
+    # The language a registered person reads (`/lang`, issue 35): one of the server's
+    # catalogs' codes, NULL until he chooses (the server's default then holds).
+    """
+    ALTER TABLE accounts ADD COLUMN language TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

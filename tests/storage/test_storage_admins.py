@@ -25,7 +25,7 @@ def test_a_file_of_version_3_gets_the_admins_table_and_keeps_its_accounts(tmp_pa
         migrate(db, MIGRATIONS[:3])
         db.execute("INSERT INTO accounts VALUES ('root', 'Root', 'x', 1.0)")
     storage = Storage.open(str(path), cost=CHEAP)
-    assert schema_version(storage.db) == len(MIGRATIONS) == 6
+    assert schema_version(storage.db) == len(MIGRATIONS) == 7
     assert storage.admins.names() == []  # a registered listed name is nobody's admin until claimed
     assert storage.admins.claim("ROOT", hash_password("new-pw-1", CHEAP)) == "Root"
     spelling, stored = storage.accounts.login_record("root")
@@ -61,7 +61,7 @@ def test_the_database_its_wal_and_shm_and_backups_are_the_owners_alone(tmp_path)
     try:
         path = tmp_path / "data" / "bswtichu.sqlite3"
         db = open_database(path)  # shared: -shm is a file (the server's exclusive mode keeps none)
-        db.execute("INSERT INTO accounts VALUES ('ann', 'Ann', 'x', 1.0)")
+        db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES ('ann', 'Ann', 'x', 1.0)")
         assert {p.name for p in path.parent.iterdir()} >= {"bswtichu.sqlite3", "bswtichu.sqlite3-wal",
                                                           "bswtichu.sqlite3-shm"}
         for file in path.parent.iterdir():

@@ -8,6 +8,8 @@ if the client says it shows it (TTYPE/MTTS).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bswtichu.server.text import i18n, messages
 from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
@@ -64,11 +66,21 @@ class DisplayCommands(CommandGroup):
 
 
 class LanguageCommand(CommandGroup):
-    """/lang: the language one reads. ``remember(name, code)`` keeps a registered person's
-    choice with his account (None: nothing kept, e.g. without storage)."""
+    """/lang: the language one reads. A registered person's choice is kept with his account:
+    ``keep(name, code)`` stores it, ``kept(name)`` reads it back when he takes his name
+    (`arrived`); both None without storage."""
 
-    def __init__(self, remember=None) -> None:
-        self.remember = remember
+    def __init__(self, keep: Callable[[str, str], object] | None = None,
+                 kept: Callable[[str], str | None] | None = None) -> None:
+        self.keep = keep
+        self.kept = kept
+
+    def arrived(self, session: Session, previous: str | None) -> None:
+        """A person took a name: a registered one's kept language is his from now on."""
+        code = None if self.kept is None or session.nick is None else self.kept(session.nick)
+        if code in i18n.LANGUAGES:
+            session.language = None if code == i18n.SOURCE else i18n.language(code)
+            session.language_chosen = True
 
     @command("lang", group="display", german="sprache", aliases=("langue", "idioma", "limba", "language"),
              usage=LANG_USAGE,
@@ -87,8 +99,8 @@ class LanguageCommand(CommandGroup):
                                   code=args, choices=", ".join(i18n.LANGUAGES)))
             session.language = None if code == i18n.SOURCE else i18n.language(code)
             session.language_chosen = True
-            if self.remember is not None and session.nick is not None:
-                self.remember(session, code)
+            if self.keep is not None and session.nick is not None:
+                self.keep(session.nick, code)  # a guest's name is not registered: nothing kept
         session.send(messages.language(session.language.code if session.language else i18n.SOURCE))
 
 
