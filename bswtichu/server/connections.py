@@ -45,6 +45,9 @@ class Connections:
         config = limits or self._config.current
         if config.language != i18n.SOURCE:
             session.language = i18n.language(config.language)
+        hint = getattr(connection, "language", "")  # the WebSocket page's ?lang= (test doubles lack it)
+        if hint:
+            session.language_hint(hint)
         barred = self._barred(address) if address else None
         if barred is not None:
             session.send(barred)

@@ -293,7 +293,7 @@ class Session:
         client's GMCP hello, the web page): taken unless the person chose one himself."""
         code = i18n.from_hint(hint)
         if code is not None and not self.language_chosen:
-            self.language = i18n.language(code)
+            self.language = None if code == i18n.SOURCE else i18n.language(code)
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""

@@ -28,6 +28,7 @@ from bswtichu.server.games.durable import DurableGame
 from bswtichu.server.tables.table import Reader, Table
 from bswtichu.server.text.game_messages import GameTexts, game_started
 from bswtichu.server.text import questions
+from bswtichu.server.text.i18n import Joined, Wordable
 from bswtichu.server.text.messages import (
     Message, Refusal, for_second_hand, second_hand_title, second_hand_word,
 )
@@ -394,21 +395,22 @@ class TableGame:
                            for seat, name in enumerate(seating)]
         return self._seats
 
-    def _sentence(self, event: ev.Event, seat: int) -> str:
+    def _sentence(self, event: ev.Event, seat: int) -> Wordable:
         """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
         if type(event) is ev.ExchangeSubmitted:
             return self._for_hand(seat, self.texts.passed(self._given(seat)))
         # an event with a message for everyone (`_reword`), or a question (`_ask_again`): worded for each seat
-        return self._for_hand(seat, self.texts.event(event, seat).text)  # type: ignore[union-attr]  # worded (above)
+        return self._for_hand(seat, self.texts.event(event, seat).source)  # type: ignore[union-attr]  # worded (above)
 
-    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> str:
-        return " ".join(self._sentence(event, seat) for seat in seats)
+    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> Wordable:
+        return Joined(" ", [self._sentence(event, seat) for seat in seats])
 
-    def _for_hand(self, seat: int, text: str) -> str:
-        """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
+    def _for_hand(self, seat: int, text: Wordable) -> Wordable:
+        """A second hand's sentence (its "you" is that hand) marked for the person who plays it
+        (in English: the marking rewrites the English sentence)."""
         if self._home[seat] == seat:
             return text
-        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text,
+        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, str(text),
                                self.table.settings.hand_commands)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:

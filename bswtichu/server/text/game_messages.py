@@ -124,10 +124,10 @@ def _remember_play_command(key: int | tuple[int, int], play: Play) -> str:
 
 #: How /legal groups plays for people, in this order.
 PLAY_GROUPS = (
-    (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
-    (ComboType.TRIPLE, "triples"), (ComboType.FULL_HOUSE, "full houses"),
-    (ComboType.STRAIGHT, "straights"), (ComboType.STAIRS, "stairs"),
-    (ComboType.FOUR_BOMB, "bombs"), (ComboType.STRAIGHT_FLUSH, "straight flushes"),
+    (ComboType.SINGLE, _("singles")), (ComboType.DOG, _("the Dog")), (ComboType.PAIR, _("pairs")),
+    (ComboType.TRIPLE, _("triples")), (ComboType.FULL_HOUSE, _("full houses")),
+    (ComboType.STRAIGHT, _("straights")), (ComboType.STAIRS, _("stairs")),
+    (ComboType.FOUR_BOMB, _("bombs")), (ComboType.STRAIGHT_FLUSH, _("straight flushes")),
 )
 
 
@@ -210,6 +210,13 @@ def shown_play_worded(combo: Combo) -> Wordable:
 def _listed(items: Sequence[str]) -> str:
     """"a, b and c"."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _listed_worded(items: Sequence[Text]) -> Wordable:
+    """`_listed` in the reader's language: "a, b and c"."""
+    if len(items) == 1:
+        return items[0]
+    return _("%(items)s and %(last)s", items=Joined(", ", list(items[:-1])), last=items[-1])
 
 
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
@@ -352,26 +359,31 @@ class GameTexts:
         # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
         variant = self.variant
         first = variant.grand_after
+        text: Wordable
         if e.phase == "grand" and variant.dummy is not None:
             text = self._trichu_grand(viewer)
+        elif e.phase not in ("grand", "exchange"):
+            text = _("The exchange is done; play begins.")
         elif viewer is None:
-            text = {
-                "grand": f"The players look at their first {first} cards and decide about Grand Tichu.",
-                "exchange": f"The players pass {self._cards_passed} each.",
-            }.get(e.phase, "The exchange is done; play begins.")
+            text = (_("The players look at their first %(count)s cards and decide about Grand Tichu.", count=first)
+                    if e.phase == "grand" else _("The players pass %(cards)s each.", cards=self._cards_worded))
+        elif e.phase == "grand":
+            text = _("Grand Tichu? Look at your %(count)s cards: /grand calls it (200), /nogrand declines.",
+                     count=first)
+        elif variant is NANJING:
+            text = _("Exchange: /schupf %(usage)s passes %(cards)s (to the right opponent, the partner, the"
+                     " left opponent).", usage=self._exchange_usage, cards=self._cards_worded)
         else:
-            order = EXCHANGE_ORDER if variant is NANJING else variant.exchange_text()
-            text = {
-                "grand": f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines.",
-                "exchange": f"Exchange: /schupf {self._exchange_usage} passes {self._cards_passed} ({order}).",
-            }.get(e.phase, "The exchange is done; play begins.")
+            text = _("Exchange: /schupf %(usage)s passes %(cards)s (%(order)s).", usage=self._exchange_usage,
+                     cards=self._cards_worded, order=variant.exchange_text())
         fields: dict[str, Any] = {"phase": e.phase}
         if e.phase == "grand" and viewer is not None and viewer not in variant.grand_seats:
             fields["asked"] = False  # Trichu's dealer: the others decide (no prompt for him)
         left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
         if left is not None:
             fields["clock"] = left
-            text += f" ({_seconds(left)} each.)" if viewer is None else f" ({_seconds(left)}.)"
+            text = (_("%(sentence)s (%(time)s each.)", sentence=text, time=_seconds(left)) if viewer is None
+                    else Joined("", [text, " (", _seconds(left), ".)"]))
         return self._msg("PHASE", fields, text)
 
     def _trichu_grand(self, viewer: int | None) -> str:
@@ -414,21 +426,30 @@ class GameTexts:
         return "three cards" if count == 3 else counted(count, "card")
 
     @property
+    def _cards_worded(self) -> Text:
+        """`_cards_passed` in the reader's language."""
+        count = len(self.variant.exchange_steps)
+        return _("three cards") if count == 3 else _n("%(count)s card", "%(count)s cards", count)
+
+    @property
     def _exchange_usage(self) -> str:
         """The exchange command's arguments: C1 C2 C3 in the 4-player game."""
         return " ".join(f"C{k}" for k in range(1, len(self.variant.exchange_steps) + 1))
 
-    def passed(self, given: dict[int, Card]) -> str:
+    def passed(self, given: dict[int, Card]) -> Text:
         """What a seat read when it passed its cards (``given``: by the seat each went to)."""
-        return "You passed " + _listed([f"{card.text} to {self._hand_name(to)}" for to, card in sorted(given.items())]) + "."
+        passes = [_("%(card)s to %(player)s", card=card.text, player=self._hand_name(to))
+                  for to, card in sorted(given.items())]
+        return _("You passed %(cards)s.", cards=_listed_worded(passes))
 
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
         """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
-        got = [f"{card.text} from {self._hand_name(giver)}" for giver, card in sorted(e.received.items())]
+        got = [_("%(card)s from %(player)s", card=card.text, player=self._hand_name(giver))
+               for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
                                       "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
                                       "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
-                         "You received " + _listed(got) + ".")
+                         _("You received %(cards)s.", cards=_listed_worded(got)))
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         left = None if self.time_left is None else self.time_left(e.seat)
@@ -533,7 +554,8 @@ class GameTexts:
         else:
             seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
-                       _('Seating for this round: %(seating)s. Partners: %(sides)s.', seating=seating, sides=self._sides(names)))
+                       _('Seating for this round: %(seating)s. Partners: %(sides)s.', seating=seating,
+                         sides=self._sides_worded(names)))
 
     def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
         """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""
@@ -541,6 +563,13 @@ class GameTexts:
         if points is None:
             return " against ".join(teams)
         return ", ".join(f"{team} {p}" for team, p in zip(teams, points))
+
+    def _sides_worded(self, names: Sequence[str], points: Sequence[int] | None = None) -> Wordable:
+        """`_sides` in the reader's language."""
+        if points is not None:
+            return self._sides(names, points)
+        teams = [_team_names(names, self.variant.team_seats(team)) for team in (0, 1)]
+        return _("%(team)s against %(other)s", team=teams[0], other=teams[1])
 
     def _hand_name(self, seat: int) -> str:
         """A seat's player, with the seat where he plays more than one hand (Duo: "Ann (seat 3)")."""
@@ -579,19 +608,23 @@ class GameTexts:
         standings = [s.to_dict() for s in game.standings()]
         done = sum(1 for rnd in game.rounds if rnd.phase == OVER)
         of = (TOURNAMENT_ROUNDS if game.options.turnier else game.options.round_limit)
-        rounds = f"{done} of {of} rounds" if of else counted(done, "round")
-        heading = {"now": f"Score after {rounds}",
-                   "round": f"After round {done}" + (f" of {of}" if of else ""),
-                   "final": f"Final standings after {rounds}"}[moment]
+        rounds = (_("%(done)s of %(of)s rounds", done=done, of=of) if of
+                  else _n("%(count)s round", "%(count)s rounds", done))
+        heading = {"now": _("Score after %(rounds)s", rounds=rounds),
+                   "round": (_("After round %(done)s of %(of)s", done=done, of=of) if of
+                             else _("After round %(done)s", done=done)),
+                   "final": _("Final standings after %(rounds)s", rounds=rounds)}[moment]
+        text: Wordable
         if game.options.turnier:
-            parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
+            parts = [_("%(place)s. %(player)s %(victory_points)s VP (%(points)s)", place=s['place'],
+                       player=s['player'], victory_points=s['victory_points'], points=s['points'])
                      for s in standings]
-            text = f"{heading}: " + ", ".join(parts) + "."
+            text = Joined("", [heading, ": ", Joined(", ", list(parts)), "."])
         elif game.variant.per_player_scores:
-            parts = [f"{s['place']}. {s['player']} {s['points']}" for s in standings]
-            text = f"{heading}: " + ", ".join(parts) + f" (the dummy {game.dummy_points})."
+            listed = ", ".join(f"{s['place']}. {s['player']} {s['points']}" for s in standings)
+            text = Joined("", [heading, ": " + listed + " ", _("(the dummy %(points)s).", points=game.dummy_points)])
         else:
-            text = f"{heading}: {self._sides(game.seating, game.totals)}."  # type: ignore[arg-type]  # players: names
+            text = Joined("", [heading, f": {self._sides(game.seating, game.totals)}."])  # type: ignore[arg-type]  # players: names
         fields = {"rounds": len(game.rounds), "totals": list(game.totals),
                   "standings": standings, "turnier": game.options.turnier}
         if game.variant.per_player_scores:
@@ -609,22 +642,30 @@ class GameTexts:
         final_standings: tuple[Standing, ...] = event.standings  # type: ignore[assignment]  # Game.standings()
         standings = [s.to_dict() for s in final_standings]
         return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
-                         Joined(" ", [text, final._source or final.text,
+                         Joined(" ", [text, final.source,
                                       _("The game's log: /log %(log)s.", log=log_number)]))
 
     def round_result(self, result: RoundResult) -> Message:
         score = result.score
         order = ", ".join(self._hand_name(s) for s in result.finish_order)
+        how: Text
         if result.double_victory is not None:
             team = _team_names(self.names, self.variant.team_seats(result.double_victory))
-            how = f"{'Triple' if self.variant.team_size == 3 else 'Double'} victory for {team}!"
+            how = (_("Triple victory for %(team)s!", team=team) if self.variant.team_size == 3
+                   else _("Double victory for %(team)s!", team=team))
         else:
-            how = f"Order out: {order}."
-        calls = [f"{self._hand_name(s)} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
+            how = _("Order out: %(order)s.", order=order)
+        calls = [(_("%(player)s %(call)s won", player=self._hand_name(s), call=c)
+                  if result.finish_order and result.finish_order[0] == s else
+                  _("%(player)s %(call)s lost", player=self._hand_name(s), call=c))
                  for s, c in enumerate(result.calls) if c]
-        text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
-                + (f"; calls: {', '.join(calls)}" if calls else "")
-                + f". Round score: {self._sides(self.names, score)}.")
+        values = {"how": how, "ours": result.card_points[0], "theirs": result.card_points[1],
+                  "score": self._sides_worded(self.names, score)}
+        if calls:
+            text = _("Round over. %(how)s Cards %(ours)s : %(theirs)s; calls: %(calls)s. Round score: %(score)s.",
+                     calls=Joined(", ", list(calls)), **values)
+        else:
+            text = _("Round over. %(how)s Cards %(ours)s : %(theirs)s. Round score: %(score)s.", **values)
         return self._msg("ROUND_END", result_fields(result), text)
 
     # ------------------------------------------------------------------ views
@@ -753,13 +794,18 @@ class GameTexts:
             if message is not None:
                 return message
 
-        def text() -> str:
+        def text() -> Wordable:
             if not commands:
-                return "Nothing to do right now."
-            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
+                return _("Nothing to do right now.")
+            if second:
+                mine = f" for {self._second_hand(seat)}: /{second} before each command"
+                if full:
+                    return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
+                return Joined("", [f"Legal now{mine}: ",
+                                   self._legal_summary(sorted(listed, key=_legal_rank), exchange)])
             if full:
-                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
-            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
+                return _("Legal now (%(count)s): %(commands)s", count=len(commands), commands=" | ".join(commands))
+            return _("Legal now: %(summary)s", summary=self._legal_summary(sorted(listed, key=_legal_rank), exchange))
 
         message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
                             text)
@@ -799,7 +845,7 @@ class GameTexts:
                 commands.append("/" + action.notation())  # every notation is a command
         return listed, commands, exchange
 
-    def _legal_summary(self, actions: list[Action], exchange: str | None) -> str:
+    def _legal_summary(self, actions: list[Action], exchange: str | None) -> Wordable:
         """/legal's sentence: the plays grouped, then the other moves (``exchange``: the pass
         LEGAL suggests, shown beside the exchange's usage)."""
         groups: dict[ComboType, list[str]] = {}
@@ -820,9 +866,10 @@ class GameTexts:
                     others.append(usage)
             else:
                 others.append("/" + action.notation())
-        parts = [f"{label}: {' '.join(groups[kind])}" for kind, label in PLAY_GROUPS if kind in groups]
-        text = " | ".join(parts + others)
+        parts: list[Wordable] = [Joined("", [label, f": {' '.join(groups[kind])}"])
+                                 for kind, label in PLAY_GROUPS if kind in groups]
+        listed = Joined(" | ", parts + others)  # type: ignore[operator]  # str parts too
         if groups:
-            text += (". Play with /play and the cards (rank-only like /play 7 7 picks suits);"
-                     " /legal all lists every play")
-        return text
+            return _("%(listed)s. Play with /play and the cards (rank-only like /play 7 7 picks suits);"
+                     " /legal all lists every play", listed=listed)
+        return listed

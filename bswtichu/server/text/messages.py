@@ -64,6 +64,12 @@ class Message:
             text = self._text = made
         return text
 
+    @property
+    def source(self) -> Wordable:
+        """The sentence before wording (a `Text` to reword into another message), else `text`."""
+        text = self.text
+        return text if self._source is None else self._source
+
     def text_in(self, language: Language | None) -> str:
         """The sentence in ``language`` (None or English: `text`), worded once per language."""
         text = self.text
