@@ -101,6 +101,8 @@ class ServerConfig:
     turn_clock: int = 0
     #: seconds a vote at a table (/replace, /pause, /continue) stays open; unanswered: refused
     vote_timeout: float = 60.0
+    #: who creates events across tables (/newevent): False, admins only; True, any registered player too
+    players_create_events: bool = False
     #: seconds a table /quick opened waits for people before bots fill it and it starts
     quick_wait: float = 20.0
     log_folder: str = "logs"
@@ -309,6 +311,16 @@ LIVE_FIELDS = frozenset({
     "header_timeout", "tls_handshake_timeout",
 })
 
+def boolean(text: str) -> bool:
+    """yes/no, on/off, true/false, 1/0 (any case) as a bool (the settings' and the bridge's)."""
+    word = text.strip().lower()
+    if word in ("yes", "on", "true", "1"):
+        return True
+    if word in ("no", "off", "false", "0", ""):
+        return False
+    raise ValueError(text)
+
+
 # ini section and key -> (ServerConfig field, converter)
 _KEYS = {
     ("limits", "max_line_length"): ("max_line_length", int),
@@ -344,6 +356,7 @@ _KEYS = {
     ("tables", "turn_clock"): ("turn_clock", int),
     ("tables", "vote_timeout"): ("vote_timeout", float),
     ("tables", "quick_wait"): ("quick_wait", float),
+    ("events", "players_create"): ("players_create_events", boolean),
     ("storage", "database"): ("database", str),
     ("storage", "url"): ("database", str),  # another name for it, the usual one for a postgresql:// URL
     ("storage", "synchronous"): ("synchronous", str),

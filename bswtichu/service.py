@@ -38,6 +38,8 @@ from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
 from bswtichu.server.commands.display import DisplayCommands, LanguageCommand
+from bswtichu.server.commands.events import EventCommands
+from bswtichu.server.events.board import EventBoard
 from bswtichu.server.commands.game import GameCommands
 from bswtichu.server.tables.wiring import GameWiring
 from bswtichu.server.games.logs import GameLogStore, GameReaders
@@ -117,17 +119,28 @@ def build_lobby(
     names.arrived.append(language.arrived)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
+    events = EventBoard(tables, clock, storage.events, index.find, games=storage.games)
+    game = GameCommands(tables, logs, readers, person_kicker(moderation, names))
     groups = [HelpCommands(commands), LobbyCommands(names, chat, live), TableCommands(tables, live, chat),
-              GameCommands(tables, logs, readers, person_kicker(moderation, names)), ReviewCommands(logs, readers),
+              game, ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
                   clock, config.registrations_per_hour, config.uncapped), lists.keep),
               DisplayCommands(), language, SocialCommands(lists, names, chat, storage),
-              ModerationCommands(moderation, names, connections, tables)]
+              ModerationCommands(moderation, names, connections, tables),
+              EventCommands(events, lambda name: may_create_events(name, moderation, storage, live),
+                            storage.accounts.is_registered, live, game.score)]
     if stop is not None:
         groups.append(ShutdownCommands(Shutdown(clock, index, tables, stop), moderation.role_of))
     for group in groups:  # the one list of what is registered, in /help's order
         commands.register_all(group.commands())
-    return Lobby(connections, names, chat, commands, tables, outbox, counters, live)
+    return Lobby(connections, names, chat, commands, tables, outbox, counters, live, events)
+
+
+def may_create_events(name: str, moderation: Moderation, storage: Storage, live: LiveConfig) -> bool:
+    """An admin opens events; a registered player too where ``[events] players_create`` is on."""
+    if moderation.role_of(name) == ADMIN:
+        return True
+    return live.current.players_create_events and storage.accounts.is_registered(name)
 
 
 def moderation_for(storage: Storage, clock: IReactorTime, config: ServerConfig) -> Moderation:
@@ -205,6 +218,8 @@ class TichuService(Service):
             restored = self.games.restore(self.lobby.tables)
             if restored:
                 self.log.info("restored {n} unfinished game(s)", n=len(restored))
+        # after the games: an event takes its tables' games back (and the deals of those found over)
+        self.lobby.events.restore(self.games.over_at_restore)
         attempts = []
         certificate, key = self._certificate()
         for name, kind, description in self.listeners:

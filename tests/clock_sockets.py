@@ -49,6 +49,7 @@ class ClockServer:
                                  storage=self.storage)
         self.lobby = build_lobby(clock, self.config, self.wiring, self.wiring.logs, storage=self.storage)
         self.wiring.restore(self.lobby.tables)
+        self.lobby.events.restore(self.wiring.over_at_restore)  # as the service does: after the games
         self.clients: list[LineClient] = []
 
     async def __aenter__(self) -> ClockServer:

@@ -42,8 +42,10 @@ ALLOWED_CYCLES: tuple[frozenset[str], ...] = ()
 
 #: (what is added to the import graph, the contracts that must then break)
 WRONG = [
-    # the lobby uses Twisted, and the tables, which import the engine, would reach the lobby through it
-    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]}, [LAYERS, PURE_ENGINE, SERVER_PARTS]),
+    # the lobby uses Twisted, and the tables, which import the engine, would reach the lobby through it;
+    # storage (which reads the engine's cards) would reach the game layer through the lobby's events
+    ({"imports": [["bswtichu.engine.cards", "bswtichu.server.lobby"]]},
+     [LAYERS, STORAGE_APART, PURE_ENGINE, SERVER_PARTS]),
     ({"imports": [["bswtichu.bots.base", "bswtichu.play.headless"]]}, [LAYERS]),
     ({"imports": [["bswtichu.irc.bridge", "bswtichu.net.lines"]]}, [LAYERS]),  # net and irc: apart
     ({"modules": ["bswtichu.metrics"]}, [LAYERS]),  # a module the layers do not place
@@ -52,6 +54,8 @@ WRONG = [
     ({"imports": [["bswtichu.irc.text", "bswtichu.server.people.directory"]]}, [IRC_APART]),
     ({"imports": [["bswtichu.counters", "bswtichu.play.driver"]]}, [LAYERS, NET_APART, IRC_APART]),  # both sides read the counters
     ({"imports": [["bswtichu.engine.round", "twisted"]]}, [PURE_ENGINE]),
+    ({"imports": [["bswtichu.events.pairing", "twisted"]]}, [PURE_ENGINE]),
+    ({"imports": [["bswtichu.events.pairing", "bswtichu.records"]]}, [LAYERS]),  # events and records: apart
     ({"imports": [["bswtichu.storage.games", "bswtichu.play.journal"]]}, [STORAGE_APART]),
     ({"imports": [["bswtichu.server.people.chat", "bswtichu.server.commands.registry"]]}, [SERVER_PARTS]),
     ({"imports": [["bswtichu.server.shutdown", "bswtichu.server.commands.shutdown"]]}, [SERVER_PARTS]),
@@ -59,6 +63,8 @@ WRONG = [
     ({"imports": [["bswtichu.server.games.review", "bswtichu.server.commands.registry"]]}, [SERVER_PARTS]),
     ({"imports": [["bswtichu.server.text.messages", "bswtichu.server.tables.table"]]}, [SERVER_PARTS]),  # text knows no table
     ({"modules": ["bswtichu.server.helpers"]}, [SERVER_PARTS]),  # a part the layers do not place
+    # an event's table knows no event: the events run on the tables, not the other way
+    ({"imports": [["bswtichu.server.tables.table", "bswtichu.server.events.record"]]}, [SERVER_PARTS]),
 ]
 
 

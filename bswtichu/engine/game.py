@@ -43,12 +43,15 @@ class GameOptions:
 
     ``clock``: seconds each person has for a decision (None: untimed).  The rules
     do not use it; it travels with the table's options to whoever runs the game.
+    ``exact_rounds``: the game is ``round_limit`` rounds, no fewer (no 1000-point end):
+    an event's table, whose players are scored per deal across tables (docs/rules.md).
     """
 
     round_limit: int | None = None
     tichujoin: bool = False
     turnier: bool = False
     clock: int | None = None
+    exact_rounds: bool = False
 
     def __post_init__(self) -> None:
         if self.round_limit is not None and self.round_limit < 1:
@@ -292,6 +295,8 @@ class Game:
             return played >= TOURNAMENT_ROUNDS
         if self.variant.game_rounds is not None:  # a fixed number of rounds (Trichu)
             return played >= (self.options.round_limit or self.variant.game_rounds)
+        if self.options.exact_rounds and self.options.round_limit is not None:
+            return played >= self.options.round_limit
         a, b = self.totals
         if max(a, b) >= self.variant.target_score and a != b:  # type: ignore[operator]  # no fixed rounds: a target
             return True

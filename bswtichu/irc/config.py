@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bswtichu.config import ConfigError, convert_setting, read_config_file, read_ini
+from bswtichu.config import ConfigError, boolean, convert_setting, read_config_file, read_ini
 
 SECTION = "irc"
 
@@ -73,16 +73,6 @@ class IrcConfig:
 
     def replace(self, **changes: Any) -> IrcConfig:  # Any: each setting its own type, checked after
         return dataclasses.replace(self, **changes)
-
-
-def boolean(text: str) -> bool:
-    """yes/no, on/off, true/false, 1/0 (any case) as a bool."""
-    word = text.strip().lower()
-    if word in ("yes", "on", "true", "1"):
-        return True
-    if word in ("no", "off", "false", "0", ""):
-        return False
-    raise ValueError(text)
 
 
 _PARSERS: dict[str, Callable[[str], object]] = {"int": int, "float": float, "bool": boolean}

@@ -50,8 +50,10 @@ from twisted.python.failure import Failure
 
 from bswtichu.bots import Bot, BotSettings, make_bot
 from bswtichu.engine import (
-    NANJING, Action, CallTichu, Event, Game, GameOptions, Round, RoundView, Variant, seats_from_join_order,
+    DECK, NANJING, Action, CallTichu, Card, Event, Game, GameOptions, Round, RoundView, Variant,
+    seats_from_join_order,
 )
+from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.events import TurnStarted
 from bswtichu.engine.round import OVER
 from bswtichu.counters import Counters
@@ -166,13 +168,17 @@ class GameDriver:
                  bots: dict[Player, Bot], clock: IReactorTime, bot_delay: float = 0.0,
                  substitute_after: float = 0.0, max_rounds: int | None = None,
                  turns: BotTurns | None = None, counters: Counters | None = None,
-                 workers: BotWorkers | None = None, variant: Variant = NANJING):
+                 workers: BotWorkers | None = None, variant: Variant = NANJING,
+                 deals: Sequence[Sequence[Card]] | None = None):
         """``players`` in join order (the engine seats them); ``bots`` plays some of them
         (a bot person's further hands get bots of his level and settings);
         ``turns``, if given, queues each due bot step behind other tables' (a server's);
         ``counters``, if given, counts the live game's actions and bot decisions (not a replay's);
         ``workers``, if given, make the decisions of the bots they take in other processes
-        (only queued steps, the server's: ``turns``)."""
+        (only queued steps, the server's: ``turns``);
+        ``deals``, if given, are the game's deals in order instead of shuffled ones (a duplicate
+        event's round, `bswtichu.events.duplicate`): round k is dealt ``deals[k]``, so the game
+        may have no more rounds than deals (`checked_deals`)."""
         self.turns = turns
         self.counters = counters
         self.workers = workers
@@ -180,6 +186,8 @@ class GameDriver:
         self._moment = 0
         self._thinking = False  # a worker is choosing for this game
         self.game = Game(players, options, seeds.deals, variant)
+        #: the preset deals, or None (shuffled from ``seeds.deals``); read once per round dealt
+        self.preset_deals = None if deals is None else checked_deals(self.game, deals, max_rounds)
         self.seeds = seeds
         self.clock = clock
         self.bot_delay = bot_delay
@@ -291,7 +299,8 @@ class GameDriver:
             self._schedule_bots()
 
     def _start_round(self) -> None:
-        events = self.game.start_round()
+        preset = self.preset_deals
+        events = self.game.start_round(None if preset is None else preset[len(self.game.rounds)])
         self._round_events = []
         self.hand_bots.clear()
         self._seat_further_hands()
@@ -589,6 +598,25 @@ class GameDriver:
         self.stand_ins.cancel_timers()
         if not self.paused:
             self.turn_clock.cancel()
+
+
+def checked_deals(game: Game, deals: Sequence[Sequence[Card]], max_rounds: int | None = None
+                  ) -> tuple[tuple[Card, ...], ...]:
+    """``deals`` checked for ``game``: each an ordering of the 56 cards, and at least as many
+    as the rounds the game can have (its ``round`` option, a tournament's 9 rounds, a
+    variant's fixed rounds, or the driver's ``max_rounds``), so the deals never run out."""
+    checked = tuple(tuple(deal) for deal in deals)
+    for number, deal in enumerate(checked, start=1):
+        if len(deal) != len(DECK) or set(deal) != set(DECK):
+            raise ValueError(f"preset deal {number} is not an ordering of the {len(DECK)} cards")
+    options, variant = game.options, game.variant
+    most = TOURNAMENT_ROUNDS if options.turnier else options.round_limit or variant.game_rounds
+    if max_rounds is not None:
+        most = max_rounds if most is None else min(most, max_rounds)
+    if most is None or most > len(checked):
+        raise ValueError(f"a game given {len(checked)} preset deals needs a round limit of at most"
+                         f" {len(checked)} (round {len(checked)}), so that its deals do not run out")
+    return checked
 
 
 def check_in_order(rnd: Round, actions: Sequence[Action],

@@ -25,6 +25,7 @@ from bswtichu.server.people.chat import Chat
 from bswtichu.realm import SECRET_COMMANDS
 from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
+from bswtichu.server.events.board import EventBoard
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.people.hashing import ConnectionGone
 from bswtichu.server.commands.lobby import OBSERVER_COMMANDS
@@ -47,10 +48,12 @@ class Lobby:
 
     def __init__(self, connections: Connections, names: NameDirectory, chat: Chat,
                  commands: CommandRegistry, tables: TableHall, outbox: Outbox,
-                 counters: Counters | None = None, config: LiveConfig | None = None) -> None:
+                 counters: Counters | None = None, config: LiveConfig | None = None,
+                 events: EventBoard | None = None) -> None:
         """``outbox`` gathers what one line causes into one write per client (and commits first);
         ``counters`` counts for the operator (refusals here; the ports and games add theirs);
-        ``config`` is the settings its parts read their limits from (a reload replaces them)."""
+        ``config`` is the settings its parts read their limits from (a reload replaces them);
+        ``events`` the board of events across tables (restored by the service after the games)."""
         self.config = config if config is not None else LiveConfig(ServerConfig())
         self._counters = counters if counters is not None else Counters()
         self.connections = connections
@@ -59,6 +62,8 @@ class Lobby:
         self.commands = commands
         self.tables = tables
         self.outbox = outbox
+        self.events = events if events is not None else EventBoard(tables, tables.settings.clock, None,
+                                                                    lambda name: None)
         #: the sessions whose command waits for a password's hash, each with the lines it has
         #: sent since (they run in order once the hash is done)
         self._held: dict[Session, deque[str]] = {}
@@ -152,6 +157,7 @@ class Lobby:
         for session in sessions:
             session.send(messages.bye("shutdown", _('The server is stopping: %(reason)s.', reason=reason)))
             session.close()
+        self.events.stop()
         self.tables.close_all()
 
     # -- routing ------------------------------------------------------------

@@ -28,6 +28,7 @@ from .community import CommunityStore
 from .database import (
     MEMORY, SCHEMA_VERSION, Connection, DatabaseError, FileLock, Migration, Ownership, open_database, transaction,
 )
+from .events import EventStore
 from .games import GameStore, StoredGame, TableClaims
 from .postgres import is_url, open_postgres
 
@@ -47,11 +48,14 @@ class Storage:
     admins: AdminStore = field(init=False)
     #: the table numbers claimed across processes (PostgreSQL; None: SQLite's one process counts)
     table_numbers: TableClaims | None = None
+    #: events across tables (made from ``db``)
+    events: EventStore = field(init=False)
     _closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.community = CommunityStore(self.db)
         self.admins = AdminStore(self.db, self.accounts, self.accounts.now)
+        self.events = EventStore(self.db)
 
     @classmethod
     def open(cls, path: str = MEMORY, synchronous: str = "normal", cost: ScryptCost = ScryptCost(),

@@ -213,6 +213,15 @@ MIGRATIONS: tuple[Union[str, Migration], ...] = (
     CREATE SEQUENCE log_numbers;
     SELECT setval('log_numbers', coalesce(max(log_number), 0) + 1, false) FROM games;
     """),
+    # Events across tables (issue 36): each event as one JSON document (its entrants, rounds,
+    # tables, results), written whenever it changes; the games stay in games and game_journal.
+    """
+    CREATE TABLE events (
+        number   INTEGER PRIMARY KEY,
+        data     TEXT NOT NULL,           -- the event as JSON (server/events/event.py, to_data)
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    """,
     # The language a registered person reads (`/lang`, issue 35): one of the server's
     # catalogs' codes, NULL until he chooses (the server's default then holds).
     """

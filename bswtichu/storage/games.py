@@ -215,6 +215,10 @@ class GameStore:
     def make_private(self, game_id: int) -> None:
         """Its table went private while it ran: the game stays private for good."""
         self.db.execute("UPDATE games SET private = 1 WHERE id = ?", (game_id,))
+
+    def make_public(self, game_id: int) -> None:
+        """A duplicate round's game, closed while other tables played its deals, is open now."""
+        self.db.execute("UPDATE games SET private = 0 WHERE id = ?", (game_id,))
         self.writes += 1
 
     @property

@@ -17,7 +17,7 @@ from .postgres import PostgresConnection, is_url, open_postgres, redacted
 
 #: every table, each after those its rows refer to
 TABLES = ("accounts", "guest_tokens", "games", "game_journal", "game_players", "ratings", "roles",
-          "sanctions", "audit", "personal_lists", "admins")
+          "sanctions", "audit", "personal_lists", "admins", "events")
 #: the tables whose ``id`` is an identity column, to continue after the copied ids
 IDENTITIES = ("games", "sanctions", "audit")
 

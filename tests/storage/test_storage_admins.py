@@ -25,7 +25,7 @@ def test_a_file_of_version_3_gets_the_admins_table_and_keeps_its_accounts(tmp_pa
         migrate(db, MIGRATIONS[:3])
         db.execute("INSERT INTO accounts VALUES ('root', 'Root', 'x', 1.0)")
     storage = Storage.open(str(path), cost=CHEAP)
-    assert schema_version(storage.db) == len(MIGRATIONS) == 7
+    assert schema_version(storage.db) == len(MIGRATIONS) >= 5
     assert storage.admins.names() == []  # a registered listed name is nobody's admin until claimed
     assert storage.admins.claim("ROOT", hash_password("new-pw-1", CHEAP)) == "Root"
     spelling, stored = storage.accounts.login_record("root")

@@ -12,7 +12,8 @@ from bswtichu.storage.community import BAN, FRIEND, AuditEntry
 from bswtichu.storage.ratings import RatedSeat, update_ratings
 
 CHEAP_ROWS = {"accounts": 2, "guest_tokens": 1, "games": 2, "game_journal": 2, "game_players": 2, "ratings": 2,
-              "roles": 1, "sanctions": 1, "audit": 1, "personal_lists": 1, "admins": 1}
+              "roles": 1, "sanctions": 1, "audit": 1, "personal_lists": 1, "admins": 1,
+              "events": 1}
 
 
 def filled_sqlite(path) -> None:
@@ -31,6 +32,8 @@ def filled_sqlite(path) -> None:
     storage.community.impose(BAN, "eve", "Eve", None, "spam", "Mod", 3.0)
     storage.community.record(AuditEntry(3.0, "Mod", "ban", "Eve", None, "spam"))
     storage.community.add_to_list("Ann", FRIEND, "Bob")
+    storage.events.save(1, {"name": "Friday league"}, finished=False)
+    storage.db.commit()
     storage.close()
 
 

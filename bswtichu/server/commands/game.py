@@ -329,9 +329,10 @@ class GameCommands(CommandGroup):
         session.send(questions.layout(table.number, variant, table.option_data(), self.second_hand,
                                       second, seat, plays))
 
-    @command("score", group="game", german="punkte", aliases=("standings",), usage="/score",
+    @command("score", group="game", german="punkte", usage="/score",
              summary=_("the score (tournament: standings)"),
-             help=_("Team totals, or in turnier the players' victory and Tichu points."))
+             help=_("Team totals, or in turnier the players' victory and Tichu points. /standings"
+                    " at a table says the same."))
     def score(self, session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())
 

@@ -32,6 +32,7 @@ GROUPS = {
     "display": _("how messages look"),
     "social": _("ignoring, friends, away, actions, the ladder"),
     "moderation": _("admins and moderators: roles, kick, mute, ban, announce, audit"),
+    "events": _("events across tables: entering, rounds, standings"),
 }
 
 #: Names other servers and MUDs use for a command that has another name here.

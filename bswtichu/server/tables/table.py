@@ -17,7 +17,7 @@ grace, a game nobody is at), `Votes`, `VotedPause` and `QuickFill`; `TableHall`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
 from typing import Protocol
@@ -26,7 +26,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from bswtichu.server.text.i18n import _
-from bswtichu.engine import NANJING, GameOptions, Variant, seats_from_join_order, variant_named
+from bswtichu.engine import NANJING, Card, GameOptions, Variant, seats_from_join_order, variant_named
 from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Message, Refusal
@@ -179,12 +179,23 @@ class Table:
         self.started = False
         self.game: RunningGame | None = None
         self.last_game: RunningGame | None = None  # the finished game, shown until the next start
+        #: the deals its next game plays in order instead of shuffled ones (a duplicate event's
+        #: round: `bswtichu.events.duplicate`), as many as its ``round`` option at least; the game
+        #: wiring takes them when the game starts (None again then) and keeps them with the
+        #: game, so a restored game deals them too
+        self.preset_deals: tuple[tuple[Card, ...], ...] | None = None
         self.bots: dict[int, tuple[str, str]] = {}  # seat -> (bot name, level)
         #: ``/private on``: only those invited (names casefolded) may sit down or watch
         self.private = False
         self.invited: set[str] = set()
         #: seats a bot plays by vote until the game ends; their player no longer sits there
         self.replaced: set[int] = set()
+        #: an event's table (`start_fixed`): what it is, e.g. "event 2 round 3"; None for others
+        self.event: str | None = None
+        #: called with the table once its game is over, before it opens again (an event's)
+        self.on_game_over: Callable[[Table], None] | None = None
+        #: raises `Refusal` for a name that may not watch (a duplicate round's other players)
+        self.watch_check: Callable[[str], None] | None = None
         clock = settings.clock
         #: when the table opened: quick play seats a person at the open table waiting longest
         self.waiting_since = clock.seconds()
@@ -210,6 +221,9 @@ class Table:
         data = self.options.as_data()
         if self.variant is not NANJING:
             data["variant"] = self.variant.name
+        if self.event is not None:  # an event's table: what it is, and its games' exact length
+            data["event"] = self.event
+            data["exact_rounds"] = self.options.exact_rounds
         return data
 
     @property
@@ -367,6 +381,8 @@ class Table:
         if self.is_watching(nick):
             raise Refusal("already_watching", _('you already watch table %(self)s', self=self.number))
         self._require_invitation(nick, "watch")
+        if self.watch_check is not None:
+            self.watch_check(nick)
         self.spectators.append(nick)
         self.tell_all(messages.spectator_joined(self.view(), nick))
         if self.game is not None:
@@ -475,6 +491,27 @@ class Table:
         swapped = seating != self.seats
         self.bots = {seating.index(name) + 1: (name, level) for name, level in self.bots.values()}
         self.seats = seating
+        self._begin(swapped)
+
+    def start_fixed(self, seats: Sequence[str], options: GameOptions, event: str,
+                    absent: Collection[str]) -> None:
+        """An event's table starts at once with ``seats`` as its pairing gave them (no
+        tichujoin) and ``options``; the seats of the ``absent`` players are held for them (their
+        stand-ins come after the game's grace, and they take their seats back with /join)."""
+        self.seats = list(seats)
+        self.options = options
+        self.event = event
+        self._begin(False)
+        if self.game is None:
+            return
+        for seat, nick in self.players():
+            if nick in absent:
+                self.presence.hold(seat, timed=False)
+                self.game.player_away(nick)
+
+    def _begin(self, swapped: bool) -> None:
+        """Announce the final seating, then build and start the game."""
+        seating = self.seats
         self.started = True
         view = self.view()
         for seat in self.seat_numbers:
@@ -613,6 +650,8 @@ class Table:
         """
         self.started = False
         self.last_game, self.game = self.game, None
+        if self.on_game_over is not None:
+            self.on_game_over(self)
         self.presence.stop_waiting()
         self.votes.cancel()
         self.pause.cancel()
@@ -765,7 +804,8 @@ class Table:
         and abandoned only after ``abandon_after`` (`Presence.wait_for_people`).
         """
         if self.started and self.game is not None:
-            self.presence.wait_for_people()
+            if self.event is None:  # an event's game goes on with stand-ins: its round waits for it
+                self.presence.wait_for_people()
             return
         if self.spectators:
             return

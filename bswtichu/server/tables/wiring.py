@@ -19,7 +19,7 @@ from twisted.logger import Logger
 
 from bswtichu.bots import BotSettings
 from bswtichu.counters import Counters
-from bswtichu.engine import NANJING, GameOptions, Variant, variant_named
+from bswtichu.engine import NANJING, Card, Game, GameOptions, Variant, card, variant_named
 from bswtichu.play import SUBSTITUTE_LEVEL, BotTurns, GameDriver, GameSeeds, seated_bots
 from bswtichu.play.journal import replay_journal
 from bswtichu.play.workers import BotWorkers
@@ -30,6 +30,20 @@ from bswtichu.server.tables.hall import TableHall
 from bswtichu.server.tables.table import Table
 from bswtichu.server.tables.table_game import TableGame
 from bswtichu.storage import Storage, StoredGame
+
+
+#: the key under which a game's preset deals are stored with its table options
+DEALS_KEY = "deals"
+
+
+def deal_text(deal: Sequence[Card]) -> str:
+    """A deal as stored: its 56 cards' notation in deal order, separated by spaces."""
+    return " ".join(each.text for each in deal)
+
+
+def parse_deal(text: str) -> tuple[Card, ...]:
+    """A stored deal (`deal_text`) read back."""
+    return tuple(card(token) for token in text.split())
 
 
 class GameWiring:
@@ -60,6 +74,9 @@ class GameWiring:
         self.substitute_after = substitute_after
         self.seeds = seeds
         self.storage = storage
+        #: the stored games `restore` found over (their last step stored, their result not yet),
+        #: by log number: an event's round reads its deals from them (server/events)
+        self.over_at_restore: dict[int, Game] = {}
         if storage is not None:
             logs.continue_after(storage.games.highest_log_number())
 
@@ -67,12 +84,17 @@ class GameWiring:
         # already seated by the table's options (tichujoin); a table starts with every seat taken
         players: tuple[str, ...] = tuple(table.seats)  # type: ignore[arg-type]  # every seat taken
         seed = self.seeds()
-        driver = self._driver(players, table.options, table.bots, seed, table.variant)
+        deals, table.preset_deals = table.preset_deals, None  # a duplicate round's, for this game only
+        driver = self._driver(players, table.options, table.bots, seed, table.variant, deals)
         log_number = self.logs.reserve(None if self.storage is None else self.storage.games.next_log_number())
         record = None
         if self.storage is not None:
-            # the options as the table shows them: a variant's name among them (none: the 4-player game)
-            game_id = self.storage.games.begin(log_number, table.number, seed, table.option_data(),
+            # the options as the table shows them (a variant's name among them; none: the 4-player
+            # game), and preset deals, which the restore deals again
+            stored = table.option_data()
+            if deals is not None:
+                stored[DEALS_KEY] = [deal_text(deal) for deal in deals]
+            game_id = self.storage.games.begin(log_number, table.number, seed, stored,
                                                players, table.bots, table.private)
             levels = {name: level for name, level in table.bots.values()}
             record = DurableGame(self.storage, game_id, players, levels, table.options.turnier)
@@ -81,14 +103,14 @@ class GameWiring:
         return TableGame(table, driver, log_number, record)
 
     def _driver(self, players: Sequence[str], table_options: GameOptions, bots: dict, seed: Seed,
-                variant: Variant = NANJING) -> GameDriver:
+                variant: Variant = NANJING, deals: Sequence[Sequence[Card]] | None = None) -> GameDriver:
         options = replace(table_options, tichujoin=False)
         seeds = GameSeeds.from_seed(seed, variant.seats)
         levels = {name: level for name, level in bots.values()}
         return GameDriver(players, options, seeds,
                           seated_bots(players, options, levels, seeds, self.bot_settings, variant),
                           self.clock, self.bot_delay, self.substitute_after, turns=self.turns,
-                          counters=self.counters, workers=self.workers, variant=variant)
+                          counters=self.counters, workers=self.workers, variant=variant, deals=deals)
 
     def restore(self, hall: TableHall) -> list[Table]:
         """Bring back every unfinished stored game at its table, seats held, paused until someone
@@ -117,9 +139,12 @@ class GameWiring:
         if stored.problem is not None:
             raise ValueError(stored.problem)
         data = stored.table_options
-        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"))
+        options = GameOptions(data["round"], data["tichujoin"], data["turnier"], data.get("clock"),
+                              data.get("exact_rounds", False))
         variant = variant_named(data.get("variant", NANJING.name))  # a row without it: the 4-player game
-        driver = self._driver(stored.players, options, stored.bots, stored.seed, variant)
+        deals = data.get(DEALS_KEY)  # a preset game's deals (none: shuffled from the seed)
+        driver = self._driver(stored.players, options, stored.bots, stored.seed, variant,
+                              None if deals is None else [parse_deal(text) for text in deals])
         differed = replay_journal(driver, stored.entries)
         if differed:
             self.log.warn("stored game {number}: {n} bot choices differed from the journal",
@@ -133,12 +158,14 @@ class GameWiring:
         if driver.game.over:  # the last step was stored, its result and log not yet: do it now
             recorder.save(driver.game)
             record.game_over(driver)
+            self.over_at_restore[stored.log_number] = driver.game
             return None
         driver.subscribe(record)
         self.logs.reopen(stored.log_number)
         driver.subscribe(recorder)
         table = hall.open(stored.table_number)
         table.private = stored.private  # invitations are not kept: those invited before ask again
+        table.event = data.get("event")  # an event's table: its event takes it back (server/events)
         game = TableGame(table, driver, stored.log_number, record)
         table.restore(options, list(players), stored.bots, game,
                       {name: SUBSTITUTE_LEVEL for name in driver.replaced}, variant)  # type: ignore[misc]  # the replaced are players: names
