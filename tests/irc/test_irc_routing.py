@@ -513,3 +513,32 @@ def test_a_table_an_admin_closed_is_left_the_player_told_and_the_watcher_gone():
              table=1, by="Root", reason="nobody plays it")
     assert ("Ann", "Root closes table 1: nobody plays it. You are back in the lobby.") in s.irc.users
     assert s.sent(watcher) == ["/quit"] and watcher.transport.disconnecting
+
+
+def test_the_channels_language_is_asked_for_before_relay_mode():
+    """`[irc] language`: each game connection says /lang first (its LANGUAGE answer comes in
+    human mode, read as the greeting is), then /mode relay; English asks nothing."""
+    from bswtichu.config import ConfigError
+    from bswtichu.irc.config import IrcConfig
+    from bswtichu.irc.gameside import GameLink
+
+    class Recorded(GameLink):
+        def __init__(self, language):
+            super().__init__(None, None, language)  # type: ignore[arg-type]
+            self.sent = []
+
+        def send(self, line):
+            self.sent.append(line)
+
+    class Transport:
+        def loseConnection(self):
+            pass
+
+    for language, expected in (("de", ["/lang de", "/mode relay"]), ("en", ["/mode relay"])):
+        link = Recorded(language)
+        link.transport = Transport()
+        link.connectionMade()
+        assert link.sent == expected
+    assert IrcConfig(language="ro").language == "ro"
+    with pytest.raises(ConfigError, match="language must be one of"):
+        IrcConfig(language="xx")
