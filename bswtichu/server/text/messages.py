@@ -145,23 +145,24 @@ def welcome(
 ) -> Message:
     """The greeting; ``for_people`` (a connection only people use, a browser's): without the
     lines for bots (`/mode machine`, the limits in bytes)."""
-    idle = (
-        f"you are disconnected after {_duration(idle_timeout)} without input"
-        if idle_timeout
-        else "no idle timeout"
-    )
-    text = (
-        f"Welcome to {server} {version}, a Tichu server in the style of BrettspielWelt.\n"
-        "Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you"
-        " down, /start begins once every seat of the table is taken (four; a /variant table has"
-        " six, three or two). /help lists all commands."
-    )
+    lines: list[Wordable] = [
+        _("Welcome to %(server)s %(version)s, a Tichu server in the style of BrettspielWelt.",
+          server=server, version=version),
+        _("Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you down, /start"
+          " begins once every seat of the table is taken (four; a /variant table has six, three or"
+          " two). /help lists all commands."),
+    ]
     if not for_people:
-        text += (
-            "\nBots: /mode machine makes every message one line KEYWORD {json}.\n"
-            f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
-            f" second (bursts of {flood_burst}); {idle}."
-        )
+        values = {"length": max_line_length, "rate": _number(flood_rate), "burst": flood_burst}
+        lines += [
+            _("Bots: /mode machine makes every message one line KEYWORD {json}."),
+            _("Limits: lines up to %(length)s bytes; %(rate)s lines per second (bursts of %(burst)s);"
+              " you are disconnected after %(idle)s without input.", idle=_duration_worded(idle_timeout), **values)
+            if idle_timeout else
+            _("Limits: lines up to %(length)s bytes; %(rate)s lines per second (bursts of %(burst)s);"
+              " no idle timeout.", **values),
+        ]
+    text = Joined("\n", lines)
     return Message(
         "WELCOME",
         {
@@ -178,16 +179,17 @@ def welcome(
 
 def mode(name: str) -> Message:
     if name == "machine":
-        text = "Mode: machine. Every message is now one line: KEYWORD {json}."
+        text = _("Mode: machine. Every message is now one line: KEYWORD {json}.")
     elif name == "relay":
-        text = "Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human."
+        text = _("Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human.")
     else:
-        text = "Mode: human. Messages are now plain sentences."
+        text = _("Mode: human. Messages are now plain sentences.")
     return Message("MODE", {"mode": name}, text)
 
 
 def nick(name: str, previous: str | None) -> Message:
-    text = f"You are now {name}." if previous is None else f"You are now {name} (was {previous})."
+    text = (_("You are now %(name)s.", name=name) if previous is None
+            else _("You are now %(name)s (was %(previous)s).", name=name, previous=previous))
     return Message("NICK", {"nick": name, "previous": previous}, text)
 
 
@@ -606,6 +608,13 @@ def counted(count: int, noun: str) -> str:
 
 def _number(value: float) -> str:
     return f"{value:g}"
+
+
+def _duration_worded(seconds: float) -> Text:
+    """`_duration` in the reader's language."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return _n("%(count)s minute", "%(count)s minutes", int(seconds // 60))
+    return _("%(seconds)s seconds", seconds=_number(seconds))
 
 
 def _duration(seconds: float) -> str:
