@@ -59,9 +59,9 @@ class LineClient(Protocol):
     def send(self, line: str) -> None:
         self.transport.write(line.encode("utf-8") + b"\r\n")
 
-    def wait_for(self, predicate) -> Deferred:
+    def wait_for(self, predicate, timeout: float = TIMEOUT) -> Deferred:
         """Fires with the first line (so far or later) for which ``predicate`` holds."""
-        waiter = Deferred().addTimeout(TIMEOUT, reactor())
+        waiter = Deferred().addTimeout(timeout, reactor())
         self._waiters.append((predicate, waiter))
         self._check()
         return waiter

@@ -77,6 +77,9 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
       ["Tichu.Joined", {table: 2, seat: 6, nick: "F", seats: ["B", "Ann", null, null, null, "F"]}],
       ["Tichu.Started", {table: 2, seat: 2, seats: ["B", "Ann", "C", "D", "E", "F"],
                          options: {round: 1, variant: "tientsin"}, teams: [[1, 3, 5], [2, 4, 6]]}],
+      ["Tichu.Layout", {table: 2, variant: "tientsin", seat: 2, dummy: null, second: null,
+                        plays: [{seat: 2, prefix: "", exchange: [{to: 4, label: "partner two seats on"},
+                                                                 {to: 6, label: "partner four seats on"}]}]}],
       ["Tichu.Tichu", {table: 2, seat: 6, player: "F", grand: false}],
       ["Tichu.Score", {table: 2, rounds: 1, totals: [120, -20], standings: [], turnier: false}],
       ["Tichu.Passed", {table: 2, seat: 6, player: "F"}],
@@ -132,6 +135,11 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
       ["Tichu.Started", {table: 4, seat: 1, seats: ["Ann", "Bo"], options: {variant: "duo"}, teams: [[1], [2]]}],
       ["Tichu.Dealt", {table: 4, seat: 1, cards: ["2j", "3j", "MJ"]}],
       ["Tichu.Dealt", {table: 4, seat: 3, cards: ["Kp", "Ks", "4r"]}],
+      ["Tichu.Layout", {table: 4, variant: "duo", seat: 1, dummy: null, second: "second",
+                        plays: [{seat: 1, prefix: "", exchange: [{to: 2, label: "right opponent"},
+                                 {to: 3, label: "partner"}, {to: 4, label: "left opponent"}]},
+                                {seat: 3, prefix: "/second ", exchange: [{to: 4, label: "right opponent"},
+                                 {to: 1, label: "partner"}, {to: 2, label: "left opponent"}]}]}],
       ["Tichu.Legal", {table: 4, seat: 1, commands: ["/nogrand", "/grand"], exchange: false}],
       ["Tichu.Legal", {table: 4, seat: 3, commands: ["/second nogrand", "/second grand"], exchange: false}],
       ["Tichu.GrandDecided", {table: 4, seat: 3, player: "Ann", called: false}],
@@ -177,6 +185,47 @@ Promise.all(["ansi", "cards", "view", "model", "link"].map((name) => import(`/js
     ]) back.apply(name, fields);
     after.duo.back = {hand: back.game.hand, second: back.game.secondHand, open: back.game.openHand,
                       dummySeat: back.dummySeat, turn: duoView.announcement(back)};
+    // coming back mid-round: SCORE counts the round in play, TABLE says it is not over (bug 4)
+    const mid = new model.Model();
+    const midView = new view.View({});
+    for (const [name, fields] of [
+      ["Tichu.Nick", {nick: "Ann", previous: null}],
+      ["Tichu.Returned", {table: 5, seat: 1, nick: "Ann", seats: ["Ann", "B", "C", "D"]}],
+      ["Tichu.Score", {table: 5, rounds: 2, totals: [120, -20], standings: [], turnier: false}],
+      ["Tichu.Table", {table: 5, seat: 1, names: ["Ann", "B", "C", "D"], phase: "play", hand: ["2j"],
+                       hand_counts: [1, 3, 3, 3], calls: [null, null, null, null], trick: [], trick_won: false,
+                       turn: 1, need: "lead", wish: null, finish_order: [], totals: [120, -20], round: 2,
+                       result: null}],
+    ]) mid.apply(name, fields);
+    mid.options = {round: 3};
+    after.mid = {score: midView.scoreText(mid), history: mid.scoreHistory};
+    // a trick taken stays as the last one; the Dragon's gift is a moment; a check answers only
+    // the selection it was asked for; suggestions belong to the legal list they came after
+    for (const [name, fields] of [
+      ["Tichu.Played", {table: 5, seat: 1, player: "Ann", cards_left: 0, out_of_turn: false,
+                        combo: {type: "single", cards: ["DR"], text: "single Dragon"}}],
+      ["Tichu.TrickWon", {table: 5, seat: 1, player: "Ann", leader: 2, points: 25}],
+      ["Tichu.DragonGiven", {table: 5, seat: 1, to: 2, points: 25}],
+    ]) mid.apply(name, fields);
+    after.mid.last = mid.game.lastTrick;
+    after.mid.moment = midView.momentWords(mid);
+    mid.check = {seat: 1, cards: ["PH", "5j"], fields: null};
+    mid.apply("Tichu.Check", {table: 5, seat: 1, cards: ["5s"], playable: true, plays: []});
+    after.mid.staleCheck = mid.check.fields;
+    mid.apply("Tichu.Check", {table: 5, seat: 1, cards: ["5j", "PH"], playable: true, how: "turn", name: "pair of fives",
+                              plays: [{name: "pair of fives", command: "/play 5j PH", combo: {}}], why: null, reason: null});
+    after.mid.verdict = midView.verdict(mid, null, ["PH", "5j"], 1);
+    mid.apply("Tichu.Check", {table: 5, seat: 1, cards: ["5j", "PH"], playable: false, how: null, name: "pair of fives",
+                              plays: [], why: "not_your_turn", reason: "not your turn"});
+    after.mid.refused = midView.verdict(mid, null, ["PH", "5j"], 1);
+    mid.apply("Tichu.Legal", {table: 5, seat: 1, commands: ["/play 2j", "/pass"], exchange: false});
+    mid.apply("Tichu.Suggest", {table: 5, seat: 1, need: "follow", pass: "/pass", bombs: [],
+                                plays: [{name: "single 2j", command: "/play 2j", combo: {cards: ["2j"]}}]});
+    after.mid.suggestedNow = mid.suggestions[1].legal === mid.game.legal;
+    mid.apply("Tichu.Turn", {table: 5, seat: 2, player: "B", need: "follow"});
+    after.mid.suggestedAfterTurn = mid.suggestions;
+    mid.apply("Tichu.Away", {table: 5, seat: 1, nick: "Ann", grace: null});
+    after.mid.held = mid.held;
     done({
       sockets: [link.socketUrl({protocol: "http:", host: "127.0.0.1:4280"}),
                 link.socketUrl({protocol: "https:", host: "tichu.example:4281"})],
@@ -239,7 +288,7 @@ async def test_the_modules_in_chromium():
     six = after["six"]
     assert six["order"] == [2, 3, 4, 5, 6, 1] and six["targets"] == [4, 6]
     assert six["calls"] == [None] * 5 + ["tichu"] and six["passed"] == [False] * 5 + [True]
-    assert six["score"] == "Score after round 1 of 1: B + C + E 120, Ann + D + F -20."
+    assert six["score"] == "Score after 1 of 1 rounds: B + C + E 120, Ann + D + F -20."
     three = after["three"]
     assert (three["seat"], three["dummySeat"]) == (1, 3)
     assert three["hand"] == ["MJ", "2j", "3j"] and three["open"] == ["Ks", "Kp", "DR"]  # the dummy's apart
@@ -247,7 +296,7 @@ async def test_the_modules_in_chromium():
     assert three["dummyMoves"] == [["Dummy: Play", ["Kp", "Ks"], ""], ["Dummy: Play", ["DR"], ""]]
     assert three["openAfter"] == ["DR"] and three["dummyLegalAfter"] is None
     assert three["watcherSees"] == ["2j", "Ks"]  # OPEN_HAND: everyone's from the play phase
-    assert three["score"] == "Score after round 1: Ann 60, B 40, C 0; the dummy 60."
+    assert three["score"] == "Score after 1 round: Ann 60, B 40, C 0; the dummy 60."
     assert three["afterGame"][:2] == [1, None] and len(three["afterGame"][2]) == 3  # the table's 3 seats again
     assert after["sixCountsBefore"] == [None] * 6  # /variant tientsin: the table's lists grow with it
     duo = after["duo"]
@@ -264,6 +313,16 @@ async def test_the_modules_in_chromium():
     assert duo["moves"] == [["Second hand: Play", ["Ar"], ""], ["Second hand: Pass", [], ""]]
     assert duo["secondAfterPlay"] == ["5s", "6s"]
     assert duo["names"] == ["Ann (seat 1)", "Bo (seat 2)", "Ann (seat 3)", "Bo (seat 4)"]
-    assert duo["score"] == "Score after round 1: Ann 50, Bo 50."  # each person once
+    assert duo["score"] == "Score after 1 round: Ann 50, Bo 50."  # each person once
+    mid = after["mid"]
+    assert mid["score"] == "Score after 1 of 3 rounds: Ann + C 120, B + D -20."  # round 2 is in play
+    assert mid["history"] == [{"rounds": 1, "totals": [120, -20]}]
+    assert mid["last"]["seat"] == 1 and mid["last"]["to"] == 2 and mid["last"]["plays"][0]["combo"]["cards"] == ["DR"]
+    assert mid["moment"] == "The Dragon: Ann gives the trick to B."
+    assert mid["staleCheck"] is None  # an answer about other cards is not the selection's
+    assert mid["verdict"] == {"label": "Play: pair of fives", "line": "/play 5j PH"}
+    assert mid["refused"] == {"label": "Cannot play: not your turn", "line": None}
+    assert mid["suggestedNow"] is True and mid["suggestedAfterTurn"] == {}
+    assert mid["held"] == {"table": 5, "seat": 1}
     assert duo["back"] == {"hand": ["2j", "3j"], "second": ["Ks", "Kp"], "open": None, "dummySeat": 3,
                            "turn": "Your second hand's turn (seat 3): lead."}

@@ -25,9 +25,12 @@ const LOBBY_EVERY_MS = 10000;
 const LOBBY_IDLE_MS = 300000;
 
 let model = new Model();
-let selected = []; // card codes picked in the hand, in the order picked
-let otherSelected = []; // the same in the second hand we play (its exchange)
+// What the person picked, per hand (``own``; ``other``: the second hand we play): the cards
+// selected to play, in the order picked, and the exchange's places (a card or null each).
+let ui = freshPicks();
 let movePending = false; // a move was sent and no legal list has come since
+let roundsAsked = null; // the rounds the field last asked for (it is sent once, as it changes or at the start)
+let fillWith = null; // a bot level: the new table's free seats get bots of it once its seats are known
 // A guest's resume token, kept in this page's memory only (never in the address or storage):
 // after a dropped connection "Come back as NAME" sends /resume with it.
 let resume = null;
@@ -38,7 +41,7 @@ let held = null; // the last text frame, until its package shows whether to log 
 let holdTimer = null;
 let lastUse = Date.now();
 
-const view = new View({ send, move, select, selectOther, playSelected, exchange, exchangeOther });
+const view = new View({ send, move, pick, place, exchange, selectCards });
 const link = new Link({
   text: heldText,
   gmcp: (name, fields) => {
@@ -47,6 +50,14 @@ const link = new Link({
   },
   state: connected,
 });
+
+function freshPicks() {
+  return { own: { selected: [], places: [] }, other: { selected: [], places: [] } };
+}
+
+function render() {
+  view.render(model, ui);
+}
 
 /** Ask the server something for the page's own view: the answer's text stays out of the log. */
 function ask(line, answer) {
@@ -96,13 +107,55 @@ function received(name, fields) {
     movePending = false;
     ask("/legal", "Tichu.Legal");
   }
-  if (name === "Tichu.Table" || name === "Tichu.Hand") {
-    selected = [];
-    otherSelected = [];
+  if (fillWith !== null && name === "Tichu.Option" && fields.name === "variant") askLobby();
+  askAround(name, fields);
+  if (fillWith !== null && name === "Tichu.Tables") fillSeats();
+  if (name === "Tichu.Table" || name === "Tichu.Hand") ui = freshPicks();
+  keepPicks();
+  render();
+}
+
+/** What the page asks the server as the game goes: the table's form (LAYOUT) when it starts, a
+ * round's seating comes or we come back; suggestions when a hand of ours is asked to play, and
+ * when another seat is (a bomb of ours may come then); a selection's check again when the
+ * table changed under it. */
+function askAround(name, fields) {
+  const mine = fields.nick === model.nick;
+  if (name === "Tichu.Started" || name === "Tichu.Seating" || ((name === "Tichu.Returned"
+    || name === "Tichu.SpectatorJoined") && mine) || (name === "Tichu.Table" && model.layout === null)) {
+    ask("/layout", "Tichu.Layout");
   }
-  selected = selected.filter((code) => model.game.hand.includes(code));
-  otherSelected = otherSelected.filter((code) => (model.otherCards || []).includes(code));
-  view.render(model, selected, otherSelected);
+  const g = model.game;
+  if (name === "Tichu.Legal" && fields.commands && fields.commands.some((line) => /^\/((second|dummy)\s+)?play\b/i.test(line))) {
+    ask(fields.seat === model.seat ? "/suggest" : `/${COMMANDS.second_hand[0]} suggest`, "Tichu.Suggest");
+  } else if (name === "Tichu.Turn" && g.phase === "play" && model.seat !== null && g.hand.length >= 4
+    && !model.plays.includes(fields.seat) && fields.seat !== model.seat) {
+    ask("/suggest", "Tichu.Suggest"); // its bombs, while another seat is asked
+  }
+  if (name === "Tichu.Turn" || name === "Tichu.Played" || name === "Tichu.TrickTaken") {
+    for (const which of ["own", "other"]) if (ui[which].selected.length) checkSelection(which);
+  }
+}
+
+/** The picks still in their hands; the exchange's places as many as it has, while it is open. */
+function keepPicks() {
+  const g = model.game;
+  for (const [which, cards, legal, from] of [["own", g.hand, g.legal, model.seat],
+    ["other", model.otherCards || [], g.otherLegal, model.dummySeat]]) {
+    const picks = ui[which];
+    picks.selected = picks.selected.filter((code) => cards.includes(code));
+    const count = legal && legal.exchange && from !== null ? model.exchangeTargets(from).length : 0;
+    picks.places = [...Array(count).keys()].map((at) => (cards.includes(picks.places[at]) ? picks.places[at] : null));
+  }
+}
+
+/** The new table's free seats, once /tables has named them: a bot of the chosen level in each. */
+function fillSeats() {
+  const mine = model.tables.find((view) => view.table === model.tableNumber);
+  if (!mine) return;
+  const level = fillWith;
+  fillWith = null;
+  for (const name of mine.seats) if (name === null) send(`/bot ${level}`, true);
 }
 
 function connected(state, detail) {
@@ -113,10 +166,9 @@ function connected(state, detail) {
   }
   view.connection(detail ? `Disconnected: ${detail}` : "Disconnected.", false);
   model = new Model();
-  selected = [];
-  otherSelected = [];
+  ui = freshPicks();
   view.resumable = resume === null ? null : resume.nick;
-  view.render(model, selected, otherSelected);
+  render();
 }
 
 function askLobby() {
@@ -139,7 +191,7 @@ function send(line, echo) {
   if (echo) view.logLine(`> ${masked(line)}`, "echo");
   if (model.error !== null) {
     model.error = null;
-    view.render(model, selected, otherSelected);
+    render();
   }
 }
 
@@ -157,48 +209,72 @@ function move(line) {
   send(line, true);
 }
 
-function select(code) {
-  const at = selected.indexOf(code);
-  if (at >= 0) selected.splice(at, 1);
-  else if (!(model.game.legal && model.game.legal.exchange && selected.length >= model.exchangeTargets().length)) {
-    selected.push(code);
+/** A card clicked in a hand: picked or put back; in the exchange, onto the first free place. */
+function pick(which, code) {
+  const picks = ui[which];
+  if (picks.places.length) {
+    const at = picks.places.indexOf(code);
+    const free = picks.places.indexOf(null);
+    if (at >= 0) picks.places[at] = null;
+    else if (free >= 0) picks.places[free] = code;
+  } else {
+    const at = picks.selected.indexOf(code);
+    if (at >= 0) picks.selected.splice(at, 1);
+    else picks.selected.push(code);
+    checkSelection(which);
   }
-  view.render(model, selected, otherSelected);
+  render();
 }
 
-/** A card of the second hand picked for its exchange (or put back). */
-function selectOther(code) {
-  const at = otherSelected.indexOf(code);
-  const other = model.game.otherLegal;
-  if (at >= 0) otherSelected.splice(at, 1);
-  else if (other && other.exchange && otherSelected.length < model.exchangeTargets(model.dummySeat).length) {
-    otherSelected.push(code);
+/** A place of the exchange clicked: its card goes back to the hand. */
+function place(which, at) {
+  ui[which].places[at] = null;
+  render();
+}
+
+/** A suggestion's cards become the selection. */
+function selectCards(which, codes) {
+  ui[which].selected = codes.map((code) => (code.toUpperCase().startsWith("PH") ? "PH" : code))
+    .filter((code) => (which === "own" ? model.game.hand : model.otherCards || []).includes(code));
+  checkSelection(which);
+  render();
+  byId(which === "own" ? "play-selected" : "second-play").focus();
+}
+
+/** Ask the server what the selection would play (``/check``), where it answers that. */
+function checkSelection(which) {
+  const picks = ui[which].selected;
+  if (!picks.length) {
+    model.check = null;
+    return;
   }
-  view.render(model, selected, otherSelected);
+  const words = which === "own" ? "" : `${COMMANDS.second_hand[0]} `;
+  model.check = { seat: which === "own" ? model.seat : model.dummySeat, cards: [...picks], fields: null };
+  ask(`/${words}check ${picks.join(" ")}`, "Tichu.Check");
 }
 
-function playSelected() {
-  if (!selected.length) return;
-  move(`/play ${selected.join(" ")}`);
-  selected = [];
-  view.render(model, selected, otherSelected);
+/** The Play button of a hand: the command its selection plays. */
+function playSelected(which) {
+  const line = byId(which === "own" ? "play-selected" : "second-play").dataset.line;
+  if (!line) return;
+  move(line);
+  ui[which].selected = [];
+  model.check = null;
+  render();
 }
 
-function exchange() {
-  if (selected.length !== model.exchangeTargets().length) return;
-  move(`/schupf ${selected.join(" ")}`);
-  selected = [];
-  view.render(model, selected, otherSelected);
-}
-
-/** The second hand's exchange, in the command its LEGAL spells (``/second schupf``, ``/dummy schupf``). */
-function exchangeOther() {
-  const other = model.game.otherLegal;
-  if (!other || otherSelected.length !== model.exchangeTargets(model.dummySeat).length) return;
-  const spelled = other.commands.map((line) => SECOND_SCHUPF.exec(line)).find(Boolean);
-  move(`/${spelled ? spelled[1] : COMMANDS.second_hand[0]} schupf ${otherSelected.join(" ")}`);
-  otherSelected = [];
-  view.render(model, selected, otherSelected);
+/** The exchange of a hand, its places' cards in order (``/second schupf`` as its LEGAL spells it). */
+function exchange(which) {
+  const places = ui[which].places;
+  if (!places.length || places.includes(null)) return;
+  if (which === "own") move(`/schupf ${places.join(" ")}`);
+  else {
+    const other = model.game.otherLegal;
+    const spelled = other && other.commands.map((line) => SECOND_SCHUPF.exec(line)).find(Boolean);
+    move(`/${spelled ? spelled[1] : COMMANDS.second_hand[0]} schupf ${places.join(" ")}`);
+  }
+  ui[which].places = places.map(() => null);
+  render();
 }
 
 // -- the controls --------------------------------------------------------------------
@@ -226,7 +302,7 @@ on("command-form", "submit", (event) => {
     link.send(input.value);
     view.logLine("> ********", "echo");
     input.value = "";
-    view.render(model, selected, otherSelected);
+    render();
     return;
   }
   const line = input.value.trim();
@@ -255,23 +331,66 @@ on("chat-form", "submit", (event) => {
   input.value = "";
 });
 
-on("new-table", "click", () => send("/join", true));
+on("new-table-form", "submit", (event) => {
+  event.preventDefault();
+  const variant = byId("new-variant").value;
+  const rounds = byId("new-rounds").value.trim();
+  send("/join", true);
+  if (variant !== "nanjing") send(`/variant ${variant}`, true);
+  if (rounds) send(`/round ${rounds}`, true);
+  if (byId("new-bots").value === "fill") {
+    fillWith = byId("new-bot-level").value;
+    if (variant === "nanjing") askLobby(); // the seats are known at once; else after the variant
+  }
+});
+on("quick", "click", () => send("/quick", true));
 on("refresh-lobby", "click", () => {
   send("/tables", true);
   send("/who", true);
 });
-on("add-bot", "click", () => send(`/bot ${byId("bot-level").value}`, true));
-on("set-rounds", "click", () => send(`/round ${byId("rounds").value.trim() || "off"}`, true));
-on("start", "click", () => send("/start", true));
-on("leave", "click", () => send("/leave", true));
-on("refresh-table", "click", () => send("/table", true));
-on("play-selected", "click", playSelected);
-on("clear-selection", "click", () => {
-  selected = [];
-  view.render(model, selected, otherSelected);
+on("review-form", "submit", (event) => {
+  event.preventDefault();
+  const number = byId("review-number").value.trim();
+  if (number) send(`/review ${number}`, true);
 });
-on("send-exchange", "click", exchange);
-on("send-second-exchange", "click", exchangeOther);
+on("add-bot", "click", () => send(`/bot ${byId("bot-level").value}`, true));
+/** The rounds field applies as it is changed, and at the start if it was not yet (bug 1). */
+function applyRounds() {
+  const wanted = byId("rounds").value.trim();
+  const now = model.options && model.options.round ? String(model.options.round) : "";
+  if (wanted === now || wanted === roundsAsked) return; // set, or asked for and not yet answered
+  roundsAsked = wanted;
+  send(`/round ${wanted || "off"}`, true);
+}
+on("rounds", "change", applyRounds);
+on("start", "click", () => {
+  applyRounds();
+  send("/start", true);
+});
+on("leave", "click", () => send("/leave", true));
+on("review-game", "click", () => {
+  if (model.game.over && model.game.over.log) send(`/review ${model.game.over.log}`, true);
+});
+on("review-prev", "click", () => send("/review prev", true));
+on("review-next", "click", () => send("/review next", true));
+on("review-end", "click", () => send("/review end", true));
+on("play-selected", "click", () => playSelected("own"));
+on("second-play", "click", () => playSelected("other"));
+on("bomb", "click", () => {
+  const line = byId("bomb").dataset.line;
+  if (!line) return;
+  move(line);
+  ui.own.selected = [];
+  model.check = null;
+  render();
+});
+on("clear-selection", "click", () => {
+  ui.own.selected = [];
+  model.check = null;
+  render();
+});
+on("send-exchange", "click", () => exchange("own"));
+on("send-second-exchange", "click", () => exchange("other"));
 on("resume", "click", () => {
   if (resume !== null) send(`/resume ${resume.token}`, true);
 });
@@ -280,5 +399,10 @@ on("reconnect", "click", () => {
   link.open();
 });
 
-view.render(model, selected, otherSelected);
+// the turn clock counts down on the page between the server's messages
+window.setInterval(() => {
+  if (model.atTable && model.game.clock !== null) view.clock(model);
+}, 1000);
+
+render();
 link.open();

@@ -16,9 +16,6 @@ const ENDS_LEGAL = new Set([
 /** Our own messages that answer what the round waited for. */
 const OWN_ENDS_LEGAL = new Set(["Tichu.GrandDecided", "Tichu.Tichu", "Tichu.ExchangeSubmitted"]);
 
-/** Who gets the exchange's cards, in the order passed: seats this many steps on (the variants'
- * `exchange_steps`, bswtichu/engine/variant.py). */
-const EXCHANGE_STEPS = { nanjing: [1, 2, 3], tientsin: [2, 4], trichu: [1, 3], duo: [1, 2, 3] };
 /** Duo's people: the first plays the game's seats 1 and 3, the second 2 and 4 (its `played_by`). */
 const DUO_PEOPLE = 2;
 
@@ -38,7 +35,10 @@ function emptyGame(seats = 4) {
     openHand: null, // the dummy's hand where we may see it (Trichu), else null
     secondHand: null, // our second hand's cards (Duo: private, like our own), else null
     otherLegal: null, // {seat, commands, exchange}: the legal moves of the second hand we play (dummy, Duo's second)
-    over: null, // {winners, standings}
+    over: null, // {winners, standings, log}
+    lastTrick: null, // {plays: [{seat, combo}], seat (who took it), to (who got it: the Dragon's gift)}
+    moment: null, // {kind: "dragon"|"dog", seat, to}: a Dragon trick given away, a Dog led, until the next play
+    clock: null, // {seat (null: every seat's), seconds, since (ms)}: the turn clock the round runs
   };
 }
 
@@ -76,7 +76,14 @@ export class Model {
     this.tableState = null;
     this.totals = null;
     this.standings = null; // {people, dummy} where each person scores his own (Trichu)
-    this.rounds = null;
+    this.rounds = null; // rounds over, as the server counts them in its score line
+    this.scoreHistory = []; // [{rounds, totals}]: the running totals after each round this page saw
+    this.roundResult = null; // the last ROUND_END's fields, until the next round's play
+    this.held = null; // {table, seat}: our seat, held while we are away from a started game
+    this.review = null; // the REVIEW being stepped through, else null
+    this.check = null; // {cards (the selection asked about, as sent), fields (Tichu.Check's)}
+    this.suggestions = {}; // round seat -> Tichu.Suggest's fields, while they hold (until the next play)
+    this.layout = null; // the table's form (Tichu.Layout): its hands, the exchange's places
     this.game = emptyGame();
     this.legalVersion = 0; // counts every new or cleared legal list (tests and views watch it)
     this.error = null; // the last refusal's message, until the next command
@@ -101,12 +108,17 @@ export class Model {
     return [...Array(count).keys()].map((step) => ((base - 1 + step) % count) + 1);
   }
 
-  /** The seats the exchange of ``from`` (our seat, or the second hand's) gives to, in the order
-   * the exchange command takes them. */
+  /** The exchange of ``from`` (our seat, or the second hand's) as the server's LAYOUT says it:
+   * [{to (a round seat), label ("right opponent", ...)}] in the order ``/schupf`` takes its cards;
+   * [] before the layout came. */
+  exchangePlaces(from = this.seat) {
+    const hand = this.layout && (this.layout.plays || []).find((entry) => entry.seat === from);
+    return hand ? hand.exchange : [];
+  }
+
+  /** The seats the exchange of ``from`` gives to, in the order the exchange command takes them. */
   exchangeTargets(from = this.seat) {
-    const steps = EXCHANGE_STEPS[this.variant] || EXCHANGE_STEPS.nanjing;
-    const count = this.seats.length;
-    return steps.map((step) => ((from - 1 + step) % count) + 1);
+    return this.exchangePlaces(from).map((place) => place.to);
   }
 
   /** The second hand's seat where we play one (Trichu's dealer: the dummy's; Duo: ours + 2), else
@@ -180,7 +192,11 @@ export class Model {
       this.tableState = null;
       this.plays = [];
       this.tableVariant = null;
+      this.scoreHistory = [];
+      this.roundResult = null;
+      this.layout = null;
     }
+    this.held = null;
     this.tableNumber = number;
     this.seat = seat;
     if (seats) this.seats = [...seats];
@@ -199,6 +215,7 @@ export class Model {
   }
 
   leaveTable() {
+    this.layout = null;
     this.tableNumber = null;
     this.seat = null;
     this.seats = [null, null, null, null];
@@ -210,6 +227,21 @@ export class Model {
   removeFromHand(codes) {
     this.game.hand = without(this.game.hand, codes);
   }
+}
+
+/** The trick goes to a pile (``to``: the Dragon's gift, else the winner's): it stays as the last one. */
+function takeTrick(m, seat, to) {
+  const g = m.game;
+  if (g.trick.length) g.lastTrick = { plays: g.trick, seat, to };
+  g.trick = [];
+  g.trickWon = null;
+  g.passed = g.passed.map(() => false);
+}
+
+/** A TABLE's running clock (`clock_left`, per seat): the seat whose clock runs, if one does. */
+function clockFromTable(left) {
+  const at = left.findIndex((seconds) => seconds !== null);
+  return at < 0 ? null : { seat: at + 1, seconds: left[at], since: Date.now() };
 }
 
 function ourTable(model, fields) {
@@ -261,7 +293,10 @@ const HANDLERS = {
     }
   },
   "Tichu.Away": (m, f) => {
-    if (f.nick === m.nick) m.leaveTable();
+    if (f.nick === m.nick) {
+      m.leaveTable();
+      m.held = { table: f.table, seat: f.seat };
+    }
     else if (ourTable(m, f) && !m.away.includes(f.seat)) m.away.push(f.seat);
   },
   "Tichu.Returned": (m, f) => {
@@ -291,6 +326,8 @@ const HANDLERS = {
     m.totals = null;
     m.rounds = null;
     m.standings = null;
+    m.scoreHistory = [];
+    m.roundResult = null;
     m.plays = [];
     m.game = emptyGame(f.seats.length);
     m.duoHands();
@@ -327,6 +364,8 @@ const HANDLERS = {
   },
   "Tichu.Phase": (m, f) => {
     m.game.phase = f.phase;
+    m.game.clock = f.clock === undefined ? null : { seat: null, seconds: f.clock, since: Date.now() };
+    if (f.phase === "play") m.roundResult = null;
     // 14 cards each after the exchange in the 4-player game and Trichu; Tientsin's hands
     // differ (9 or 10): the page asks for the table then
     if (f.phase === "play" && m.game.counts.length === 4) m.game.counts = [14, 14, 14, 14];
@@ -337,15 +376,38 @@ const HANDLERS = {
   },
   "Tichu.Turn": (m, f) => {
     m.game.turn = { seat: f.seat, need: f.need };
+    m.game.clock = f.clock === undefined ? null : { seat: f.seat, seconds: f.clock, since: Date.now() };
+    m.suggestions = {};
+  },
+  "Tichu.Check": (m, f) => {
+    // the answer to the selection as it is now (an older selection's answer is dropped)
+    const plain = (codes) => codes.map((code) => (code.toUpperCase().startsWith("PH") ? "PH" : code.toUpperCase()))
+      .sort().join(" ");
+    if (m.check !== null && f.seat === m.check.seat && plain(f.cards || []) === plain(m.check.cards)) m.check.fields = f;
+  },
+  "Tichu.Suggest": (m, f) => {
+    // for the legal list it answers (a newer list needs newer suggestions)
+    m.suggestions[f.seat] = { ...f, legal: f.seat === m.seat ? m.game.legal : m.game.otherLegal };
+  },
+  "Tichu.Layout": (m, f) => {
+    if (!ourTable(m, f)) return;
+    m.layout = f;
+    if (f.options) m.options = f.options; // a spectator's too
+    if (f.seat !== null && f.plays && f.plays.length) m.plays = f.plays.map((entry) => entry.seat);
+  },
+  "Tichu.Review": (m, f) => {
+    m.review = f;
+  },
+  "Tichu.ReviewEnd": (m) => {
+    m.review = null;
   },
   "Tichu.Played": (m, f) => {
     const g = m.game;
     // a won trick lies until the next lead; a bomb out of turn still lands on it
-    if (g.trickWon && !f.out_of_turn) {
-      g.trick = [];
-      g.trickWon = null;
-    }
+    if (g.trickWon && !f.out_of_turn) takeTrick(m, g.trickWon.seat, g.trickWon.seat);
     g.trick.push({ seat: f.seat, combo: f.combo });
+    m.suggestions = {};
+    g.moment = f.combo.type === "dog" ? { kind: "dog", seat: f.seat, to: null } : null;
     g.counts[f.seat - 1] = f.cards_left;
     g.passed = g.passed.map(() => false);
     if (f.seat === m.seat) m.removeFromHand(f.combo.cards);
@@ -364,33 +426,38 @@ const HANDLERS = {
   "Tichu.TrickWon": (m, f) => {
     m.game.trickWon = { seat: f.seat, points: f.points };
   },
-  "Tichu.TrickTaken": (m) => {
-    m.game.trick = [];
-    m.game.trickWon = null;
-    m.game.passed = m.game.passed.map(() => false);
+  "Tichu.TrickTaken": (m, f) => takeTrick(m, f.seat, f.to),
+  "Tichu.DragonGiven": (m, f) => {
+    takeTrick(m, f.seat, f.to);
+    m.game.moment = { kind: "dragon", seat: f.seat, to: f.to };
   },
-  "Tichu.DragonGiven": (m) => {
-    m.game.trick = [];
-    m.game.trickWon = null;
-    m.game.passed = m.game.passed.map(() => false);
+  "Tichu.DogLead": (m, f) => {
+    m.game.moment = { kind: "dog", seat: f.seat, to: f.leader };
   },
   "Tichu.Out": (m, f) => {
     if (!m.game.finish.includes(f.seat)) m.game.finish.push(f.seat);
   },
-  "Tichu.RoundEnd": (m) => {
-    const over = m.game.over;
+  "Tichu.RoundEnd": (m, f) => {
+    const { over, lastTrick } = m.game;
+    m.roundResult = { ...f, names: [...m.seats] };
     m.game = emptyGame(m.seats.length);
     m.game.over = over;
+    m.game.lastTrick = lastTrick;
   },
   "Tichu.Score": (m, f) => {
     if (!ourTable(m, f)) return;
     m.totals = f.totals;
+    // `rounds` counts the rounds dealt: the one in play too (a returning player's SCORE comes
+    // before the TABLE that says whether it is over: that TABLE sets the count right)
     m.rounds = f.rounds;
+    if (m.game.phase === null && !m.scoreHistory.some((entry) => entry.rounds === f.rounds)) {
+      m.scoreHistory.push({ rounds: f.rounds, totals: [...f.totals] });
+    }
     // per-person scores (Trichu): each person's total, and the dummy's
     m.standings = f.scores ? { people: f.standings || [], dummy: f.dummy } : null;
   },
   "Tichu.GameOver": (m, f) => {
-    m.game.over = { winners: f.winners || [], standings: f.standings || [] };
+    m.game.over = { winners: f.winners || [], standings: f.standings || [], log: f.log };
     m.game.turn = null;
     m.tableState = "finished";
   },
@@ -420,7 +487,12 @@ const HANDLERS = {
     g.wish = f.wish;
     g.finish = [...(f.finish_order || [])];
     m.totals = f.totals;
-    m.rounds = f.round;
+    // `round` is the round shown: over once it has its result, else still in play
+    m.rounds = f.result ? f.round : f.round - 1;
+    const last = m.scoreHistory[m.scoreHistory.length - 1];
+    if (last && last.rounds > m.rounds) last.rounds = m.rounds;
+    if (f.result) m.roundResult = { ...f.result, names: [...f.names] };
+    g.clock = f.clock_left ? clockFromTable(f.clock_left) : null;
     m.fitSeats();
   },
   "Tichu.Substitute": (m, f) => {
