@@ -257,24 +257,27 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
     total = len(users) if total is None else total
     observers = list(observers)
     fields = {"users": users, "page": page, "pages": pages, "total": total, "observers": observers}
-    watching = "; observers (no people): " + ", ".join(
-        o["nick"] + (f" (watching table {o['table']})" if o["table"] is not None else "") for o in observers
-    ) if observers else ""
+    watching: list[Wordable] = ["; ", _("observers (no people): %(observers)s", observers=Joined(", ", [
+        _("%(nick)s (watching table %(table)s)", nick=o["nick"], table=o["table"]) if o["table"] is not None
+        else o["nick"] for o in observers]))] if observers else []
     if not total:
-        return Message("WHO", fields, "Nobody has chosen a name yet." + watching)
-    parts = []
+        return Message("WHO", fields, Joined("", [_("Nobody has chosen a name yet."), *watching]))
+    parts: list[Wordable] = []
     for user in users:
+        where: Wordable
         if user["table"] is None:
-            where = "lobby"
+            where = _("lobby")
         elif user["watching"]:
-            where = f"watching table {user['table']}"
+            where = _("watching table %(table)s", table=user["table"])
         else:
-            where = f"table {user['table']} seat {user['seat']}"
-        away = f", away: {user['away']}" if user.get("away") else ""
-        parts.append(f"{user['nick']} ({where}{away})")
-    heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
-    more = f"; /who {page + 1} shows more" if page < pages else ""
-    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more + watching)
+            where = _("table %(table)s seat %(seat)s", table=user["table"], seat=user["seat"])
+        if user.get("away"):
+            where = _("%(place)s, away: %(reason)s", place=where, reason=user["away"])
+        parts.append(Joined("", [user["nick"], " (", where, ")"]))
+    heading = _("Online (%(total)s)", total=total) if pages == 1 else _(
+        "Online (%(total)s, page %(page)s of %(pages)s)", total=total, page=page, pages=pages)
+    more: list[Wordable] = ["; ", _("/who %(page)s shows more", page=page + 1)] if page < pages else []
+    return Message("WHO", fields, Joined("", [heading, ": ", Joined(", ", parts), *more, *watching]))
 
 
 def output_skipped() -> Message:
