@@ -334,22 +334,21 @@ def seat_held(table: int, seat: int) -> Message:
 def tables(views: list[dict[str, Any]]) -> Message:
     if not views:
         return Message("TABLES", {"tables": []}, _('No tables yet. /join opens one.'))
-    return Message("TABLES", {"tables": views}, "\n".join(describe_table(v) for v in views))
+    return Message("TABLES", {"tables": views}, Joined("\n", [describe_table(v) for v in views]))
 
 
-def describe_table(view: dict[str, Any]) -> str:
+def describe_table(view: dict[str, Any]) -> Wordable:
     """One line about a table for people, from its plain-data view."""
-    seats = ", ".join(
-        f"{number} {nick or '-'}{' (away)' if number in view['away'] else ''}"
-        for number, nick in enumerate(view["seats"], start=1)
-    )
-    private = ", private" if view.get("private") else ""
-    line = (
-        f"Table {view['table']} [{view['state']}{private}] seats: {seats}"
-        f" | options: {describe_options(view['options'])}"
-    )
+    seats = Joined(", ", [
+        _("%(number)s %(nick)s (away)", number=number, nick=nick or "-") if number in view["away"]
+        else f"{number} {nick or '-'}" for number, nick in enumerate(view["seats"], start=1)])
+    values = {"table": view["table"], "state": view["state"], "seats": seats,
+              "options": describe_options(view["options"])}
+    line: Wordable = (_("Table %(table)s [%(state)s, private] seats: %(seats)s | options: %(options)s", **values)
+                      if view.get("private") else
+                      _("Table %(table)s [%(state)s] seats: %(seats)s | options: %(options)s", **values))
     if view["spectators"]:
-        line += " | watching: " + ", ".join(view["spectators"])
+        line = Joined(" | ", [line, _("watching: %(spectators)s", spectators=", ".join(view["spectators"]))])
     return line
 
 
