@@ -709,49 +709,60 @@ class GameTexts:
         seats = len(self.names)
         time_left = self.time_left
         left: list[int | None] = [time_left(seat) for seat in range(seats)] if time_left is not None else [None] * seats
-        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
-        if time_left is not None:
-            lines[0] += f" Turn clock: {_seconds(time_left(None))} per decision."  # type: ignore[arg-type]  # its full time
+        heading = _("Table %(table)s, round %(round)s, phase %(phase)s.", table=self.table, round=round_number,
+                    phase=view.phase)
+        lines: list[Wordable] = [heading if time_left is None else Joined(" ", [heading, _(
+            "Turn clock: %(time)s per decision.", time=_seconds(time_left(None)))])]  # type: ignore[arg-type]  # its full time
         lines += [self._seat_line(view, seat, left[seat], (away or (False,) * seats)[seat], afk, plays)
                   for seat in range(seats)]
         lines += self._on_the_table(view)
         if totals_text is not None:
             lines.append(f"  {totals_text}")
-        return self._msg("TABLE", self._view_fields(view, round_number, totals, afk, plays, left), "\n".join(lines))
+        return self._msg("TABLE", self._view_fields(view, round_number, totals, afk, plays, left), Joined("\n", lines))
 
     def _seat_line(self, view: RoundView, seat: int, seat_left: int | None, away: bool,
-                   afk: dict[int, str] | None, plays: Sequence[int]) -> str:
+                   afk: dict[int, str] | None, plays: Sequence[int]) -> Wordable:
         """One seat's line of the table: its cards, clock, call, place out, turn, and who it is."""
-        marks = [] if seat_left is None else [f"({_seconds(seat_left)} left)"]
+        marks: list[Wordable] = [] if seat_left is None else [_("(%(time)s left)", time=_seconds(seat_left))]
         call = view.calls[seat]
         if call:
             marks.append(call.upper())
         if seat in view.finish_order:
-            marks.append(f"out {view.finish_order.index(seat) + 1}.")
+            marks.append(_("out %(place)s.", place=view.finish_order.index(seat) + 1))
         if view.turn == seat:
             marks.append(f"<- {view.need}")
-        you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
-            " (away)" if away else ""
+        yours: list[Wordable] = [_("(you)")] if seat == view.seat else [_("(yours to play)")] if seat in plays else \
+            [_("(away)")] if away else []
         if afk and seat in afk:
-            you += f" (away: {afk[seat]})"
+            yours.append(_("(away: %(reason)s)", reason=afk[seat]))
         name = self.names[seat]
-        place = f"{name} (seat {seat + 1})" if self.variant.dummy is not None else f"seat {seat + 1} {name}"  # Trichu's seats move
-        return f"  {place}{you}: {view.hand_counts[seat]} cards{' ' + ' '.join(marks) if marks else ''}"
+        place = _("%(name)s (seat %(seat)s)", name=name, seat=seat + 1) if self.variant.dummy is not None else \
+            _("seat %(seat)s %(name)s", seat=seat + 1, name=name)  # Trichu's seats move
+        parts: list[Wordable] = ["  ", place]
+        for part in yours:
+            parts += [" ", part]
+        parts += [": ", _("%(count)s cards", count=view.hand_counts[seat])]
+        for mark in marks:
+            parts += [" ", mark]
+        return Joined("", parts)
 
-    def _on_the_table(self, view: RoundView) -> list[str]:
+    def _on_the_table(self, view: RoundView) -> list[Wordable]:
         """The table's lines after the seats: the play to beat, the wish, the dummy's open hand."""
-        lines = []
+        lines: list[Wordable] = []
         if view.top is not None:
-            won = " (won, bombs may still come)" if view.trick_won else ""
             by: int = view.top_seat  # type: ignore[assignment]  # set with the top
-            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(by)}{won}.")
+            values = {"play": shown_play(view.top), "seat": self._hand_name(by)}
+            lines.append(Joined("", ["  ", _("On the table: %(play)s by %(seat)s (won, bombs may still come).",
+                                             **values) if view.trick_won else
+                                     _("On the table: %(play)s by %(seat)s.", **values)]))
         elif view.phase == "play":
-            lines.append("  The table is empty.")
+            lines.append(Joined("", ["  ", _("The table is empty.")]))
         if view.wish is not None:
-            lines.append(f"  Wish: {rank_text(view.wish)}.")
+            lines.append(Joined("", ["  ", _("Wish: %(rank)s.", rank=rank_text(view.wish))]))
         if view.open_hand is not None:
             dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
-            lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
+            lines.append(Joined("", ["  ", _("The dummy's open hand (seat %(seat)s): %(cards)s.", seat=dummy + 1,
+                                             cards=format_cards(view.open_hand) or _("empty"))]))
         return lines
 
     def _view_fields(self, view: RoundView, round_number: int, totals: dict, afk: dict[int, str] | None,
