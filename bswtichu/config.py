@@ -48,6 +48,8 @@ DEFAULT_LISTENERS = (
     Listener("websocket", "ssl:4281:interface=127.0.0.1"),
 )
 LOG_FORMATS = ("text", "json")
+#: the languages the server has catalogs for (bswtichu/locale; server/text/i18n.py names them)
+LANGUAGE_CODES = ("en", "de", "fr", "es", "ro")
 LOG_LEVELS = ("debug", "info", "warn", "error", "critical")
 #: how a kind is named in the config file, on the command line and in the registry
 KIND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -143,6 +145,9 @@ class ServerConfig:
     #: passwords hashed or checked per name, and per address, in any minute (``password_budget``)
     password_checks_per_name: int = 6
     password_checks_per_address: int = 12
+    #: the language people are spoken to in until they choose (``/lang``) or their client
+    #: says (en, de, fr, es, ro)
+    language: str = "en"
 
     def __post_init__(self) -> None:
         problems = []
@@ -203,6 +208,8 @@ class ServerConfig:
             problems.append("synchronous must be off, normal or full")
         if self.bot_workers is not None and self.bot_workers < 0:
             problems.append("workers must be 0 (decisions in the server) or more")
+        if self.language not in LANGUAGE_CODES:
+            problems.append(f"language must be one of {', '.join(LANGUAGE_CODES)}")
         if self.log_format not in LOG_FORMATS:
             problems.append(f"log_format must be {' or '.join(LOG_FORMATS)}")
         if self.log_level not in LOG_LEVELS:
@@ -306,7 +313,7 @@ LIVE_FIELDS = frozenset({
     "byte_rate", "byte_burst", "line_byte_rate", "line_byte_burst", "read_size",
     "output_soft_limit", "output_hard_limit", "connections_per_address", "uncapped_addresses",
     "max_tables", "tables_per_person", "max_chat_length", "who_page_size", "idle_timeout",
-    "quick_wait", "tables_per_address",
+    "quick_wait", "tables_per_address", "language",
     "header_timeout", "tls_handshake_timeout",
 })
 
@@ -375,6 +382,7 @@ _KEYS = {
     ("passwords", "queue"): ("password_queue", int),
     ("passwords", "per_name"): ("password_checks_per_name", int),
     ("passwords", "per_address"): ("password_checks_per_address", int),
+    ("server", "language"): ("language", str),
 }
 
 

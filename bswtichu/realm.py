@@ -75,6 +75,10 @@ class Client(Protocol):
     #: it has none), so a password sent over it is followed by a warning; None: nothing to warn of
     unencrypted: int | None
 
+    def language_hint(self, hint: str) -> None:
+        """The client said its user's language (``de_DE.UTF-8``, ``fr``): the domain takes an
+        offered one unless the person chose his own."""
+
     @property
     def seated(self) -> bool:
         """Whether the client has a seat at a table (it is asked what the seat does)."""

@@ -40,7 +40,7 @@ from bswtichu.server.people.chat import Chat
 from bswtichu.server.commands.registry import CommandRegistry
 from bswtichu.server.connections import Connections
 from bswtichu.server.people.directory import NameDirectory, NameIndex
-from bswtichu.server.commands.display import DisplayCommands
+from bswtichu.server.commands.display import DisplayCommands, LanguageCommand
 from bswtichu.server.commands.events import EventCommands
 from bswtichu.server.events.board import EventBoard
 from bswtichu.server.commands.game import GameCommands
@@ -136,6 +136,8 @@ def build_lobby(
     names.arrived.append(lists.arrive)
     names.arrived.append(lambda session, previous: tell_friends(lists, index, session))
     names.departed.append(lists.forget)
+    language = LanguageCommand(storage.accounts.set_language, storage.accounts.language)
+    names.arrived.append(language.arrived)
     readers = GameReaders(storage.games, lambda nick: moderation.role_of(nick) == ADMIN)
     commands = CommandRegistry()
     events = EventBoard(tables, clock, storage.events, index.find, games=storage.games)
@@ -144,7 +146,7 @@ def build_lobby(
               game, ReviewCommands(logs, readers),
               AccountCommands(names, storage, readers, RegistrationLimit(
                   clock, config.registrations_per_hour, config.uncapped), lists.keep, reads),
-              DisplayCommands(), SocialCommands(lists, names, chat, storage, reads),
+              DisplayCommands(), language, SocialCommands(lists, names, chat, storage, reads),
               ModerationCommands(moderation, names, connections, tables),
               EventCommands(events, lambda name: may_create_events(name, moderation, storage, live),
                             storage.accounts.is_registered, live, game.score,

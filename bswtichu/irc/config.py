@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bswtichu.config import ConfigError, boolean, convert_setting, read_config_file, read_ini
+from bswtichu.config import LANGUAGE_CODES, ConfigError, boolean, convert_setting, read_config_file, read_ini
 
 SECTION = "irc"
 
@@ -42,6 +42,9 @@ class IrcConfig:
     server_ca: str = ""  # PEM certificate(s) to trust for it ("": the system's trusted ones)
     game_tls: bool = False  # reach the game server's line port over TLS (its ssl: listener)
     game_ca: str = ""  # PEM certificate(s) to trust for it, e.g. its self-signed tls-certificate.pem
+    #: the language the game server's sentences come in to the channel (and to its users in
+    #: private): en, de, fr, es or ro (/lang on each of the bridge's connections)
+    language: str = "en"
 
     def __post_init__(self) -> None:
         problems = []
@@ -54,6 +57,8 @@ class IrcConfig:
             problems.append(f"channel must start with # (or &, +, !) and hold no space or comma (got {self.channel!r})")
         if not self.nick or any(c in self.nick for c in " !@:#,"):
             problems.append(f"nick must be one word without !@:#, (got {self.nick!r})")
+        if self.language not in LANGUAGE_CODES:
+            problems.append(f"language must be one of {', '.join(LANGUAGE_CODES)} (got {self.language!r})")
         if self.burst < 1:
             problems.append("burst must be at least 1")
         if self.line_interval < 0:

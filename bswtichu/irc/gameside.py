@@ -101,9 +101,11 @@ class GameLink(LineReceiver):
     MAX_LENGTH = 4 * 1024 * 1024  # a /log reply is one long line
     log = Logger()
 
-    def __init__(self, owner: LinkOwner, login: NickLogin):
+    def __init__(self, owner: LinkOwner, login: NickLogin, language: str = "en"):
+        """``language``: the server's sentences' (the channel's setting, `IrcConfig.language`)."""
         self.owner = owner
         self.login = login
+        self.language = language
         self.name: str | None = None
         self.ready = False
         self.closing = False  # we hung up on purpose
@@ -113,6 +115,8 @@ class GameLink(LineReceiver):
         if self.closing:  # hung up while still connecting
             self.transport.loseConnection()  # type: ignore[union-attr]  # a made connection has its transport
             return
+        if self.language != "en":  # asked in human mode: its answer is read as the greeting is
+            self.send(f"/lang {self.language}")
         self.send("/mode relay")
 
     def send(self, line: str) -> None:

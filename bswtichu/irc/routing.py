@@ -113,7 +113,8 @@ class Player:
     def __init__(self, bridge: Bridge, nick: str):
         self.bridge = bridge
         self.nick = nick
-        self.link = GameLink(self, NickLogin(name_candidates(server_name(nick)), bridge.resume_tokens))
+        self.link = GameLink(self, NickLogin(name_candidates(server_name(nick)), bridge.resume_tokens),
+                             bridge.config.language)
         self.pending: list[str] = []  # commands held until login and watcher are ready
         self.table: int | None = None  # where he sits or watches
         self.expect: set[str] = set()
@@ -184,7 +185,7 @@ class Watcher:
         # an observer first: only an observer from the bridge's address may take the bridge's
         # reserved names (docs/moderation.md), and an observer cannot chat
         self.link = GameLink(self, NickLogin(name_candidates(watcher_name(base, table)), bridge.resume_tokens,
-                                             first=("/observer",)))
+                                             first=("/observer",)), bridge.config.language)
         self.active = False  # watching (the server confirmed /watch)
         self.keepalive = LoopingCall(self.link.send, "/mode relay")
         self.keepalive.clock = bridge.reactor

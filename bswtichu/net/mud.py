@@ -30,6 +30,10 @@ EOR = b"\x19"
 NAWS = b"\x1f"
 MSSP = b"\x46"
 GMCP = b"\xc9"
+#: RFC 1572's NEW-ENVIRON: the client tells its environment (its ``LANG``, MNES's variables)
+NEW_ENVIRON = b"\x27"
+ENV_IS, ENV_SEND, ENV_INFO = b"\x00", b"\x01", b"\x02"
+ENV_VAR, ENV_VALUE, ENV_ESC, ENV_USERVAR = 0, 1, 2, 3
 
 IAC, SB, SE, GA, EOR_MARK = b"\xff", b"\xfa", b"\xf0", b"\xf9", b"\xef"
 TTYPE_IS, TTYPE_SEND = b"\x00", b"\x01"
@@ -114,6 +118,55 @@ class ClientProfile:
                 self.mtts = int(number)
             return False
         return len(self.names) < TTYPE_ROUNDS
+
+
+def environ_request() -> bytes:
+    """NEW-ENVIRON SEND for the variables the server reads: ``LANG`` (as a user variable,
+    where telnet clients put it, and as a well-known one, where MNES clients may)."""
+    return subnegotiation(NEW_ENVIRON, ENV_SEND + bytes([ENV_USERVAR]) + b"LANG" + bytes([ENV_VAR]) + b"LANG")
+
+
+def environ_values(payload: bytes) -> dict[str, str]:
+    """The variables of a NEW-ENVIRON IS or INFO answer (RFC 1572: VAR or USERVAR, a name,
+    VALUE, a value; ESC quotes the next byte), names in upper case; anything else: none."""
+    if payload[:1] not in (ENV_IS, ENV_INFO):
+        return {}
+    found: dict[str, str] = {}
+    name: bytearray | None = None
+    value: bytearray | None = None
+    data = iter(payload[1:2048])
+    for byte in data:
+        if byte in (ENV_VAR, ENV_USERVAR):
+            if name is not None and value is not None:
+                found[name.decode("ascii", "replace").upper()] = value.decode("utf-8", "replace")
+            name, value = bytearray(), None
+        elif byte == ENV_VALUE:
+            value = bytearray()
+        else:
+            if byte == ENV_ESC:
+                byte = next(data, 0)
+            if value is not None:
+                value.append(byte)
+            elif name is not None:
+                name.append(byte)
+    if name is not None and value is not None:
+        found[name.decode("ascii", "replace").upper()] = value.decode("utf-8", "replace")
+    return found
+
+
+def hello_language(gmcp: str) -> str | None:
+    """The language a client's GMCP hello names: ``Core.Hello {"language": "de"}`` (also
+    ``lang``), or ``Core.Language "de"``; None for any other package or none given."""
+    package, _space, body = gmcp.strip().partition(" ")
+    if package.lower() not in ("core.hello", "core.language") or len(body) > 4096:
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        data = data.get("language", data.get("lang"))
+    return data if isinstance(data, str) else None
 
 
 def subnegotiation(option: bytes, payload: bytes) -> bytes:

@@ -163,12 +163,14 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
     def connectionMade(self) -> None:
         """Offer the options first (before the greeting), then greet as every port does.
 
-        The client's own GMCP (Core.Hello, Core.Supports.Set) and other
-        subnegotiations are left to TelnetProtocol, which ignores them.
+        The client's GMCP is read for its hello's language (``Core.Hello``), its NEW-ENVIRON
+        answer for ``LANG``; other subnegotiations are left to TelnetProtocol, which ignores them.
         """
         telnet = self.transport
         telnet.negotiationMap[mud.NAWS] = self._naws
         telnet.negotiationMap[mud.TTYPE] = self._ttype
+        telnet.negotiationMap[mud.NEW_ENVIRON] = self._environ
+        telnet.negotiationMap[mud.GMCP] = self._gmcp
         for option, theirs in self.OFFERS:
             offer = telnet.do(option) if theirs else telnet.will(option)
             offer.addCallbacks(self._agreed, self._refused, callbackArgs=(option,))
@@ -198,7 +200,17 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         return option in (mud.GMCP, mud.EOR, mud.SGA, mud.MSSP) or (option == ECHO and self._hiding)
 
     def enableRemote(self, option: bytes) -> bool:
+        """NAWS and TTYPE (offered); NEW-ENVIRON when the client offers it (WILL NEW-ENVIRON):
+        once our DO has gone, it is asked for ``LANG``. (The server does not offer NEW-ENVIRON
+        itself: what it sends a plain telnet client stays as it was.)"""
+        if option == mud.NEW_ENVIRON:
+            self.clock.callLater(0, self._ask_environ)
+            return True
         return option in (mud.NAWS, mud.TTYPE)
+
+    def _ask_environ(self) -> None:
+        if self.transport.getOptionState(mud.NEW_ENVIRON).him.state == "yes":
+            self.send_bytes(mud.environ_request())
 
     def disableLocal(self, option: bytes) -> None:
         self._set_local(option, False)
@@ -223,6 +235,18 @@ class HumanTelnetProtocol(LineConnection, TelnetProtocol):
         if self.profile.take_ttype(b"".join(payload)):
             self._ask_ttype()
         self._update_session()
+
+    def _environ(self, payload: list[bytes]) -> None:
+        """The client's environment: its ``LANG`` chooses the language (unless the person did)."""
+        hint = mud.environ_values(b"".join(payload)).get("LANG")
+        if hint and self.session is not None:
+            self.session.language_hint(hint)
+
+    def _gmcp(self, payload: list[bytes]) -> None:
+        """The client's own GMCP: a hello that names a language chooses it."""
+        hint = mud.hello_language(b"".join(payload)[:4096].decode("utf-8", "replace"))
+        if hint and self.session is not None:
+            self.session.language_hint(hint)
 
     def _ask_ttype(self) -> None:
         if self.transport.getOptionState(mud.TTYPE).him.state == "yes":

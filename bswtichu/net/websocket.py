@@ -88,6 +88,8 @@ class FrameLines(LineConnection):
         self.websocket = websocket
         self.subprotocol = subprotocol
         self.for_people = subprotocol != MACHINE  # the terminal and GMCP subprotocols: browsers, web MUD clients
+        #: the language the page asked for (``/ws?lang=de``, its browser's): its greeting's too
+        self.language = ""
         self.transport = None
 
     def encode_lines(self, lines: list[str]) -> bytes:
@@ -118,7 +120,10 @@ class FrameLines(LineConnection):
         """A frame from the client: an input line, or (TEXT on the GMCP subprotocol) GMCP."""
         self.charge_input(len(payload))
         if self.subprotocol == GMCP and not binary:
-            return  # Core.Hello, Core.Supports.Set...: nothing the server acts on
+            hint = mud.hello_language(payload[:4096].decode("utf-8", "replace"))
+            if hint and self.session is not None:  # Core.Hello naming a language; the rest is not acted on
+                self.session.language_hint(hint)
+            return
         self.bytes_received(payload.rstrip(b"\r\n") + b"\n")
 
     @staticmethod
@@ -158,6 +163,7 @@ class WebSocketSession(WebSocketServerProtocol):
         chosen = offered[0] if offered else TERMINAL
         config = factory.config.for_line_port() if chosen == MACHINE else factory.config
         self.lines = FrameLines(self, chosen, factory.lobby, config, factory.clock)
+        self.lines.language = (request.params.get("lang") or [""])[0][:32]
         return chosen if offered else None
 
     def onOpen(self) -> None:

@@ -9,7 +9,7 @@ from twisted.logger import Logger
 
 from bswtichu import __version__
 from bswtichu.config import LiveConfig, ServerConfig
-from bswtichu.server.text import messages
+from bswtichu.server.text import i18n, messages
 from bswtichu.server.text.messages import Message
 from bswtichu.realm import Connection
 from bswtichu.server.session import Outbox, Session
@@ -42,6 +42,12 @@ class Connections:
         IP, if known (a banned one is sent away)."""
         session = Session(connection, peer, self._outbox)
         session.address = address
+        config = limits or self._config.current
+        if config.language != i18n.SOURCE:
+            session.language = i18n.language(config.language)
+        hint = getattr(connection, "language", "")  # the WebSocket page's ?lang= (test doubles lack it)
+        if hint:
+            session.language_hint(hint)
         barred = self._barred(address) if address else None
         if barred is not None:
             session.send(barred)
@@ -49,7 +55,6 @@ class Connections:
             return session
         self._sessions.add(session)
         log.info("{peer} connected", peer=peer, event="connect")
-        config = limits or self._config.current
         session.send(messages.welcome(SERVER_NAME, __version__, config.max_line_length,
                                       config.flood_rate, config.flood_burst, config.idle_timeout,
                                       getattr(connection, "for_people", False)))  # (test doubles lack it)

@@ -17,6 +17,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from bswtichu.server.text.i18n import _
 from bswtichu.config import LiveConfig, ServerConfig
 from bswtichu.counters import Counters
 from bswtichu.server.text import messages
@@ -154,7 +155,7 @@ class Lobby:
         sessions = self.connections.close_all()
         self.names.clear()
         for session in sessions:
-            session.send(messages.bye("shutdown", f"The server is stopping: {reason}."))
+            session.send(messages.bye("shutdown", _('The server is stopping: %(reason)s.', reason=reason)))
             session.close()
         self.events.stop()
         self.tables.close_all()
@@ -245,4 +246,4 @@ class Lobby:
             return
         self.log.failure("error handling {line!r} from {session!r}", failure, line=shown(), session=session,
                          event="internal_error")
-        session.send(messages.error("internal", "internal error; the server logged it, please try again"))
+        session.send(messages.error("internal", _('internal error; the server logged it, please try again')))

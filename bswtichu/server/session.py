@@ -11,8 +11,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bswtichu.server.text.i18n import _
 from bswtichu.realm import Connection, Told
 from bswtichu.server.text import messages
+from bswtichu.server.text import i18n
+from bswtichu.server.text.i18n import Language
 from bswtichu.server.text.messages import Message
 from bswtichu.server.text.render import HUMAN, MACHINE, MAX_WIDTH, MIN_WIDTH, machine_line, render
 
@@ -201,6 +204,12 @@ class Session:
         self.legal_push = False
         #: closed, but lines waiting for a commit are still written before the hang-up
         self._closing = False
+        #: the language human text is worded in (None: English, the source): ``/lang``, the
+        #: account's, the client's hint, else the server's default (set by `Connections.open`)
+        self.language: Language | None = None
+        #: whether the person chose it himself (``/lang`` or his account's): a client's hint
+        #: that arrives later does not overrule him
+        self.language_chosen = False
 
     def __repr__(self) -> str:
         return f"<Session {self.nick or '(no name)'} {self.peer}>"
@@ -222,21 +231,21 @@ class Session:
     # -- what a port tells of its own (realm.Client): it names the limit, the words are ours --
 
     def too_many_lines(self, rate: float, burst: int) -> None:
-        self.send(messages.error("flood", f"too many lines: at most {rate:g} per second"
-                                 f" (bursts of {burst}); the rest are read as the limit allows"))
+        self.send(messages.error("flood", _('too many lines: at most %(rate)g per second (bursts of %(burst)s); the rest are read as '
+                                            'the limit allows', rate=rate, burst=burst)))
 
     def line_too_long(self, limit: int) -> None:
-        self.send(messages.error("line_too_long", f"line dropped: lines may be at most {limit} bytes"))
+        self.send(messages.error("line_too_long", _('line dropped: lines may be at most %(limit)s bytes', limit=limit)))
 
     def skipped_lines(self) -> list[str]:
         return render(messages.output_skipped(), self.mode)
 
     def not_reading(self) -> list[str]:
         self.closed = True
-        return render(messages.bye("output", "You do not read what the server sends; goodbye."), self.mode)
+        return render(messages.bye("output", _('You do not read what the server sends; goodbye.')), self.mode)
 
     def idle(self, seconds: float) -> None:
-        self.send(messages.bye("idle", f"No input for {seconds:g} seconds; goodbye."))
+        self.send(messages.bye("idle", _('No input for %(seconds)g seconds; goodbye.', seconds=seconds)))
         self.close()
 
     def password_travelled(self) -> None:
@@ -347,8 +356,15 @@ class Session:
     def _render(self, message: Message) -> list[str]:
         if self.mode == HUMAN:
             colour = self.default_colour if self.colour is None else self.colour
-            return render(message, HUMAN, self.wrap_width(), colour)
-        return render(message, self.mode)
+            return render(message, HUMAN, self.wrap_width(), colour, self.language)
+        return render(message, self.mode, language=self.language)
+
+    def language_hint(self, hint: str) -> None:
+        """The client said which language its user reads (telnet's NEW-ENVIRON ``LANG``, a MUD
+        client's GMCP hello, the web page): taken unless the person chose one himself."""
+        code = i18n.from_hint(hint)
+        if code is not None and not self.language_chosen:
+            self.language = None if code == i18n.SOURCE else i18n.language(code)
 
     def write(self, lines: list[str]) -> None:
         """Rendered lines, none droppable (the outbox's flush)."""

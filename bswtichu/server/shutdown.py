@@ -16,6 +16,7 @@ from collections.abc import Callable
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.text import messages
 from bswtichu.server.people.directory import NameIndex
 from bswtichu.server.text.messages import Refusal
@@ -57,7 +58,7 @@ class Shutdown:
     def cancel(self, by: str) -> None:
         """The pending stop is called off; everyone is told, games may start again."""
         if not self.pending:
-            raise Refusal("no_shutdown", "no shutdown is set; /shutdown [MINUTES] [REASON] sets one")
+            raise Refusal("no_shutdown", _('no shutdown is set; /shutdown [MINUTES] [REASON] sets one'))
         self.cancel_timers()
         self._tables.closing = None
         self.log.info("shutdown called off by {by}", by=by, event="shutdown_cancelled")

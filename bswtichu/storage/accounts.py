@@ -103,6 +103,16 @@ class AccountStore:
                               (name.casefold(),)).fetchone()
         return None if row is None else (row[0], row[1])
 
+    def language(self, name: str) -> str | None:
+        """The language ``name``'s account reads (`set_language`), or None (none chosen, or not registered)."""
+        row = self.db.execute("SELECT language FROM accounts WHERE name_key = ?", (name.casefold(),)).fetchone()
+        return None if row is None else row[0]
+
+    def set_language(self, name: str, code: str) -> bool:
+        """Keep ``code`` as ``name``'s language; False if ``name`` is not registered."""
+        return self.db.execute("UPDATE accounts SET language = ? WHERE name_key = ?",
+                               (code, name.casefold())).rowcount == 1
+
     def replace_password(self, name: str, password_hash: str, was: str) -> bool:
         """Store a new password hash for ``name`` if its hash is still ``was``; whether it was."""
         return self.db.execute("UPDATE accounts SET password = ? WHERE name_key = ? AND password = ?",

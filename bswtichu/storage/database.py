@@ -259,6 +259,11 @@ MIGRATIONS: tuple[Union[str, Migration], ...] = (
     # keeps the one row unused): who holds it, until when (PostgreSQL's clock, seconds since
     # 1970), and its epoch, which every write of the holder checks (PostgreSQL: `FENCE`).
     Migration(sqlite=_LEASE_TABLE, postgresql=postgresql_text(_LEASE_TABLE) + _FENCE),
+    # The language a registered person reads (`/lang`, issue 35): one of the server's
+    # catalogs' codes, NULL until he chooses (the server's default then holds).
+    """
+    ALTER TABLE accounts ADD COLUMN language TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

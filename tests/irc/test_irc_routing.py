@@ -545,3 +545,32 @@ def test_standings_of_an_event_at_a_table_is_no_score_reply_but_standings_alone_
     s.bridge.command("Ann", "/standings")
     s.server(player, "SCORE", "Score (round 1): ...", table=1)
     assert s.irc.users == [("Ann", "Score (round 1): ...")]
+
+
+def test_the_channels_language_is_asked_for_before_relay_mode():
+    """`[irc] language`: each game connection says /lang first (its LANGUAGE answer comes in
+    human mode, read as the greeting is), then /mode relay; English asks nothing."""
+    from bswtichu.config import ConfigError
+    from bswtichu.irc.config import IrcConfig
+    from bswtichu.irc.gameside import GameLink
+
+    class Recorded(GameLink):
+        def __init__(self, language):
+            super().__init__(None, None, language)  # type: ignore[arg-type]
+            self.sent = []
+
+        def send(self, line):
+            self.sent.append(line)
+
+    class Transport:
+        def loseConnection(self):
+            pass
+
+    for language, expected in (("de", ["/lang de", "/mode relay"]), ("en", ["/mode relay"])):
+        link = Recorded(language)
+        link.transport = Transport()
+        link.connectionMade()
+        assert link.sent == expected
+    assert IrcConfig(language="ro").language == "ro"
+    with pytest.raises(ConfigError, match="language must be one of"):
+        IrcConfig(language="xx")

@@ -61,7 +61,7 @@ def test_the_database_its_wal_and_shm_and_backups_are_the_owners_alone(tmp_path)
     try:
         path = tmp_path / "data" / "bswtichu.sqlite3"
         db = open_database(path)  # shared: -shm is a file (the server's exclusive mode keeps none)
-        db.execute("INSERT INTO accounts VALUES ('ann', 'Ann', 'x', 1.0)")
+        db.execute("INSERT INTO accounts (name_key, name, password, created) VALUES ('ann', 'Ann', 'x', 1.0)")
         assert {p.name for p in path.parent.iterdir()} >= {"bswtichu.sqlite3", "bswtichu.sqlite3-wal",
                                                           "bswtichu.sqlite3-shm"}
         for file in path.parent.iterdir():

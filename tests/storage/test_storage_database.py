@@ -127,3 +127,19 @@ def test_a_database_file_serves_one_server_at_a_time(tmp_path):
     first.close()
     again = Storage.open(path, cost=CHEAP)  # the lock went with the first server
     again.close()
+
+
+def test_an_account_keeps_its_language_from_the_migration_on(tmp_path):
+    """Issue 35's migration: a file from before it gets the column, empty for every account;
+    `set_language` keeps a registered name's choice, a guest's name has none to keep."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(str(path), isolation_level=None)
+    migrate(old, MIGRATIONS[:-1])
+    old.execute("INSERT INTO accounts (name_key, name, password, created) VALUES ('ann', 'Ann', 'x', 0)")
+    old.close()
+    storage = Storage.open(str(path))
+    assert storage.accounts.language("Ann") is None
+    assert storage.accounts.set_language("ANN", "ro") is True
+    assert storage.accounts.language("ann") == "ro"
+    assert storage.accounts.set_language("Bob", "de") is False
+    assert storage.accounts.language("Bob") is None

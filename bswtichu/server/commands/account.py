@@ -21,6 +21,7 @@ from bswtichu.engine import VARIANTS, Variant
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.accounts import RegistrationLimit
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.people.directory import NameDirectory
 from bswtichu.server.people.reads import Reads, ReadStores
@@ -54,20 +55,20 @@ class AccountCommands(CommandGroup):
         self.registrations = registrations
         self.registered = registered
 
-    @command("register", group="account", usage="/register [PASSWORD]", summary="keep your name for good",
-             help="Registers the name you use now to you; from then on only /nick NAME PASSWORD"
+    @command("register", group="account", usage="/register [PASSWORD]", summary=_("keep your name for good"),
+             help=_("Registers the name you use now to you; from then on only /nick NAME PASSWORD"
              " gets it. A password is 6-128 characters without spaces, not digits only. Registered"
-             " players are rated. At a terminal, /register alone asks for it twice, not shown.")
+             " players are rated. At a terminal, /register alone asks for it twice, not shown."))
     def register(self, session: Session, args: str) -> Deferred | None:
         nick = session.name
         if self.accounts.is_registered(nick):
-            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
+            raise Refusal("already_registered", _('%(nick)s is registered already; /password changes it', nick=nick))
         words = args.split()
         if not words and self._ask_new_password(session, f"Choose a password for {nick}",
                                                 lambda chosen: self.command_of(self.register).run(session, chosen)):
             return None
         if len(words) != 1:
-            raise wrong_use("one password, without spaces")
+            raise wrong_use(_('one password, without spaces'))
         problem = password_problem(words[0])
         if problem:
             raise Refusal("bad_password", problem)
@@ -80,7 +81,7 @@ class AccountCommands(CommandGroup):
         """The new password is hashed (off the reactor): the name is registered, unless it was
         meanwhile or the address used up its registrations."""
         if self.accounts.is_registered(nick):
-            raise Refusal("already_registered", f"{nick} is registered already; /password changes it")
+            raise Refusal("already_registered", _('%(nick)s is registered already; /password changes it', nick=nick))
         if self.registrations is not None:
             self.registrations.check(session.address)
         self.accounts.add(nick, password_hash)
@@ -88,7 +89,7 @@ class AccountCommands(CommandGroup):
             self.registrations.registered(session.address)
         self.registered(nick)
         session.send(Message("REGISTERED", {"nick": nick},
-                             f"{nick} is now registered to you. Next time: /nick {nick} PASSWORD."))
+                             _('%(nick)s is now registered to you. Next time: /nick %(nick)s PASSWORD.', nick=nick)))
         session.password_travelled()
 
     def _ask_new_password(self, session: Session, question: str,
@@ -109,7 +110,7 @@ class AccountCommands(CommandGroup):
 
             def second(again: str) -> Deferred | None:
                 if again != chosen:
-                    raise Refusal("bad_password", "the two passwords differ; choose one again")
+                    raise Refusal("bad_password", _('the two passwords differ; choose one again'))
                 return then(chosen)
 
             session.ask_secret(messages.password_wanted(session.name, "Type it again:", again=True), second,
@@ -118,9 +119,9 @@ class AccountCommands(CommandGroup):
         return ask_first()
 
     @command("password", group="account", german="passwort", usage="/password [OLD NEW]",
-             summary="change your password",
-             help="Changes the password of your registered name. At a terminal, /password alone"
-             " asks for the old and the new one, not shown.")
+             summary=_("change your password"),
+             help=_("Changes the password of your registered name. At a terminal, /password alone"
+             " asks for the old and the new one, not shown."))
     def password(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
         nick = session.name
@@ -130,7 +131,7 @@ class AccountCommands(CommandGroup):
                 lambda old: self._present_password_typed(session, old)):
             return None
         if len(words) != 2:
-            raise wrong_use("the old and the new password")
+            raise wrong_use(_('the old and the new password'))
         problem = password_problem(words[1])
         if problem:
             raise Refusal("bad_password", problem)
@@ -149,7 +150,7 @@ class AccountCommands(CommandGroup):
 
         def checked(spelled: str | None) -> str:
             if spelled is None:
-                raise Refusal("bad_password", "the old password is wrong")
+                raise Refusal("bad_password", _('the old password is wrong'))
             return self.accounts.login_record(nick)[1]  # type: ignore[index]  # verify found it unchanged
 
         return self.guard.verify(session, nick, old).addCallback(checked)
@@ -161,18 +162,18 @@ class AccountCommands(CommandGroup):
 
         def hashed_new(password_hash: str) -> None:
             if not self.accounts.replace_password(nick, password_hash, was):
-                raise Refusal("account_changed", f"the password of {nick} changed meanwhile; try again")
-            session.send(Message("PASSWORD", {"nick": nick}, f"The password of {nick} is changed."))
+                raise Refusal("account_changed", _('the password of %(nick)s changed meanwhile; try again', nick=nick))
+            session.send(Message("PASSWORD", {"nick": nick}, _('The password of %(nick)s is changed.', nick=nick)))
             session.password_travelled()
 
         return self.guard.hashing.hash(session, nick, new, self.accounts.cost, charged=False).addCallback(
             hashed_new)
 
-    @command("resume", group="account", usage="/resume TOKEN", summary="a guest takes his name and held seat back",
-             help="A guest (unregistered name) gets a resume token with /nick. After a dropped"
+    @command("resume", group="account", usage="/resume TOKEN", summary=_("a guest takes his name and held seat back"),
+             help=_("A guest (unregistered name) gets a resume token with /nick. After a dropped"
              " connection, /resume TOKEN gives him his name back while his seat is held (an old"
              " connection still holding the name is closed) and seats him in it again at once."
-             " At a running game, /resume alone is /continue (a vote to go on after a /pause).",
+             " At a running game, /resume alone is /continue (a vote to go on after a /pause)."),
              needs_nick=False)
     def resume(self, session: Session, args: str) -> None:
         words = args.split()
@@ -180,20 +181,21 @@ class AccountCommands(CommandGroup):
             session.table.ask_continue(session.name)  # /resume alone at a game: the vote to go on
             return
         if len(words) != 1:
-            raise wrong_use("the token you got with your name")
+            raise wrong_use(_('the token you got with your name'))
         if session.table is not None:
-            raise Refusal("at_table", f"you are at table {session.table.number}; /leave it first")
+            raise Refusal("at_table", _('you are at table %(table)s; /leave it first', table=session.table.number))
         name = self.guard.resume(session, words[0],
                                  lambda owner: getattr(self.directory.find(owner), "nick", None))
         self.directory.take_over(session, name)
         self.directory.take_name(session, name)
 
     @command("history", group="account", german="historie", usage="/history [NAME] [VARIANT]",
-             summary="the last finished games",
-             help=f"The last {HISTORY_LENGTH} finished games (of NAME, of VARIANT, if given): players,"
-             f" points, log number, and the variant of a game not for four. VARIANT is one of"
-             f" {', '.join(VARIANTS)}; a last word that names a variant is one, not a name. A"
-             f" private table's game is listed to its players only.")
+             summary=_("the last finished games"),
+             help=_('The last %(history_length)s finished games (of NAME, of VARIANT, if given): '
+                     'players, points, log number, and the variant of a game not for four. VARIANT is '
+                     'one of %(variants)s; a last word that names a variant is one, not a name. A '
+                     "private table's game is listed to its players only.",
+                    history_length=HISTORY_LENGTH, variants=', '.join(VARIANTS)))
     def history(self, session: Session, args: str) -> Deferred | None:
         variant, rest = variant_word(args)
         name = _one_name(rest) or None
@@ -211,10 +213,10 @@ class AccountCommands(CommandGroup):
                              _history_text(rows, name, variant)))
 
     @command("stats", group="account", german="statistik", usage="/stats [NAME] [VARIANT]",
-             summary="games, wins, points and rating",
-             help="Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
+             summary=_("games, wins, points and rating"),
+             help=_("Your record (or NAME's) in the 4-player game (or in VARIANT: each variant has its"
              " own record and rating): finished games, wins, points, and the rating of a"
-             " registered player. /stats bot-basic shows a bot level's.")
+             " registered player. /stats bot-basic shows a bot level's."))
     def stats(self, session: Session, args: str) -> Deferred | None:
         variant, rest = variant_word(args)
         kind = variant.name if variant else DEFAULT_VARIANT
@@ -228,8 +230,8 @@ class AccountCommands(CommandGroup):
         or holds."""
         rating, (games, wins, points), registered = found
         if not games and rating is None and not registered and self.directory.find(name) is None:
-            raise Refusal("no_such_player", f"nobody called {name} has finished a game here,"
-                                            " is registered or is online; /who lists who is")
+            raise Refusal("no_such_player", _('nobody called %(name)s has finished a game here, is registered or is online; /who lists '
+                                              'who is', name=name))
         data = {"nick": name, "games": games, "wins": wins, "points": points,
                 "rating": None if rating is None else round(rating.ordinal, 2),
                 "mu": None if rating is None else round(rating.mu, 2),
@@ -292,10 +294,10 @@ def _variant_field(name: str) -> dict:
 def _one_name(args: str) -> str:
     words = args.split()
     if len(words) > 1:
-        raise wrong_use("one name at most")
+        raise wrong_use(_('one name at most'))
     if not words:
         return ""
     name = names.normalize(words[0])
     if not names.is_valid(name):
-        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+        raise Refusal("nick_invalid", _('%(name)r is not a name; a name is %(name_rule)s', name=name[:40], name_rule=names.NAME_RULE))
     return name

@@ -3,6 +3,7 @@ words for on and off that switches take."""
 
 from __future__ import annotations
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import wrong_use
 from bswtichu.server.session import Session
 from bswtichu.server.tables.table import Table
@@ -17,7 +18,7 @@ SWITCH_WORDS = {**ON_WORDS, **OFF_WORDS}
 def current_table(session: Session) -> Table:
     """The table the session sits at or watches, or a refusal saying how to get one."""
     if session.table is None:
-        raise Refusal("not_at_table", "you are not at a table; /tables lists them, /join sits you down")
+        raise Refusal("not_at_table", _('you are not at a table; /tables lists them, /join sits you down'))
     return session.table
 
 
@@ -26,7 +27,7 @@ def seated_at(session: Session) -> tuple[Table, int]:
     table = current_table(session)
     seat = table.seat_of(session.nick)  # type: ignore[arg-type]  # at a table: named (every action reads it)
     if seat is None:
-        raise Refusal("not_seated", f"you watch table {table.number}; only its players can do that")
+        raise Refusal("not_seated", _('you watch table %(table)s; only its players can do that', table=table.number))
     return table, seat
 
 
@@ -36,5 +37,5 @@ def switch(word: str) -> bool | None:
         return None
     value = SWITCH_WORDS.get(word.lower())
     if value is None:
-        raise wrong_use(f"say on or off, not {word!r}")
+        raise wrong_use(_('say on or off, not %(word)r', word=word))
     return value

@@ -24,6 +24,7 @@ from bswtichu.engine.notation import EXCHANGE_HINT
 from bswtichu.engine.round import EXCHANGE, PLAY
 from bswtichu.realm import SECOND_HAND_WORDS
 from bswtichu.server.commands.common import SWITCH_WORDS, current_table, seated_at
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import Command, CommandGroup, UsageRefusal, command, usage_error, wrong_use
 from bswtichu.server.games.logs import GameLogStore, GameReaders
 from bswtichu.server.numbers import is_number
@@ -40,7 +41,7 @@ WISH_WORDS = ("wish", "wunsch")
 #: are, names the commands that act; /help second and LAYOUT's ``hand_commands`` name these too
 QUESTIONS = ("check", "suggest")
 LEGAL_USAGE = "/legal [all | push [on|off]]"
-PLAY_HELP = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
+PLAY_HELP = _("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits chosen for you,"
              " never making a straight-flush bomb), PH=9 for the Phoenix's rank. With the"
              " Mahjong add 'wish RANK' (or /wish afterwards). Out of turn only a bomb may be"
              " played (see /bomben).")
@@ -49,7 +50,7 @@ PLAY_HELP = ("Play cards: full tokens (7j 7s), rank-only shorthand (7 7: suits c
 def _game(session: Session) -> TableGame:
     table = current_table(session)
     if not isinstance(table.game, TableGame):
-        raise Refusal("no_game", f"no game runs at table {table.number}; /start begins one")
+        raise Refusal("no_game", _('no game runs at table %(table)s; /start begins one', table=table.number))
     return table.game
 
 
@@ -72,7 +73,7 @@ def _split_wish(args: str) -> tuple[str, str | None]:
     for index, word in enumerate(words):
         if word.lower() in WISH_WORDS:
             if index + 2 != len(words):
-                raise wrong_use("wish takes one rank at the end")
+                raise wrong_use(_('wish takes one rank at the end'))
             return " ".join(words[:index]), words[index + 1]
     return args, None
 
@@ -99,31 +100,31 @@ class GameCommands(CommandGroup):
     def _act_alone(self, session: Session, args: str, action_class, hand: int) -> None:
         """An action that takes no arguments (a call, a pass)."""
         if args:
-            raise wrong_use("it takes no arguments")
+            raise wrong_use(_('it takes no arguments'))
         _player_game(session).act(session.name, action_class, hand)
 
-    @command("grand", group="game", german="grosses", usage="/grand", summary="call Grand Tichu (after 8 cards)",
-             help="Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier.",
+    @command("grand", group="game", german="grosses", usage="/grand", summary=_("call Grand Tichu (after 8 cards)"),
+             help=_("Only while you have seen 8 cards; bets 200 that you go out first. Not in turnier."),
              hand=True)
     def grand(self, session: Session, args: str, hand: int = 0) -> None:
         self._act_alone(session, args, CallGrand, hand)
 
     @command("nogrand", group="game", german="keingrosses", usage="/nogrand",
-             summary="decline Grand Tichu and see your last 6 cards",
-             help="Declines Grand Tichu; your other 6 cards are dealt at once.", hand=True)
+             summary=_("decline Grand Tichu and see your last 6 cards"),
+             help=_("Declines Grand Tichu; your other 6 cards are dealt at once."), hand=True)
     def nogrand(self, session: Session, args: str, hand: int = 0) -> None:
         self._act_alone(session, args, DeclineGrand, hand)
 
-    @command("tichu", group="game", usage="/tichu", summary="call Tichu (before your first card)",
-             help="Bets 100 that you go out first. Any time before you play your first card,"
-             " once you hold 14 cards; in turn or not.", hand=True)
+    @command("tichu", group="game", usage="/tichu", summary=_("call Tichu (before your first card)"),
+             help=_("Bets 100 that you go out first. Any time before you play your first card,"
+             " once you hold 14 cards; in turn or not."), hand=True)
     def tichu(self, session: Session, args: str, hand: int = 0) -> None:
         self._act_alone(session, args, CallTichu, hand)
 
     @command("exchange", group="game", german="schupf", aliases=("schupfen",), usage="/schupf C1 C2 C3",
-             summary="pass 3 cards: right opponent, partner, left opponent",
-             help="C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
-             " left opponent. Final once sent; the cards move when all four have sent.", hand=True)
+             summary=_("pass 3 cards: right opponent, partner, left opponent"),
+             help=_("C1 goes to the right opponent (the next seat), C2 to your partner, C3 to the"
+             " left opponent. Final once sent; the cards move when all four have sent."), hand=True)
     def exchange(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         nick = session.name
@@ -139,21 +140,21 @@ class GameCommands(CommandGroup):
             game.act(nick, lambda seat: Exchange(seat, cards), hand)
 
     @command("play", group="game", german="spielen", aliases=("p",), usage="/play CARDS [wish RANK]",
-             summary="play cards (lead or beat the table)", help=PLAY_HELP, hand=True)
+             summary=_("play cards (lead or beat the table)"), help=PLAY_HELP, hand=True)
     def play(self, session: Session, args: str, hand: int = 0) -> None:
         self._play(session, args, hand, bomb_only=False)
 
     @command("pass", group="game", german="passen", aliases=("passe",), usage="/pass",
-             summary="pass (the table must hold a combination)",
-             help="Not when you lead, and not while the wish binds you.", hand=True)
+             summary=_("pass (the table must hold a combination)"),
+             help=_("Not when you lead, and not while the wish binds you."), hand=True)
     def pass_(self, session: Session, args: str, hand: int = 0) -> None:
         self._act_alone(session, args, Pass, hand)
 
     @command("bomb", group="game", german="bomben", usage="/bomben CARDS",
-             summary="play a bomb, in turn or out of turn",
-             help="Four of a kind or a straight flush (5+ cards of one suit), over any"
+             summary=_("play a bomb, in turn or out of turn"),
+             help=_("Four of a kind or a straight flush (5+ cards of one suit), over any"
              " combination on the table, in or out of turn; also after the last pass until"
-             " the next lead.", hand=True)
+             " the next lead."), hand=True)
     def bomb(self, session: Session, args: str, hand: int = 0) -> None:
         self._play(session, args, hand, bomb_only=True)
 
@@ -163,7 +164,7 @@ class GameCommands(CommandGroup):
         nick = session.name
         game.check_phase(nick, PLAY)
         if not args:
-            raise wrong_use("which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9")
+            raise wrong_use(_('which cards? e.g. 7j 7s, or 7 7 (suits chosen for you), PH=9'))
         text, wish_word = _split_wish(args)
         hand = game.hand_of(nick, which)
 
@@ -178,40 +179,40 @@ class GameCommands(CommandGroup):
                 combo = None  # the engine says why, after what it checks first (the phase, the turn)
             else:
                 if bomb_only and not combo.is_bomb:
-                    raise Refusal("not_a_bomb", "that is not a bomb: four of a kind, or a straight"
-                                                " flush of 5 or more; /play plays other combinations")
+                    raise Refusal("not_a_bomb", _('that is not a bomb: four of a kind, or a straight flush of 5 or more; /play plays other '
+                                                  'combinations'))
             # classified here, the play is applied as one the engine listed (no second classifying)
             actions: list[Action] = [Play(seat, cards, phoenix_as) if combo is None else play_of(seat, combo)]
             if wish_word is not None:
                 if MAHJONG_CARD not in cards:
-                    raise Refusal("no_mahjong", "only a play with the Mahjong (MJ) makes a wish")
+                    raise Refusal("no_mahjong", _('only a play with the Mahjong (MJ) makes a wish'))
                 actions.append(MakeWish(seat, parse_wish(wish_word)))
             return actions
         with _held_by_other_hand(game, nick, which, f"{'bomben' if bomb_only else 'play'} {args}"):
             game.act(nick, build, which)
 
     @command("wish", group="game", german="wunsch", usage="/wish RANK|none",
-             summary="the wish after your Mahjong",
-             help="Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none.", hand=True)
+             summary=_("the wish after your Mahjong"),
+             help=_("Right after playing the Mahjong: wish a rank 2-9, T, J, Q, K, A, or none."), hand=True)
     def wish(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         nick = session.name
         game.check_phase(nick, PLAY)
         if not args or " " in args.strip():
-            raise wrong_use("name one rank: 2-9, T, J, Q, K, A, or none")
+            raise wrong_use(_('name one rank: 2-9, T, J, Q, K, A, or none'))
         rank = _parse(parse_wish, args)
         game.act(nick, lambda seat: MakeWish(seat, rank), hand)
 
     @command("give", group="game", german="geben", aliases=("verschenken",), usage="/give NAME|SEAT",
-             summary="give the Dragon trick to an opponent",
-             help="After winning a trick with the Dragon: give it to an opponent, by name or seat.", hand=True)
+             summary=_("give the Dragon trick to an opponent"),
+             help=_("After winning a trick with the Dragon: give it to an opponent, by name or seat."), hand=True)
     def give(self, session: Session, args: str, hand: int = 0) -> None:
         self._choose(session, args, hand, GiveDragon, "give the Dragon trick to one opponent, by name or seat")
 
     @command("dog", group="game", german="hund", usage="/dog NAME|SEAT",
-             summary="Tientsin: the partner who leads after your Dog",
-             help="After leading the Dog in Tientsin, where you have two partners: name the one"
-             " who leads next, by name or seat.", hand=True)
+             summary=_("Tientsin: the partner who leads after your Dog"),
+             help=_("After leading the Dog in Tientsin, where you have two partners: name the one"
+             " who leads next, by name or seat."), hand=True)
     def dog(self, session: Session, args: str, hand: int = 0) -> None:
         self._choose(session, args, hand, DogLead, "name the partner who leads after your Dog, by name or seat",
                      partners=True)
@@ -234,8 +235,8 @@ class GameCommands(CommandGroup):
         game.act(nick, lambda seat: action_class(seat, to), hand)
 
     @command("hand", group="game", german="karten", aliases=("cards",), usage="/hand",
-             summary="your cards", help="Shows your hand, sorted by rank (and the hand of every"
-             " other seat you play this round: in Trichu the dealer's dummy).", hand=True)
+             summary=_("your cards"), help=_("Shows your hand, sorted by rank (and the hand of every"
+             " other seat you play this round: in Trichu the dealer's dummy)."), hand=True)
     def hand(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         if hand:
@@ -244,9 +245,9 @@ class GameCommands(CommandGroup):
             session.send_all(game.hand_messages(session.name))  # every hand he plays, his own first
 
     @command("table", group="game", german="tisch", usage="/table",
-             summary="the game: turn, trick, cards left, calls, wish, scores",
-             help="Whose turn it is, the combination on the table, each player's card count and"
-             " call, the wish and the scores. Spectators may use it too.")
+             summary=_("the game: turn, trick, cards left, calls, wish, scores"),
+             help=_("Whose turn it is, the combination on the table, each player's card count and"
+             " call, the wish and the scores. Spectators may use it too."))
     def table_view(self, session: Session, args: str) -> None:
         table = current_table(session)
         game = _shown_game(session)
@@ -254,20 +255,20 @@ class GameCommands(CommandGroup):
         session.send(game.table_message(nick if table.seat_of(nick) else None, viewer=nick))
 
     @command("legal", group="game", aliases=("moves",), usage=LEGAL_USAGE,
-             summary="your legal actions now, as commands",
-             help="Lists every command you may give now (for beginners and bots); 'all' spells"
+             summary=_("your legal actions now, as commands"),
+             help=_("Lists every command you may give now (for beginners and bots); 'all' spells"
              " out every play. 'push on': from now on your list comes by itself"
              " right after each message that asks you to act (your turn, the Grand Tichu"
              " decision, the exchange), and after your own move when the round still waits for"
-             " you; 'push off' stops it; 'push' alone shows the setting.", hand=True)
+             " you; 'push off' stops it; 'push' alone shows the setting."), hand=True)
     def legal(self, session: Session, args: str, hand: int = 0) -> None:
         words = args.lower().split()
         if words[:1] == ["push"] and not hand:
             self._legal_push(session, words[1:])
             return
         if words not in ([], ["all"]):
-            raise wrong_use("'all' lists every play; without it plays are grouped;"
-                            " 'push on' sends your list whenever it is your move")
+            raise wrong_use(_("'all' lists every play; without it plays are grouped; 'push on' sends your list "
+                              'whenever it is your move'))
         # machine mode shows no text: the plain list is the cheap one to build
         full = bool(args.strip()) or session.mode == MACHINE
         session.send(_player_game(session).legal_message(session.name, full=full, hand=hand))
@@ -275,7 +276,7 @@ class GameCommands(CommandGroup):
     def _legal_push(self, session: Session, words: list[str]) -> None:
         """/legal push [on|off]: whether the list comes by itself; shown, and sent now if due."""
         if len(words) > 1 or words and words[0] not in SWITCH_WORDS:  # the words the table options take
-            raise wrong_use("push takes on or off (or nothing, to show it)")
+            raise wrong_use(_('push takes on or off (or nothing, to show it)'))
         if words:
             session.legal_push = SWITCH_WORDS[words[0]]
         session.send(messages.legal_push(session.legal_push))
@@ -290,33 +291,33 @@ class GameCommands(CommandGroup):
                     session.send(game.legal_message(nick, full=session.mode == MACHINE, hand=hand))
 
     @command("check", group="game", german="pruefen", usage="/check CARDS",
-             summary="may these cards be played now? (for card tables)",
-             help="Checks a selection of your cards without playing it: whether it may be played"
+             summary=_("may these cards be played now? (for card tables)"),
+             help=_("Checks a selection of your cards without playing it: whether it may be played"
              " now (in turn, or as a bomb out of turn), the combination's name, the command that"
-             " plays it (one per reading where the Phoenix makes it ambiguous), or why not.",
+             " plays it (one per reading where the Phoenix makes it ambiguous), or why not."),
              hand=True)
     def check(self, session: Session, args: str, hand: int = 0) -> None:
         game = _player_game(session)
         if not args.strip():
-            raise wrong_use("which cards? e.g. 7j 7s, as /play names them")
+            raise wrong_use(_('which cards? e.g. 7j 7s, as /play names them'))
         held = game.hand_of(session.name, hand)
-        cards, _ = _parse(lambda text: parse_play(text, held), args)
+        cards, _readings = _parse(lambda text: parse_play(text, held), args)
         session.send(game.check_message(session.name, cards, hand))
 
     @command("suggest", group="game", german="tipp", usage="/suggest",
-             summary="a few plays for your hand now, one per kind",
-             help="The lowest play of each kind of combination you may play now (on a lead the"
+             summary=_("a few plays for your hand now, one per kind"),
+             help=_("The lowest play of each kind of combination you may play now (on a lead the"
              " lowest of each kind), your bombs apart, and /pass when you may pass; /legal lists"
-             " every play.", hand=True)
+             " every play."), hand=True)
     def suggest(self, session: Session, args: str, hand: int = 0) -> None:
         if args:
-            raise wrong_use("it takes no arguments")
+            raise wrong_use(_('it takes no arguments'))
         session.send(_player_game(session).suggest_message(session.name, hand))
 
     @command("layout", group="game", german="aufstellung", usage="/layout",
-             summary="your table's form: seats, hands, teams, the exchange",
-             help="The table's variant, its seats and hands, the teams, where each exchange card"
-             " goes, the hands you play this round and the commands /second takes.")
+             summary=_("your table's form: seats, hands, teams, the exchange"),
+             help=_("The table's variant, its seats and hands, the teams, where each exchange card"
+             " goes, the hands you play this round and the commands /second takes."))
     def layout(self, session: Session, args: str) -> None:
         table = current_table(session)
         variant = table.variant
@@ -329,15 +330,16 @@ class GameCommands(CommandGroup):
                                       second, seat, plays))
 
     @command("score", group="game", german="punkte", usage="/score",
-             summary="the score (tournament: standings)",
-             help="Team totals, or in turnier the players' victory and Tichu points. /standings"
-             " at a table says the same.")
+             summary=_("the score (tournament: standings)"),
+             help=_("Team totals, or in turnier the players' victory and Tichu points. /standings"
+                    " at a table says the same."))
     def score(self, session: Session, args: str) -> None:
         session.send(_shown_game(session).score_message())
 
-    @command("bot", group="table", usage="/bot [SEAT] [LEVEL]", summary="seat a computer player",
-             help=f"Before the start: seats a bot (levels: {', '.join(LEVELS)}; default basic)"
-             " in SEAT or the next free seat.")
+    @command("bot", group="table", usage="/bot [SEAT] [LEVEL]", summary=_("seat a computer player"),
+             help=_('Before the start: seats a bot (levels: %(levels)s; default basic) in SEAT or the '
+                     'next free seat.',
+                    levels=', '.join(LEVELS)))
     def add_bot(self, session: Session, args: str) -> None:
         levels = f"levels: {', '.join(LEVELS)}"
         seat, level = None, "basic"
@@ -346,18 +348,18 @@ class GameCommands(CommandGroup):
                 seat = int(word)
                 count = len(current_table(session).seats)
                 if not 1 <= seat <= count:
-                    raise wrong_use(f"seats are 1-{count}; {levels}")
+                    raise wrong_use(_('seats are 1-%(count)s; %(levels)s', count=count, levels=levels))
             elif word.lower() in LEVELS:
                 level = word.lower()
             else:
-                raise wrong_use(f"{word!r} is neither a seat nor a level; {levels}")
+                raise wrong_use(_('%(word)r is neither a seat nor a level; %(levels)s', word=word, levels=levels))
         current_table(session).add_bot(session.name, seat, level, self.hall.bot_name(level))
 
     @command("kick", group="table", usage="/kick SEAT|NAME [REASON]",
-             summary="remove a bot before the start; (moderators) close NAME's connection",
-             help="/kick SEAT frees the seat of a bot before the start (any seated player may)."
+             summary=_("remove a bot before the start; (moderators) close NAME's connection"),
+             help=_("/kick SEAT frees the seat of a bot before the start (any seated player may)."
              " People leave by themselves (/leave). Moderators and admins: /kick NAME REASON"
-             " closes NAME's connections and tells him why; his seat is held as for any drop.")
+             " closes NAME's connections and tells him why; his seat is held as for any drop."))
     def kick(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) == 1 and is_number(words[0]):
@@ -368,47 +370,47 @@ class GameCommands(CommandGroup):
             self.kick_person(session, args)
 
     @command("log", group="game", german="protokoll", usage="/log N",
-             summary="a finished game's log (.tch)",
-             help="Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
+             summary=_("a finished game's log (.tch)"),
+             help=_("Shows game N's log in BrettspielWelt's .tch format (another variant's game: in"
              " our own, docs/variant-log.md); the number is announced when a game starts and"
-             " ends. A private table's game only for its players.")
+             " ends. A private table's game only for its players."))
     def show_log(self, session: Session, args: str) -> None:
         words = args.split()
         if len(words) > 1:
-            raise wrong_use(f"/log takes one game number; drop {' '.join(words[1:])!r}")
+            raise wrong_use(_('/log takes one game number; drop %(words)r', words=' '.join(words[1:])))
         if not is_number(args.strip()):
-            raise wrong_use("which game? its number was announced at its start and end")
+            raise wrong_use(_('which game? its number was announced at its start and end'))
         number = int(args)
         if self.logs.is_open(number):
-            raise Refusal("log_running", f"game {number} is still being played; its log comes at the end")
+            raise Refusal("log_running", _('game %(number)s is still being played; its log comes at the end', number=number))
         self.readers.check(session.name, number)
         text = self.logs.read(number)
         if text is None:
-            raise Refusal("no_such_log", f"there is no log of game {number}")
+            raise Refusal("no_such_log", _('there is no log of game %(number)s', number=number))
         session.send(game_log(number, text))
 
     @command(SECOND_HAND_WORDS[0], group="game", aliases=SECOND_HAND_WORDS[1:],
              usage="/second COMMAND [ARGS]",
-             summary="play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)",
-             help="Where you play a second hand, give its commands after /second: /second play 7j"
+             summary=_("play your second hand (Duo; Trichu's dealer: the dummy's, /dummy)"),
+             help=_("Where you play a second hand, give its commands after /second: /second play 7j"
              " 7s, /second pass, /second schupf C1 C2 C3, /second tichu, /second bomben CARDS,"
              " /second hand, /second legal. In Duo it is your team's other hand (seat 3, or 4);"
              " in Trichu the dealer plays the dummy's hand and says /dummy (either name works"
-             " in both). Only a player who plays a second hand this round may.")
+             " in both). Only a player who plays a second hand this round may."))
     def second(self, session: Session, args: str) -> None:
         """A command for the second hand; its refusals name the variant's word (/dummy, /second)."""
         game = _player_game(session)
         word = second_hand_word(game.game.variant)
-        name, _, rest = args.strip().partition(" ")
+        name, _sep, rest = args.strip().partition(" ")
         chosen = self.second_hand.get(name.lower())
         if chosen is None:
             keys = sorted({c.key for c in self.second_hand.values() if c.key not in QUESTIONS})
-            raise usage_error(f"/{word} COMMAND [ARGS]", f"the commands are {', '.join(keys)}")
+            raise usage_error(f"/{word} COMMAND [ARGS]", _('the commands are %(keys)s', keys=', '.join(keys)))
         game.seat_for(session.name, 1)  # refused for anyone without a second hand
         try:
             chosen.handler(session, rest.strip(), hand=1)  # type: ignore[call-arg]  # a hand command takes hand
         except UsageRefusal as refusal:
-            raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail) from None
+            raise usage_error(f"/{word} {chosen.usage[1:]}", refusal.detail_sentence) from None
 
 
 @contextmanager
@@ -431,7 +433,7 @@ def _held_by_other_hand(game: TableGame, nick: str, hand: int, command: str) -> 
             where = f"your own hand does: /{command}"
         else:
             where = f"{'the dummy' if word == 'dummy' else 'your second hand'} does: /{word} {command}"
-        raise Refusal(refusal.code, f"{refusal.message}; {where}") from None
+        raise Refusal(refusal.code, _('%(message)s; %(where)s', message=refusal.message, where=where)) from None
 
 
 def _parse(parser, text: str):

@@ -6,6 +6,7 @@ one list, `bswtichu.service`), so it is registered first and still shows the com
 
 from __future__ import annotations
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import GROUPS, Command, CommandGroup, CommandRegistry, command
 from bswtichu.server.session import Session
 from bswtichu.server.text import messages
@@ -19,27 +20,30 @@ class HelpCommands(CommandGroup):
         self.registry = registry
 
     @command("help", german="hilfe", aliases=("?",), usage="/help [GROUP|COMMAND]",
-             summary="the command groups, one group's commands, or one command",
-             help="Without an argument, lists the groups (" + ", ".join(GROUPS) + ") and their"
-             " commands. /help game lists the game's commands; /help join explains /join.",
+             summary=_("the command groups, one group's commands, or one command"),
+             help=_("Without an argument, lists the groups (%(groups)s) and their commands. /help game"
+                    " lists the game's commands; /help join explains /join.", groups=", ".join(GROUPS)),
              group="lobby", needs_nick=False)
     def help_(self, session: Session, args: str) -> None:
         word = args.split()[0].lstrip("/").casefold() if args else ""
         if not word:
             groups = [
-                {"name": group, "about": about, "commands": [c.key for c in self.registry if c.group == group]}
+                {"name": group, "about": str(about), "commands": [c.key for c in self.registry if c.group == group]}
                 for group, about in GROUPS.items()
             ]
-            session.send(messages.help_index([entry(c) for c in self.registry], groups))
+            session.send(messages.help_index([entry(c) for c in self.registry], groups,
+                                             list(GROUPS.values())))
             return
         if word in GROUPS:
             members = [entry(c) for c in self.registry if c.group == word]
-            session.send(messages.help_group(word, GROUPS[word], members))
+            session.send(messages.help_group(word, GROUPS[word], members,
+                                             [c.summary for c in self.registry if c.group == word]))
             return
         found = self.registry.lookup(word)
         if found is None:
-            raise Refusal("unknown_command", f"no command or group {args.split()[0]!r};"
-                                             f" groups: {', '.join(GROUPS)}; /help lists them")
+            raise Refusal("unknown_command", _("no command or group %(word)r; groups: %(groups)s;"
+                                               " /help lists them", word=args.split()[0],
+                                               groups=", ".join(GROUPS)))
         session.send(messages.help_entry(found.key, found.usage, found.help,
                                          list(found.names[1:]), found.group))
 
@@ -49,7 +53,7 @@ def entry(one: Command) -> dict:
     return {
         "name": one.key,
         "usage": one.usage,
-        "summary": one.summary,
+        "summary": str(one.summary),
         "aliases": list(one.names[1:]),
         "group": one.group,
     }

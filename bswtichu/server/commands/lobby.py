@@ -12,6 +12,7 @@ from bswtichu.config import LiveConfig
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import Chat
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
@@ -38,18 +39,18 @@ class LobbyCommands(CommandGroup):
         self.config = config
 
     @command("nick", group="account", german="name", usage="/nick NAME [PASSWORD]",
-             summary="choose your name (a registered one with its password)",
-             help=f"Sets your name: {names.NAME_RULE}; letters of any alphabet. Names are"
-             " unique, ignoring case."
-             " You cannot change it while you sit at or watch a table. A registered name"
-             " needs its password (at a terminal, /nick NAME asks for it, not shown; /register"
-             " keeps a name for good); a guest gets a resume"
-             " token that gives his name and held seat back after a dropped connection.",
+             summary=_("choose your name (a registered one with its password)"),
+             help=_('Sets your name: %(names)s; letters of any alphabet. Names are unique, ignoring '
+                     'case. You cannot change it while you sit at or watch a table. A registered name '
+                     'needs its password (at a terminal, /nick NAME asks for it, not shown; /register '
+                     'keeps a name for good); a guest gets a resume token that gives his name and held '
+                     'seat back after a dropped connection.',
+                    names=names.NAME_RULE),
              needs_nick=False)
     def nick(self, session: Session, args: str) -> Deferred | None:
         words = args.split()
         if not 1 <= len(words) <= 2:
-            raise wrong_use(f"a name is {names.NAME_RULE}")
+            raise wrong_use(_('a name is %(name_rule)s', name_rule=names.NAME_RULE))
         name = names.normalize(words[0])
         password = words[1] if len(words) == 2 else None
         self._check_may_take(session, name)
@@ -62,10 +63,10 @@ class LobbyCommands(CommandGroup):
         if registered and password is not None:
             return self.guard.verify(session, name, password).addCallback(self._logged_in, session, name)
         if registered:
-            raise Refusal("name_registered", f"{name} is registered; log in with /nick {name} PASSWORD")
+            raise Refusal("name_registered", _('%(name)s is registered; log in with /nick %(name)s PASSWORD', name=name))
         if password is not None:
             raise Refusal("not_registered",
-                          f"{name} is not registered: /nick {name} without a password, then /register PASSWORD")
+                          _('%(name)s is not registered: /nick %(name)s without a password, then /register PASSWORD', name=name))
         self._take(session, self.guard.claim(name))
         return None
 
@@ -73,27 +74,26 @@ class LobbyCommands(CommandGroup):
         """Refuse a name that is no name, a bot's, taken by a guest online, or too like another
         one in use; and any new name while at a table, or for an observer that has one."""
         if not names.is_valid(name):
-            raise Refusal("nick_invalid", f"{name!r} is not a valid name; a name is {names.NAME_RULE}")
+            raise Refusal("nick_invalid", _('%(name)r is not a valid name; a name is %(name_rule)s', name=name, name_rule=names.NAME_RULE))
         if names.looks_like_bot(name):
             said = "" if names.is_bot_name(name) else f"the name {name} looks like a bot's: "
-            raise Refusal("nick_invalid", f"{said}names starting with {names.BOT_PREFIX} are kept for bots")
+            raise Refusal("nick_invalid", _('%(said)snames starting with %(bot_prefix)s are kept for bots', said=said, bot_prefix=names.BOT_PREFIX))
         if session.table is not None:
             raise Refusal(
-                "at_table", f"you are at table {session.table.number}; /leave it before renaming"
+                "at_table", _('you are at table %(table)s; /leave it before renaming', table=session.table.number)
             )
         if session.nick is not None and self.index.is_observer(session):
-            raise Refusal("observer", f"an observer keeps its name ({session.nick}); /quit and connect"
-                                      " again to take another")
+            raise Refusal("observer", _('an observer keeps its name (%(nick)s); /quit and connect again to take another', nick=session.nick))
         holder = self.directory.find(name)
         if holder is not None and holder is not session and not self.guard.accounts.is_registered(name):
-            raise Refusal("nick_taken", f"the name {holder.nick} is taken; choose another")
+            raise Refusal("nick_taken", _('the name %(nick)s is taken; choose another', nick=holder.nick))
         self.guard.check_look(name, self.index.names_but(session))
 
     def _logged_in(self, spelled: str | None, session: Session, name: str) -> None:
         """The password is checked (off the reactor; the connection is still there, and the
         password the same, `NameGuard.verify` says): the name is his."""
         if spelled is None:
-            raise Refusal("bad_password", f"wrong password for {name}")
+            raise Refusal("bad_password", _('wrong password for %(name)s', name=name))
         self._take(session, spelled)
         session.password_travelled()
 
@@ -106,13 +106,13 @@ class LobbyCommands(CommandGroup):
             session.send(token)
 
     @command("who", group="lobby", german="wer", usage="/who [PAGE]",
-             summary="who is online, and where",
-             help="Lists everyone with a name: in the lobby, at a table (seat), or watching."
+             summary=_("who is online, and where"),
+             help=_("Lists everyone with a name: in the lobby, at a table (seat), or watching."
              " A page holds the server's who_page_size names (50 unless configured), by name;"
-             " /who 2 shows the second.")
+             " /who 2 shows the second."))
     def who(self, session: Session, args: str) -> None:
         if args and not is_number(args):
-            raise wrong_use(f"PAGE must be a number, not {args!r}")
+            raise wrong_use(_('PAGE must be a number, not %(args)r', args=args))
         online = self.directory.online()
         who_page_size = self.config.current.who_page_size
         pages = max(1, -(-len(online) // who_page_size))
@@ -138,52 +138,51 @@ class LobbyCommands(CommandGroup):
         }
 
     @command("msg", group="lobby", aliases=("tell",), usage="/msg NAME TEXT",
-             summary="a private message to one person",
-             help="Sends TEXT to NAME only, wherever they are; you get an echo.")
+             summary=_("a private message to one person"),
+             help=_("Sends TEXT to NAME only, wherever they are; you get an echo."))
     def msg(self, session: Session, args: str) -> None:
-        name, _, text = args.partition(" ")
+        name, _sep, text = args.partition(" ")
         text = text.strip()
         if not name or not text:
             raise wrong_use()
         self.chat.private(session, name, text)
 
     @command("observer", group="lobby", usage="/observer",
-             summary="this connection only watches (for bridges and displays)",
-             help="Marks this connection as an observer for as long as it lasts: it may watch"
+             summary=_("this connection only watches (for bridges and displays)"),
+             help=_("Marks this connection as an observer for as long as it lasts: it may watch"
              " tables (/watch, /table, /tables, /who, /help, /mode, /leave, /quit; /nick for a"
              " name, not to rename) but never"
              " sit down, chat or send messages. /who lists observers apart from the people"
              " online, and the player count leaves them out. It may come before /nick."
-             " The IRC bridge's watchers use it.",
+             " The IRC bridge's watchers use it."),
              needs_nick=False)
     def observer(self, session: Session, args: str) -> None:
         if session.table is not None and session.table.seat_of(session.name) is not None:
-            raise Refusal("at_table", f"you sit at table {session.table.number}; an observer cannot"
-                                      " play: /leave first")
+            raise Refusal("at_table", _('you sit at table %(table)s; an observer cannot play: /leave first', table=session.table.number))
         self.index.observe(session)
         session.send(Message("OBSERVER", {"nick": session.nick},
                              f"{session.nick or 'This connection'} only watches now: /who lists this"
                              " connection apart, and it cannot sit down, chat or send messages."))
 
     @command("mode", group="display", german="modus", usage=f"/mode [{'|'.join(MODES)}]",
-             summary="readable text, or one JSON line per message",
-             help="human (the default): sentences for people. machine: every message is"
+             summary=_("readable text, or one JSON line per message"),
+             help=_("human (the default): sentences for people. machine: every message is"
              " exactly one line KEYWORD {json}, documented in docs/PROTOCOL.md. relay: the"
              " machine line with the sentence added as its human field (for bridges)."
-             " Without an argument, shows the current mode.",
+             " Without an argument, shows the current mode."),
              needs_nick=False)
     def mode(self, session: Session, args: str) -> None:
         if args and args.lower() not in MODES:
-            raise wrong_use(f"no mode {args!r}")
+            raise wrong_use(_('no mode %(args)r', args=args))
         if args:
             session.mode = args.lower()
         session.send(messages.mode(session.mode))
 
     @command("quit", group="lobby", german="ende", aliases=("exit", "bye"), usage="/quit",
-             summary="disconnect (a seat at a table stays held for you)",
-             help="Says goodbye and hangs up. Your seat stays held: come back with the same"
-             " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again.",
+             summary=_("disconnect (a seat at a table stays held for you)"),
+             help=_("Says goodbye and hangs up. Your seat stays held: come back with the same"
+             " name (/nick NAME PASSWORD, or a guest's /resume TOKEN) and you sit in it again."),
              needs_nick=False)
     def quit_(self, session: Session, args: str) -> None:
-        session.send(messages.bye("quit", "Goodbye."))
+        session.send(messages.bye("quit", _('Goodbye.')))
         session.close()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from twisted.internet.defer import Deferred
 
+from bswtichu.server.text.i18n import Text, Wordable, _
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.session import Session
 
@@ -24,14 +25,14 @@ Handler = Callable[[Session, str], Deferred | None]
 
 #: The groups /help shows the commands in, in this order, each with what it is for.
 GROUPS = {
-    "lobby": "who is here, messages, leaving",
-    "table": "sitting down, options, bots, starting",
-    "game": "playing a round and looking at it",
-    "account": "names, passwords, history",
-    "display": "how messages look",
-    "social": "ignoring, friends, away, actions, the ladder",
-    "moderation": "admins and moderators: roles, kick, mute, ban, announce, audit",
-    "events": "events across tables: entering, rounds, standings",
+    "lobby": _("who is here, messages, leaving"),
+    "table": _("sitting down, options, bots, starting"),
+    "game": _("playing a round and looking at it"),
+    "account": _("names, passwords, history"),
+    "display": _("how messages look"),
+    "social": _("ignoring, friends, away, actions, the ladder"),
+    "moderation": _("admins and moderators: roles, kick, mute, ban, announce, audit"),
+    "events": _("events across tables: entering, rounds, standings"),
 }
 
 #: Names other servers and MUDs use for a command that has another name here.
@@ -96,10 +97,10 @@ class Command:
         try:
             return self.handler(session, args)
         except UsageRefusal as refusal:
-            raise usage_error(self.usage, refusal.detail) from None
+            raise usage_error(self.usage, refusal.detail_sentence) from None
 
 
-def command(key: str, *, usage: str, summary: str, help: str, group: str, german: str | None = None,
+def command(key: str, *, usage: str, summary: Wordable, help: Wordable, group: str, german: str | None = None,
             aliases: tuple[str, ...] = (), needs_nick: bool = True, hand: bool = False
             ) -> Callable[[Callable[..., Deferred | None]], Callable[..., Deferred | None]]:
     """Marks a `CommandGroup` method as the handler of the slash command ``key`` (the fields
@@ -166,41 +167,45 @@ class CommandRegistry:
     def __iter__(self):
         return iter(self._commands)
 
-    def suggest(self, name: str) -> str:
+    def suggest(self, name: str) -> Text:
         """A hint for an unknown command: what it is called here, else the names
         within a typo or two of it, else only /help (a far-off guess misleads)."""
         word = name.casefold()
         known = self.lookup(ELSEWHERE.get(word, ""))
         if known is not None:
-            return f"here that is {known.usage} (/help {known.key})"
+            return _("here that is %(usage)s (/help %(command)s)", usage=known.usage, command=known.key)
         limit = 1 if len(word) <= 5 else 2
         scored = sorted(
             (distance, order, candidate)
             for order, candidate in enumerate(self._by_name)
             if (distance := typo_distance(word, candidate)) <= limit
         )
-        close = [candidate for _, _, candidate in scored[:2]]
+        close = [candidate for _distance, _order, candidate in scored[:2]]
         if not close:
-            return "/help lists the commands"
-        return "did you mean " + " or ".join(f"/{c}" for c in close) + "? (/help lists all)"
+            return _("/help lists the commands")
+        if len(close) == 1:
+            return _("did you mean /%(command)s? (/help lists all)", command=close[0])
+        return _("did you mean /%(command)s or /%(other)s? (/help lists all)",
+                 command=close[0], other=close[1])
 
     def dispatch(self, session: Session, line: str) -> Deferred | None:
         """Run the command in ``line`` (which starts with "/"), or raise Refusal; a Deferred:
         the command goes on when it fires."""
-        name, _, args = line[1:].strip().partition(" ")
+        name, _space, args = line[1:].strip().partition(" ")
         if not name:
-            raise Refusal("unknown_command", "empty command; try /help")
+            raise Refusal("unknown_command", _("empty command; try /help"))
         command = self.lookup(name)
         if command is None:
-            raise Refusal("unknown_command", f"unknown command /{name}; {self.suggest(name)}")
+            raise Refusal("unknown_command", _("unknown command /%(command)s; %(suggestion)s",
+                                               command=name, suggestion=self.suggest(name)))
         if command.needs_nick and session.nick is None:
             raise Refusal(
                 "nick_required",
-                f"choose a name first with /nick NAME; /{name} needs one",
+                _("choose a name first with /nick NAME; /%(command)s needs one", command=name),
             )
         args = args.strip()
         if args and not command.takes_arguments:
-            raise usage_error(command.usage, f"/{command.key} takes no arguments")
+            raise usage_error(command.usage, _("/%(command)s takes no arguments", command=command.key))
         return command.run(session, args)
 
 
@@ -220,21 +225,24 @@ def typo_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def usage_error(command_usage: str, detail: str = "") -> Refusal:
+def usage_error(command_usage: str, detail: Wordable = "") -> Refusal:
     """The standard refusal for wrong arguments: what was wrong, then the usage."""
-    prefix = f"{detail}; " if detail else ""
-    return Refusal("usage", f"{prefix}usage: {command_usage}")
+    if detail:
+        return Refusal("usage", _("%(detail)s; usage: %(usage)s", detail=detail, usage=command_usage))
+    return Refusal("usage", _("usage: %(usage)s", usage=command_usage))
 
 
 class UsageRefusal(Refusal):
     """Wrong arguments, said by a handler with only what was wrong (`wrong_use`);
     `Command.run` turns it into `usage_error` with the command's own usage."""
 
-    def __init__(self, detail: str = "") -> None:
+    def __init__(self, detail: Wordable = "") -> None:
         super().__init__("usage", detail)
-        self.detail = detail
+        self.detail = str(detail)
+        #: the detail to be worded in the reader's language
+        self.detail_sentence = detail
 
 
-def wrong_use(detail: str = "") -> UsageRefusal:
+def wrong_use(detail: Wordable = "") -> UsageRefusal:
     """The refusal a handler raises for wrong arguments: the detail only, no usage text."""
     return UsageRefusal(detail)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.moderation import ADMIN
@@ -26,14 +27,15 @@ class ShutdownCommands(CommandGroup):
         self.role_of = role_of
 
     @command("shutdown", group="moderation", usage="/shutdown [MINUTES|cancel] [REASON]",
-             summary="stop the server after a countdown (admins)",
-             help=f"Stops the server in MINUTES (default {DEFAULT_MINUTES}; 0: now), saying REASON"
-             " (default: maintenance) to everyone at once and again as the time comes closer."
-             " Until then no new game starts; games in play go on, are kept and come back after"
-             " the restart. /shutdown cancel calls it off. Admins only.")
+             summary=_("stop the server after a countdown (admins)"),
+             help=_('Stops the server in MINUTES (default %(default_minutes)s; 0: now), saying REASON '
+                     '(default: maintenance) to everyone at once and again as the time comes closer. '
+                     'Until then no new game starts; games in play go on, are kept and come back after '
+                     'the restart. /shutdown cancel calls it off. Admins only.',
+                    default_minutes=DEFAULT_MINUTES))
     def shutdown_(self, session: Session, args: str) -> None:
         if self.role_of(session.name) != ADMIN:
-            raise Refusal("not_admin", "only an admin may /shutdown the server")
+            raise Refusal("not_admin", _('only an admin may /shutdown the server'))
         words = args.split(None, 1)
         if words and words[0].lower() == "cancel":
             self.shutdown.cancel(session.name)
@@ -43,6 +45,6 @@ class ShutdownCommands(CommandGroup):
             minutes = int(words[0])
             words = words[1:]
             if minutes > MAX_MINUTES:
-                raise wrong_use(f"at most {MAX_MINUTES} minutes")
+                raise wrong_use(_('at most %(max_minutes)s minutes', max_minutes=MAX_MINUTES))
         reason = words[0].strip() if words else "maintenance"
         self.shutdown.schedule(minutes * 60, reason, session.name)

@@ -12,6 +12,7 @@ from bswtichu.engine import VARIANTS
 from bswtichu.server.text import messages
 from bswtichu import names
 from bswtichu.server.people.chat import AWAY, Chat
+from bswtichu.server.text.i18n import _
 from bswtichu.server.commands.registry import CommandGroup, command, wrong_use
 from bswtichu.server.numbers import is_number
 from bswtichu.server.people.directory import NameDirectory
@@ -44,28 +45,28 @@ class SocialCommands(CommandGroup):
         self.storage = storage
 
     @command("ignore", group="social", german="ignorieren", usage="/ignore NAME",
-             summary="NAME's chat and messages no longer reach you",
-             help="His lobby, table and spectators' chat, /me, private messages and invitations are"
+             summary=_("NAME's chat and messages no longer reach you"),
+             help=_("His lobby, table and spectators' chat, /me, private messages and invitations are"
              " kept from you, his /away text reads 'away' and you are not told he came online;"
              " he is not told. A registered player's list is kept; a guest's lasts while he is"
-             " online.")
+             " online."))
     def ignore(self, session: Session, args: str) -> None:
         self._add(session, IGNORE, "ignore", args)
 
-    @command("unignore", group="social", usage="/unignore NAME", summary="hear NAME again",
-             help="Takes NAME off your ignore list.")
+    @command("unignore", group="social", usage="/unignore NAME", summary=_("hear NAME again"),
+             help=_("Takes NAME off your ignore list."))
     def unignore(self, session: Session, args: str) -> None:
         self._remove(session, IGNORE, args)
 
     @command("friend", group="social", german="freund", usage="/friend NAME",
-             summary="hear when NAME comes online",
-             help="Adds NAME to your friend list: you are told when he comes online, and /friends"
-             " shows where your friends are. Kept for registered players.")
+             summary=_("hear when NAME comes online"),
+             help=_("Adds NAME to your friend list: you are told when he comes online, and /friends"
+             " shows where your friends are. Kept for registered players."))
     def friend(self, session: Session, args: str) -> None:
         self._add(session, FRIEND, "befriend", args)
 
-    @command("unfriend", group="social", usage="/unfriend NAME", summary="take NAME off your friend list",
-             help="The opposite of /friend.")
+    @command("unfriend", group="social", usage="/unfriend NAME", summary=_("take NAME off your friend list"),
+             help=_("The opposite of /friend."))
     def unfriend(self, session: Session, args: str) -> None:
         self._remove(session, FRIEND, args)
 
@@ -75,12 +76,12 @@ class SocialCommands(CommandGroup):
         name = _one_name(args)
         nick = session.name
         if names.key(name) == names.key(nick):
-            raise Refusal("self", f"you cannot {verb} yourself")
+            raise Refusal("self", _('you cannot %(verb)s yourself', verb=verb))
         mine = self.lists.of(nick, kind)
         if names.key(name) in mine:
-            raise Refusal(f"already_{kind}", f"{name} is on your {kind} list already")
+            raise Refusal(f"already_{kind}", _('%(name)s is on your %(kind)s list already', name=name, kind=kind))
         if len(mine) >= LIST_MAX:
-            raise Refusal("list_full", f"your {kind} list holds {LIST_MAX} names, the most it may")
+            raise Refusal("list_full", _('your %(kind)s list holds %(list_max)s names, the most it may', kind=kind, list_max=LIST_MAX))
         self.lists.add(nick, kind, name)
         kept = "" if self.storage.accounts.is_registered(nick) else " (until you leave: you are a guest)"
         session.send(Message(kind.upper(), {"nick": name, "on": True},
@@ -91,18 +92,18 @@ class SocialCommands(CommandGroup):
         """Take the one name in ``args`` off the session's list of ``kind``."""
         name = _one_name(args)
         if not self.lists.remove(session.name, kind, name):
-            raise Refusal(f"not_{kind}", f"{name} is not on your {kind} list")
+            raise Refusal(f"not_{kind}", _('%(name)s is not on your %(kind)s list', name=name, kind=kind))
         session.send(Message(kind.upper(), {"nick": name, "on": False},
                              {IGNORE: f"You no longer ignore {name}.",
                               FRIEND: f"{name} is no longer on your friend list."}[kind]))
 
-    @command("friends", group="social", german="freunde", usage="/friends", summary="where your friends are",
-             help="Each friend: online (lobby, table and seat, watching, away) or offline.")
+    @command("friends", group="social", german="freunde", usage="/friends", summary=_("where your friends are"),
+             help=_("Each friend: online (lobby, table and seat, watching, away) or offline."))
     def friends(self, session: Session, args: str) -> None:
         rows: list[dict[str, object]] = []
         parts: list[str] = []
         reader = session.name
-        for _, name in sorted(self.lists.of(reader, FRIEND).items()):
+        for _key, name in sorted(self.lists.of(reader, FRIEND).items()):
             other = self.directory.find(name)
             if other is None or self.directory.index.is_observer(other):
                 rows.append({"nick": name, "online": False, "table": None, "seat": None, "away": None})
@@ -117,37 +118,39 @@ class SocialCommands(CommandGroup):
         session.send(Message("FRIENDS", {"friends": rows}, text))
 
     @command("away", group="social", german="weg", usage="/away [TEXT]",
-             summary="say you are away; any command or chat brings you back",
-             help="Shown in /who, /friends and /table, and told to whoever sends you a /msg. TEXT is"
+             summary=_("say you are away; any command or chat brings you back"),
+             help=_("Shown in /who, /friends and /table, and told to whoever sends you a /msg. TEXT is"
              " said as chat is (as long, refused while you are muted; those who ignore you read"
-             " only 'away'). Any other line you type ends it.")
+             " only 'away'). Any other line you type ends it."))
     def away(self, session: Session, args: str) -> None:
         session.away = self.chat.said(session, args) if args else AWAY
         session.send(Message("AWAY_SET", {"nick": session.nick, "text": session.away},
-                             f"You are away ({session.away}); any command or chat brings you back."))
+                             _('You are away (%(away)s); any command or chat brings you back.', away=session.away)))
 
-    @command("me", group="social", usage="/me ACTION", summary="an action in the room: * Ann waves",
-             help="Like chat (your table, or the lobby), told as an action.")
+    @command("me", group="social", usage="/me ACTION", summary=_("an action in the room: * Ann waves"),
+             help=_("Like chat (your table, or the lobby), told as an action."))
     def me(self, session: Session, args: str) -> None:
         if not args:
-            raise wrong_use("what do you do?")
+            raise wrong_use(_('what do you do?'))
         self.chat.say(session, args, action=True)
 
     @command("kibitz", group="table", german="kiebitz", usage="/kibitz TEXT",
-             summary="spectators' chat: only the other spectators hear it",
-             help="For spectators of a table: no player hears it, not during the game nor after"
-             " (as on BrettspielWelt). A spectator's plain chat at a started table is kibitz too.")
+             summary=_("spectators' chat: only the other spectators hear it"),
+             help=_("For spectators of a table: no player hears it, not during the game nor after"
+             " (as on BrettspielWelt). A spectator's plain chat at a started table is kibitz too."))
     def kibitz(self, session: Session, args: str) -> None:
         if not args:
-            raise wrong_use("say what")
+            raise wrong_use(_('say what'))
         self.chat.kibitz(session, args)
 
     @command("top", group="social", usage="/top [bots] [VARIANT] [N]",
-             summary="the best rated players (or bot levels)",
-             help=f"The openskill ladder of registered players, best first ({TOP_DEFAULT} places unless"
-             f" N, at most {TOP_MAX}); ratings from fewer than {PROVISIONAL_GAMES} games are"
-             " provisional and shown apart, off the top. /top bots ranks the bot levels. Each"
-             f" variant ({', '.join(VARIANTS)}) has its own ladder; without one, the 4-player game's.")
+             summary=_("the best rated players (or bot levels)"),
+             help=_('The openskill ladder of registered players, best first (%(top_default)s places '
+                     'unless N, at most %(top_max)s); ratings from fewer than %(provisional_games)s '
+                     'games are provisional and shown apart, off the top. /top bots ranks the bot '
+                     'levels. Each variant (%(variants)s) has its own ladder; without one, the '
+                     "4-player game's.",
+                    top_default=TOP_DEFAULT, top_max=TOP_MAX, provisional_games=PROVISIONAL_GAMES, variants=', '.join(VARIANTS)))
     def top(self, session: Session, args: str) -> Deferred | None:
         bots, variant, count = _top_request(args)
         return self.reads(session, lambda stores: ladder(stores.db, bots, variant),
@@ -169,10 +172,10 @@ def _top_read(rows: list[LadderRow], session: Session, bots: bool, variant: str,
 def _one_name(args: str) -> str:
     """The one name in ``args``, or the refusal."""
     if len(args.split()) != 1:
-        raise wrong_use("one name")
+        raise wrong_use(_('one name'))
     name = names.normalize(args)
     if not names.is_valid(name):
-        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+        raise Refusal("nick_invalid", _('%(name)r is not a name; a name is %(name_rule)s', name=name[:40], name_rule=names.NAME_RULE))
     return name
 
 
@@ -193,10 +196,10 @@ def _top_request(args: str) -> tuple[bool, str, int]:
         words = words[1:]
     variant = words.pop(0).lower() if words and words[0].lower() in VARIANTS else DEFAULT_VARIANT
     if len(words) > 1 or (words and not is_number(words[0])):
-        raise wrong_use("N is a number of places")
+        raise wrong_use(_('N is a number of places'))
     count = int(words[0]) if words else TOP_DEFAULT
     if not 1 <= count <= TOP_MAX:
-        raise wrong_use(f"N is 1-{TOP_MAX}")
+        raise wrong_use(_('N is 1-%(top_max)s', top_max=TOP_MAX))
     return bots, variant, count
 
 

@@ -17,6 +17,7 @@ from typing import Protocol
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import Event, Game, GameOptions
 from bswtichu.events.duplicate import Deal
 from bswtichu.events.scoring import DealScore
@@ -91,7 +92,7 @@ class EventBoard:
     def get(self, number: int) -> EventRecord:
         event = self.events.get(number)
         if event is None:
-            raise Refusal("no_such_event", f"there is no event {number}; /events lists them")
+            raise Refusal("no_such_event", _('there is no event %(number)s; /events lists them', number=number))
         return event
 
     def latest_for(self, nick: str) -> EventRecord | None:
@@ -116,14 +117,14 @@ class EventBoard:
     def enter(self, event: EventRecord, nick: str, partner: str | None) -> Message:
         """``nick`` enters (a pairs event: with ``partner``, who confirms by entering with him)."""
         if event.unit_of(nick) is not None:
-            raise Refusal("already_entered", f"you are entered in event {event.number}; /withdraw {event.number} to leave")
+            raise Refusal("already_entered", _('you are entered in event %(event)s; /withdraw %(event)s to leave', event=event.number))
         if event.unit_size == 1:
             event.entrants.append((nick,))
             message = messages.entered(event.number, nick, len(event.entrants))
         else:
             assert partner is not None
             if event.unit_of(partner) is not None:
-                raise Refusal("already_entered", f"{partner} is entered in event {event.number} already")
+                raise Refusal("already_entered", _('%(partner)s is entered in event %(event)s already', partner=partner, event=event.number))
             first = event.offer_from(partner)
             if first is not None and event.offers[first].casefold() == nick.casefold():
                 del event.offers[first]  # the pair as its players spell their names
@@ -150,16 +151,16 @@ class EventBoard:
                 del event.offers[offer]
                 self.save(event)
                 return messages.withdrawn(event.number, nick, len(event.entrants))
-            raise Refusal("not_entered", f"you are not entered in event {event.number}")
+            raise Refusal("not_entered", _('you are not entered in event %(event)s', event=event.number))
         name = event.unit_name(unit)
         if event.state == OPEN:
             event.entrants.remove(unit)
         elif event.state == RUNNING:
             if name in event.withdrawn:
-                raise Refusal("event_over", f"you withdrew from event {event.number} already")
+                raise Refusal("event_over", _('you withdrew from event %(event)s already', event=event.number))
             event.withdrawn.append(name)
         else:
-            raise Refusal("event_over", f"event {event.number} is {event.state}")
+            raise Refusal("event_over", _('event %(event)s is %(state)s', event=event.number, state=event.state))
         self.save(event)
         message = messages.withdrawn(event.number, name, len(event.entrants) - len(event.withdrawn))
         self._tell([n for n in unit if n.casefold() != nick.casefold()], message)
@@ -257,8 +258,8 @@ class EventBoard:
     def _check_watcher(event: EventRecord, nick: str) -> None:
         """A duplicate round's players may not watch its other tables: they hold their deals."""
         if event.plays_now(nick):
-            raise Refusal("round_player", f"you play in this round of event {event.number}; its other"
-                                          " tables hold your deals: watch them once the round is over")
+            raise Refusal("round_player", _('you play in this round of event %(event)s; its other tables hold your deals: watch them '
+                                            'once the round is over', event=event.number))
 
     def _table_over(self, event: EventRecord, record: TableRecord, table: Table) -> None:
         """A table's game is over: its deals are recorded; the rest waits for the turn's end."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bswtichu.server.text.i18n import _
 from bswtichu.events.scoring import Standing, plain
 from bswtichu.server.events.record import EventRecord
 from bswtichu.server.text.messages import Message
@@ -50,24 +51,24 @@ def _standing_lines(standings: Sequence[Standing], kind: str) -> list[str]:
 
 def entered(number: int, name: str, count: int) -> Message:
     return Message("EVENT_ENTERED", {"event": number, "name": name, "entrants": count},
-                   f"{name} entered event {number} ({count} entered)")
+                   _('%(name)s entered event %(number)s (%(count)s entered)', name=name, number=number, count=count))
 
 
 def offered(number: int, player: str, partner: str) -> Message:
     return Message("EVENT_OFFER", {"event": number, "player": player, "partner": partner},
-                   f"{player} asks to enter event {number} with {partner}; {partner} confirms with"
-                   f" /enter {number} with {player}")
+                   _('%(player)s asks to enter event %(number)s with %(partner)s; %(partner)s confirms with '
+                     '/enter %(number)s with %(player)s', player=player, number=number, partner=partner))
 
 
 def withdrawn(number: int, name: str, count: int) -> Message:
     return Message("EVENT_WITHDRAWN", {"event": number, "name": name, "entrants": count},
-                   f"{name} withdrew from event {number} ({count} entered)")
+                   _('%(name)s withdrew from event %(number)s (%(count)s entered)', name=name, number=number, count=count))
 
 
 def cancelled(number: int, reason: str, by: str | None) -> Message:
     """EVENT_CANCELLED: ``by`` who cancelled it (/cancelevent), None when too few came to its start."""
-    text = (f"Event {number} is cancelled: {reason}" if by is None
-            else f"Event {number} is cancelled by {by}: {reason}")
+    text = (_('Event %(number)s is cancelled: %(reason)s', number=number, reason=reason) if by is None
+            else _('Event %(number)s is cancelled by %(by)s: %(reason)s', number=number, by=by, reason=reason))
     return Message("EVENT_CANCELLED", {"event": number, "reason": reason, "by": by}, text)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import NANJING
 from bswtichu.engine.events import GameOver, RoundScored
 from bswtichu.engine.round import OVER
@@ -126,8 +127,7 @@ class GameReaders:
     def check(self, nick: str, number: int) -> None:
         """Refuse ``nick`` game ``number`` if it is private and he neither played it nor is an admin."""
         if not self._is_admin(nick) and not self._games.readable(number, nick):
-            raise Refusal("private_game", f"game {number} was played at a private table; only its"
-                                          " players and admins may read it")
+            raise Refusal("private_game", _('game %(number)s was played at a private table; only its players and admins may read it', number=number))
 
     def history_reader(self, nick: str) -> str | None:
         """Whose view `/history` lists (`GameStore.history`'s ``reader``): an admin's sees every game."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import DUMMY, Exchange, Round, Variant, card_points, sort_cards
 from bswtichu.engine import events as ev
 from bswtichu.engine.deal import deal_from_hands
@@ -55,7 +56,7 @@ def review_of(number: int, log_text: str) -> ReviewedGame:
             return _variant_review(number, log_text)
         game = read_tch(log_text, f"game {number}")
     except TchFormatError as exc:
-        raise Refusal("no_such_log", f"the log of game {number} does not read: {exc}") from None
+        raise Refusal("no_such_log", _('the log of game %(number)s does not read: %(exc)s', number=number, exc=exc)) from None
     rounds, seatings = [], []
     for index, rlog in enumerate(game.rounds, start=1):
         report = _replayed(number, replay_round(rlog, index))
@@ -85,14 +86,14 @@ def _replayed(number: int, report: RoundReport) -> RoundReport:
     """The round's replay, if the engine accepts it; else the refusal saying where it fails."""
     if not report.ok:
         where = f"round {report.round} of game {number}" if report.round is not None else f"game {number}"
-        raise Refusal("no_such_log", f"{where} does not replay: {report.error}")
+        raise Refusal("no_such_log", _('%(where)s does not replay: %(error)s', where=where, error=report.error))
     return report
 
 
 def _steps(rnd: Round, actions: list, names: tuple[str, ...]) -> tuple[Step, ...]:
     """The deal (the whole hands before the exchange), each trick (hands as it begins: a trick is
     collected by the action that leads the next one), and the last trick with the score."""
-    texts = GameTexts(None, names, lambda: card_points(c for _, combo in rnd.trick for c in combo.cards),
+    texts = GameTexts(None, names, lambda: card_points(c for _unused, combo in rnd.trick for c in combo.cards),
                       variant=rnd.variant)
     steps: list[Step] = []
     hands = _hands(rnd)

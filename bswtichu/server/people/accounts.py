@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.server.text.i18n import _
 from bswtichu.config import ServerConfig
 from bswtichu import names
 from bswtichu.server.people.hashing import PasswordHashing, RecentAttempts
@@ -52,7 +53,7 @@ class LoginThrottle:
         now = self.clock.seconds()
         wait = max((f.until - now for k in keys if (f := self._failures.get(k)) is not None), default=0.0)
         if wait > 0:
-            raise Refusal("login_throttled", f"too many failed attempts; try again in {max(1, math.ceil(wait))} s")
+            raise Refusal("login_throttled", _('too many failed attempts; try again in %(max)s s', max=max(1, math.ceil(wait))))
 
     def failed(self, *keys: object) -> None:
         now = self.clock.seconds()
@@ -89,8 +90,8 @@ class RegistrationLimit:
             return
         wait = self._recent.wait(address)
         if wait > 0:
-            raise Refusal("registration_limit", f"{self.per_hour} names were registered from your address"
-                                                f" within the hour; try again in {max(1, math.ceil(wait))} s")
+            raise Refusal("registration_limit", _('%(per_hour)s names were registered from your address within the hour; try again in '
+                                                  '%(max)s s', per_hour=self.per_hour, max=max(1, math.ceil(wait))))
 
     def registered(self, address: str) -> None:
         if address and address not in self.spared:
@@ -99,9 +100,9 @@ class RegistrationLimit:
 
 def resume_token_message(name: str, token: str) -> Message:
     return Message("RESUME_TOKEN", {"nick": name, "token": token},
-                   f"Your resume token for {name} is {token}. Keep it: if your connection drops during"
-                   f" a game, /resume {token} gives you this name and your seat back."
-                   f" /register PASSWORD keeps the name for good.")
+                   _('Your resume token for %(name)s is %(token)s. Keep it: if your connection drops during a '
+                     'game, /resume %(token)s gives you this name and your seat back. /register PASSWORD '
+                     'keeps the name for good.', name=name, token=token))
 
 
 class NameGuard:
@@ -130,8 +131,8 @@ class NameGuard:
         held = self.hall.held_seat(name)
         if held is not None:
             table, seat = held
-            raise Refusal("name_held", f"seat {seat} at table {table.number} is held for {table.nick_at(seat)};"
-                                       " if that is you, /resume TOKEN (the token you got with your name)")
+            raise Refusal("name_held", _('seat %(seat)s at table %(table)s is held for %(nick_at)s; if that is you, /resume TOKEN '
+                                         '(the token you got with your name)', seat=seat, table=table.number, nick_at=table.nick_at(seat)))
         return name
 
     def verify(self, session, name: str, password: str) -> Deferred:
@@ -143,13 +144,13 @@ class NameGuard:
         """
         record = self.accounts.login_record(name)
         if record is None:
-            raise Refusal("not_registered", f"{name} is not registered; /register PASSWORD")
+            raise Refusal("not_registered", _('%(name)s is not registered; /register PASSWORD', name=name))
         spelled, stored = record
         self.check(session, name)
 
         def checked(right: bool) -> str | None:
             if self.accounts.login_record(name) != record:
-                raise Refusal("account_changed", f"the password of {name} changed meanwhile; try again")
+                raise Refusal("account_changed", _('the password of %(name)s changed meanwhile; try again', name=name))
             if not right:
                 self.failed(session, name)
                 return None
@@ -167,8 +168,7 @@ class NameGuard:
         for others, where in ((online, "in use"), (self._registered_looking(look), "registered")):
             for other in others:
                 if names.key(other) != key and names.look(other) == look:
-                    raise Refusal("nick_lookalike", f"the name {name} looks like {other}, which is {where};"
-                                                    " choose another")
+                    raise Refusal("nick_lookalike", _('the name %(name)s looks like %(other)s, which is %(where)s; choose another', name=name, other=other, where=where))
 
     def _registered_looking(self, look: str) -> list[str]:
         """The registered names whose look is ``look``: every name's look is worked out once per
@@ -204,14 +204,14 @@ class NameGuard:
         owner = self.accounts.token_owner(token)
         if owner is None or self.accounts.is_registered(owner):
             self.connections.failed(id(session))
-            raise Refusal("bad_token", "no such resume token; it came with /nick (a newer /nick replaces it)")
+            raise Refusal("bad_token", _('no such resume token; it came with /nick (a newer /nick replaces it)'))
         self.connections.succeeded(id(session))
         held = self.hall.held_seat(owner)
         if held is None:
             spelling = online(owner)
             if spelling is not None:
                 return spelling
-            raise Refusal("nothing_held", "no seat is held for that name now; just choose a name with /nick")
+            raise Refusal("nothing_held", _('no seat is held for that name now; just choose a name with /nick'))
         table, seat = held
         return table.nick_at(seat)  # type: ignore[return-value]  # a held seat names its holder
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
+from bswtichu.server.text.i18n import _
 from bswtichu.config import LiveConfig
 from bswtichu.server.text import messages
 from bswtichu.server.people.directory import NameIndex
@@ -54,7 +55,7 @@ class Chat:
         invitation). His name, if he may speak."""
         nick = session.nick
         if nick is None:
-            raise Refusal("nick_required", "choose a name with /nick NAME before you chat")
+            raise Refusal("nick_required", _('choose a name with /nick NAME before you chat'))
         self._may_speak(session)
         return nick
 
@@ -73,8 +74,8 @@ class Chat:
             return text
         cleaned = text.translate(DIRECTION_CONTROLS)
         if not cleaned.strip():
-            raise Refusal("empty_text", "nothing is left to say once the direction controls"
-                                        " (U+202A-202E, U+2066-2069) are taken out")
+            raise Refusal("empty_text", _('nothing is left to say once the direction controls (U+202A-202E, U+2066-2069) are taken '
+                                          'out'))
         return cleaned
 
     def reaches(self, speaker: Session, listener: str | None) -> bool:
@@ -125,10 +126,10 @@ class Chat:
         text = self._sayable(text)
         table = session.table
         if table is None:
-            raise Refusal("not_at_table", "you watch no table; /watch TABLE first")
+            raise Refusal("not_at_table", _('you watch no table; /watch TABLE first'))
         if table.seat_of(speaker) is not None:
-            raise Refusal("not_spectator", f"you play at table {table.number}; kibitz is the spectators'"
-                                           " chat (plain lines reach your table)")
+            raise Refusal("not_spectator", _("you play at table %(table)s; kibitz is the spectators' chat (plain lines reach your "
+                                             'table)', table=table.number))
         table.tell_all_but(messages.kibitz(table.number, speaker, text), self._spared(speaker),
                            spectators_only=True)
 
@@ -142,7 +143,7 @@ class Chat:
         text = self._sayable(text)
         recipient = self._names.find(name)
         if recipient is None:
-            raise Refusal("no_such_user", f"nobody called {name} is online; /who lists who is")
+            raise Refusal("no_such_user", _('nobody called %(name)s is online; /who lists who is', name=name))
         listener: str = recipient.nick  # type: ignore[assignment]  # found by his name: he has one
         if not self._spared(speaker)(listener):
             recipient.send(messages.private(speaker, listener, text, echo=False))
@@ -155,8 +156,7 @@ class Chat:
     def check_length(self, text: str) -> None:
         limit = self._config.current.max_chat_length
         if len(text) > limit:
-            raise Refusal("chat_too_long", f"chat lines may be at most {limit} characters,"
-                                           f" this one has {len(text)}; say it in parts")
+            raise Refusal("chat_too_long", _('chat lines may be at most %(limit)s characters, this one has %(count)s; say it in parts', limit=limit, count=len(text)))
 
 
 def _nobody(listener: str) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.text import messages
 
 from bswtichu import names
@@ -108,8 +109,7 @@ class NameDirectory:
         ghost = self.find(name)
         if ghost is None or ghost is session:
             return
-        ghost.send(messages.bye("taken_over", f"{ghost.nick} logged in from another connection;"
-                                              " this one is closed."))
+        ghost.send(messages.bye("taken_over", _('%(nick)s logged in from another connection; this one is closed.', nick=ghost.nick)))
         ghost.close()
         self.leave(ghost)
 

@@ -30,6 +30,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
+from bswtichu.server.text.i18n import _
 from bswtichu import names
 from bswtichu.server.text.messages import Refusal
 from bswtichu.server.session import Outbox, Session
@@ -127,7 +128,7 @@ class PasswordHashing:
 
     def _run(self, session: Session, name: str, charged: bool, work: Callable[..., T], *args: Any) -> Deferred:
         if self.in_flight >= self.capacity:
-            raise Refusal("password_busy", "the server is busy checking passwords; try again in a few seconds")
+            raise Refusal("password_busy", _('the server is busy checking passwords; try again in a few seconds'))
         if charged:
             self._charge(session, name)
         self.in_flight += 1
@@ -153,9 +154,8 @@ class PasswordHashing:
                                          (self.by_address, address, "from your address")):
             wait = attempts.wait(counted) if counted else 0.0
             if wait > 0:
-                raise Refusal("password_budget", f"too many password attempts {whose}: at most"
-                                                 f" {attempts.allowed} a minute; try again in"
-                                                 f" {max(1, math.ceil(wait))} s")
+                raise Refusal("password_budget", _('too many password attempts %(whose)s: at most %(allowed)s a minute; try again in '
+                                                   '%(max)s s', whose=whose, allowed=attempts.allowed, max=max(1, math.ceil(wait))))
         self.by_name.add(key)
         if address:
             self.by_address.add(address)

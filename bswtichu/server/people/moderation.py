@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from twisted.internet.interfaces import IReactorTime
 
+from bswtichu.server.text.i18n import _
 from bswtichu.server.text import messages
 
 from bswtichu import names
@@ -57,8 +58,8 @@ def as_network(word: str) -> Network | None:
     try:
         return ipaddress.ip_network(word, strict=False)
     except ValueError:
-        raise Refusal("bad_address", f"{word[:60]!r} is neither a name nor an address range such as"
-                                     " 192.0.2.7, 192.0.2.0/24 or 2001:db8::/32") from None
+        raise Refusal("bad_address", _('%(word)r is neither a name nor an address range such as 192.0.2.7, 192.0.2.0/24 or '
+                                       '2001:db8::/32', word=word[:60])) from None
 
 
 class Moderation:
@@ -125,7 +126,7 @@ class Moderation:
         """``name`` is an admin no more (its account stays); the name as it was claimed."""
         claimed = self._claimed.pop(names.key(as_name(name)), None)
         if claimed is None:
-            raise Refusal("no_role", f"{name} is not a claimed admin")
+            raise Refusal("no_role", _('%(name)s is not a claimed admin', name=name))
         self.claims.release(claimed)
         return claimed
 
@@ -135,19 +136,18 @@ class Moderation:
         if role is not None:
             return role
         if not self.accounts.is_registered(session.nick):  # type: ignore[arg-type]  # commands take a name
-            raise Refusal("guest", "a guest has no moderation powers; only admins and moderators"
-                                   " (registered names) do")
-        raise Refusal("not_moderator", "only admins and moderators may do that")
+            raise Refusal("guest", _('a guest has no moderation powers; only admins and moderators (registered names) do'))
+        raise Refusal("not_moderator", _('only admins and moderators may do that'))
 
     def require_power_over(self, session: Session, target: str) -> None:
         """Refuse acting on oneself, on an admin, or (unless an admin) on a moderator."""
         if names.key(target) == names.key(session.nick):
-            raise Refusal("self", "you cannot do that to yourself")
+            raise Refusal("self", _('you cannot do that to yourself'))
         actor, theirs = self.role_of(session.nick), self.role_of(target)
         if theirs == ADMIN:
-            raise Refusal("protected", f"{target} is an admin; nobody moderates an admin")
+            raise Refusal("protected", _('%(target)s is an admin; nobody moderates an admin', target=target))
         if theirs == MODERATOR and actor != ADMIN:
-            raise Refusal("protected", f"{target} is a moderator; only an admin acts on a moderator")
+            raise Refusal("protected", _('%(target)s is a moderator; only an admin acts on a moderator', target=target))
 
     def appoint(self, name: str, by: str) -> None:
         self.store.appoint(name, by, self.clock.seconds())
@@ -198,8 +198,8 @@ class Moderation:
     def check_range(self, network: Network) -> None:
         """A range holding the bridge's address would ban everyone behind it: refused."""
         if any(address in network for address in self._bridges):
-            raise Refusal("bridge_address", f"{network} holds the IRC bridge's address, which all its users"
-                                            " share; ban the names behind it instead")
+            raise Refusal("bridge_address", _("%(network)s holds the IRC bridge's address, which all its users share; ban the names "
+                                              'behind it instead', network=network))
 
     def barred(self, address: str) -> Message | None:
         """The goodbye at connect to an address in a banned range, or None (`Connections`)."""
@@ -216,8 +216,8 @@ class Moderation:
         look, key = names.look(name), names.key(name)
         for listed in self.unclaimed():
             if key == names.key(listed) or look == names.look(listed):
-                raise Refusal("nick_reserved", f"the name {name} is kept for an admin until the operator"
-                                               f" claims it (bswtichu admin add {listed}); choose another")
+                raise Refusal("nick_reserved", _('the name %(name)s is kept for an admin until the operator claims it (bswtichu admin add '
+                                                 '%(listed)s); choose another', name=name, listed=listed))
         if not (observer and session.address in self._bridge_addresses):
             self._check_not_reserved(name)
         ban = self.in_force(BAN, names.key(name)) or (self.address_ban(session.address) if session.address else None)
@@ -229,17 +229,17 @@ class Moderation:
         with it and ``-``, naming the reserved name."""
         for reserved in self._reserved:
             if names.starts_like(name, reserved + "-"):
-                raise Refusal("nick_reserved", f"the name {name} looks like {reserved}-…: names starting"
-                                               f" with {reserved}- are reserved for the server; choose another")
+                raise Refusal("nick_reserved", _('the name %(name)s looks like %(reserved)s-…: names starting with %(reserved)s- are '
+                                                 'reserved for the server; choose another', name=name, reserved=reserved))
             if names.look(name) == names.look(reserved):
                 said = "is" if names.key(name) == names.key(reserved) else f"looks like {reserved}, which is"
-                raise Refusal("nick_reserved", f"the name {name} {said} reserved for the server; choose another")
+                raise Refusal("nick_reserved", _('the name %(name)s %(said)s reserved for the server; choose another', name=name, said=said))
 
     def check_may_speak(self, session: Session) -> None:
         """Refuse chat, private messages, /me, /kibitz, /away TEXT and /invite from a muted name (`Chat`)."""
         mute = self.in_force(MUTE, names.key(session.nick)) if session.nick is not None else None
         if mute is not None:
-            raise Refusal("muted", f"you are muted {when(mute.until)} ({mute.reason}); you may still play")
+            raise Refusal("muted", _('you are muted %(when)s (%(reason)s); you may still play', when=when(mute.until), reason=mute.reason))
 
     def record(self, actor: str, action: str, target: str, minutes: int | None, reason: str) -> None:
         self.store.record(AuditEntry(self.clock.seconds(), actor, action, target, minutes, reason))
@@ -260,8 +260,7 @@ def operator_desk(moderation: Moderation, directory: NameDirectory | None = None
                 holder = directory.find(name)
                 if holder is not None:
                     hang_up(directory, holder, messages.bye(
-                        "taken_over", f"The operator claimed the name {name} for an admin; this"
-                                      " connection is closed."))
+                        "taken_over", _('The operator claimed the name %(name)s for an admin; this connection is closed.', name=name)))
             return f"{name} is an admin now: /nick {name} PASSWORD logs in"
         if action == "remove":
             name = moderation.unclaim(word)
@@ -273,7 +272,7 @@ def operator_desk(moderation: Moderation, directory: NameDirectory | None = None
             lines += [f"{name}: in [admin] admins, not claimed yet (nobody may take the name;"
                       f" bswtichu admin add {name})" for name in moderation.unclaimed()]
             return "\n".join(lines) or "no admins: bswtichu admin add NAME makes one"
-        raise Refusal("usage", f"unknown request {action!r}; add, remove or list")
+        raise Refusal("usage", _('unknown request %(action)r; add, remove or list', action=action))
 
     return answer
 
@@ -284,7 +283,7 @@ def banned_text(ban: Sanction) -> str:
 
 def banned_bye(ban: Sanction) -> Message:
     return Message("BYE", {"reason": "banned", "by": ban.by, "why": ban.reason, "until": ban.until},
-                   f"You are banned {when(ban.until)} by {ban.by}: {ban.reason}. Goodbye.")
+                   _('You are banned %(when)s by %(by)s: %(reason)s. Goodbye.', when=when(ban.until), by=ban.by, reason=ban.reason))
 
 
 def sanctioned(action: str, by: str, reason: str, until: float | None = None, minutes: int | None = None) -> Message:
@@ -300,7 +299,7 @@ def as_name(word: str) -> str:
     """``word`` as a name (normalized), or the refusal if it is none."""
     name = names.normalize(word)
     if not names.is_valid(name):
-        raise Refusal("nick_invalid", f"{name[:40]!r} is not a name; a name is {names.NAME_RULE}")
+        raise Refusal("nick_invalid", _('%(name)r is not a name; a name is %(name_rule)s', name=name[:40], name_rule=names.NAME_RULE))
     return name
 
 
@@ -308,7 +307,7 @@ def claimable_name(word: str) -> str:
     """``word`` as a name the operator may claim for an admin (a person's, not a bot's)."""
     name = as_name(word)
     if names.is_bot_name(name):
-        raise Refusal("nick_invalid", f"names starting with {names.BOT_PREFIX} are kept for bots")
+        raise Refusal("nick_invalid", _('names starting with %(bot_prefix)s are kept for bots', bot_prefix=names.BOT_PREFIX))
     return name
 
 

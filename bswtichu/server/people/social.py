@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bswtichu.server.text.i18n import _
 from bswtichu import names
 from bswtichu.server.people.directory import NameIndex
 from bswtichu.server.text.messages import Message
@@ -103,7 +104,7 @@ def tell_friends(lists: PersonalLists, index: NameIndex, arrived: Session) -> No
     nick: str = arrived.nick  # type: ignore[assignment]  # he has just taken it
     key = names.key(nick)
     ignorers = lists.ignorers(nick)
-    notice = Message("FRIEND_ONLINE", {"nick": nick}, f"Your friend {nick} is online.")
+    notice = Message("FRIEND_ONLINE", {"nick": nick}, _('Your friend %(nick)s is online.', nick=nick))
     for other in index.online():
         friend: str = other.nick  # type: ignore[assignment]  # the online have names
         if other is not arrived and key in lists.of(friend, FRIEND) and names.key(friend) not in ignorers:

@@ -89,14 +89,14 @@ class TableHall:
     def bot_name(self, level: str) -> str:
         """A name for a new bot of ``level``: the first of Ada, Bea, ... (then Ada2, Bea2, ...)
         that no bot on the server has."""
-        taken = {names.key(names.short_name(bot)) for table in self for bot, _ in table.bots.values()}
+        taken = {names.key(names.short_name(bot)) for table in self for bot, _unused in table.bots.values()}
         candidates = (name if n == 1 else f"{name}{n}" for n in count(1) for name in BOT_NAMES)
         return names.bot_name(level, next(c for c in candidates if names.key(c) not in taken))
 
     def longest_waiting(self) -> Table | None:
         """The open table (a free seat, a person seated, not started) that opened first."""
         waiting = [t for t in self if t.state == "open"
-                   and any(seat not in t.bots for seat, _ in t.players())]
+                   and any(seat not in t.bots for seat, _unused in t.players())]
         return min(waiting, key=lambda t: (t.waiting_since, t.number), default=None)
 
     def held_seat(self, nick: str) -> tuple[Table, int] | None:

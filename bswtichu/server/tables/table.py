@@ -25,6 +25,7 @@ from typing import Protocol
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import NANJING, Card, GameOptions, Variant, seats_from_join_order, variant_named
 from bswtichu.engine.game import COUNT_WORDS, OPTION_NAMES as GAME_OPTION_NAMES
 from bswtichu.server.text import messages
@@ -271,7 +272,7 @@ class Table:
             "away": sorted(self.presence.away),
             "spectators": list(self.spectators),
             "options": self.option_data(),
-            "bots": {str(seat): level for seat, (_, level) in sorted(self.bots.items())},
+            "bots": {str(seat): level for seat, (_unused, level) in sorted(self.bots.items())},
             "private": self.private,
         }
 
@@ -340,16 +341,16 @@ class Table:
         own = self.seat_of(nick)
         if own is not None:
             if own not in self.presence.away:
-                raise Refusal("already_seated", f"you already sit at table {self.number}, seat {own}")
+                raise Refusal("already_seated", _('you already sit at table %(self)s, seat %(own)s', self=self.number, own=own))
             if seat is not None and seat != own:
                 raise Refusal(
-                    "seat_mismatch", f"your seat at table {self.number} is {own}: /join {self.number} {own}"
+                    "seat_mismatch", _('your seat at table %(self)s is %(own)s: /join %(self)s %(own)s', self=self.number, own=own)
                 )
             self._come_back(nick, own)
             return own
         if self.started:
             raise Refusal(
-                "table_started", f"table {self.number} has started; /watch {self.number} to watch it"
+                "table_started", _('table %(self)s has started; /watch %(self)s to watch it', self=self.number)
             )
         self._require_invitation(nick, "sit down")
         free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
@@ -357,17 +358,16 @@ class Table:
             if not free:
                 raise Refusal(
                     "table_full",
-                    f"table {self.number} is full; /watch {self.number} to watch, or /join alone"
-                    " to open a new table",
+                    _('table %(self)s is full; /watch %(self)s to watch, or /join alone to open a new table', self=self.number),
                 )
             seat = free[0]
         elif seat not in self.seat_numbers:
-            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(self.seats)}")
+            raise Refusal("bad_seat", _('seat %(seat)s does not exist; seats are 1-%(count)s', seat=seat, count=len(self.seats)))
         elif seat not in free:
             taken_by = self.seats[seat - 1]
             held = " (away, seat held)" if seat in self.presence.away else ""
             offer = f"free seats: {', '.join(map(str, free))}" if free else "no seat is free"
-            raise Refusal("seat_taken", f"seat {seat} is taken by {taken_by}{held}; {offer}")
+            raise Refusal("seat_taken", _('seat %(seat)s is taken by %(taken_by)s%(held)s; %(offer)s', seat=seat, taken_by=taken_by, held=held, offer=offer))
         self._drop_spectator(nick)
         self.seats[seat - 1] = nick
         self.tell_all(messages.joined(self.view(), seat, nick))
@@ -377,11 +377,11 @@ class Table:
         seat = self.seat_of(nick)
         if seat is not None:
             if seat in self.presence.away:  # he left a started game: his seat waits for him
-                raise Refusal("already_seated", f"your seat {seat} at table {self.number} is held for you"
-                                                f" (players cannot also watch): /join {self.number} takes it back")
-            raise Refusal("already_seated", f"you sit at table {self.number}; players cannot also watch")
+                raise Refusal("already_seated", _('your seat %(seat)s at table %(self)s is held for you (players cannot also watch): /join '
+                                                  '%(self)s takes it back', seat=seat, self=self.number))
+            raise Refusal("already_seated", _('you sit at table %(self)s; players cannot also watch', self=self.number))
         if self.is_watching(nick):
-            raise Refusal("already_watching", f"you already watch table {self.number}")
+            raise Refusal("already_watching", _('you already watch table %(self)s', self=self.number))
         self._require_invitation(nick, "watch")
         if self.watch_check is not None:
             self.watch_check(nick)
@@ -414,26 +414,26 @@ class Table:
         """Set an option before the start; ``value`` None toggles tichujoin/turnier."""
         self._require_present_player(nick, f"change options at table {self.number}")
         if self.started:
-            raise Refusal("table_started", f"table {self.number} has started; options are fixed")
+            raise Refusal("table_started", _('table %(self)s has started; options are fixed', self=self.number))
         if name == "variant":
             self._set_variant(nick, value)
             return
         if name == "round":
             if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_ROUNDS):
-                raise Refusal("bad_option", f"round must be 1-{MAX_ROUNDS} or off")
+                raise Refusal("bad_option", _('round must be 1-%(max_rounds)s or off', max_rounds=MAX_ROUNDS))
             self._check_rounds(self.variant, value)
         elif name == "clock":
             if value is not None and not (isinstance(value, int) and value in CLOCK_RANGE):
-                raise Refusal("bad_option", f"clock must be {CLOCK_RANGE[0]}-{CLOCK_RANGE[-1]} seconds or off")
+                raise Refusal("bad_option", _('clock must be %(clock_range)s-%(clock_range2)s seconds or off', clock_range=CLOCK_RANGE[0], clock_range2=CLOCK_RANGE[-1]))
         elif name in ("tichujoin", "turnier"):
             if value is None:
                 value = not self.option_data()[name]
             elif not isinstance(value, bool):
-                raise Refusal("bad_option", f"{name} is on or off")
+                raise Refusal("bad_option", _('%(name)s is on or off', name=name))
             if value and not self.variant.bsw_options:
-                raise Refusal("bad_option", f"{name} is for the 4-player game, not {self.variant.title}")
+                raise Refusal("bad_option", _('%(name)s is for the 4-player game, not %(title)s', name=name, title=self.variant.title))
         else:
-            raise Refusal("bad_option", f"unknown option {name}; options: {', '.join(OPTION_NAMES)}")
+            raise Refusal("bad_option", _('unknown option %(name)s; options: %(option_names)s', name=name, option_names=', '.join(OPTION_NAMES)))
         self.options = self.options.with_option(name, value)
         if name == "clock":
             self._clock_chosen = True
@@ -450,8 +450,8 @@ class Table:
         beyond = [(seat, who) for seat, who in zip(self.seat_numbers, self.seats) if seat > count and who]
         if beyond:
             taken = ", ".join(f"seat {seat} ({who})" for seat, who in beyond)
-            raise Refusal("seats_taken", f"{variant.title} has {count} seats, but {taken} is taken;"
-                                         " free it first (/kick SEAT for a bot)")
+            raise Refusal("seats_taken", _('%(title)s has %(count)s seats, but %(taken)s is taken; free it first (/kick SEAT for a '
+                                           'bot)', title=variant.title, count=count, taken=taken))
         if not variant.bsw_options:
             on = [option for option in ("tichujoin", "turnier") if self.options.as_data()[option]]
             if on:
@@ -466,27 +466,26 @@ class Table:
     def _check_rounds(variant: Variant, rounds: int | None) -> None:
         """A game of a fixed number of rounds (Trichu) is a multiple of its people's number."""
         if variant.game_rounds is not None and rounds is not None and rounds % variant.players:
-            raise Refusal("bad_option", f"a game of {variant.title} is a multiple of {variant.players}"
-                                        f" rounds (everyone deals equally often); {rounds} is not")
+            raise Refusal("bad_option", _('a game of %(title)s is a multiple of %(players)s rounds (everyone deals equally often); '
+                                          '%(rounds)s is not', title=variant.title, players=variant.players, rounds=rounds))
 
     def start(self, nick: str) -> None:
         """Fix the seating (the engine's tichujoin rule), announce it, then build and start the game."""
         self._require_present_player(nick, f"start table {self.number}")
         if self.started:
-            raise Refusal("table_started", f"table {self.number} has already started")
+            raise Refusal("table_started", _('table %(self)s has already started', self=self.number))
         closing = self.settings.closing()
         if closing is not None:
-            raise Refusal("shutting_down", f"the server stops soon ({closing}): no new game starts")
+            raise Refusal("shutting_down", _('the server stops soon (%(closing)s): no new game starts', closing=closing))
         seated = sum(1 for n in self.seats if n is not None)
         if seated < len(self.seats):
             raise Refusal(
                 "not_enough_players",
-                f"table {self.number} has {seated} of {len(self.seats)} players; /start needs"
-                f" {COUNT_WORDS.get(len(self.seats), len(self.seats))}",
+                _('table %(self)s has %(seated)s of %(count)s players; /start needs %(get)s', self=self.number, seated=seated, count=len(self.seats), get=COUNT_WORDS.get(len(self.seats), len(self.seats))),
             )
         if self.presence.anyone_away:
             names = ", ".join(f"{self.seats[s - 1]} (seat {s})" for s in sorted(self.presence.away))
-            raise Refusal("player_away", f"cannot start while {names} is away")
+            raise Refusal("player_away", _('cannot start while %(names)s is away', names=names))
         self.quick.cancel()
         # the seats in the engine's order (generic over who plays, it gives back the names it is given)
         joined = seats_from_join_order(self.seats, self.options.tichujoin, self.variant)
@@ -534,11 +533,11 @@ class Table:
         if nick is not None:
             self._require_present_player(nick, f"seat a bot at table {self.number}")
         if self.started:
-            raise Refusal("table_started", f"table {self.number} has started; bots join before /start")
+            raise Refusal("table_started", _('table %(self)s has started; bots join before /start', self=self.number))
         free = [s for s in self.seat_numbers if self.seats[s - 1] is None]
         if seat is None:
             if not free:
-                raise Refusal("table_full", f"table {self.number} is full")
+                raise Refusal("table_full", _('table %(self)s is full', self=self.number))
             seat = free[0]
         elif seat not in free:
             raise Refusal("seat_taken", f"seat {seat} is taken; free seats: {', '.join(map(str, free)) or 'none'}")
@@ -551,12 +550,12 @@ class Table:
         """Remove the bot in ``seat`` before the start."""
         self._require_present_player(nick, f"remove a bot at table {self.number}")
         if self.started:
-            raise Refusal("table_started", f"table {self.number} has started; bots stay until the end")
+            raise Refusal("table_started", _('table %(self)s has started; bots stay until the end', self=self.number))
         if seat not in self.bots:
             who = self.seats[seat - 1] if seat in self.seat_numbers else None
             raise Refusal("not_a_bot", f"seat {seat} holds {'no bot' if who is None else who + ', not a bot'};"
                                        " /kick removes bots only")
-        name, _ = self.bots.pop(seat)
+        name, _unused = self.bots.pop(seat)
         self.seats[seat - 1] = None
         self.log.info("table {table}: {by} kicked the bot {name} from seat {seat}", table=self.number,
                       by=nick, name=name, seat=seat, event="kick")
@@ -593,14 +592,14 @@ class Table:
         """A seated player lets ``guest`` sit down or watch (needed while the table is private)."""
         self._require_present_player(nick, f"invite to table {self.number}")
         if guest.casefold() in self.invited:
-            raise Refusal("already_invited", f"{guest} is invited to table {self.number} already")
+            raise Refusal("already_invited", _('%(guest)s is invited to table %(self)s already', guest=guest, self=self.number))
         self.invited.add(guest.casefold())
         self.tell_all(messages.invited(self.number, guest, nick))
 
     def _require_invitation(self, nick: str, what: str) -> None:
         if self.private and nick.casefold() not in self.invited:
-            raise Refusal("private_table", f"table {self.number} is private: only invited players may {what};"
-                                           " ask a player there to /invite you")
+            raise Refusal("private_table", _('table %(self)s is private: only invited players may %(what)s; ask a player there to '
+                                             '/invite you', self=self.number, what=what))
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots
@@ -743,7 +742,7 @@ class Table:
 
     def _require_present_player(self, nick: str, what: str) -> None:
         if self.seat_of(nick) is None:
-            raise Refusal("not_seated", f"only players seated at table {self.number} can {what}")
+            raise Refusal("not_seated", _('only players seated at table %(self)s can %(what)s', self=self.number, what=what))
 
     def _go_away(self, seat: int, grace: bool) -> Message:
         """Hold ``seat`` for its player and say so; before the start only for ``reconnect_grace``."""
@@ -800,7 +799,7 @@ class Table:
     @property
     def bots_game(self) -> bool:
         """Bots hold every seat but one person's at most: a game nobody else plays with him."""
-        return sum(1 for seat, _ in self.players() if seat not in self.bots) <= 1
+        return sum(1 for seat, _unused in self.players() if seat not in self.bots) <= 1
 
     def _close_if_abandoned(self) -> None:
         """An unstarted table closes once empty; a started one once nobody is left or expected.
@@ -817,7 +816,7 @@ class Table:
         if self.started:
             if self.presence.people_present() or self.presence.within_grace:
                 return
-        elif any(s not in self.bots for s, _ in self.players()):
+        elif any(s not in self.bots for s, _unused in self.players()):
             return
         self.log.info("table {table} closes: nobody is left", table=self.number, event="table_end")
         self.close()

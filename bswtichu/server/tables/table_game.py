@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 
 from twisted.logger import Logger
 
+from bswtichu.server.text.i18n import _
 from bswtichu import names
 from bswtichu.engine import Action, Card, Exchange, Game, MakeWish, Round, TichuError, check_selection, suggestions
 from bswtichu.engine import events as ev
@@ -27,6 +28,7 @@ from bswtichu.server.games.durable import DurableGame
 from bswtichu.server.tables.table import Reader, Table
 from bswtichu.server.text.game_messages import GameTexts, game_started
 from bswtichu.server.text import questions
+from bswtichu.server.text.i18n import Joined, Wordable
 from bswtichu.server.text.messages import (
     Message, Refusal, for_second_hand, second_hand_title, second_hand_word,
 )
@@ -66,7 +68,7 @@ class _Gathered:
     __slots__ = ("readers", "sentences", "reworded", "told", "watched", "unsaid", "concerned")
 
     def __init__(self, readers: list[Reader | None], seats: int) -> None:
-        self.told: list[list[Message]] = [[] for _ in range(seats)]  # a second hand's: none
+        self.told: list[list[Message]] = [[] for _unused in range(seats)]  # a second hand's: none
         self.watched: list[Message] = []
         self.unsaid: list[Message] = []
         self.concerned: set[int] = set()
@@ -130,7 +132,7 @@ class TableGame:
         for player in people:
             if player.casefold() == key:
                 return player
-        raise Refusal("not_seated", "you do not play in this game")
+        raise Refusal("not_seated", _('you do not play in this game'))
 
     def seat_of(self, nick: str) -> int:
         """The engine seat (0..N-1) of a player in the current round: his own."""
@@ -143,9 +145,8 @@ class TableGame:
             return self.seat_of(nick)
         seats = self.game.seats_played_by(self.player(nick))
         if hand >= len(seats):
-            raise Refusal("no_second_hand", f"you play no second hand this round;"
-                                            f" /{second_hand_word(self.game.variant)} is for the player"
-                                            " who plays one (in Trichu the dealer, for the dummy)")
+            raise Refusal("no_second_hand", _('you play no second hand this round; /%(second_hand_word)s is for the player who plays '
+                                              'one (in Trichu the dealer, for the dummy)', second_hand_word=second_hand_word(self.game.variant)))
         return seats[hand]
 
     def hand_of(self, nick: str, hand: int = 0) -> tuple[Card, ...]:
@@ -160,7 +161,7 @@ class TableGame:
         now = rnd.phase
         if now != phase and now in _WRONG_PHASE[phase]:
             if now == GRAND and rnd.grand_decided[self.seat_of(nick)]:  # Trichu's dealer: from the start
-                raise Refusal("illegal", "the others decide about Grand Tichu first; the exchange comes next")
+                raise Refusal("illegal", _('the others decide about Grand Tichu first; the exchange comes next'))
             count = len(self.game.variant.exchange_steps)
             raise Refusal("illegal", _WRONG_PHASE[phase][now].format(count=count))
 
@@ -171,7 +172,7 @@ class TableGame:
         if is_number(target):
             seat = int(target) - 1
             if not 0 <= seat < variant.seats:
-                raise Refusal("usage", f"seats are 1-{variant.seats}")
+                raise Refusal("usage", _('seats are 1-%(seats)s', seats=variant.seats))
             return seat
         wanted = names.key(target)
         for seat, name in enumerate(self.texts.names):
@@ -189,10 +190,9 @@ class TableGame:
         """Apply what ``nick`` asked for: ``build(seat)`` makes it from the engine seat of his
         ``hand`` (0: his own)."""
         if self.driver.finished:
-            raise Refusal("game_over", "the game is over")
+            raise Refusal("game_over", _('the game is over'))
         if self.table.pause.on:
-            raise Refusal("paused", f"the game at table {self.table.number} is paused by vote;"
-                                    " /continue asks to go on")
+            raise Refusal("paused", _('the game at table %(table)s is paused by vote; /continue asks to go on', table=self.table.number))
         player = self.player(nick)
         try:
             built = build(self.driver.seat_of(player) if hand == 0 else self.seat_for(player, hand))
@@ -212,7 +212,7 @@ class TableGame:
         """The pushed LEGAL of the seats a whole request asked to act, now that it is applied."""
         with self.table.outbox:
             readers = self._readers(self.game.seating)
-            told: list[list[Message]] = [[] for _ in readers]
+            told: list[list[Message]] = [[] for _unused in readers]
             self._push_legal(readers, concerned, told)
             self._tell_gathered(readers, told, [])
 
@@ -375,7 +375,7 @@ class TableGame:
 
     def _trick_points(self) -> int:
         """The points of the trick on the table."""
-        return sum(c.points for _, combo in self.driver.round.trick for c in combo.cards)
+        return sum(c.points for _unused, combo in self.driver.round.trick for c in combo.cards)
 
     def _readers(self, seating: Seating) -> list[Reader | None]:
         """The online client of each engine seat's player, if he is at the table."""
@@ -395,21 +395,22 @@ class TableGame:
                            for seat, name in enumerate(seating)]
         return self._seats
 
-    def _sentence(self, event: ev.Event, seat: int) -> str:
+    def _sentence(self, event: ev.Event, seat: int) -> Wordable:
         """The event's text as ``seat`` reads it: his own exchange says which card went to whom."""
         if type(event) is ev.ExchangeSubmitted:
             return self._for_hand(seat, self.texts.passed(self._given(seat)))
         # an event with a message for everyone (`_reword`), or a question (`_ask_again`): worded for each seat
-        return self._for_hand(seat, self.texts.event(event, seat).text)  # type: ignore[union-attr]  # worded (above)
+        return self._for_hand(seat, self.texts.event(event, seat).source)  # type: ignore[union-attr]  # worded (above)
 
-    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> str:
-        return " ".join(self._sentence(event, seat) for seat in seats)
+    def _sentences(self, event: ev.Event, seats: Sequence[int]) -> Wordable:
+        return Joined(" ", [self._sentence(event, seat) for seat in seats])
 
-    def _for_hand(self, seat: int, text: str) -> str:
-        """A second hand's sentence (its "you" is that hand) marked for the person who plays it."""
+    def _for_hand(self, seat: int, text: Wordable) -> Wordable:
+        """A second hand's sentence (its "you" is that hand) marked for the person who plays it
+        (in English: the marking rewrites the English sentence)."""
         if self._home[seat] == seat:
             return text
-        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, text,
+        return for_second_hand(self.game.variant, self.texts.names[seat], seat + 1, str(text),
                                self.table.settings.hand_commands)
 
     def _message(self, event: ev.Event, seat: int) -> Message | None:

@@ -20,6 +20,7 @@ from typing import Iterable, Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
+from bswtichu.server.text.i18n import _
 from bswtichu import names
 from bswtichu.server.text import messages
 from bswtichu.server.text.messages import Message, Refusal
@@ -139,8 +140,8 @@ class Votes:
             to = self._waiting_person(to)
             consent = self._present_partners(player)
             if not consent:
-                raise Refusal("no_partner", f"{player} (seat {seat}) has no partner here to agree that"
-                                            f" {to} takes his seat and hand; /replace {seat} hands it to a bot")
+                raise Refusal("no_partner", _('%(player)s (seat %(seat)s) has no partner here to agree that %(to)s takes his seat and '
+                                              'hand; /replace %(seat)s hands it to a bot', player=player, seat=seat, to=to))
         taker = "a bot" if to is None else to
         self._open(nick, REPLACE, f"hand seat {seat} ({player}) to {taker} for the rest of the game",
                    seat, to, consent)
@@ -150,8 +151,7 @@ class Votes:
         self._require_voter(nick, "ask for a vote")
         self.refuse_if_open()
         if self.table.pause.on:
-            raise Refusal("paused", f"the game at table {self.table.number} is paused already;"
-                                    " /continue asks to go on")
+            raise Refusal("paused", _('the game at table %(table)s is paused already; /continue asks to go on', table=self.table.number))
         self._open(nick, PAUSE, "pause the game")
 
     def ask_continue(self, nick: str) -> None:
@@ -164,7 +164,7 @@ class Votes:
             return
         self.refuse_if_open()
         if not pause.on:
-            raise Refusal("not_paused", f"the game at table {self.table.number} is not paused")
+            raise Refusal("not_paused", _('the game at table %(table)s is not paused', table=self.table.number))
         self._open(nick, CONTINUE, "go on with the game")
 
     def answer(self, nick: str, yes: bool) -> None:
@@ -172,12 +172,12 @@ class Votes:
         self._require_voter(nick, "vote")
         vote = self.open
         if vote is None:
-            raise Refusal("no_vote", f"no vote is open at table {self.table.number}")
+            raise Refusal("no_vote", _('no vote is open at table %(table)s', table=self.table.number))
         if nick not in vote.voters:
             raise Refusal("not_a_voter", "only the people seated when the vote opened vote on it"
                                          + (" (and the player whose seat it asks for)" if vote.seat else ""))
         if nick in vote.yes or nick in vote.no:
-            raise Refusal("voted", "you have voted on it already")
+            raise Refusal("voted", _('you have voted on it already'))
         (vote.yes if yes else vote.no).add(nick)
         if not self._settled(vote):
             self.table.tell_all(messages.vote_answered(self.table.number, vote.fields(), nick, yes))
@@ -185,8 +185,7 @@ class Votes:
     def refuse_if_open(self) -> None:
         """One vote at a time: a refusal while one is open."""
         if self.open is not None:
-            raise Refusal("vote_open", f"a vote is open at table {self.table.number}"
-                                       f" ({self.open.kind}): /accept or /refuse it first")
+            raise Refusal("vote_open", _('a vote is open at table %(table)s (%(kind)s): /accept or /refuse it first', table=self.table.number, kind=self.open.kind))
 
     def voters(self, seat: int | None) -> list[str]:
         """The people seated and present (not bots, not away), and the player in ``seat``,
@@ -199,24 +198,24 @@ class Votes:
         table = self.table
         seat = table.seat_of(nick)
         if seat is None or table.is_away(seat):
-            raise Refusal("not_seated", f"only players seated at table {table.number} can {what}")
+            raise Refusal("not_seated", _('only players seated at table %(table)s can %(what)s', table=table.number, what=what))
         if not table.started or table.game is None:
-            raise Refusal("no_game", f"table {table.number} has no game running; votes are about a game")
+            raise Refusal("no_game", _('table %(table)s has no game running; votes are about a game', table=table.number))
 
     def _away_player(self, seat: int) -> str:
         """The player of ``seat`` if his seat may be asked for: a person's, away and offline."""
         table = self.table
         if seat not in table.seat_numbers:
-            raise Refusal("bad_seat", f"seat {seat} does not exist; seats are 1-{len(table.seats)}")
+            raise Refusal("bad_seat", _('seat %(seat)s does not exist; seats are 1-%(count)s', seat=seat, count=len(table.seats)))
         player = table.seats[seat - 1]
         if seat in table.bots or player is None:
-            raise Refusal("not_a_person", f"seat {seat} holds a bot already")
+            raise Refusal("not_a_person", _('seat %(seat)s holds a bot already', seat=seat))
         if not table.is_away(seat):
-            raise Refusal("player_here", f"{player} (seat {seat}) plays his seat; only the seat of a"
-                                         " player who is away (offline) can be handed on")
+            raise Refusal("player_here", _('%(player)s (seat %(seat)s) plays his seat; only the seat of a player who is away '
+                                           '(offline) can be handed on', player=player, seat=seat))
         if table.reader(player) is not None:
-            raise Refusal("player_online", f"{player} (seat {seat}) is online: his seat is his to take"
-                                           f" back (/join {table.number} {seat}), not to vote away")
+            raise Refusal("player_online", _('%(player)s (seat %(seat)s) is online: his seat is his to take back (/join %(table)s '
+                                             '%(seat)s), not to vote away', player=player, seat=seat, table=table.number))
         return player
 
     def _present_partners(self, player: str) -> tuple[str, ...]:
@@ -232,8 +231,8 @@ class Votes:
             if spectator.casefold() == name.casefold() and not names.is_bot_name(spectator):
                 if table.reader(spectator) is not None:
                     return spectator
-        raise Refusal("not_watching", f"{name} does not watch table {table.number}; a seat goes to a"
-                                      f" person watching it (/watch {table.number}), or to a bot")
+        raise Refusal("not_watching", _('%(name)s does not watch table %(table)s; a seat goes to a person watching it (/watch '
+                                        '%(table)s), or to a bot', name=name, table=table.number))
 
     # -- the open vote --------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
+from bswtichu.server.text.i18n import _
 from bswtichu.engine import (
     NANJING, Action, CallGrand, CallTichu, Card, DeclineGrand, DogLead, Exchange, Game, GiveDragon, MakeWish,
     Pass, Play, Standing, Variant, classify, format_cards, rank_text, suggested_exchange,
@@ -21,9 +22,24 @@ from bswtichu.engine.combos import Combo, ComboType
 from bswtichu.engine.game import TOURNAMENT_ROUNDS
 from bswtichu.engine.round import OVER, RoundResult, RoundView
 from bswtichu.play import CLOCK_STRIKES, ClockRanOut, ClockWarning, SubstituteEnded, SubstituteStarted
+from bswtichu.server.text.i18n import N_, Joined, Nn_, Text, Wordable, _, _n
 from bswtichu.server.text.messages import Message, counted, second_hand_word
 from bswtichu.tch.variant_log import is_variant_log
 
+#: "Your turn: ..." by what the turn needs (whole sentences: a translator sees each)
+YOUR_TURN = {
+    "lead": _("Your turn: lead: /play CARDS."),
+    "follow": _("Your turn: play higher (/play CARDS), /bomben CARDS or /pass."),
+    "wish": _("Your turn: make the wish: /wish RANK or /wish none."),
+    "give": _("Your turn: give the Dragon trick to an opponent: /give NAME|SEAT."),
+    "dog": _("Your turn: choose the partner who leads after your Dog: /dog NAME|SEAT."),
+}
+#: "Ann (seat 2) to lead." by what the turn needs
+THEIR_TURN = {
+    "lead": N_("%(player)s to lead."), "follow": N_("%(player)s to play."),
+    "wish": N_("%(player)s to make the wish."), "give": N_("%(player)s to give the Dragon trick."),
+    "dog": N_("%(player)s to choose who leads after the Dog."),
+}
 NEED_TEXT = {
     "lead": "lead: /play CARDS",
     "follow": "play higher (/play CARDS), /bomben CARDS or /pass",
@@ -33,6 +49,10 @@ NEED_TEXT = {
 }
 TURN_DOING = {"lead": "lead", "follow": "play", "wish": "make the wish", "give": "give the Dragon trick",
               "dog": "choose who leads after the Dog"}
+#: the ranks' plurals as combinations name them ("pair of sevens")
+RANK_WORDS = {2: _("twos"), 3: _("threes"), 4: _("fours"), 5: _("fives"), 6: _("sixes"), 7: _("sevens"),
+              8: _("eights"), 9: _("nines"), 10: _("tens"), 11: _("jacks"), 12: _("queens"), 13: _("kings"),
+              14: _("aces")}
 EXCHANGE_ORDER = "to the right opponent, the partner, the left opponent"
 #: Who went out when, as people say it (Tientsin's fifth is the last to go out).
 PLACE_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
@@ -46,6 +66,47 @@ _LEGAL_RANK = {kind: rank for rank, kind in enumerate(LEGAL_ORDER)}
 #: per action to be made afresh, 30,000 leave 0.5)
 _PLAY_COMMANDS: dict[int | tuple[int, int], str] = {}
 _PLAY_COMMANDS_CAP = 5_000
+
+
+def _points(count: int) -> Text:
+    return _n("%(count)s point", "%(count)s points", count)
+
+
+# Each event's two sentences: the seat's own player's, everyone else's.
+_DECLINED = (N_("You declined Grand Tichu."), N_("%(player)s declined Grand Tichu."))
+_CALLED_GRAND = (N_("You called Grand Tichu!"), N_("%(player)s called Grand Tichu!"))
+_CALLED_TICHU = (N_("You called Tichu!"), N_("%(player)s called Tichu!"))
+#: by (bomb, out of turn)
+_PLAYED = {
+    (False, False): (N_("You played: %(play)s (%(left)s)."), N_("%(player)s played: %(play)s (%(left)s).")),
+    (False, True): (N_("You played out of turn: %(play)s (%(left)s)."),
+                    N_("%(player)s played out of turn: %(play)s (%(left)s).")),
+    (True, False): (N_("BOMB! You played: %(play)s (%(left)s)."),
+                    N_("BOMB! %(player)s played: %(play)s (%(left)s).")),
+    (True, True): (N_("BOMB! You played out of turn: %(play)s (%(left)s)."),
+                   N_("BOMB! %(player)s played out of turn: %(play)s (%(left)s).")),
+}
+_PASSED = (N_("You passed."), N_("%(player)s passed."))
+_NO_WISH = (N_("You made no wish."), N_("%(player)s made no wish."))
+_WISHED = (N_("You made a wish for %(rank)s."), N_("%(player)s made a wish for %(rank)s."))
+_WON = (N_("You won the trick (bombs may still come)."), N_("%(player)s won the trick (bombs may still come)."))
+_WON_POINTS = (N_("You won the trick: %(points)s (bombs may still come)."),
+               N_("%(player)s won the trick: %(points)s (bombs may still come)."))
+_TOOK = (N_("You took the trick: %(points)s."), N_("%(player)s took the trick: %(points)s."))
+_WENT_OUT = {1: (N_("You went out first."), N_("%(player)s went out first.")),
+             2: (N_("You went out second."), N_("%(player)s went out second.")),
+             3: (N_("You went out third."), N_("%(player)s went out third.")),
+             4: (N_("You went out fourth."), N_("%(player)s went out fourth.")),
+             5: (N_("You went out fifth."), N_("%(player)s went out fifth."))}
+_CLOCK_LEFT = {
+    "grand": Nn_("%(count)s second left to decide about Grand Tichu!", "%(count)s seconds left to decide about Grand Tichu!"),
+    "exchange": Nn_("%(count)s second left to pass your three cards!", "%(count)s seconds left to pass your three cards!"),
+    "lead": Nn_("%(count)s second left to lead!", "%(count)s seconds left to lead!"),
+    "follow": Nn_("%(count)s second left to play!", "%(count)s seconds left to play!"),
+    "wish": Nn_("%(count)s second left to make the wish!", "%(count)s seconds left to make the wish!"),
+    "give": Nn_("%(count)s second left to give the Dragon trick!", "%(count)s seconds left to give the Dragon trick!"),
+    "dog": Nn_("%(count)s second left to choose who leads after the Dog!", "%(count)s seconds left to choose who leads after the Dog!"),
+}
 
 
 def _legal_rank(action: Action) -> int:
@@ -63,19 +124,47 @@ def _remember_play_command(key: int | tuple[int, int], play: Play) -> str:
 
 #: How /legal groups plays for people, in this order.
 PLAY_GROUPS = (
-    (ComboType.SINGLE, "singles"), (ComboType.DOG, "the Dog"), (ComboType.PAIR, "pairs"),
-    (ComboType.TRIPLE, "triples"), (ComboType.FULL_HOUSE, "full houses"),
-    (ComboType.STRAIGHT, "straights"), (ComboType.STAIRS, "stairs"),
-    (ComboType.FOUR_BOMB, "bombs"), (ComboType.STRAIGHT_FLUSH, "straight flushes"),
+    (ComboType.SINGLE, _("singles")), (ComboType.DOG, _("the Dog")), (ComboType.PAIR, _("pairs")),
+    (ComboType.TRIPLE, _("triples")), (ComboType.FULL_HOUSE, _("full houses")),
+    (ComboType.STRAIGHT, _("straights")), (ComboType.STAIRS, _("stairs")),
+    (ComboType.FOUR_BOMB, _("bombs")), (ComboType.STRAIGHT_FLUSH, _("straight flushes")),
 )
 
 
-def _seconds(count: int) -> str:
-    return "1 second" if count == 1 else f"{count} seconds"
+def _seconds(count: int) -> Text:
+    return _n("%(count)s second", "%(count)s seconds", count)
 
 
-def cards_left(count: int) -> str:
-    return f"{counted(count, 'card')} left"
+def cards_left(count: int) -> Text:
+    return _n("%(count)s card left", "%(count)s cards left", count)
+
+
+def play_name(combo: Combo) -> Wordable:
+    """A combination's name as people read it, in their language (`Combo.describe` in English)."""
+    t = combo.type
+    if t is ComboType.SINGLE:
+        card = next(iter(combo.cards)).text
+        if card == "PH":
+            return _("single PH (%(rank)s)", rank=f"{combo.rank:g}")
+        return _("single %(card)s", card=card)
+    if t is ComboType.DOG:
+        return _("the Dog")
+    rank = int(combo.rank)
+    if t is ComboType.PAIR:
+        return _("pair of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.TRIPLE:
+        return _("triple of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.FULL_HOUSE:
+        return _("full house of %(ranks)s", ranks=RANK_WORDS[rank])
+    if t is ComboType.FOUR_BOMB:
+        return _("bomb: four %(ranks)s", ranks=RANK_WORDS[rank])
+    low = rank - (combo.length // 2 if t is ComboType.STAIRS else combo.length) + 1
+    start, top = "MJ" if low == 1 else rank_text(low), rank_text(rank)
+    if t is ComboType.STAIRS:
+        return _("stairs %(low)s-%(high)s", low=start, high=top)
+    if t is ComboType.STRAIGHT:
+        return _("straight %(low)s-%(high)s", low=start, high=top)
+    return _("bomb: straight flush %(low)s-%(high)s", low=start, high=top)
 
 
 def short_play(combo: Combo) -> str:
@@ -110,9 +199,24 @@ def shown_play(combo: Combo) -> str:
     return f"{combo.describe()} [{format_cards(combo.cards)}]"
 
 
+def shown_play_worded(combo: Combo) -> Wordable:
+    """`shown_play` in the reader's language."""
+    name = play_name(combo)
+    if combo.type is ComboType.SINGLE:
+        return name
+    return Joined("", [name, f" [{format_cards(combo.cards)}]"])
+
+
 def _listed(items: Sequence[str]) -> str:
     """"a, b and c"."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _listed_worded(items: Sequence[Text]) -> Wordable:
+    """`_listed` in the reader's language: "a, b and c"."""
+    if len(items) == 1:
+        return items[0]
+    return _("%(items)s and %(last)s", items=Joined(", ", list(items[:-1])), last=items[-1])
 
 
 def _no_message(texts: "GameTexts", event: ev.Event, viewer: int | None) -> None:
@@ -131,13 +235,13 @@ _ASKING_PHASES = ("grand", "exchange")
 
 def game_started(table: int, log_number: int, options: dict[str, Any]) -> Message:
     return Message("GAME", {"table": table, "log": log_number, "options": options},
-                   f"A new game begins at table {table}; its log will be /log {log_number}.")
+                   _('A new game begins at table %(table)s; its log will be /log %(log_number)s.', table=table, log_number=log_number))
 
 
 def game_log(number: int, text: str) -> Message:
     """A finished game's log: a 4-player game's in BSW's .tch format, another's in ours."""
     kind = "bswtichu variant log, docs/variant-log.md" if is_variant_log(text) else "BrettspielWelt .tch format"
-    return Message("LOG", {"number": number, "text": text}, f"Log of game {number} ({kind}):\n{text.rstrip()}")
+    return Message("LOG", {"number": number, "text": text}, _('Log of game %(number)s (%(kind)s):\n%(rstrip)s', number=number, kind=kind, rstrip=text.rstrip()))
 
 
 def result_fields(result: RoundResult) -> dict:
@@ -192,6 +296,17 @@ class GameTexts:
         self._short_legal.clear()
         self.trick_points = None
 
+    def named(self, seat: int) -> Text:
+        """A seat's player as others read him: "Ann (seat 2)"."""
+        return _("%(name)s (seat %(seat)s)", name=self.names[seat], seat=seat + 1)
+
+    def said(self, seat: int, viewer: int | None, yours: str, theirs: str, **values: Any) -> Text:
+        """One of two whole sentences: ``yours`` for the seat's own player, ``theirs`` (with
+        ``%(player)s``) for everyone else."""
+        if seat == viewer:
+            return Text(yours, None, 1, values)
+        return Text(theirs, None, 1, {"player": self.named(seat), **values})
+
     def who(self, seat: int, viewer: int | None) -> str:
         """How ``viewer`` reads a seat: "you", or the name and seat (a sentence may start with it)."""
         return "You" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
@@ -200,7 +315,7 @@ class GameTexts:
         """The same inside a sentence."""
         return "you" if seat == viewer else f"{self.names[seat]} (seat {seat + 1})"
 
-    def _msg(self, keyword: str, fields: dict, text: str | Callable[[], str]) -> Message:
+    def _msg(self, keyword: str, fields: dict, text: Wordable | Callable[[], Wordable]) -> Message:
         return Message(keyword, {"table": self.table, **fields}, text)
 
     # ------------------------------------------------------------------ events
@@ -235,34 +350,40 @@ class GameTexts:
         # the first cards, the rest after the Grand Tichu decision (always fewer), or a whole hand
         n = len(e.cards)
         first = self.variant.grand_after
-        what = f"Your first {n} cards" if n == first else f"Your last {n} cards" if n < first else f"Your {n} cards"
+        source = ("Your first %(count)s cards: %(cards)s" if n == first else
+                  "Your last %(count)s cards: %(cards)s" if n < first else "Your %(count)s cards: %(cards)s")
         return self._msg("DEALT", {"seat": e.seat + 1, "cards": [c.text for c in e.cards]},
-                         lambda: f"{what}: {format_cards(e.cards)}")
+                         lambda: Text(source, None, 1, {"count": n, "cards": format_cards(e.cards)}))
 
     def _on_PhaseStarted(self, e: ev.PhaseStarted, viewer):
         # the players are asked (`addressed`); a spectator, who cannot answer, is told what happens
         variant = self.variant
         first = variant.grand_after
+        text: Wordable
         if e.phase == "grand" and variant.dummy is not None:
             text = self._trichu_grand(viewer)
+        elif e.phase not in ("grand", "exchange"):
+            text = _("The exchange is done; play begins.")
         elif viewer is None:
-            text = {
-                "grand": f"The players look at their first {first} cards and decide about Grand Tichu.",
-                "exchange": f"The players pass {self._cards_passed} each.",
-            }.get(e.phase, "The exchange is done; play begins.")
+            text = (_("The players look at their first %(count)s cards and decide about Grand Tichu.", count=first)
+                    if e.phase == "grand" else _("The players pass %(cards)s each.", cards=self._cards_worded))
+        elif e.phase == "grand":
+            text = _("Grand Tichu? Look at your %(count)s cards: /grand calls it (200), /nogrand declines.",
+                     count=first)
+        elif variant is NANJING:
+            text = _("Exchange: /schupf %(usage)s passes %(cards)s (to the right opponent, the partner, the"
+                     " left opponent).", usage=self._exchange_usage, cards=self._cards_worded)
         else:
-            order = EXCHANGE_ORDER if variant is NANJING else variant.exchange_text()
-            text = {
-                "grand": f"Grand Tichu? Look at your {first} cards: /grand calls it (200), /nogrand declines.",
-                "exchange": f"Exchange: /schupf {self._exchange_usage} passes {self._cards_passed} ({order}).",
-            }.get(e.phase, "The exchange is done; play begins.")
+            text = _("Exchange: /schupf %(usage)s passes %(cards)s (%(order)s).", usage=self._exchange_usage,
+                     cards=self._cards_worded, order=variant.exchange_text())
         fields: dict[str, Any] = {"phase": e.phase}
         if e.phase == "grand" and viewer is not None and viewer not in variant.grand_seats:
             fields["asked"] = False  # Trichu's dealer: the others decide (no prompt for him)
         left = self.time_left(viewer) if self.time_left is not None and e.phase in _ASKING_PHASES else None
         if left is not None:
             fields["clock"] = left
-            text += f" ({_seconds(left)} each.)" if viewer is None else f" ({_seconds(left)}.)"
+            text = (_("%(sentence)s (%(time)s each.)", sentence=text, time=_seconds(left)) if viewer is None
+                    else Joined("", [text, " (", _seconds(left), ".)"]))
         return self._msg("PHASE", fields, text)
 
     def _trichu_grand(self, viewer: int | None) -> str:
@@ -288,16 +409,16 @@ class GameTexts:
             return None  # the TichuCalled event that follows says it
         return self._msg("GRAND_DECIDED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                            "called": False},
-                         lambda: f"{self.who(e.seat, viewer)} declined Grand Tichu.")
+                         lambda: self.said(e.seat, viewer, _DECLINED[0], _DECLINED[1]))
 
     def _on_TichuCalled(self, e: ev.TichuCalled, viewer):
-        call = "Grand Tichu" if e.grand else "Tichu"
+        said = _CALLED_GRAND if e.grand else _CALLED_TICHU
         return self._msg("TICHU", {"seat": e.seat + 1, "player": self.names[e.seat], "grand": e.grand},
-                         lambda: f"{self.who(e.seat, viewer)} called {call}!")
+                         lambda: self.said(e.seat, viewer, *said))
 
     def _on_ExchangeSubmitted(self, e: ev.ExchangeSubmitted, viewer):
         return self._msg("EXCHANGE_SUBMITTED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         lambda: f"{self.who(e.seat, viewer)} passed {self._cards_passed}.")
+                         lambda: self._passed_cards(e.seat, viewer))
 
     @property
     def _cards_passed(self) -> str:
@@ -305,30 +426,42 @@ class GameTexts:
         return "three cards" if count == 3 else counted(count, "card")
 
     @property
+    def _cards_worded(self) -> Text:
+        """`_cards_passed` in the reader's language."""
+        count = len(self.variant.exchange_steps)
+        return _("three cards") if count == 3 else _n("%(count)s card", "%(count)s cards", count)
+
+    @property
     def _exchange_usage(self) -> str:
         """The exchange command's arguments: C1 C2 C3 in the 4-player game."""
         return " ".join(f"C{k}" for k in range(1, len(self.variant.exchange_steps) + 1))
 
-    def passed(self, given: dict[int, Card]) -> str:
+    def passed(self, given: dict[int, Card]) -> Text:
         """What a seat read when it passed its cards (``given``: by the seat each went to)."""
-        return "You passed " + _listed([f"{card.text} to {self._hand_name(to)}" for to, card in sorted(given.items())]) + "."
+        passes = [_("%(card)s to %(player)s", card=card.text, player=self._hand_name(to))
+                  for to, card in sorted(given.items())]
+        return _("You passed %(cards)s.", cards=_listed_worded(passes))
 
     def received(self, e: ev.CardsReceived, given: dict[int, Card]) -> Message:
         """The exchange as the seat saw it: what it got (it read what it passed, ``given``, when it did)."""
-        got = [f"{card.text} from {self._hand_name(giver)}" for giver, card in sorted(e.received.items())]
+        got = [_("%(card)s from %(player)s", card=card.text, player=self._hand_name(giver))
+               for giver, card in sorted(e.received.items())]
         return self._msg("RECEIVED", {"seat": e.seat + 1,
                                       "cards": {str(g + 1): c.text for g, c in sorted(e.received.items())},
                                       "given": {str(t + 1): c.text for t, c in sorted(given.items())}},
-                         "You received " + _listed(got) + ".")
+                         _("You received %(cards)s.", cards=_listed_worded(got)))
 
     def _on_TurnStarted(self, e: ev.TurnStarted, viewer):
         left = None if self.time_left is None else self.time_left(e.seat)
-        timed = "" if left is None else f" ({_seconds(left)})"
 
-        def text() -> str:
+        def text() -> Wordable:
             if e.seat == viewer:
-                return f"Your turn: {NEED_TEXT[e.need]}.{timed}"
-            return f"{self.who(e.seat, viewer)} to {TURN_DOING[e.need]}.{timed}"
+                turn: Text = YOUR_TURN[e.need]
+            else:
+                turn = Text(THEIR_TURN[e.need], None, 1, {"player": self.named(e.seat)})
+            if left is None:
+                return turn
+            return Joined("", [turn, " (", _seconds(left), ")"])
 
         fields: dict[str, Any] = {"seat": e.seat + 1, "player": self.names[e.seat], "need": e.need}
         if e.seat in self.played_by:  # a second hand's: who plays it, with which command
@@ -339,11 +472,9 @@ class GameTexts:
         return self._msg("TURN", fields, text)
 
     def _on_Played(self, e: ev.Played, viewer):
-        def text() -> str:
-            bomb = "BOMB! " if e.combo.is_bomb else ""
-            how = " out of turn" if e.out_of_turn else ""
-            return (f"{bomb}{self.who(e.seat, viewer)} played{how}: {shown_play(e.combo)}"
-                    f" ({cards_left(e.cards_left)}).")
+        def text() -> Wordable:
+            said = _PLAYED[e.combo.is_bomb, e.out_of_turn]
+            return self.said(e.seat, viewer, *said, play=shown_play_worded(e.combo), left=cards_left(e.cards_left))
 
         return self._msg("PLAYED", {"seat": e.seat + 1, "player": self.names[e.seat],
                                     "combo": e.combo.to_dict(), "out_of_turn": e.out_of_turn,
@@ -351,17 +482,17 @@ class GameTexts:
 
     def _on_Passed(self, e: ev.Passed, viewer):
         return self._msg("PASSED", {"seat": e.seat + 1, "player": self.names[e.seat]},
-                         lambda: f"{self.who(e.seat, viewer)} passed.")
+                         lambda: self.said(e.seat, viewer, *_PASSED))
 
     def _on_WishMade(self, e: ev.WishMade, viewer):
-        wished = "no wish" if e.rank is None else f"a wish for {rank_text(e.rank)}"
-        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat],
-                                  "rank": None if e.rank is None else rank_text(e.rank)},
-                         lambda: f"{self.who(e.seat, viewer)} made {wished}.")
+        rank = None if e.rank is None else rank_text(e.rank)
+        said = _NO_WISH if rank is None else _WISHED
+        return self._msg("WISH", {"seat": e.seat + 1, "player": self.names[e.seat], "rank": rank},
+                         lambda: self.said(e.seat, viewer, *said, rank=rank))
 
     def _on_WishFulfilled(self, e: ev.WishFulfilled, viewer):
         return self._msg("WISH_FULFILLED", {"seat": e.seat + 1, "rank": rank_text(e.rank)},
-                         f"The wish for {rank_text(e.rank)} is fulfilled.")
+                         _("The wish for %(rank)s is fulfilled.", rank=rank_text(e.rank)))
 
     def _on_TrickWon(self, e: ev.TrickWon, viewer):
         # the points are said here, before the next lead is asked: people are not told again
@@ -369,20 +500,18 @@ class GameTexts:
         fields = {"seat": e.seat + 1, "player": self.names[e.seat], "leader": e.leader + 1}
         if self.trick_points is None:
             return self._msg("TRICK_WON", fields,
-                             lambda: f"{self.who(e.seat, viewer)} won the trick (bombs may still come).")
+                             lambda: self.said(e.seat, viewer, *_WON))
         fields["points"] = points = self.trick_points()
         return self._msg("TRICK_WON", fields,
-                         lambda: f"{self.who(e.seat, viewer)} won the trick: {counted(points, 'point')}"
-                                 " (bombs may still come).")
+                         lambda: self.said(e.seat, viewer, *_WON_POINTS, points=_points(points)))
 
     def _on_TrickCollected(self, e: ev.TrickCollected, viewer):
         return self._msg("TRICK_TAKEN", {"seat": e.winner + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.to, viewer)} took the trick: {counted(e.points, 'point')}.")
+                         lambda: self.said(e.to, viewer, *_TOOK, points=_points(e.points)))
 
     def _on_DragonGiven(self, e: ev.DragonGiven, viewer):
         return self._msg("DRAGON_GIVEN", {"seat": e.seat + 1, "to": e.to + 1, "points": e.points},
-                         lambda: f"{self.who(e.seat, viewer)} gave the Dragon trick to "
-                                 f"{self.whom(e.to, viewer)}: {counted(e.points, 'point')}.")
+                         lambda: self._dragon_given(e, viewer))
 
     def _on_DogLeadChosen(self, e: ev.DogLeadChosen, viewer):
         return self._msg("DOG_LEAD", {"seat": e.seat + 1, "to": e.to + 1, "leader": e.leader + 1},
@@ -391,9 +520,27 @@ class GameTexts:
                                                                  " in his place."))
 
     def _on_PlayerOut(self, e: ev.PlayerOut, viewer):
-        place = PLACE_WORDS[e.place]
         return self._msg("OUT", {"seat": e.seat + 1, "player": self.names[e.seat], "place": e.place},
-                         lambda: f"{self.who(e.seat, viewer)} went out {place}.")
+                         lambda: self.said(e.seat, viewer, *_WENT_OUT[e.place]))
+
+    def _passed_cards(self, seat: int, viewer: int | None) -> Text:
+        count = len(self.variant.exchange_steps)
+        if count == 3:
+            return self.said(seat, viewer, N_("You passed three cards."), N_("%(player)s passed three cards."))
+        if seat == viewer:
+            return _n("You passed %(count)s card.", "You passed %(count)s cards.", count)
+        return _n("%(player)s passed %(count)s card.", "%(player)s passed %(count)s cards.", count,
+                  player=self.named(seat))
+
+    def _dragon_given(self, e: ev.DragonGiven, viewer: int | None) -> Text:
+        points = _points(e.points)
+        if e.seat == viewer:
+            return _("You gave the Dragon trick to %(other)s: %(points)s.", other=self.named(e.to), points=points)
+        if e.to == viewer:
+            return _("%(player)s gave the Dragon trick to you: %(points)s.", player=self.named(e.seat),
+                     points=points)
+        return _("%(player)s gave the Dragon trick to %(other)s: %(points)s.", player=self.named(e.seat),
+                 other=self.named(e.to), points=points)
 
     def _on_RoundEnded(self, e: ev.RoundEnded, viewer):
         return self.round_result(e.result)  # type: ignore[arg-type]  # the round's RoundResult
@@ -407,7 +554,8 @@ class GameTexts:
         else:
             seating = ", ".join(f"seat {i} {n}" for i, n in enumerate(names, start=1))
         return Message("SEATING", {"table": self.table, "seats": names},
-                       f"Seating for this round: {seating}. Partners: {self._sides(names)}.")
+                       _('Seating for this round: %(seating)s. Partners: %(sides)s.', seating=seating,
+                         sides=self._sides_worded(names)))
 
     def _sides(self, names: Sequence[str], points: Sequence[int] | None = None) -> str:
         """"A + C against B + D" (with ``points``: "A + C 120, B + D -20"), by the variant's teams."""
@@ -415,6 +563,13 @@ class GameTexts:
         if points is None:
             return " against ".join(teams)
         return ", ".join(f"{team} {p}" for team, p in zip(teams, points))
+
+    def _sides_worded(self, names: Sequence[str], points: Sequence[int] | None = None) -> Wordable:
+        """`_sides` in the reader's language."""
+        if points is not None:
+            return self._sides(names, points)
+        teams = [_team_names(names, self.variant.team_seats(team)) for team in (0, 1)]
+        return _("%(team)s against %(other)s", team=teams[0], other=teams[1])
 
     def _hand_name(self, seat: int) -> str:
         """A seat's player, with the seat where he plays more than one hand (Duo: "Ann (seat 3)")."""
@@ -432,17 +587,19 @@ class GameTexts:
             e.need, TURN_DOING.get(e.need, e.need))
         return self._msg("CLOCK", {"seat": e.seat + 1, "player": e.player, "seconds": e.seconds,
                                    "need": e.need},
-                         f"{_seconds(e.seconds)} left to {doing}!")
+                         _n(_CLOCK_LEFT[e.need][0], _CLOCK_LEFT[e.need][1], e.seconds)
+                         if e.need in _CLOCK_LEFT else f"{_seconds(e.seconds)} left to {doing}!")
 
     def _on_ClockRanOut(self, e: ClockRanOut, viewer):
         return self._msg("CLOCK_OUT", {"seat": e.seat + 1, "player": e.player, "level": e.level,
                                        "strikes": e.strikes},
-                         lambda: f"Time is up for {self.whom(e.seat, viewer)}: a {e.level} bot decides"
-                                 " this once.")
+                         lambda: self.said(e.seat, viewer, N_("Time is up for you: a %(level)s bot decides this once."),
+                                           N_("Time is up for %(player)s: a %(level)s bot decides this once."),
+                                           level=e.level))
 
     def _on_SubstituteEnded(self, e: SubstituteEnded, viewer):
         return self._msg("SUBSTITUTE_END", {"player": e.player},
-                         f"{e.player} plays again (the bot stands aside).")
+                         _("%(player)s plays again (the bot stands aside).", player=e.player))
 
     # ------------------------------------------------------------------ the game as a whole
 
@@ -451,19 +608,23 @@ class GameTexts:
         standings = [s.to_dict() for s in game.standings()]
         done = sum(1 for rnd in game.rounds if rnd.phase == OVER)
         of = (TOURNAMENT_ROUNDS if game.options.turnier else game.options.round_limit)
-        rounds = f"{done} of {of} rounds" if of else counted(done, "round")
-        heading = {"now": f"Score after {rounds}",
-                   "round": f"After round {done}" + (f" of {of}" if of else ""),
-                   "final": f"Final standings after {rounds}"}[moment]
+        rounds = (_("%(done)s of %(of)s rounds", done=done, of=of) if of
+                  else _n("%(count)s round", "%(count)s rounds", done))
+        heading = {"now": _("Score after %(rounds)s", rounds=rounds),
+                   "round": (_("After round %(done)s of %(of)s", done=done, of=of) if of
+                             else _("After round %(done)s", done=done)),
+                   "final": _("Final standings after %(rounds)s", rounds=rounds)}[moment]
+        text: Wordable
         if game.options.turnier:
-            parts = [f"{s['place']}. {s['player']} {s['victory_points']} VP ({s['points']})"
+            parts = [_("%(place)s. %(player)s %(victory_points)s VP (%(points)s)", place=s['place'],
+                       player=s['player'], victory_points=s['victory_points'], points=s['points'])
                      for s in standings]
-            text = f"{heading}: " + ", ".join(parts) + "."
+            text = Joined("", [heading, ": ", Joined(", ", list(parts)), "."])
         elif game.variant.per_player_scores:
-            parts = [f"{s['place']}. {s['player']} {s['points']}" for s in standings]
-            text = f"{heading}: " + ", ".join(parts) + f" (the dummy {game.dummy_points})."
+            listed = ", ".join(f"{s['place']}. {s['player']} {s['points']}" for s in standings)
+            text = Joined("", [heading, ": " + listed + " ", _("(the dummy %(points)s).", points=game.dummy_points)])
         else:
-            text = f"{heading}: {self._sides(game.seating, game.totals)}."  # type: ignore[arg-type]  # players: names
+            text = Joined("", [heading, f": {self._sides(game.seating, game.totals)}."])  # type: ignore[arg-type]  # players: names
         fields = {"rounds": len(game.rounds), "totals": list(game.totals),
                   "standings": standings, "turnier": game.options.turnier}
         if game.variant.per_player_scores:
@@ -474,27 +635,37 @@ class GameTexts:
         """The end of the game; ``final`` is the final score message."""
         winners: list[str] = list(event.winners)  # type: ignore[arg-type]  # the players are names here
         if winners:
-            text = f"Game over at table {self.table}! Winners: {', '.join(winners)}."
+            text: Text = _("Game over at table %(table)s! Winners: %(winners)s.", table=self.table,
+                           winners=", ".join(winners))
         else:
-            text = f"Game over at table {self.table}: a draw."
+            text = _("Game over at table %(table)s: a draw.", table=self.table)
         final_standings: tuple[Standing, ...] = event.standings  # type: ignore[assignment]  # Game.standings()
         standings = [s.to_dict() for s in final_standings]
         return self._msg("GAME_OVER", {"winners": winners, "standings": standings, "log": log_number},
-                         f"{text} {final.text} The game's log: /log {log_number}.")
+                         Joined(" ", [text, final.source,
+                                      _("The game's log: /log %(log)s.", log=log_number)]))
 
     def round_result(self, result: RoundResult) -> Message:
         score = result.score
         order = ", ".join(self._hand_name(s) for s in result.finish_order)
+        how: Text
         if result.double_victory is not None:
             team = _team_names(self.names, self.variant.team_seats(result.double_victory))
-            how = f"{'Triple' if self.variant.team_size == 3 else 'Double'} victory for {team}!"
+            how = (_("Triple victory for %(team)s!", team=team) if self.variant.team_size == 3
+                   else _("Double victory for %(team)s!", team=team))
         else:
-            how = f"Order out: {order}."
-        calls = [f"{self._hand_name(s)} {c} {'won' if result.finish_order and result.finish_order[0] == s else 'lost'}"
+            how = _("Order out: %(order)s.", order=order)
+        calls = [(_("%(player)s %(call)s won", player=self._hand_name(s), call=c)
+                  if result.finish_order and result.finish_order[0] == s else
+                  _("%(player)s %(call)s lost", player=self._hand_name(s), call=c))
                  for s, c in enumerate(result.calls) if c]
-        text = (f"Round over. {how} Cards {result.card_points[0]} : {result.card_points[1]}"
-                + (f"; calls: {', '.join(calls)}" if calls else "")
-                + f". Round score: {self._sides(self.names, score)}.")
+        values = {"how": how, "ours": result.card_points[0], "theirs": result.card_points[1],
+                  "score": self._sides_worded(self.names, score)}
+        if calls:
+            text = _("Round over. %(how)s Cards %(ours)s : %(theirs)s; calls: %(calls)s. Round score: %(score)s.",
+                     calls=Joined(", ", list(calls)), **values)
+        else:
+            text = _("Round over. %(how)s Cards %(ours)s : %(theirs)s. Round score: %(score)s.", **values)
         return self._msg("ROUND_END", result_fields(result), text)
 
     # ------------------------------------------------------------------ views
@@ -503,14 +674,15 @@ class GameTexts:
         """A seat's hand; not ``own``: the second hand its reader plays (Trichu's dummy)."""
         cards = view.hand or ()
         seat: int = view.seat  # type: ignore[assignment]  # a hand is shown in a seat's view
+        values = {"count": len(cards), "cards": format_cards(cards) or _("empty"), "seat": seat + 1,
+                  "name": self.names[seat]}
         if own:
-            whose = "Your hand"
+            text = _("Your hand (%(count)s): %(cards)s", **values)
         elif self.variant.dummy is None:
-            whose = f"{self._second_hand(seat).capitalize()}, which you play"
+            text = _("Your second hand (seat %(seat)s), which you play (%(count)s): %(cards)s", **values)
         else:
-            whose = f"The hand of {self._second_hand(seat)}, which you play"
-        return self._msg("HAND", {"seat": seat + 1, "cards": [c.text for c in cards]},
-                         f"{whose} ({len(cards)}): {format_cards(cards) or 'empty'}")
+            text = _("The hand of %(name)s (seat %(seat)s), which you play (%(count)s): %(cards)s", **values)
+        return self._msg("HAND", {"seat": seat + 1, "cards": [c.text for c in cards]}, text)
 
     def _second_hand(self, seat: int) -> str:
         """A further hand as its player reads of it: Trichu's "dummy (seat 3)", Duo's "your
@@ -524,7 +696,8 @@ class GameTexts:
         dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
         cards = view.open_hand or ()
         return self._msg("OPEN_HAND", {"seat": dummy + 1, "cards": [c.text for c in cards]},
-                         f"The dummy's open hand (seat {dummy + 1}): {format_cards(cards) or 'empty'}.")
+                         _("The dummy's open hand (seat %(seat)s): %(cards)s.", seat=dummy + 1,
+                           cards=format_cards(cards) or _("empty")))
 
     def table_view(self, view: RoundView, round_number: int, totals_text: str | None, totals: dict,
                    away: Sequence[bool] | None = None, afk: dict[int, str] | None = None,
@@ -536,49 +709,60 @@ class GameTexts:
         seats = len(self.names)
         time_left = self.time_left
         left: list[int | None] = [time_left(seat) for seat in range(seats)] if time_left is not None else [None] * seats
-        lines = [f"Table {self.table}, round {round_number}, phase {view.phase}."]
-        if time_left is not None:
-            lines[0] += f" Turn clock: {_seconds(time_left(None))} per decision."  # type: ignore[arg-type]  # its full time
+        heading = _("Table %(table)s, round %(round)s, phase %(phase)s.", table=self.table, round=round_number,
+                    phase=view.phase)
+        lines: list[Wordable] = [heading if time_left is None else Joined(" ", [heading, _(
+            "Turn clock: %(time)s per decision.", time=_seconds(time_left(None)))])]  # type: ignore[arg-type]  # its full time
         lines += [self._seat_line(view, seat, left[seat], (away or (False,) * seats)[seat], afk, plays)
                   for seat in range(seats)]
         lines += self._on_the_table(view)
         if totals_text is not None:
             lines.append(f"  {totals_text}")
-        return self._msg("TABLE", self._view_fields(view, round_number, totals, afk, plays, left), "\n".join(lines))
+        return self._msg("TABLE", self._view_fields(view, round_number, totals, afk, plays, left), Joined("\n", lines))
 
     def _seat_line(self, view: RoundView, seat: int, seat_left: int | None, away: bool,
-                   afk: dict[int, str] | None, plays: Sequence[int]) -> str:
+                   afk: dict[int, str] | None, plays: Sequence[int]) -> Wordable:
         """One seat's line of the table: its cards, clock, call, place out, turn, and who it is."""
-        marks = [] if seat_left is None else [f"({_seconds(seat_left)} left)"]
+        marks: list[Wordable] = [] if seat_left is None else [_("(%(time)s left)", time=_seconds(seat_left))]
         call = view.calls[seat]
         if call:
             marks.append(call.upper())
         if seat in view.finish_order:
-            marks.append(f"out {view.finish_order.index(seat) + 1}.")
+            marks.append(_("out %(place)s.", place=view.finish_order.index(seat) + 1))
         if view.turn == seat:
             marks.append(f"<- {view.need}")
-        you = " (you)" if seat == view.seat else " (yours to play)" if seat in plays else \
-            " (away)" if away else ""
+        yours: list[Wordable] = [_("(you)")] if seat == view.seat else [_("(yours to play)")] if seat in plays else \
+            [_("(away)")] if away else []
         if afk and seat in afk:
-            you += f" (away: {afk[seat]})"
+            yours.append(_("(away: %(reason)s)", reason=afk[seat]))
         name = self.names[seat]
-        place = f"{name} (seat {seat + 1})" if self.variant.dummy is not None else f"seat {seat + 1} {name}"  # Trichu's seats move
-        return f"  {place}{you}: {view.hand_counts[seat]} cards{' ' + ' '.join(marks) if marks else ''}"
+        place = _("%(name)s (seat %(seat)s)", name=name, seat=seat + 1) if self.variant.dummy is not None else \
+            _("seat %(seat)s %(name)s", seat=seat + 1, name=name)  # Trichu's seats move
+        parts: list[Wordable] = ["  ", place]
+        for part in yours:
+            parts += [" ", part]
+        parts += [": ", _("%(count)s cards", count=view.hand_counts[seat])]
+        for mark in marks:
+            parts += [" ", mark]
+        return Joined("", parts)
 
-    def _on_the_table(self, view: RoundView) -> list[str]:
+    def _on_the_table(self, view: RoundView) -> list[Wordable]:
         """The table's lines after the seats: the play to beat, the wish, the dummy's open hand."""
-        lines = []
+        lines: list[Wordable] = []
         if view.top is not None:
-            won = " (won, bombs may still come)" if view.trick_won else ""
             by: int = view.top_seat  # type: ignore[assignment]  # set with the top
-            lines.append(f"  On the table: {shown_play(view.top)} by {self._hand_name(by)}{won}.")
+            values = {"play": shown_play(view.top), "seat": self._hand_name(by)}
+            lines.append(Joined("", ["  ", _("On the table: %(play)s by %(seat)s (won, bombs may still come).",
+                                             **values) if view.trick_won else
+                                     _("On the table: %(play)s by %(seat)s.", **values)]))
         elif view.phase == "play":
-            lines.append("  The table is empty.")
+            lines.append(Joined("", ["  ", _("The table is empty.")]))
         if view.wish is not None:
-            lines.append(f"  Wish: {rank_text(view.wish)}.")
+            lines.append(Joined("", ["  ", _("Wish: %(rank)s.", rank=rank_text(view.wish))]))
         if view.open_hand is not None:
             dummy: int = view.variant.dummy  # type: ignore[assignment]  # an open hand is the dummy's
-            lines.append(f"  The dummy's open hand (seat {dummy + 1}): {format_cards(view.open_hand) or 'empty'}.")
+            lines.append(Joined("", ["  ", _("The dummy's open hand (seat %(seat)s): %(cards)s.", seat=dummy + 1,
+                                             cards=format_cards(view.open_hand) or _("empty"))]))
         return lines
 
     def _view_fields(self, view: RoundView, round_number: int, totals: dict, afk: dict[int, str] | None,
@@ -621,13 +805,18 @@ class GameTexts:
             if message is not None:
                 return message
 
-        def text() -> str:
+        def text() -> Wordable:
             if not commands:
-                return "Nothing to do right now."
-            mine = f" for {self._second_hand(seat)}: /{second} before each command" if second else ""
+                return _("Nothing to do right now.")
+            if second:
+                mine = f" for {self._second_hand(seat)}: /{second} before each command"
+                if full:
+                    return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
+                return Joined("", [f"Legal now{mine}: ",
+                                   self._legal_summary(sorted(listed, key=_legal_rank), exchange)])
             if full:
-                return f"Legal now{mine} ({len(commands)}): " + " | ".join(commands)
-            return f"Legal now{mine}: " + self._legal_summary(sorted(listed, key=_legal_rank), exchange)
+                return _("Legal now (%(count)s): %(commands)s", count=len(commands), commands=" | ".join(commands))
+            return _("Legal now: %(summary)s", summary=self._legal_summary(sorted(listed, key=_legal_rank), exchange))
 
         message = self._msg("LEGAL", {"seat": seat + 1, "commands": commands, "exchange": exchange is not None},
                             text)
@@ -667,7 +856,7 @@ class GameTexts:
                 commands.append("/" + action.notation())  # every notation is a command
         return listed, commands, exchange
 
-    def _legal_summary(self, actions: list[Action], exchange: str | None) -> str:
+    def _legal_summary(self, actions: list[Action], exchange: str | None) -> Wordable:
         """/legal's sentence: the plays grouped, then the other moves (``exchange``: the pass
         LEGAL suggests, shown beside the exchange's usage)."""
         groups: dict[ComboType, list[str]] = {}
@@ -688,9 +877,10 @@ class GameTexts:
                     others.append(usage)
             else:
                 others.append("/" + action.notation())
-        parts = [f"{label}: {' '.join(groups[kind])}" for kind, label in PLAY_GROUPS if kind in groups]
-        text = " | ".join(parts + others)
+        parts: list[Wordable] = [Joined("", [label, f": {' '.join(groups[kind])}"])
+                                 for kind, label in PLAY_GROUPS if kind in groups]
+        listed = Joined(" | ", parts + others)  # type: ignore[operator]  # str parts too
         if groups:
-            text += (". Play with /play and the cards (rank-only like /play 7 7 picks suits);"
-                     " /legal all lists every play")
-        return text
+            return _("%(listed)s. Play with /play and the cards (rank-only like /play 7 7 picks suits);"
+                     " /legal all lists every play", listed=listed)
+        return listed

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from bswtichu.engine import NANJING, Variant
 from bswtichu.realm import SECOND_HAND_WORDS
+from bswtichu.server.text.i18n import Joined, Language, Text, Wordable, _, _n, word
 
 KEYWORD_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _CHECKED_KEYWORDS: set[str] = set()  # the few keywords there are, each checked once
@@ -30,11 +31,12 @@ class Message:
     A value: not changed once made.
     """
 
-    __slots__ = ("keyword", "fields", "_text", "rendered")
+    __slots__ = ("keyword", "fields", "_text", "rendered", "_source", "_worded")
     __hash__ = None  # type: ignore[assignment]  # unhashable: fields are a dict
 
     def __init__(self, keyword: str, fields: dict[str, Any] | None = None,
-                 text: str | Callable[[], str] = "", rendered: dict[str, str] | None = None) -> None:
+                 text: str | Text | Joined | Callable[[], str | Text | Joined] = "",
+                 rendered: dict[str, str] | None = None) -> None:
         if keyword not in _CHECKED_KEYWORDS:
             if not KEYWORD_PATTERN.match(keyword):
                 raise ValueError(f"message keyword must be upper case: {keyword!r}")
@@ -45,20 +47,49 @@ class Message:
         #: what ``render`` made of keyword and fields (the machine line), kept so a message
         #: told to many readers, or reworded for one of them, is encoded once
         self.rendered = {} if rendered is None else rendered
+        #: the sentence before wording (a `Text` or `Joined`), once known; None: not translatable
+        self._source: Text | Joined | None = None
+        #: the sentence in each further language a reader asked for (made once per language)
+        self._worded: dict[str, str] | None = None
 
     @property
     def text(self) -> str:
+        """The sentence in English (the source language)."""
         text = self._text
         if not isinstance(text, str):
-            text = self._text = text()
+            made = text if isinstance(text, (Text, Joined)) else text()
+            if isinstance(made, (Text, Joined)):
+                self._source = made
+                made = made.english()
+            text = self._text = made
         return text
 
-    def reworded(self, text: str | Callable[[], str]) -> Message:
+    @property
+    def source(self) -> Wordable:
+        """The sentence before wording (a `Text` to reword into another message), else `text`."""
+        text = self.text
+        return text if self._source is None else self._source
+
+    def text_in(self, language: Language | None) -> str:
+        """The sentence in ``language`` (None or English: `text`), worded once per language."""
+        text = self.text
+        if language is None or language.translations is None or self._source is None:
+            return text
+        worded = self._worded
+        if worded is None:
+            worded = self._worded = {}
+        line = worded.get(language.code)
+        if line is None:
+            line = worded[language.code] = self._source.worded(language)
+        return line
+
+    def reworded(self, text: str | Text | Joined | Callable[[], str | Text | Joined]) -> Message:
         """The same keyword and fields (and their rendering) with another sentence for people
         (made without `__init__`: the keyword was checked, and a game step makes two of these)."""
         message = _new_message(Message)
         message.keyword, message.fields, message._text, message.rendered = (
             self.keyword, self.fields, text, self.rendered)
+        message._source = message._worded = None
         return message
 
     def __eq__(self, other: object) -> bool:
@@ -80,18 +111,24 @@ class Refusal(Exception):
     the dispatcher turns it into exactly one ERROR message to the requester.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Wordable) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        #: the sentence, English in machine mode's field, the reader's language for people
+        self.sentence = message
+        self.message = str(message)
 
 
-def error(code: str, message: str) -> Message:
-    return Message("ERROR", {"code": code, "message": message}, f"error: {message}")
+def error(code: str, message: Wordable) -> Message:
+    """An ERROR: its field ``message`` is always English (bots read it); people read it in theirs."""
+    english = str(message)
+    if isinstance(message, str):
+        return Message("ERROR", {"code": code, "message": english}, _('error: %(english)s', english=english))
+    return Message("ERROR", {"code": code, "message": english}, _("error: %(reason)s", reason=message))
 
 
 def refused(refusal: Refusal) -> Message:
-    return error(refusal.code, refusal.message)
+    return error(refusal.code, refusal.sentence)
 
 
 # -- connection and lobby ---------------------------------------------------
@@ -108,23 +145,24 @@ def welcome(
 ) -> Message:
     """The greeting; ``for_people`` (a connection only people use, a browser's): without the
     lines for bots (`/mode machine`, the limits in bytes)."""
-    idle = (
-        f"you are disconnected after {_duration(idle_timeout)} without input"
-        if idle_timeout
-        else "no idle timeout"
-    )
-    text = (
-        f"Welcome to {server} {version}, a Tichu server in the style of BrettspielWelt.\n"
-        "Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you"
-        " down, /start begins once every seat of the table is taken (four; a /variant table has"
-        " six, three or two). /help lists all commands."
-    )
+    lines: list[Wordable] = [
+        _("Welcome to %(server)s %(version)s, a Tichu server in the style of BrettspielWelt.",
+          server=server, version=version),
+        _("Choose a name first: /nick NAME. Then /tables shows the tables, /join sits you down, /start"
+          " begins once every seat of the table is taken (four; a /variant table has six, three or"
+          " two). /help lists all commands."),
+    ]
     if not for_people:
-        text += (
-            "\nBots: /mode machine makes every message one line KEYWORD {json}.\n"
-            f"Limits: lines up to {max_line_length} bytes; {_number(flood_rate)} lines per"
-            f" second (bursts of {flood_burst}); {idle}."
-        )
+        values = {"length": max_line_length, "rate": _number(flood_rate), "burst": flood_burst}
+        lines += [
+            _("Bots: /mode machine makes every message one line KEYWORD {json}."),
+            _("Limits: lines up to %(length)s bytes; %(rate)s lines per second (bursts of %(burst)s);"
+              " you are disconnected after %(idle)s without input.", idle=_duration_worded(idle_timeout), **values)
+            if idle_timeout else
+            _("Limits: lines up to %(length)s bytes; %(rate)s lines per second (bursts of %(burst)s);"
+              " no idle timeout.", **values),
+        ]
+    text = Joined("\n", lines)
     return Message(
         "WELCOME",
         {
@@ -141,20 +179,21 @@ def welcome(
 
 def mode(name: str) -> Message:
     if name == "machine":
-        text = "Mode: machine. Every message is now one line: KEYWORD {json}."
+        text = _("Mode: machine. Every message is now one line: KEYWORD {json}.")
     elif name == "relay":
-        text = "Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human."
+        text = _("Mode: relay. Every message is now one line: KEYWORD {json} with its sentence in human.")
     else:
-        text = "Mode: human. Messages are now plain sentences."
+        text = _("Mode: human. Messages are now plain sentences.")
     return Message("MODE", {"mode": name}, text)
 
 
 def nick(name: str, previous: str | None) -> Message:
-    text = f"You are now {name}." if previous is None else f"You are now {name} (was {previous})."
+    text = (_("You are now %(name)s.", name=name) if previous is None
+            else _("You are now %(name)s (was %(previous)s).", name=name, previous=previous))
     return Message("NICK", {"nick": name, "previous": previous}, text)
 
 
-def bye(reason: str, text: str) -> Message:
+def bye(reason: str, text: Wordable) -> Message:
     return Message("BYE", {"reason": reason}, text)
 
 
@@ -170,21 +209,21 @@ def shutdown_soon(seconds: float, reason: str, by: str) -> Message:
     """The server stops in ``seconds`` (an admin's /shutdown), told to everyone online."""
     when = "now" if seconds <= 0 else f"in {_in_words(seconds)}"
     return Message("SHUTDOWN", {"seconds": int(seconds), "reason": reason, "by": by},
-                   f"The server stops {when} ({by}: {reason}). No new game starts; games in"
-                   " play are kept and come back after the restart.")
+                   _('The server stops %(when)s (%(by)s: %(reason)s). No new game starts; games in play are '
+                     'kept and come back after the restart.', when=when, by=by, reason=reason))
 
 
 def shutdown_cancelled(by: str) -> Message:
-    return Message("SHUTDOWN_CANCELLED", {"by": by}, f"{by} called off the shutdown; games may start again.")
+    return Message("SHUTDOWN_CANCELLED", {"by": by}, _('%(by)s called off the shutdown; games may start again.', by=by))
 
 
 def chat(table: int | None, sender: str, text: str, action: bool = False) -> Message:
     """A chat line, or (``action``) a /me: EMOTE, ``[lobby] * Ann waves``."""
     room = "lobby" if table is None else f"table {table}"
     if action:
-        return Message("EMOTE", {"table": table, "from": sender, "text": text}, f"[{room}] * {sender} {text}")
+        return Message("EMOTE", {"table": table, "from": sender, "text": text}, _('[%(room)s] * %(sender)s %(text)s', room=room, sender=sender, text=text))
     return Message(
-        "CHAT", {"table": table, "from": sender, "text": text}, f"[{room}] {sender}: {text}"
+        "CHAT", {"table": table, "from": sender, "text": text}, _('[%(room)s] %(sender)s: %(text)s', room=room, sender=sender, text=text)
     )
 
 
@@ -192,17 +231,17 @@ def kibitz(table: int, sender: str, text: str, action: bool = False) -> Message:
     """Spectators' chat (``/kibitz``, or a spectator's line at a started table): no player sees it."""
     shown = f"* {sender} {text}" if action else f"{sender}: {text}"
     return Message("KIBITZ", {"table": table, "from": sender, "text": text, "action": action},
-                   f"[table {table} spectators] {shown}")
+                   _('[table %(table)s spectators] %(shown)s', table=table, shown=shown))
 
 
 def away_notice(nick: str, text: str) -> Message:
     """Told to whoever sends a /msg to one who is away."""
-    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, f"{nick} is away: {text}")
+    return Message("AWAY_NOTICE", {"nick": nick, "text": text}, _('%(nick)s is away: %(text)s', nick=nick, text=text))
 
 
 def back(nick: str) -> Message:
     """An away player typed something: he is back."""
-    return Message("BACK", {"nick": nick}, "You are back (no longer away).")
+    return Message("BACK", {"nick": nick}, _('You are back (no longer away).'))
 
 
 def private(sender: str, recipient: str, text: str, echo: bool) -> Message:
@@ -218,57 +257,66 @@ def who(users: list[dict[str, Any]], page: int = 1, pages: int = 1, total: int |
     total = len(users) if total is None else total
     observers = list(observers)
     fields = {"users": users, "page": page, "pages": pages, "total": total, "observers": observers}
-    watching = "; observers (no people): " + ", ".join(
-        o["nick"] + (f" (watching table {o['table']})" if o["table"] is not None else "") for o in observers
-    ) if observers else ""
+    watching: list[Wordable] = ["; ", _("observers (no people): %(observers)s", observers=Joined(", ", [
+        _("%(nick)s (watching table %(table)s)", nick=o["nick"], table=o["table"]) if o["table"] is not None
+        else o["nick"] for o in observers]))] if observers else []
     if not total:
-        return Message("WHO", fields, "Nobody has chosen a name yet." + watching)
-    parts = []
+        return Message("WHO", fields, Joined("", [_("Nobody has chosen a name yet."), *watching]))
+    parts: list[Wordable] = []
     for user in users:
+        where: Wordable
         if user["table"] is None:
-            where = "lobby"
+            where = _("lobby")
         elif user["watching"]:
-            where = f"watching table {user['table']}"
+            where = _("watching table %(table)s", table=user["table"])
         else:
-            where = f"table {user['table']} seat {user['seat']}"
-        away = f", away: {user['away']}" if user.get("away") else ""
-        parts.append(f"{user['nick']} ({where}{away})")
-    heading = f"Online ({total})" if pages == 1 else f"Online ({total}, page {page} of {pages})"
-    more = f"; /who {page + 1} shows more" if page < pages else ""
-    return Message("WHO", fields, f"{heading}: " + ", ".join(parts) + more + watching)
+            where = _("table %(table)s seat %(seat)s", table=user["table"], seat=user["seat"])
+        if user.get("away"):
+            where = _("%(place)s, away: %(reason)s", place=where, reason=user["away"])
+        parts.append(Joined("", [user["nick"], " (", where, ")"]))
+    heading = _("Online (%(total)s)", total=total) if pages == 1 else _(
+        "Online (%(total)s, page %(page)s of %(pages)s)", total=total, page=page, pages=pages)
+    more: list[Wordable] = ["; ", _("/who %(page)s shows more", page=page + 1)] if page < pages else []
+    return Message("WHO", fields, Joined("", [heading, ": ", Joined(", ", parts), *more, *watching]))
 
 
 def output_skipped() -> Message:
     """Told once when lobby chat to a client that does not read is being skipped."""
     return Message("SKIPPED", {"what": "lobby_chat"},
-                   "You are not reading fast enough: lobby chat to you is skipped until you catch up.")
+                   _('You are not reading fast enough: lobby chat to you is skipped until you catch up.'))
 
 
-def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]]) -> Message:
+def help_index(entries: list[dict[str, Any]], groups: list[dict[str, Any]],
+               abouts: Sequence[Wordable] = ()) -> Message:
     """``entries``: dicts with name, usage, summary, aliases, group; ``groups``: dicts
-    with name, about, commands (their names), in the order /help shows them."""
-    lines = ["Commands by group (/help GROUP lists one, /help COMMAND explains one;"
-             " lines without / are chat):"]
-    lines += [f"  {g['name']} ({g['about']}): {' '.join('/' + n for n in g['commands'])}"
-              for g in groups]
-    return Message("HELP", {"commands": entries, "groups": groups}, "\n".join(lines))
+    with name, about, commands (their names), in the order /help shows them; ``abouts``: each
+    group's description, to be worded (else its field)."""
+    abouts = list(abouts) or [g["about"] for g in groups]
+    lines: list[Wordable] = [_("Commands by group (/help GROUP lists one, /help COMMAND explains one;"
+                               " lines without / are chat):")]
+    lines += [Joined("", [f"  {g['name']} (", about, f"): {' '.join('/' + n for n in g['commands'])}"])
+              for g, about in zip(groups, abouts)]
+    return Message("HELP", {"commands": entries, "groups": groups}, Joined("\n", lines))
 
 
-def help_group(group: str, about: str, entries: list[dict[str, Any]]) -> Message:
+def help_group(group: str, about: Wordable, entries: list[dict[str, Any]],
+               summaries: Sequence[Wordable] = ()) -> Message:
     width = max((len(e["usage"]) for e in entries), default=0)
-    lines = [f"{group.capitalize()} commands ({about}; /help COMMAND for details):"]
-    lines += [f"  {e['usage']:<{width}}  {e['summary']}" for e in entries]
-    return Message("HELP", {"group": group, "commands": entries}, "\n".join(lines))
+    summaries = list(summaries) or [e["summary"] for e in entries]
+    lines: list[Wordable] = [_("%(group)s commands (%(about)s; /help COMMAND for details):",
+                               group=group.capitalize(), about=about)]
+    lines += [Joined("", [f"  {e['usage']:<{width}}  ", summary]) for e, summary in zip(entries, summaries)]
+    return Message("HELP", {"group": group, "commands": entries}, Joined("\n", lines))
 
 
-def help_entry(name: str, usage: str, help_text: str, aliases: list[str], group: str) -> Message:
+def help_entry(name: str, usage: str, help_text: Wordable, aliases: list[str], group: str) -> Message:
     """Every name the command answers to, the English one first."""
     names = ", ".join("/" + n for n in (name, *aliases))
     return Message(
         "HELP",
-        {"command": name, "usage": usage, "help": help_text, "aliases": aliases,
+        {"command": name, "usage": usage, "help": str(help_text), "aliases": aliases,
          "names": [name, *aliases], "group": group},
-        f"{usage}\n{help_text}\nNames: {names} (group {group})",
+        Joined("\n", [usage, help_text, _("Names: %(names)s (group %(group)s)", names=names, group=group)]),
     )
 
 
@@ -276,7 +324,7 @@ def seat_held(table: int, seat: int) -> Message:
     return Message(
         "SEAT_HELD",
         {"table": table, "seat": seat},
-        f"Your seat {seat} at table {table} was held for you; you sit in it again.",
+        _('Your seat %(seat)s at table %(table)s was held for you; you sit in it again.', seat=seat, table=table),
     )
 
 
@@ -285,23 +333,22 @@ def seat_held(table: int, seat: int) -> Message:
 
 def tables(views: list[dict[str, Any]]) -> Message:
     if not views:
-        return Message("TABLES", {"tables": []}, "No tables yet. /join opens one.")
-    return Message("TABLES", {"tables": views}, "\n".join(describe_table(v) for v in views))
+        return Message("TABLES", {"tables": []}, _('No tables yet. /join opens one.'))
+    return Message("TABLES", {"tables": views}, Joined("\n", [describe_table(v) for v in views]))
 
 
-def describe_table(view: dict[str, Any]) -> str:
+def describe_table(view: dict[str, Any]) -> Wordable:
     """One line about a table for people, from its plain-data view."""
-    seats = ", ".join(
-        f"{number} {nick or '-'}{' (away)' if number in view['away'] else ''}"
-        for number, nick in enumerate(view["seats"], start=1)
-    )
-    private = ", private" if view.get("private") else ""
-    line = (
-        f"Table {view['table']} [{view['state']}{private}] seats: {seats}"
-        f" | options: {describe_options(view['options'])}"
-    )
+    seats = Joined(", ", [
+        _("%(number)s %(nick)s (away)", number=number, nick=nick or "-") if number in view["away"]
+        else f"{number} {nick or '-'}" for number, nick in enumerate(view["seats"], start=1)])
+    values = {"table": view["table"], "state": view["state"], "seats": seats,
+              "options": describe_options(view["options"])}
+    line: Wordable = (_("Table %(table)s [%(state)s, private] seats: %(seats)s | options: %(options)s", **values)
+                      if view.get("private") else
+                      _("Table %(table)s [%(state)s] seats: %(seats)s | options: %(options)s", **values))
     if view["spectators"]:
-        line += " | watching: " + ", ".join(view["spectators"])
+        line = Joined(" | ", [line, _("watching: %(spectators)s", spectators=", ".join(view["spectators"]))])
     return line
 
 
@@ -323,7 +370,7 @@ def joined(view: dict[str, Any], seat: int, player: str) -> Message:
     return Message(
         "JOINED",
         {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
-        f"{player} sits down at table {number}, seat {seat}.",
+        _('%(player)s sits down at table %(number)s, seat %(seat)s.', player=player, number=number, seat=seat),
     )
 
 
@@ -334,7 +381,7 @@ def left(view: dict[str, Any], seat: int, player: str, reason: str) -> Message:
     return Message(
         "LEFT",
         {"table": number, "seat": seat, "nick": player, "reason": reason, "seats": view["seats"]},
-        f"{player} leaves seat {seat} at table {number}{why}.",
+        _('%(player)s leaves seat %(seat)s at table %(number)s%(why)s.', player=player, seat=seat, number=number, why=why),
     )
 
 
@@ -346,7 +393,8 @@ def away(number: int, seat: int, player: str, grace: float | None) -> Message:
     return Message(
         "AWAY",
         {"table": number, "seat": seat, "nick": player, "grace": grace},
-        f"{player} (seat {seat}) is away; the seat is {held}: /join {number} {seat} returns.",
+        _('%(player)s (seat %(seat)s) is away; the seat is %(held)s: /join %(number)s %(seat)s '
+          'returns.', player=player, seat=seat, held=held, number=number),
     )
 
 
@@ -355,7 +403,7 @@ def returned(view: dict[str, Any], seat: int, player: str) -> Message:
     return Message(
         "RETURNED",
         {"table": number, "seat": seat, "nick": player, "seats": view["seats"]},
-        f"{player} is back at table {number}, seat {seat}.",
+        _('%(player)s is back at table %(number)s, seat %(seat)s.', player=player, number=number, seat=seat),
     )
 
 
@@ -374,8 +422,8 @@ def bot_joined(view: dict[str, Any], seat: int, name: str, level: str, by: str |
 def table_closed(number: int, by: str, reason: str) -> Message:
     """An admin closed the table: its game ends unfinished, everyone there is back in the lobby."""
     return Message("TABLE_CLOSED", {"table": number, "by": by, "reason": reason},
-                   f"Table {number} is closed by the admin {by}: {reason}. Its game ends unfinished;"
-                   " you are back in the lobby.")
+                   _('Table %(number)s is closed by the admin %(by)s: %(reason)s. Its game ends unfinished; '
+                     'you are back in the lobby.', number=number, by=by, reason=reason))
 
 
 def table_reopened(view: dict[str, Any]) -> Message:
@@ -383,7 +431,8 @@ def table_reopened(view: dict[str, Any]) -> Message:
     return Message(
         "TABLE_OPEN",
         {"table": number, "seats": view["seats"], "options": view["options"]},
-        f"Table {number} is open again: change options, or /start a new game with the same seats.",
+        _('Table %(number)s is open again: change options, or /start a new game with the same '
+          'seats.', number=number),
     )
 
 
@@ -392,7 +441,7 @@ def spectator_joined(view: dict[str, Any], spectator: str) -> Message:
     return Message(
         "SPECTATOR_JOINED",
         {"table": number, "nick": spectator, "seats": view["seats"]},
-        f"{spectator} is watching table {number}.",
+        _('%(spectator)s is watching table %(number)s.', spectator=spectator, number=number),
     )
 
 
@@ -400,7 +449,7 @@ def spectator_left(number: int, spectator: str) -> Message:
     return Message(
         "SPECTATOR_LEFT",
         {"table": number, "nick": spectator},
-        f"{spectator} stops watching table {number}.",
+        _('%(spectator)s stops watching table %(number)s.', spectator=spectator, number=number),
     )
 
 
@@ -408,19 +457,19 @@ def private_table(number: int, private: bool, by: str) -> Message:
     """``/private on|off`` at a table."""
     state = "private: only invited players may sit down or watch" if private else "open to everyone"
     return Message("PRIVATE", {"table": number, "private": private, "by": by},
-                   f"{by} makes table {number} {state}.")
+                   _('%(by)s makes table %(number)s %(state)s.', by=by, number=number, state=state))
 
 
 def invited(number: int, guest: str, by: str) -> Message:
     """To the table: ``guest`` may sit down or watch, private or not."""
-    return Message("INVITED", {"table": number, "nick": guest, "by": by}, f"{by} invites {guest} to table {number}.")
+    return Message("INVITED", {"table": number, "nick": guest, "by": by}, _('%(by)s invites %(guest)s to table %(number)s.', by=by, guest=guest, number=number))
 
 
 def invitation(number: int, by: str) -> Message:
     """To the one invited."""
     return Message("INVITATION", {"table": number, "by": by},
-                   f"{by} invites you to table {number}: /join {number} sits you down,"
-                   f" /watch {number} lets you watch.")
+                   _('%(by)s invites you to table %(number)s: /join %(number)s sits you down, /watch '
+                     '%(number)s lets you watch.', by=by, number=number))
 
 
 def option_set(number: int, name: str, value: Any, by: str, options: dict[str, Any]) -> Message:
@@ -431,7 +480,8 @@ def option_set(number: int, name: str, value: Any, by: str, options: dict[str, A
     return Message(
         "OPTION",
         {"table": number, "name": name, "value": value, "by": by, "options": options},
-        f"{by} sets {name} {shown} at table {number}{note}. Options: {describe_options(options)}.",
+        _('%(by)s sets %(name)s %(shown)s at table %(number)s%(note)s. Options: '
+          '%(describe_options)s.', by=by, name=name, shown=shown, number=number, note=note, describe_options=describe_options(options)),
     )
 
 
@@ -439,7 +489,7 @@ def options(number: int, values: dict[str, Any]) -> Message:
     return Message(
         "OPTIONS",
         {"table": number, "options": values},
-        f"Table {number} options: {describe_options(values)}.",
+        _('Table %(number)s options: %(describe_options)s.', number=number, describe_options=describe_options(values)),
     )
 
 
@@ -562,6 +612,13 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def _duration_worded(seconds: float) -> Text:
+    """`_duration` in the reader's language."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return _n("%(count)s minute", "%(count)s minutes", int(seconds // 60))
+    return _("%(seconds)s seconds", seconds=_number(seconds))
+
+
 def _duration(seconds: float) -> str:
     if seconds >= 60 and seconds % 60 == 0:
         minutes = int(seconds // 60)
@@ -579,13 +636,13 @@ def unencrypted(tls_port: int | None) -> Message:
     where = (f" Port {tls_port} is the same over TLS: use it next time." if tls_port
              else " This server has no TLS port for it.")
     return Message("UNENCRYPTED", {"tls_port": tls_port},
-                   "Your password travelled unencrypted over this connection: anyone on the way"
-                   f" could read it.{where}")
+                   _('Your password travelled unencrypted over this connection: anyone on the way could read '
+                     'it.%(where)s', where=where))
 
 
 def gave_up() -> Message:
     """An empty line answered PASSWORD_WANTED."""
-    return Message("GAVE_UP", {}, "No password given; nothing changed.")
+    return Message("GAVE_UP", {}, _('No password given; nothing changed.'))
 
 
 def legal_push(on: bool) -> Message:
@@ -603,6 +660,15 @@ def display(width: int | None, width_auto: bool, colour: bool, colour_auto: bool
             f" {shown}{' (auto)' if colour_auto else ''}.")
     return Message("DISPLAY", {"width": width, "width_auto": width_auto,
                                "color": colour, "color_auto": colour_auto}, text)
+
+
+def language(code: str) -> Message:
+    """The reply to /lang: the language in force and the choices."""
+    from bswtichu.server.text.i18n import LANGUAGES
+    choices = ", ".join(f"{each} ({name})" for each, name in LANGUAGES.items())
+    return Message("LANGUAGE", {"language": code, "choices": list(LANGUAGES)},
+                   _("Language: %(name)s. Choices: %(choices)s; /lang CODE changes it.",
+                     name=LANGUAGES[code], choices=choices))
 
 
 def vote_opened(number: int, vote: dict[str, Any], what: str, seconds: float) -> Message:
@@ -631,8 +697,8 @@ def vote_ended(number: int, vote: dict[str, Any], passed: bool, reason: str) -> 
 def paused(number: int, seconds: float) -> Message:
     """The game at a table stops by vote, for at most ``seconds``."""
     return Message("PAUSED", {"table": number, "paused": True, "seconds": seconds},
-                   f"The game at table {number} is paused: no bot moves, no clock runs, for at most"
-                   f" {seconds:g} seconds; /continue asks to go on.")
+                   _('The game at table %(number)s is paused: no bot moves, no clock runs, for at most '
+                     '%(seconds)g seconds; /continue asks to go on.', number=number, seconds=seconds))
 
 
 def pause_ended(number: int, reason: str, by: str | None = None, seconds: float | None = None) -> Message:
@@ -653,8 +719,8 @@ def handed_over(view: dict[str, Any], seat: int, player: str, to: str) -> Messag
     number = view["table"]
     return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": to, "level": None,
                                 "seats": view["seats"]},
-                   f"By vote {to} plays seat {seat} for {player} to the end of the game, with"
-                   f" {player}'s cards and points; {player} may /watch {number}.")
+                   _('By vote %(to)s plays seat %(seat)s for %(player)s to the end of the game, with '
+                     "%(player)s's cards and points; %(player)s may /watch %(number)s.", to=to, seat=seat, player=player, number=number))
 
 
 def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Message:
@@ -662,8 +728,8 @@ def replaced(view: dict[str, Any], seat: int, player: str, level: str) -> Messag
     number = view["table"]
     return Message("REPLACED", {"table": number, "seat": seat, "nick": player, "to": None, "level": level,
                                 "seats": view["seats"]},
-                   f"By vote a {level} bot plays seat {seat} for {player} to the end of the game;"
-                   f" {player} may /watch {number}.")
+                   _('By vote a %(level)s bot plays seat %(seat)s for %(player)s to the end of the game; '
+                     '%(player)s may /watch %(number)s.', level=level, seat=seat, player=player, number=number))
 
 
 def quick(number: int, seat: int, level: str | None, wait: float | None) -> Message:

@@ -12,17 +12,18 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bswtichu.engine import Play, SelectionCheck, Suggestions, Variant, combo_name, format_cards, rank_text
+from bswtichu.server.text.i18n import N_, Joined, Text, Wordable, _, _n
 from bswtichu.server.text.messages import Message
 
 #: How people call the seat a card goes to in the exchange, by the variant's seats and the step.
-EXCHANGE_LABELS = {(4, 1): "right opponent", (4, 2): "partner", (4, 3): "left opponent",
-                   (6, 2): "partner two seats on", (6, 4): "partner four seats on"}
+EXCHANGE_LABELS = {(4, 1): N_("right opponent"), (4, 2): N_("partner"), (4, 3): N_("left opponent"),
+                   (6, 2): N_("partner two seats on"), (6, 4): N_("partner four seats on")}
 #: The variants' titles as people read them in LAYOUT.
-TITLES = {"nanjing": "the 4-player game", "tientsin": "Tientsin", "trichu": "Trichu", "duo": "Duo"}
+TITLES = {"nanjing": N_("the 4-player game"), "tientsin": N_("Tientsin"), "trichu": N_("Trichu"), "duo": N_("Duo")}
 #: What to do when the round waits for something that is no play (SUGGEST's sentence).
-NOT_A_PLAY = {"wish": "make the wish: /wish RANK or /wish none",
-              "give": "give the Dragon trick: /give NAME|SEAT",
-              "dog": "choose the partner who leads after your Dog: /dog NAME|SEAT"}
+NOT_A_PLAY = {"wish": N_("Nothing to suggest: make the wish: /wish RANK or /wish none."),
+              "give": N_("Nothing to suggest: give the Dragon trick: /give NAME|SEAT."),
+              "dog": N_("Nothing to suggest: choose the partner who leads after your Dog: /dog NAME|SEAT.")}
 
 
 def play_command(play: Play, prefix: str) -> str:
@@ -43,23 +44,47 @@ def check(table: int, seat: int, found: SelectionCheck, wish: int | None, prefix
               "playable": found.playable, "how": found.how, "plays": plays, "wish": found.wish,
               "why": found.why, "reason": found.reason}
 
-    def text() -> str:
-        said = found.name or format_cards(found.cards) or "nothing"
+    def text() -> Wordable:
+        said = found.name or format_cards(found.cards)
         if not plays:
-            return _titled(title, f"You cannot play {said} now: {found.reason}.")
-        when = "now" if found.how == "turn" else "out of turn"
+            if not said:
+                return _titled(title, _("You cannot play nothing now: %(reason)s.", reason=found.reason))
+            return _titled(title, _("You cannot play %(cards)s now: %(reason)s.", cards=said, reason=found.reason))
+        turn = found.how == "turn"
+        sentence: Wordable
         if len(plays) == 1:
-            sentence = f"You may play {said} {when}: {plays[0]['command']}."
+            values: dict[str, Any] = {"cards": said or _("nothing"), "command": plays[0]["command"]}
+            sentence = (_("You may play %(cards)s now: %(command)s.", **values) if turn
+                        else _("You may play %(cards)s out of turn: %(command)s.", **values))
         else:
-            ways = " or ".join(f"{p['name']} ({p['command']})" for p in plays)
-            sentence = f"You may play {format_cards(found.cards)} {when}, read {len(plays)} ways: {ways}."
+            ways = _alternatives([_("%(name)s (%(command)s)", name=p["name"], command=p["command"]) for p in plays])
+            cards, count = format_cards(found.cards), len(plays)
+            sentence = (_n("You may play %(cards)s now, read %(count)s way: %(ways)s.",
+                           "You may play %(cards)s now, read %(count)s ways: %(ways)s.", count, cards=cards, ways=ways)
+                        if turn else
+                        _n("You may play %(cards)s out of turn, read %(count)s way: %(ways)s.",
+                           "You may play %(cards)s out of turn, read %(count)s ways: %(ways)s.", count, cards=cards,
+                           ways=ways))
         if found.wish == "make":
-            sentence += " With the Mahjong you make a wish: add wish RANK to the command (or /wish after it)."
+            sentence = Joined(" ", [sentence, _("With the Mahjong you make a wish: add wish RANK to the command"
+                                                " (or /wish after it).")])
         elif found.wish == "fulfil" and wish is not None:
-            sentence += f" It fulfils the wish for {rank_text(wish)}."
+            sentence = Joined(" ", [sentence, _("It fulfils the wish for %(rank)s.", rank=rank_text(wish))])
         return _titled(title, sentence)
 
     return Message("CHECK", fields, text)
+
+
+def _alternatives(choices: list[Text]) -> Wordable:
+    """``a or b or c``, each ``or`` in the reader's language."""
+    said: Wordable = choices[0]
+    for choice in choices[1:]:
+        said = _("%(first)s or %(second)s", first=said, second=choice)
+    return said
+
+
+def _listed(entries: list[dict[str, Any]]) -> Joined:
+    return Joined(" | ", [_("%(name)s (%(command)s)", name=e["name"], command=e["command"]) for e in entries])
 
 
 def suggest(table: int, seat: int, found: Suggestions, prefix: str = "", title: str = "") -> Message:
@@ -70,25 +95,25 @@ def suggest(table: int, seat: int, found: Suggestions, prefix: str = "", title: 
     fields = {"table": table, "seat": seat + 1, "need": found.need, "plays": plays, "bombs": bombs,
               "pass": passing}
 
-    def text() -> str:
-        parts = []
+    def text() -> Wordable:
+        parts: list[Wordable] = []
         if plays:
-            parts.append("Suggested: " + " | ".join(f"{p['name']} ({p['command']})" for p in plays) + ".")
+            parts.append(_("Suggested: %(plays)s.", plays=_listed(plays)))
         if bombs:
-            parts.append("Bombs: " + " | ".join(f"{b['name']} ({b['command']})" for b in bombs) + ".")
+            parts.append(_("Bombs: %(bombs)s.", bombs=_listed(bombs)))
         if passing:
-            parts.append(f"Or {passing}.")
+            parts.append(_("Or %(command)s.", command=passing))
         if not parts:
             doing = NOT_A_PLAY.get(found.need or "")
-            parts.append(f"Nothing to suggest: {doing}." if doing else "Nothing to suggest now (/legal lists"
-                         " what you may do).")
-        return _titled(title, " ".join(parts))
+            parts.append(Text(doing, None, 1, {}) if doing else _("Nothing to suggest now (/legal lists what you"
+                                                                  " may do)."))
+        return _titled(title, Joined(" ", parts))
 
     return Message("SUGGEST", fields, text)
 
 
-def _titled(title: str, sentence: str) -> str:
-    return f"{title} {sentence}" if title else sentence
+def _titled(title: str, sentence: Wordable) -> Wordable:
+    return Joined(" ", [title, sentence]) if title else sentence
 
 
 def exchange_steps(variant: Variant) -> list[dict[str, Any]]:
@@ -112,18 +137,26 @@ def layout(table: int, variant: Variant, options: dict[str, Any], hand_commands:
               "hand_commands": sorted(hand_commands), "seat": None if seat is None else seat + 1,
               "plays": hands, "options": options}
 
-    def text() -> str:
-        sides = " against ".join("seats " + "+".join(map(str, team)) for team in teams)
-        form = f"{variant.players} people playing {variant.seats} hands" if variant.further_seats else \
-            f"{variant.seats} players"
-        count = len(steps)
-        where = ", ".join(step["label"] for step in steps)
-        sentence = (f"Table {table}: {fields['title']}, {form}; teams: {sides}. The exchange passes {count}"
-                    f" cards, in this order: {where}.")
+    def text() -> Wordable:
+        sides = _("seats %(first)s against seats %(second)s", first="+".join(map(str, teams[0])),
+                  second="+".join(map(str, teams[1])))
+        form = (_("%(people)s people playing %(hands)s hands", people=variant.players, hands=variant.seats)
+                if variant.further_seats else _n("%(count)s player", "%(count)s players", variant.seats))
+        order = Joined(", ", [Text(step["label"], None, 1, {}) for step in steps])
+        title = TITLES.get(variant.name)
+        sentence: Wordable = _n("Table %(table)s: %(title)s, %(form)s; teams: %(sides)s. The exchange passes"
+                                " %(count)s card, in this order: %(order)s.",
+                                "Table %(table)s: %(title)s, %(form)s; teams: %(sides)s. The exchange passes"
+                                " %(count)s cards, in this order: %(order)s.", len(steps), table=table,
+                                title=Text(title, None, 1, {}) if title else variant.name, form=form,
+                                sides=sides, order=order)
         if hands:
-            mine = " and ".join(f"seat {hand + 1}" + (f" ({prefix.strip()})" if prefix else "")
-                                for hand, prefix in plays)
-            sentence += f" You play {mine}."
+            seats: list[Wordable] = [_("seat %(seat)s (%(prefix)s)", seat=hand + 1, prefix=prefix.strip()) if prefix
+                                     else _("seat %(seat)s", seat=hand + 1) for hand, prefix in plays]
+            mine = seats[0]
+            for more in seats[1:]:
+                mine = _("%(first)s and %(second)s", first=mine, second=more)
+            sentence = Joined(" ", [sentence, _("You play %(seats)s.", seats=mine)])
         return sentence
 
     return Message("LAYOUT", fields, text)

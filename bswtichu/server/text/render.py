@@ -20,6 +20,7 @@ import textwrap
 
 import orjson
 
+from bswtichu.server.text.i18n import Language
 from bswtichu.server.text.messages import Message
 
 HUMAN = "human"
@@ -59,24 +60,27 @@ def _encode(keyword: str, fields: dict) -> str:
     return _ENCODER.encode(fields)
 
 
-def relay_line(message: Message) -> str:
-    return machine_line(message, {**message.fields, "human": "\n".join(human_lines(message))})
+def relay_line(message: Message, language: Language | None = None) -> str:
+    return machine_line(message, {**message.fields, "human": "\n".join(human_lines(message, language))})
 
 
-def human_lines(message: Message) -> list[str]:
-    return message.text.splitlines() or [message.keyword.lower()]
+def human_lines(message: Message, language: Language | None = None) -> list[str]:
+    text = message.text if language is None else message.text_in(language)
+    return text.splitlines() or [message.keyword.lower()]
 
 
-def render(message: Message, mode: str, width: int | None = None, colour: bool = False) -> list[str]:
+def render(message: Message, mode: str, width: int | None = None, colour: bool = False,
+           language: Language | None = None) -> list[str]:
     """The lines (without line ends) that show ``message`` in ``mode``.
 
-    ``width`` wraps human lines, ``colour`` colours the cards in them.
+    ``width`` wraps human lines, ``colour`` colours the cards in them, ``language`` (None:
+    English) words them; machine lines are the same in every language.
     """
     if mode == MACHINE:
         return [machine_line(message)]
     if mode == RELAY:
-        return [relay_line(message)]
-    lines = human_lines(message)
+        return [relay_line(message, language)]
+    lines = human_lines(message, language)
     if width:
         lines = wrap(lines, width)
     if colour:

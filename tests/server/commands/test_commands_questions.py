@@ -215,3 +215,24 @@ def test_the_table_list_has_each_tables_variant_options_and_seats_and_rounds_app
     tables = ask(ann, "/tables")[1]["tables"]
     assert [(t["seats"], t["options"].get("variant"), t["options"]["round"]) for t in tables] == [
         (["Ann", None, None, None], None, 1), (["Bob", None], "duo", None), (["Cy", None, None], "trichu", None)]
+
+
+@pytest.mark.parametrize("code, words", [("de", ("Tisch 1: das Spiel zu viert, 4 Spieler", "rechter Gegner",
+                                                 "Du spielst Platz 2.")),
+                                         ("fr", ("Table 1 : la partie à quatre, 4 joueurs", "adversaire de droite",
+                                                 "Vous jouez place 2.")),
+                                         ("es", ("Mesa 1: la partida a cuatro, 4 jugadores", "rival de la derecha",
+                                                 "Juegas asiento 2.")),
+                                         ("ro", ("Masa 1: jocul în patru, 4 jucători", "adversarul din dreapta",
+                                                 "Joci locul 2."))])
+def test_layout_in_each_language(code, words):
+    """LAYOUT's sentence in the reader's language, its fields and its English unchanged."""
+    from bswtichu.engine.variant import variant_named
+    from bswtichu.server.text import questions
+    from bswtichu.server.text.i18n import language
+
+    message = questions.layout(1, variant_named("nanjing"), {}, (), None, 1, [(1, "")])
+    assert message.text_in(None).startswith("Table 1: the 4-player game, 4 players; teams: seats 1+3 against")
+    assert message.fields["exchange"][0]["label"] == "right opponent"
+    worded = message.text_in(language(code))
+    assert all(word in worded for word in words), worded
