@@ -83,8 +83,10 @@ def leave_and_come_back(person):
     person.wait("the deal", lambda d: len(person.all("#hand [role=option]")) >= 8)
     person.click("#leave")
     person.wait("the lobby", lambda d: person.shown("#lobby") and person.all("#tables button"))
-    offered = [button.text for button in person.all("#tables button")]
-    person.find("#tables button.primary").click()
+    # read and click within waits: the lobby draws its list anew at every TABLES
+    offered = person.wait("the seat offered", lambda d: person.all("#tables button.primary")
+                          and [button.text for button in person.all("#tables button")])
+    person.wait("the click on it", lambda d: person.find("#tables button.primary").click() or True)
     person.wait("the table again", lambda d: person.shown("#table") and len(person.all("#hand [role=option]")) >= 8)
     return {"offered": offered, "console": person.console_errors(), "log": person.log_text()}
 
