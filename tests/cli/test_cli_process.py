@@ -238,34 +238,42 @@ def test_a_game_on_postgresql_survives_kill_9(tmp_path, postgres_url, how):
     game_survives(tmp_path, how, postgres_url)
 
 
+def a_game_mid_trick(server: Server) -> tuple[list[Player], str]:
+    """Ann (registered) and Bob (a guest) with two random bots, deep in the play phase with a
+    person to act; Bob's resume token."""
+    ann = server.connect()
+    ann.nick = "Ann"
+    ann.ask(f"/nick Ann {PASSWORD}", "NICK")
+    bob = server.connect()
+    bob.nick = "Bob"
+    bob.say("/nick Bob")
+    token = bob.expect("RESUME_TOKEN")[1]["token"]
+    for line in ("/join", "/round 1", "/bot random", "/bot random"):
+        ann.say(line)
+    ann.expect("JOINED")
+    bob.say("/join 1")
+    bob.expect("JOINED")
+    ann.say("/start")
+    ann.expect("GAME")
+    people = [ann, bob]
+    moves = [0]
+
+    def deep_in_play() -> bool:
+        moves[0] += 1
+        return moves[0] > 12 and to_act(people) is not None
+
+    play(people, deep_in_play)
+    return people, token
+
+
 def game_survives(tmp_path: Path, how: int | None, database: str | None = None) -> None:
     """A game played over TCP, the server stopped ``how``, a new one on the same ``database``
     (None: a SQLite file in ``tmp_path``) restores it and it is played to its end."""
     claim_admin(tmp_path, "Ann", PASSWORD, database)
     first = Server(tmp_path, *ADMIN, database=database)
     try:
-        ann = first.connect()
-        ann.nick = "Ann"
-        ann.ask(f"/nick Ann {PASSWORD}", "NICK")
-        bob = first.connect()
-        bob.nick = "Bob"
-        bob.say("/nick Bob")
-        token = bob.expect("RESUME_TOKEN")[1]["token"]
-        for line in ("/join", "/round 1", "/bot random", "/bot random"):
-            ann.say(line)
-        ann.expect("JOINED")
-        bob.say("/join 1")
-        bob.expect("JOINED")
-        ann.say("/start")
-        ann.expect("GAME")
-        people = [ann, bob]
-        moves = [0]
-
-        def deep_in_play() -> bool:
-            moves[0] += 1
-            return moves[0] > 12 and to_act(people) is not None
-
-        play(people, deep_in_play)
+        people, token = a_game_mid_trick(first)
+        ann, bob = people
         before = {p.nick: seen_state(p) for p in people}
         number = before["Ann"][0]["log"]
         if how is None:

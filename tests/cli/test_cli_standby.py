@@ -20,7 +20,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from test_cli_process import ADMIN, PASSWORD, Player, Server, claim_admin, play, seen_state, to_act
+from test_cli_process import ADMIN, PASSWORD, Player, Server, a_game_mid_trick, claim_admin, play, seen_state, to_act
 
 #: a short lease so that the paused process loses it soon (renewed 4 times a second)
 LEASE = ("--set", "storage.lease=2", "--set", "storage.renew=0.25")
@@ -32,34 +32,6 @@ def same_ports(server: Server) -> tuple[str, ...]:
     """The options that make a standby listen where ``server`` does once it takes over."""
     return ("--telnet", f"tcp:{server.ports['telnet']}:interface=127.0.0.1",
             "--line", f"tcp:{server.ports['line']}:interface=127.0.0.1")
-
-
-def a_game_mid_trick(server: Server) -> tuple[list[Player], str]:
-    """Ann (registered) and Bob (a guest) with two random bots, deep in the play phase with a
-    person to act; Bob's resume token."""
-    ann = server.connect()
-    ann.nick = "Ann"
-    ann.ask(f"/nick Ann {PASSWORD}", "NICK")
-    bob = server.connect()
-    bob.nick = "Bob"
-    bob.say("/nick Bob")
-    token = bob.expect("RESUME_TOKEN")[1]["token"]
-    for line in ("/join", "/round 1", "/bot random", "/bot random"):
-        ann.say(line)
-    ann.expect("JOINED")
-    bob.say("/join 1")
-    bob.expect("JOINED")
-    ann.say("/start")
-    ann.expect("GAME")
-    people = [ann, bob]
-    moves = [0]
-
-    def deep_in_play() -> bool:
-        moves[0] += 1
-        return moves[0] > 12 and to_act(people) is not None
-
-    play(people, deep_in_play)
-    return people, token
 
 
 def back_in_their_seats(server: Server, token: str) -> list[Player]:
