@@ -39,7 +39,7 @@ from random import Random
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from soak_restarts import PASSWORD, Person, told_counts  # noqa: E402  (the same person and counts)
+from soak_restarts import Person, told_counts  # noqa: E402  (the same person and counts)
 
 ROOT = Path(__file__).resolve().parent.parent
 PORT_LINE = re.compile(r"people: telnet [\d.]+:(\d+); bots: [\d.]+:(\d+)")
@@ -126,18 +126,7 @@ def seated(names: list[str], port: int, rounds: int, first: bool) -> tuple[list[
     people, back = [], 0
     for name in names:
         person = Player(name, port)
-        person.say("/mode machine")
-        person.wait_for("MODE")
-        if first:
-            person.say(f"/nick {name}")
-            person.wait_for("NICK")
-            person.say(f"/register {PASSWORD}")
-            person.wait_for("REGISTERED")
-        else:
-            person.say(f"/nick {name} {PASSWORD}")
-            person.wait_for("NICK")
-        person.say("/mode")  # its answer comes after the seat and hand that /nick brought back
-        person.wait_for("MODE")
+        person.log_in(first)
         if person.held is not None:
             back += 1
         else:

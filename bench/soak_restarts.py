@@ -59,6 +59,22 @@ class Person:
         self.messages: list[tuple[str, dict]] = []
         self.inbox: list[tuple[str, dict]] = []
 
+    def log_in(self, first: bool) -> None:
+        """Machine mode, then the name: registered the first time, logged in after (which
+        brings back a held seat and hand, told before the answer to the closing /mode)."""
+        self.say("/mode machine")
+        self.wait_for("MODE")
+        if first:
+            self.say(f"/nick {self.name}")
+            self.wait_for("NICK")
+            self.say(f"/register {PASSWORD}")
+            self.wait_for("REGISTERED")
+        else:
+            self.say(f"/nick {self.name} {PASSWORD}")
+            self.wait_for("NICK")
+        self.say("/mode")
+        self.wait_for("MODE")
+
     def say(self, line: str) -> None:
         self.sock.setblocking(True)
         self.sock.sendall(line.encode() + b"\r\n")
@@ -202,18 +218,7 @@ def main() -> int:
             people = []
             for name in names:
                 person = Person(name, port)
-                person.say("/mode machine")
-                person.wait_for("MODE")
-                if life == 0:
-                    person.say(f"/nick {name}")
-                    person.wait_for("NICK")
-                    person.say(f"/register {PASSWORD}")
-                    person.wait_for("REGISTERED")
-                else:
-                    person.say(f"/nick {name} {PASSWORD}")
-                    person.wait_for("NICK")
-                person.say("/mode")  # its answer comes after the seat and hand that /nick brought back
-                person.wait_for("MODE")
+                person.log_in(first=life == 0)
                 if person.held is not None:
                     hand = person.hand
                     want = expected.pop(name, None)
